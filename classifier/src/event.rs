@@ -1,0 +1,215 @@
+//! Source events: what one line of a log (or one message from a live agent) means.
+//!
+//! A line is recognised by its shape, never by the file it came from:
+//! a hyperhive event-log line has `kind`; a Claude Code stream-json or transcript line has
+//! `type` (transcripts add `uuid`/`sessionId`/`timestamp`) and becomes [`LiveEvent::Stream`].
+//! Anything else still becomes an event ([`LiveEvent::Unrecognised`], [`LiveEvent::Unreadable`]),
+//! so every line yields rows and parsing never fails.
+
+use serde::Serialize;
+use serde_json::Value;
+
+/// One event of an agent session, as stored and classified.
+///
+/// Serialises to the hyperhive event-log shape (`{"kind": …}`), without `ts`, which lives
+/// beside it in [`LogEvent`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum LiveEvent {
+    /// The harness woke the agent: a turn begins, prompted by `from` with `body`.
+    TurnStart {
+        /// Who prompted the turn (`operator`, an agent name, `user`).
+        from: String,
+        /// The wake prompt.
+        body: String,
+    },
+    /// The turn ended, successfully or not.
+    TurnEnd {
+        /// Whether the turn succeeded.
+        ok: bool,
+        /// Why it failed, or any closing remark.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        note: Option<String>,
+    },
+    /// A line of harness text: `stderr: …`, `operator: …`, or chatter.
+    Note {
+        /// The note's text.
+        text: String,
+    },
+    /// One raw Claude Code line (stream-json or transcript), unclassified.
+    Stream {
+        /// The line's JSON value.
+        value: Value,
+    },
+    /// Agent state changed: status (never a row; the header reads it).
+    StatusChanged {
+        /// The new status.
+        status: Value,
+    },
+    /// Agent state changed: model (never a row).
+    ModelChanged {
+        /// The new model.
+        model: Value,
+    },
+    /// Agent state changed: effort (never a row).
+    EffortChanged {
+        /// The new effort.
+        effort: Value,
+    },
+    /// Agent state changed: token usage (never a row).
+    TokenUsageChanged {
+        /// The new usage.
+        usage: Value,
+    },
+    /// Agent state changed: turn state (never a row).
+    TurnStateChanged {
+        /// The new turn state.
+        state: Value,
+    },
+    /// Valid JSON of no shape this crate knows (no `kind`/`type`, an unknown `kind`,
+    /// a field of the wrong type). Shown as the seed's `!` warn row.
+    Unrecognised {
+        /// The value as read.
+        value: Value,
+    },
+    /// A line that is not JSON at all (invalid UTF-8, bad syntax, too deep, too long).
+    Unreadable {
+        /// What was wrong, for a human.
+        error: String,
+        /// The start of the line, lossily decoded, for a human.
+        preview: String,
+    },
+}
+
+/// A [`LiveEvent`] with the time it happened, when the line says.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LogEvent {
+    /// Unix seconds.
+    pub ts: Option<f64>,
+    /// The event.
+    pub event: LiveEvent,
+    /// The line began with a UTF-8 byte-order mark, which was skipped.
+    pub bom: bool,
+}
+
+/// How many bytes of a bad line a preview keeps.
+const PREVIEW_BYTES: usize = 200;
+
+/// Parses one line (without its newline) of any supported log format. Never fails.
+pub fn parse_line(line: &[u8]) -> LogEvent {
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    let (line, bom) = match line.strip_prefix(b"\xEF\xBB\xBF") {
+        Some(rest) => (rest, true),
+        None => (line, false),
+    };
+    let mut parsed = match serde_json::from_slice::<Value>(line) {
+        Ok(value) => from_value(value),
+        Err(err) => LogEvent::at(None, unreadable(line, describe_json_error(line, &err))),
+    };
+    parsed.bom = bom;
+    parsed
+}
+
+impl LogEvent {
+    /// An event at a time, from a line without a byte-order mark.
+    pub fn at(ts: Option<f64>, event: LiveEvent) -> LogEvent {
+        LogEvent {
+            ts,
+            event,
+            bom: false,
+        }
+    }
+}
+
+/// Interprets an already-parsed line. Never fails.
+pub fn from_value(value: Value) -> LogEvent {
+    let Value::Object(map) = &value else {
+        return LogEvent::at(None, LiveEvent::Unrecognised { value });
+    };
+    if let Some(kind) = map.get("kind") {
+        let ts = map.get("ts").and_then(Value::as_f64);
+        let kind = kind.as_str().map(str::to_owned);
+        return LogEvent::at(ts, hyperhive_event(kind.as_deref(), value));
+    }
+    if map.get("type").is_some_and(Value::is_string) {
+        let ts = map
+            .get("timestamp")
+            .and_then(Value::as_str)
+            .and_then(crate::time::parse_rfc3339);
+        return LogEvent::at(ts, LiveEvent::Stream { value });
+    }
+    LogEvent::at(None, LiveEvent::Unrecognised { value })
+}
+
+/// Builds the event for a line that could not be read.
+pub fn unreadable(line: &[u8], error: String) -> LiveEvent {
+    let cut = floor_boundary(line, PREVIEW_BYTES);
+    let mut preview = String::from_utf8_lossy(&line[..cut]).into_owned();
+    if cut < line.len() {
+        preview.push('…');
+    }
+    LiveEvent::Unreadable { error, preview }
+}
+
+fn hyperhive_event(kind: Option<&str>, mut value: Value) -> LiveEvent {
+    let obj = value.as_object_mut().expect("checked by caller");
+    let text = |k: &str| obj.get(k).and_then(Value::as_str).map(str::to_owned);
+    let field = |k: &str| obj.get(k).cloned().unwrap_or(Value::Null);
+    let event = match kind {
+        Some("turn_start") => match (text("from"), text("body")) {
+            (None, None) => None,
+            (from, body) => Some(LiveEvent::TurnStart {
+                from: from.unwrap_or_default(),
+                body: body.unwrap_or_default(),
+            }),
+        },
+        Some("turn_end") => obj
+            .get("ok")
+            .and_then(Value::as_bool)
+            .map(|ok| LiveEvent::TurnEnd {
+                ok,
+                note: text("note"),
+            }),
+        Some("note") => text("text").map(|text| LiveEvent::Note { text }),
+        Some("stream") => match obj.get("value") {
+            None | Some(Value::Null) => None,
+            Some(_) => obj.remove("value").map(|value| LiveEvent::Stream { value }),
+        },
+        Some("status_changed") => Some(LiveEvent::StatusChanged {
+            status: field("status"),
+        }),
+        Some("model_changed") => Some(LiveEvent::ModelChanged {
+            model: field("model"),
+        }),
+        Some("effort_changed") => Some(LiveEvent::EffortChanged {
+            effort: field("effort"),
+        }),
+        Some("token_usage_changed") => Some(LiveEvent::TokenUsageChanged {
+            usage: field("usage"),
+        }),
+        Some("turn_state_changed") => Some(LiveEvent::TurnStateChanged {
+            state: field("state"),
+        }),
+        _ => None,
+    };
+    event.unwrap_or(LiveEvent::Unrecognised { value })
+}
+
+fn describe_json_error(line: &[u8], err: &serde_json::Error) -> String {
+    if let Err(utf8) = std::str::from_utf8(line) {
+        return format!("invalid UTF-8 at byte {}", utf8.valid_up_to());
+    }
+    format!("not JSON: {err}")
+}
+
+/// The largest `i <= max` that does not split a UTF-8 sequence (bytes need not be UTF-8).
+fn floor_boundary(bytes: &[u8], max: usize) -> usize {
+    if bytes.len() <= max {
+        return bytes.len();
+    }
+    let mut i = max;
+    while i > 0 && i > max - 4 && (bytes[i] & 0xC0) == 0x80 {
+        i -= 1;
+    }
+    i
+}

@@ -1,0 +1,98 @@
+//! Time without a clock: RFC 3339 timestamps to unix seconds and back to `HH:MMZ`.
+
+/// Parses `YYYY-MM-DDTHH:MM:SS[.frac](Z|±HH:MM)` into unix seconds.
+pub fn parse_rfc3339(s: &str) -> Option<f64> {
+    let b = s.as_bytes();
+    if b.len() < 19 {
+        return None;
+    }
+    let num = |r: std::ops::Range<usize>| -> Option<i64> {
+        let part = s.get(r)?;
+        if !part.bytes().all(|c| c.is_ascii_digit()) {
+            return None;
+        }
+        part.parse().ok()
+    };
+    let (year, month, day) = (num(0..4)?, num(5..7)?, num(8..10)?);
+    let (hour, min, sec) = (num(11..13)?, num(14..16)?, num(17..19)?);
+    if b[4] != b'-' || b[7] != b'-' || !matches!(b[10], b'T' | b't' | b' ') {
+        return None;
+    }
+    if b[13] != b':' || b[16] != b':' {
+        return None;
+    }
+    if !(1..=12).contains(&month) || !(1..=31).contains(&day) || hour > 23 || min > 59 || sec > 60 {
+        return None;
+    }
+    let mut i = 19;
+    let mut frac = 0.0;
+    if b.get(i) == Some(&b'.') {
+        let start = i + 1;
+        i = start;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i == start {
+            return None;
+        }
+        frac = format!("0{}", &s[start - 1..i]).parse().ok()?;
+    }
+    let offset = match b.get(i) {
+        Some(b'Z' | b'z') if i + 1 == b.len() => 0,
+        Some(&sign @ (b'+' | b'-')) if i + 6 == b.len() && b[i + 3] == b':' => {
+            let secs = num(i + 1..i + 3)? * 3600 + num(i + 4..i + 6)? * 60;
+            if sign == b'+' { secs } else { -secs }
+        }
+        _ => return None,
+    };
+    let days = days_from_civil(year, month, day);
+    let secs = days * 86_400 + hour * 3600 + min * 60 + sec - offset;
+    Some(secs as f64 + frac)
+}
+
+/// `HH:MMZ` of a unix time, in UTC.
+pub fn hh_mm_z(unix: f64) -> String {
+    let secs = unix.floor() as i64;
+    let of_day = secs.rem_euclid(86_400);
+    format!("{:02}:{:02}Z", of_day / 3600, (of_day % 3600) / 60)
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(input: &str, expect: Option<f64>) {
+        assert_eq!(parse_rfc3339(input), expect, "{input}");
+    }
+
+    #[test]
+    fn parses_rfc3339() {
+        check("1970-01-01T00:00:00Z", Some(0.0));
+        check("2026-11-30T02:15:21.906Z", Some(1_796_004_921.906));
+        check("2026-11-30T03:15:21+01:00", Some(1_796_004_921.0));
+        check("2000-02-29T12:00:00Z", Some(951_825_600.0));
+        check("2026-11-30", None);
+        check("2026-13-30T02:15:21Z", None);
+        check("2026-11-30T02:15:21", None);
+        check("2026-11-30T02:15:21.Z", None);
+        check("２０２６-11-30T02:15:21Z", None);
+    }
+
+    #[test]
+    fn formats_hh_mm_z() {
+        assert_eq!(hh_mm_z(1_796_004_921.9), "02:15Z");
+        assert_eq!(hh_mm_z(0.0), "00:00Z");
+        assert_eq!(hh_mm_z(-60.0), "23:59Z");
+    }
+}
