@@ -16,6 +16,7 @@
 //! - [`classify`] with a [`ClassifyCtx`]: an event → rows ([`TermMsg`]), in an envelope
 //!   ([`TermEnvelope`]) for the wire.
 //! - [`markdown`]: a markdown body → safe HTML.
+//! - [`partial`]: `stream_event` partial messages → a live preview ([`Preview`]).
 
 mod ansi;
 mod classify;
@@ -24,6 +25,7 @@ pub mod event;
 pub mod lines;
 pub mod markdown;
 mod msg;
+pub mod partial;
 mod stream;
 mod text;
 mod time;
@@ -34,4 +36,5 @@ pub use crate::ctx::ClassifyCtx;
 pub use crate::event::{LiveEvent, LogEvent, parse_line};
 pub use crate::lines::{Line, LineReader};
 pub use crate::msg::{BodyFormat, Level, TermEnvelope, TermMsg};
+pub use crate::partial::{Preview, PreviewKind};
 pub use crate::text::sanitize;
