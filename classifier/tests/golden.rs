@@ -1,0 +1,433 @@
+//! Golden tests: every real log in `fixtures/` classified, its rows compared with a readable
+//! golden file in `tests/golden/<fixture file name>.golden`.
+//!
+//! The same tests run natively (`cargo test`; `unsupported = test` makes them plain tests
+//! there) and compiled to wasm32 in headless Chromium (`scripts/test.sh`), so native and
+//! browser rows are proven identical. There is no file
+//! system in the browser, so fixtures and goldens are compiled in with `include_bytes!` /
+//! `include_str!`, listed once in [`FIXTURES`]; a native test fails when that list and the
+//! files on disk disagree, so a new fixture cannot be skipped silently.
+//!
+//! Regenerate the goldens only on purpose, after a change to the rows you mean to make:
+//! `UPDATE_GOLDEN=1 cargo test -p classifier --test golden`, then review `git diff`.
+//! To add a fixture: copy it into `fixtures/<dir>/`, add it to [`FIXTURES`], create its
+//! (empty) golden file so `include_str!` compiles, and regenerate.
+
+use classifier::{BodyFormat, ClassifyCtx, LineReader, TermEnvelope, TermMsg, classify_line};
+use serde_json::Value;
+use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// One fixture log and its golden rows.
+struct Fixture {
+    /// Folder under `fixtures/`.
+    dir: &'static str,
+    /// File name; the golden file is `tests/golden/<name>.golden`.
+    name: &'static str,
+    /// The log's bytes.
+    log: &'static [u8],
+    /// The golden file's text as committed.
+    golden: &'static str,
+}
+
+macro_rules! fixtures {
+    ($($dir:literal / $name:literal,)*) => {
+        &[$(Fixture {
+            dir: $dir,
+            name: $name,
+            log: include_bytes!(concat!("../../fixtures/", $dir, "/", $name)),
+            golden: include_str!(concat!("golden/", $name, ".golden")),
+        },)*]
+    };
+}
+
+/// Every file under `fixtures/` (checked by `fixture_list_matches_the_files` natively).
+const FIXTURES: &[Fixture] = fixtures![
+    "claude-code-2.1.332" / "api_fatal_400.stream.jsonl",
+    "claude-code-2.1.332" / "api_fatal_400.transcript.jsonl",
+    "claude-code-2.1.332" / "api_retry.stream.jsonl",
+    "claude-code-2.1.332" / "api_retry.transcript.jsonl",
+    "claude-code-2.1.332" / "basic_markdown.stream.jsonl",
+    "claude-code-2.1.332" / "basic_markdown.transcript.jsonl",
+    "claude-code-2.1.332" / "file_tools.stream.jsonl",
+    "claude-code-2.1.332" / "file_tools.transcript.jsonl",
+    "claude-code-2.1.332" / "mcp_tools.stream.jsonl",
+    "claude-code-2.1.332" / "mcp_tools.transcript.jsonl",
+    "claude-code-2.1.332" / "partial_messages.stream.jsonl",
+    "claude-code-2.1.332" / "partial_messages.transcript.jsonl",
+    "claude-code-2.1.332" / "resume_1_first.stream.jsonl",
+    "claude-code-2.1.332" / "resume_1_first.transcript.jsonl",
+    "claude-code-2.1.332" / "resume_2_resume.stream.jsonl",
+    "claude-code-2.1.332" / "resume_3_continue.stream.jsonl",
+    "claude-code-2.1.332" / "resume_4_compact.stream.jsonl",
+    "claude-code-2.1.332" / "resume_5_after_compact.stream.jsonl",
+    "claude-code-2.1.332" / "subagent.stream.jsonl",
+    "claude-code-2.1.332" / "subagent.subagent-agent-ae89bd37fdd96fc64.transcript.jsonl",
+    "claude-code-2.1.332" / "subagent.transcript.jsonl",
+    "claude-code-2.1.332" / "tool_errors.stream.jsonl",
+    "claude-code-2.1.332" / "tool_errors.transcript.jsonl",
+    "hyperhive" / "api_fatal_400.events.jsonl",
+    "hyperhive" / "file_tools.events.jsonl",
+    "hyperhive" / "mcp_tools.events.jsonl",
+];
+
+/// Bytes fed to the line reader at a time: small and odd, so lines straddle chunk borders
+/// as they do when a file is read in pieces.
+const CHUNK: usize = 4093;
+
+/// Classifies a whole log as `hiveterm classify` does: one context per file, seq = line
+/// number. Returns each envelope with the raw line it came from.
+fn classify_log(log: &[u8]) -> Vec<(Vec<u8>, TermEnvelope)> {
+    let mut ctx = ClassifyCtx::new();
+    let mut reader = LineReader::new();
+    let mut out = Vec::new();
+    for chunk in log.chunks(CHUNK) {
+        reader.push(chunk, |line| {
+            let env = classify_line(&line.bytes, line.number, &mut ctx);
+            out.push((line.bytes, env));
+        });
+    }
+    reader.finish(|line| {
+        let env = classify_line(&line.bytes, line.number, &mut ctx);
+        out.push((line.bytes, env));
+    });
+    out
+}
+
+/// The readable golden text of a log's envelopes:
+///
+/// ```text
+/// #12 ts=1765432100.5
+///   info  [◆] TURN ← operator
+///     ~ body_format: markdown
+///     ~ coalesce_key: thinking
+///     │ first body line
+/// #13
+///   (no rows)
+/// ```
+///
+/// `[]` is a row without an icon. Control characters are shown escaped (`\u{1b}`), so none
+/// can hide in a golden file.
+fn render(envs: &[(Vec<u8>, TermEnvelope)]) -> String {
+    let mut out = String::new();
+    for (_, env) in envs {
+        match env.seq {
+            Some(seq) => out.push_str(&format!("#{seq}")),
+            None => out.push_str("#?"),
+        }
+        if let Some(ts) = env.ts {
+            out.push_str(&format!(" ts={ts}"));
+        }
+        out.push('\n');
+        if env.msgs.is_empty() {
+            out.push_str("  (no rows)\n");
+        }
+        for row in &env.msgs {
+            render_row(&mut out, row);
+        }
+    }
+    out
+}
+
+fn render_row(out: &mut String, row: &TermMsg) {
+    out.push_str(&format!(
+        "  {:<5} [{}] {}\n",
+        row.level.as_str(),
+        escape(row.icon.as_deref().unwrap_or("")),
+        escape(&row.summary),
+    ));
+    if let Some(format) = row.body_format {
+        let name = match format {
+            BodyFormat::Markdown => "markdown",
+            BodyFormat::Diff => "diff",
+        };
+        out.push_str(&format!("    ~ body_format: {name}\n"));
+    }
+    if let Some(key) = &row.coalesce_key {
+        out.push_str(&format!("    ~ coalesce_key: {}\n", escape(key)));
+    }
+    if let Some(body) = &row.body {
+        for line in body.split('\n') {
+            out.push_str(&format!("    │ {}\n", escape(line)));
+        }
+    }
+}
+
+/// Shows control characters as `\u{..}`; everything else as is.
+fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if c.is_control() {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// A short report of where `actual` first departs from `expected`, with context.
+fn first_difference(expected: &str, actual: &str) -> String {
+    const CONTEXT: usize = 3;
+    const SHOWN: usize = 12;
+    let exp: Vec<&str> = expected.lines().collect();
+    let act: Vec<&str> = actual.lines().collect();
+    let at = exp
+        .iter()
+        .zip(&act)
+        .position(|(e, a)| e != a)
+        .unwrap_or(exp.len().min(act.len()));
+    let from = at.saturating_sub(CONTEXT);
+    let mut report = format!(
+        "first difference at golden line {} (golden has {} lines, actual {}):\n",
+        at + 1,
+        exp.len(),
+        act.len()
+    );
+    for (i, line) in exp.iter().enumerate().take(at).skip(from) {
+        report.push_str(&format!("  {:>5}   {line}\n", i + 1));
+    }
+    for (i, line) in exp.iter().enumerate().skip(at).take(SHOWN) {
+        report.push_str(&format!("  {:>5} - {line}\n", i + 1));
+    }
+    for (i, line) in act.iter().enumerate().skip(at).take(SHOWN) {
+        report.push_str(&format!("  {:>5} + {line}\n", i + 1));
+    }
+    report
+}
+
+/// Whether goldens are to be rewritten rather than compared (native only, on purpose).
+fn updating() -> bool {
+    cfg!(not(target_family = "wasm")) && std::env::var_os("UPDATE_GOLDEN").is_some_and(|v| v == "1")
+}
+
+#[cfg(not(target_family = "wasm"))]
+fn golden_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
+}
+
+#[cfg(not(target_family = "wasm"))]
+fn write_golden(name: &str, text: &str) {
+    let path = golden_dir().join(format!("{name}.golden"));
+    if let Err(e) = std::fs::write(&path, text) {
+        panic!("cannot write {}: {e}", path.display());
+    }
+}
+
+#[cfg(target_family = "wasm")]
+fn write_golden(_: &str, _: &str) {
+    unreachable!("goldens are only written natively");
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn goldens_match() {
+    let update = updating();
+    let mut failures = Vec::new();
+    for fx in FIXTURES {
+        let actual = render(&classify_log(fx.log));
+        if update {
+            if actual != fx.golden {
+                write_golden(fx.name, &actual);
+                println!("updated tests/golden/{}.golden", fx.name);
+            }
+        } else if actual != fx.golden {
+            failures.push(format!(
+                "{}/{}: rows differ from tests/golden/{}.golden; {}",
+                fx.dir,
+                fx.name,
+                fx.name,
+                first_difference(fx.golden, &actual)
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} fixtures differ from their goldens. If the change is intended, run \
+         `UPDATE_GOLDEN=1 cargo test -p classifier --test golden` and review the diff.\n\n{}",
+        failures.len(),
+        FIXTURES.len(),
+        failures.join("\n")
+    );
+}
+
+/// Line types Claude Code declares (stream-json and transcript bookkeeping); none may come
+/// out as an unrecognised (`!`) row. The same set as `checks/conformance.py`'s KNOWN.
+const KNOWN_TYPES: &[&str] = &[
+    "system",
+    "assistant",
+    "user",
+    "result",
+    "stream_event",
+    "rate_limit_event",
+    "tool_progress",
+    "auth_status",
+    "tool_use_summary",
+    "prompt_suggestion",
+    "conversation_reset",
+    "keep_alive",
+    "active_goal",
+    "control_request",
+    "control_response",
+    "control_cancel_request",
+    "summary",
+    "file-history-snapshot",
+    "queue-operation",
+    "attachment",
+    "api-request",
+    "api-request-blob",
+    "api-request-shape",
+    "progress",
+    "custom-title",
+    "last-prompt",
+    "mode",
+    "atis-latch",
+    "cost-state",
+    "tools-used",
+    "ai-title",
+    "agent-name",
+    "agent-color",
+];
+
+/// System subtypes the seeds show; a line of one of these must give a row (as conformance.py).
+const SHOWN_SYSTEM: &[&str] = &[
+    "api_retry",
+    "compact_boundary",
+    "task_started",
+    "task_notification",
+    "api_error",
+    "commands_changed",
+    "plugin_install",
+];
+
+/// Whether a real line carries content a reader must see as at least one row: assistant
+/// text/thinking/tool_use, a user tool_result, a system subtype the seeds show.
+fn must_show(v: &Value) -> bool {
+    let blocks: Vec<&Value> = v
+        .pointer("/message/content")
+        .and_then(Value::as_array)
+        .map(|c| c.iter().filter(|b| b.is_object()).collect())
+        .unwrap_or_default();
+    fn block_type(b: &Value) -> &str {
+        b.get("type").and_then(Value::as_str).unwrap_or("")
+    }
+    match v.get("type").and_then(Value::as_str) {
+        Some("assistant") => blocks.iter().any(|b| match block_type(b) {
+            "tool_use" => true,
+            "text" | "thinking" => ["text", "thinking"].iter().any(|k| {
+                b.get(k)
+                    .and_then(Value::as_str)
+                    .is_some_and(|s| !s.trim().is_empty())
+            }),
+            _ => false,
+        }),
+        Some("user") => blocks.iter().any(|b| block_type(b) == "tool_result"),
+        Some("system") => v
+            .get("subtype")
+            .and_then(Value::as_str)
+            .is_some_and(|s| SHOWN_SYSTEM.contains(&s)),
+        _ => false,
+    }
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+#[ignore = "until stream.rs lands"]
+fn fixtures_have_no_unrecognised_rows() {
+    let mut problems = Vec::new();
+    for fx in FIXTURES {
+        for (bytes, env) in classify_log(fx.log) {
+            let seq = env.seq.unwrap_or(0);
+            let Ok(mut v) = serde_json::from_slice::<Value>(&bytes) else {
+                continue;
+            };
+            // A hyperhive event-log line wraps the stream-json value.
+            if v.get("kind").and_then(Value::as_str) == Some("stream")
+                && v.get("value").is_some_and(Value::is_object)
+            {
+                v = v["value"].take();
+            }
+            let ty = v.get("type").and_then(Value::as_str).unwrap_or("");
+            if KNOWN_TYPES.contains(&ty) {
+                let unrecognised = env.msgs.iter().filter(|m| m.icon.as_deref() == Some("!"));
+                for row in unrecognised {
+                    problems.push(format!(
+                        "{}/{} line {seq} (type {ty}) shown as unrecognised: {}",
+                        fx.dir, fx.name, row.summary
+                    ));
+                }
+            }
+            if must_show(&v) && env.msgs.is_empty() {
+                problems.push(format!(
+                    "{}/{} line {seq} (type {ty}) has content but no row",
+                    fx.dir, fx.name
+                ));
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "{} problems; first ones:\n{}",
+        problems.len(),
+        problems[..problems.len().min(40)].join("\n")
+    );
+}
+
+/// The compiled-in list is exactly the files under `fixtures/*/`, and every golden file
+/// belongs to a listed fixture.
+#[cfg(not(target_family = "wasm"))]
+#[test]
+fn fixture_list_matches_the_files() {
+    use std::collections::BTreeSet;
+    use std::path::Path;
+
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
+    let mut on_disk = BTreeSet::new();
+    for dir in std::fs::read_dir(&root).expect("fixtures/ is readable") {
+        let dir = dir.expect("fixtures/ entry");
+        if !dir.file_type().expect("file type").is_dir() {
+            continue; // fixtures/README.md
+        }
+        for file in std::fs::read_dir(dir.path()).expect("fixture folder is readable") {
+            let file = file.expect("fixture entry");
+            on_disk.insert(format!(
+                "{}/{}",
+                dir.file_name().to_string_lossy(),
+                file.file_name().to_string_lossy()
+            ));
+        }
+    }
+    let listed: BTreeSet<String> = FIXTURES
+        .iter()
+        .map(|f| format!("{}/{}", f.dir, f.name))
+        .collect();
+    let unlisted: Vec<_> = on_disk.difference(&listed).collect();
+    let gone: Vec<_> = listed.difference(&on_disk).collect();
+    assert!(
+        unlisted.is_empty() && gone.is_empty(),
+        "FIXTURES in classifier/tests/golden.rs is out of date.\n  on disk, not listed: \
+         {unlisted:?}\n  listed, not on disk: {gone:?}\nList each new fixture, create an empty \
+         tests/golden/<name>.golden, then run UPDATE_GOLDEN=1 cargo test -p classifier --test golden"
+    );
+
+    let names: BTreeSet<&str> = FIXTURES.iter().map(|f| f.name).collect();
+    assert_eq!(
+        names.len(),
+        FIXTURES.len(),
+        "two fixtures share a file name, so they would share a golden file"
+    );
+    let goldens: BTreeSet<String> = std::fs::read_dir(golden_dir())
+        .expect("tests/golden/ is readable")
+        .map(|e| {
+            e.expect("golden entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    let wanted: BTreeSet<String> = names.iter().map(|n| format!("{n}.golden")).collect();
+    let stale: Vec<_> = goldens.difference(&wanted).collect();
+    assert!(
+        stale.is_empty(),
+        "golden files without a fixture: {stale:?}"
+    );
+}

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# THE test command: installs what it needs (scripts/setup.sh), then runs every check the CI
+# runs, stopping at the first failure. Run from anywhere: ./scripts/test.sh
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+# Tools installed by setup.sh: cargo's bin dir, then the pinned npm tools (wasm-opt 132 must
+# win over any older system wasm-opt).
+export PATH="$ROOT/e2e/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
+
+started=$SECONDS
+step() { printf '\n\033[1;34m==> %s\033[0m\n' "$*"; }
+trap 'printf "\n\033[1;31mFAILED\033[0m in step above (line %s): %s\n" "$LINENO" "$BASH_COMMAND" >&2' ERR
+
+step "setup (scripts/setup.sh)"
+"$ROOT/scripts/setup.sh"
+
+step "rustfmt"
+cargo fmt --all --check
+
+step "clippy (native, -D warnings)"
+cargo clippy --workspace --all-targets -- -D warnings
+
+step "clippy (classifier on wasm32, -D warnings)"
+cargo clippy -p classifier --target wasm32-unknown-unknown --all-targets -- -D warnings
+
+step "no inner_html outside the one allowed file"
+"$ROOT/scripts/check-no-inner-html.sh"
+
+step "tests (native)"
+cargo test --workspace
+
+step "golden tests compiled to wasm32, in headless Chromium"
+# wasm-bindgen-test-runner starts chromedriver, which starts Debian's chromium with the
+# arguments in classifier/webdriver.json (headless, no sandbox, no network chatter).
+CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+CHROMEDRIVER=/usr/bin/chromedriver \
+WASM_BINDGEN_TEST_WEBDRIVER_JSON="$ROOT/classifier/webdriver.json" \
+WASM_BINDGEN_TEST_TIMEOUT=600 \
+    cargo test -p classifier --target wasm32-unknown-unknown --test golden
+
+step "release build of hiveterm"
+cargo build --release -p hiveterm
+
+step "conformance: Claude Code fixtures"
+python3 checks/conformance.py target/release/hiveterm fixtures/claude-code-2.1.332
+
+step "conformance: hyperhive fixtures"
+python3 checks/conformance.py target/release/hiveterm fixtures/hyperhive
+
+# --- the page (app/) -----------------------------------------------------------------------
+# Hooks for the page (issue 4). Each runs only once its inputs exist, so this script works
+# before the page lands. trunk, wasm-bindgen and wasm-opt 132 are installed and on PATH by
+# setup.sh; playwright-core is in e2e/node_modules (use executablePath '/usr/bin/chromium' and
+# the Chromium flags of classifier/webdriver.json).
+if [ -d "$ROOT/app" ] && [ -f "$ROOT/Trunk.toml" ]; then
+    step "page: trunk build --release"
+    trunk build --release
+fi
+if [ -d "$ROOT/app" ] && [ -d "$ROOT/e2e/tests" ]; then
+    step "page: browser tests (node --test e2e/tests)"
+    node --test "$ROOT/e2e/tests"
+fi
+
+step "all checks passed in $((SECONDS - started)) s"
