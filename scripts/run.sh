@@ -6,9 +6,10 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
+TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
 
 "$ROOT/scripts/setup.sh"
 echo "==> cargo build --release -p hiveterm"
 cargo build --release -p hiveterm
 echo "==> hiveterm classify --pretty fixtures/claude-code-2.1.332/file_tools.stream.jsonl"
-exec target/release/hiveterm classify --pretty fixtures/claude-code-2.1.332/file_tools.stream.jsonl
+exec "$TARGET_DIR/release/hiveterm" classify --pretty fixtures/claude-code-2.1.332/file_tools.stream.jsonl

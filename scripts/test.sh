@@ -10,6 +10,9 @@ cd "$ROOT"
 # win over any older system wasm-opt).
 export PATH="$ROOT/e2e/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 
+# Where cargo puts its output (CARGO_TARGET_DIR is honoured, as cargo does).
+TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
+
 started=$SECONDS
 step() { printf '\n\033[1;34m==> %s\033[0m\n' "$*"; }
 trap 'printf "\n\033[1;31mFAILED\033[0m in step above (line %s): %s\n" "$LINENO" "$BASH_COMMAND" >&2' ERR
@@ -45,10 +48,10 @@ step "release build of hiveterm"
 cargo build --release -p hiveterm
 
 step "conformance: Claude Code fixtures"
-python3 checks/conformance.py target/release/hiveterm fixtures/claude-code-2.1.332
+python3 checks/conformance.py "$TARGET_DIR/release/hiveterm" fixtures/claude-code-2.1.332
 
 step "conformance: hyperhive fixtures"
-python3 checks/conformance.py target/release/hiveterm fixtures/hyperhive
+python3 checks/conformance.py "$TARGET_DIR/release/hiveterm" fixtures/hyperhive
 
 # --- the page (app/) -----------------------------------------------------------------------
 # Hooks for the page (issue 4). Each runs only once its inputs exist, so this script works
