@@ -1,8 +1,245 @@
 //! ANSI/OSC escape sequences and control characters, removed from untrusted text.
+//!
+//! What [`strip`] removes, in one left-to-right pass (linear time, no backtracking):
+//! - CSI sequences: `ESC [` or the 8-bit `U+009B`, parameter and intermediate bytes, one final
+//!   byte (`ESC[31m`, `ESC[2K`, `ESC[?25l`). A sequence cut short by any other character ends
+//!   there; that character is then treated on its own.
+//! - String sequences: OSC (`ESC ]`, `U+009D`), DCS (`ESC P`, `U+0090`), SOS (`ESC X`,
+//!   `U+0098`), PM (`ESC ^`, `U+009E`), APC (`ESC _`, `U+009F`), up to their terminator: BEL,
+//!   `ESC \` or `U+009C`. An OSC 8 hyperlink keeps its visible text. An unterminated string
+//!   sequence ends at the next newline (kept), so a stray `ESC ]` hides at most one line.
+//! - Other escape sequences: `ESC` + intermediates (`0x20–0x2F`) + one final character
+//!   (`ESC ( B`, `ESC 7`, `ESC =`, `ESC c`); a lone `ESC` is dropped.
+//! - Every other control character (C0, DEL, C1 `U+0080–U+009F`) except `\n` and `\t`.
+//! - Carriage returns, the way a terminal shows them: `\r` before `\n` (any run of them) or at
+//!   the end is dropped; a `\r` followed by more text starts the line over, so only the text
+//!   after the last such `\r` of a line is kept (a progress bar `10%\r20%\r30%` shows `30%`).
 
-/// `s` without escape sequences or control characters other than `\n` and `\t`.
+const ESC: char = '\u{1b}';
+const BEL: char = '\u{7}';
+/// String terminator, 8-bit form.
+const ST: char = '\u{9c}';
+
+/// What the scanner is inside of.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum State {
+    /// Plain text.
+    Text,
+    /// Just after `ESC`.
+    Escape,
+    /// After `ESC` and intermediate bytes, waiting for the final character.
+    EscapeIntermediate,
+    /// Inside a CSI sequence.
+    Csi,
+    /// Inside a string sequence (OSC, DCS, SOS, PM, APC).
+    Str,
+    /// Inside a string sequence, just after `ESC` (maybe the `ESC \` terminator).
+    StrEscape,
+}
+
+/// True when [`strip`] would change `s`: it holds a C0 control other than `\n`/`\t`
+/// (escape and `\r` included), DEL, or a C1 control. Cheap: one pass over the bytes.
+pub(crate) fn needs_strip(s: &str) -> bool {
+    let bytes = s.as_bytes();
+    bytes.iter().enumerate().any(|(i, &b)| {
+        (b < 0x20 && b != b'\n' && b != b'\t')
+            || b == 0x7f
+            // C1 controls U+0080–U+009F are encoded as C2 80 … C2 9F.
+            || (b == 0xc2 && bytes.get(i + 1).is_some_and(|&n| (0x80..=0x9f).contains(&n)))
+    })
+}
+
+/// `s` without escape sequences or control characters other than `\n` and `\t`, with
+/// carriage returns applied as overwrites (see the module doc).
 pub(crate) fn strip(s: &str) -> String {
-    s.chars()
-        .filter(|&c| c == '\n' || c == '\t' || !c.is_control())
-        .collect()
+    let mut st = Stripper {
+        out: String::with_capacity(s.len()),
+        line_start: 0,
+        chars: s.chars().peekable(),
+    };
+    let mut state = State::Text;
+    while let Some(c) = st.chars.next() {
+        state = match state {
+            State::Text => st.text(c),
+            State::Escape => st.escape(c),
+            State::EscapeIntermediate => match c {
+                '\u{20}'..='\u{2f}' => State::EscapeIntermediate,
+                '\u{30}'..='\u{7e}' => State::Text,
+                _ => st.text(c),
+            },
+            State::Csi => match c {
+                // Parameter and intermediate bytes.
+                '\u{20}'..='\u{3f}' => State::Csi,
+                // The final byte.
+                '\u{40}'..='\u{7e}' => State::Text,
+                _ => st.text(c),
+            },
+            State::Str => match c {
+                BEL | ST => State::Text,
+                ESC => State::StrEscape,
+                '\n' => st.text(c),
+                _ => State::Str,
+            },
+            State::StrEscape => match c {
+                '\\' => State::Text,
+                // An `ESC` that does not terminate begins a new sequence, as in a terminal.
+                _ => st.escape(c),
+            },
+        };
+    }
+    st.out
+}
+
+/// The scanner's output and input.
+struct Stripper<'a> {
+    out: String,
+    /// Where the current output line starts, for `\r`.
+    line_start: usize,
+    chars: std::iter::Peekable<std::str::Chars<'a>>,
+}
+
+impl Stripper<'_> {
+    /// Reads `c` as plain text (also when it cut an escape sequence short); the next state.
+    fn text(&mut self, c: char) -> State {
+        match c {
+            ESC => return State::Escape,
+            '\u{9b}' => return State::Csi,
+            '\u{90}' | '\u{98}' | '\u{9d}' | '\u{9e}' | '\u{9f}' => return State::Str,
+            '\n' => {
+                self.out.push('\n');
+                self.line_start = self.out.len();
+            }
+            '\r' => {
+                while self.chars.next_if_eq(&'\r').is_some() {}
+                if self.chars.peek().is_some_and(|&n| n != '\n') {
+                    self.out.truncate(self.line_start);
+                }
+            }
+            '\t' => self.out.push('\t'),
+            c if c.is_control() => {}
+            c => self.out.push(c),
+        }
+        State::Text
+    }
+
+    /// Reads `c` right after an `ESC`; the next state. A lone `ESC` is dropped.
+    fn escape(&mut self, c: char) -> State {
+        match c {
+            '[' => State::Csi,
+            ']' | 'P' | 'X' | '^' | '_' => State::Str,
+            '\u{20}'..='\u{2f}' => State::EscapeIntermediate,
+            '\u{30}'..='\u{7e}' => State::Text,
+            _ => self.text(c),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `input` stripped is `expect`; and the fast check agrees that it needed stripping.
+    fn check(input: &str, expect: &str) {
+        assert_eq!(strip(input), expect, "strip({input:?})");
+        assert_eq!(
+            needs_strip(input),
+            input != expect,
+            "needs_strip({input:?})"
+        );
+    }
+
+    #[test]
+    fn plain_text_is_untouched() {
+        check("", "");
+        check("hello world", "hello world");
+        check("tabs\tand\nnewlines\n", "tabs\tand\nnewlines\n");
+        check("émoji 🐝 ünïcode · …", "émoji 🐝 ünïcode · …");
+        check(
+            "[31m no escape, just brackets",
+            "[31m no escape, just brackets",
+        );
+        // U+00A0 (C2 A0) and U+00C0 (C3 80) share bytes with C1 controls but are text.
+        check("a\u{a0}b\u{c0}c", "a\u{a0}b\u{c0}c");
+    }
+
+    #[test]
+    fn csi_sequences() {
+        check("\x1b[31mred\x1b[0m", "red");
+        check("\x1b[1;38;5;208mbold\x1b[m", "bold");
+        check("\x1b[2K\x1b[1Gline", "line");
+        check("\x1b[?25lhidden cursor\x1b[?25h", "hidden cursor");
+        check("8-bit \u{9b}31mcsi\u{9b}0m", "8-bit csi");
+        // Cut short by a newline: the newline stays, the sequence is gone.
+        check("a\x1b[31\nb", "a\nb");
+        // Cut short by a non-ASCII character: the character stays.
+        check("a\x1b[3é", "aé");
+        check("unterminated at end \x1b[", "unterminated at end ");
+    }
+
+    #[test]
+    fn string_sequences() {
+        check("\x1b]0;window title\x07after", "after");
+        check("\x1b]0;title\x1b\\after", "after");
+        check(
+            "\x1b]8;;https://example.com\x1b\\link\x1b]8;;\x1b\\",
+            "link",
+        );
+        check("\x1b]8;;https://e.com\x07link\x1b]8;;\x07", "link");
+        check("\u{9d}0;eight-bit osc\u{9c}after", "after");
+        check("\x1bPdevice control\x1b\\after", "after");
+        check("\x1b_apc\x07\x1b^pm\x07\x1bXsos\x07after", "after");
+        // Unterminated: ends at the newline, so the next line shows.
+        check("a\x1b]0;never ends\nnext line", "a\nnext line");
+        check("\x1b]0;never ends at all", "");
+        // An ESC inside that does not terminate starts a new sequence.
+        check("\x1b]0;t\x1b[31mred", "red");
+    }
+
+    #[test]
+    fn other_escapes() {
+        check("\x1b(Bcharset", "charset");
+        check("\x1b)0\x1b7saved\x1b8", "saved");
+        check("\x1b=keypad\x1b>", "keypad");
+        check("\x1bcreset", "reset");
+        check("lone \x1b", "lone ");
+        check("\x1b\x1b[31mdouble", "double");
+        check("esc before newline\x1b\nx", "esc before newline\nx");
+        check("esc then é\x1bé", "esc then éé");
+    }
+
+    #[test]
+    fn control_characters() {
+        check("nul\0byte", "nulbyte");
+        check(
+            "bell\x07 backspace\x08 ff\x0c vt\x0b",
+            "bell backspace ff vt",
+        );
+        check("del\x7f", "del");
+        check("c1 \u{80}\u{85}\u{8d}\u{9c}x", "c1 x");
+        check("\u{1}\u{1f}", "");
+    }
+
+    #[test]
+    fn carriage_returns() {
+        check("crlf\r\nline\r\n", "crlf\nline\n");
+        check("double\r\r\nline", "double\nline");
+        check("trailing\r", "trailing");
+        check("10%\r20%\r30%", "30%");
+        check(
+            "first\nprogress 1%\rprogress 100%\ndone",
+            "first\nprogress 100%\ndone",
+        );
+        check("\rstart", "start");
+        check("a\x1b[K\rb", "b");
+    }
+
+    #[test]
+    fn stays_linear_on_long_sequences() {
+        let long = "\x1b[".to_owned() + &"1;".repeat(200_000) + "m" + "text";
+        assert_eq!(strip(&long), "text");
+        let many = "\r".repeat(100_000) + "x";
+        assert_eq!(strip(&many), "x");
+        let csi = "\x1b[".repeat(100_000);
+        assert_eq!(strip(&csi), "");
+    }
 }

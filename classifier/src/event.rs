@@ -199,7 +199,15 @@ fn describe_json_error(line: &[u8], err: &serde_json::Error) -> String {
     if let Err(utf8) = std::str::from_utf8(line) {
         return format!("invalid UTF-8 at byte {}", utf8.valid_up_to());
     }
-    format!("not JSON: {err}")
+    let msg = err.to_string();
+    if msg.starts_with("recursion limit exceeded") {
+        // serde_json stops at 128 levels; say so in words rather than its internal term.
+        return format!(
+            "not JSON: nested more than 128 levels deep (column {})",
+            err.column()
+        );
+    }
+    format!("not JSON: {msg}")
 }
 
 /// The largest `i <= max` that does not split a UTF-8 sequence (bytes need not be UTF-8).

@@ -1,56 +1,252 @@
 //! Bytes in arbitrary chunks → numbered lines.
+//!
+//! A [`LineReader`] is fed whatever pieces the input arrives in (a live pipe, a file read in
+//! blocks, a browser `File` sliced into chunks) and yields the same [`Line`]s whatever the
+//! split. Lines end at `\n`; a `\r` right before it is dropped, a lone `\r` elsewhere is kept
+//! (it is the line's content, not a terminator). Blank lines (only spaces, tabs and `\r`) are
+//! counted but not yielded. Bytes are passed through untouched: a byte-order mark or invalid
+//! UTF-8 is for [`parse_line`](crate::parse_line) to judge.
+//!
+//! A line longer than the reader's limit ([`MAX_LINE_BYTES`] by default) is not buffered past
+//! the limit: it is yielded once, as a [`Line`] with [`Line::oversize`] set and only its first
+//! bytes kept, so the caller shows one error row and goes on with the next line.
+//!
+//! Cost: one `memchr` scan per chunk, one copy per line (a line inside one chunk is copied
+//! straight out of it; a line spanning chunks is gathered in an amortised buffer), so a huge
+//! line arriving in small chunks stays linear.
 
-/// One line of input, without its line terminator.
+use crate::ctx::ClassifyCtx;
+use crate::event::{LogEvent, parse_line, unreadable};
+use crate::msg::TermEnvelope;
+
+/// Default longest line a [`LineReader`] buffers: 64 MiB.
+pub const MAX_LINE_BYTES: usize = 64 * 1024 * 1024;
+
+/// How many leading bytes of an over-long line are kept for the error row's preview.
+pub const OVERSIZE_HEAD_BYTES: usize = 256;
+
+/// One non-blank line of input, without its line terminator.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Line {
     /// 1-based physical line number (blank lines count).
     pub number: u64,
-    /// The line's bytes, `\r\n` already reduced to nothing.
+    /// The line's bytes without `\n` or the `\r` before it; for an [`oversize`](Line::oversize)
+    /// line only its first [`OVERSIZE_HEAD_BYTES`].
     pub bytes: Vec<u8>,
+    /// Set when the line was longer than the reader's limit and was not kept whole.
+    pub oversize: Option<Oversize>,
 }
 
-/// Splits a byte stream fed in chunks into non-blank lines.
-#[derive(Debug, Default)]
+/// How far a line overran the reader's limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Oversize {
+    /// The line's full length in bytes (without its terminator).
+    pub len: u64,
+    /// The reader's limit in bytes.
+    pub limit: u64,
+}
+
+impl Line {
+    /// The line as an event: [`parse_line`] of its bytes, or for an over-long line a
+    /// [`LiveEvent::Unreadable`](crate::LiveEvent::Unreadable) saying how long it was.
+    pub fn event(&self) -> LogEvent {
+        match self.oversize {
+            None => parse_line(&self.bytes),
+            Some(Oversize { len, limit }) => LogEvent::at(
+                None,
+                unreadable(
+                    &self.bytes,
+                    format!(
+                        "line {} is {len} bytes, over the {limit}-byte line limit",
+                        self.number
+                    ),
+                ),
+            ),
+        }
+    }
+
+    /// Parses and classifies the line; the envelope's `seq` is the line number. The one call
+    /// a reader loop needs: `reader.push(chunk, |line| out(line.classify(&mut ctx)))`.
+    pub fn classify(&self, ctx: &mut ClassifyCtx) -> TermEnvelope {
+        let mut env = crate::classify_log_event(&self.event(), ctx);
+        env.seq = Some(self.number);
+        env
+    }
+}
+
+/// Splits a byte stream fed in chunks into numbered non-blank lines.
+#[derive(Debug)]
 pub struct LineReader {
+    /// The current line's bytes so far (capped at `limit` while it still may fit, at
+    /// [`OVERSIZE_HEAD_BYTES`] once it is known to be too long).
     buf: Vec<u8>,
+    /// The current line's full length so far, including bytes not kept.
+    len: u64,
+    /// The current line has gone past `limit`.
+    over: bool,
+    /// Every byte of the current over-long line seen so far was blank.
+    over_blank: bool,
+    /// The last byte seen of the current line was `\r`.
+    last_cr: bool,
+    /// Physical lines finished so far.
     number: u64,
+    /// Longest line kept whole.
+    limit: usize,
+}
+
+impl Default for LineReader {
+    fn default() -> LineReader {
+        LineReader::new()
+    }
 }
 
 impl LineReader {
-    /// A reader at the start of a stream.
+    /// A reader at the start of a stream, with the default [`MAX_LINE_BYTES`] limit.
     pub fn new() -> LineReader {
-        LineReader::default()
+        LineReader::with_limit(MAX_LINE_BYTES)
     }
 
-    /// Feeds a chunk; calls `out` for each complete non-blank line.
+    /// A reader that keeps lines of at most `limit` bytes (without terminator) and yields
+    /// longer ones as [`Line::oversize`].
+    pub fn with_limit(limit: usize) -> LineReader {
+        LineReader {
+            buf: Vec::new(),
+            len: 0,
+            over: false,
+            over_blank: true,
+            last_cr: false,
+            number: 0,
+            limit,
+        }
+    }
+
+    /// Feeds a chunk; calls `out` for each complete non-blank line, in order.
     pub fn push(&mut self, chunk: &[u8], mut out: impl FnMut(Line)) {
-        for &b in chunk {
-            if b == b'\n' {
-                self.number += 1;
-                let bytes = std::mem::take(&mut self.buf);
-                emit(self.number, bytes, &mut out);
+        let mut rest = chunk;
+        while let Some(i) = memchr::memchr(b'\n', rest) {
+            let piece = &rest[..i];
+            rest = &rest[i + 1..];
+            self.number += 1;
+            if self.len == 0 {
+                // The whole line sits in this chunk: judge and copy it straight from there.
+                let piece = piece.strip_suffix(b"\r").unwrap_or(piece);
+                if is_blank(piece) {
+                    continue;
+                }
+                if piece.len() <= self.limit {
+                    out(Line {
+                        number: self.number,
+                        bytes: piece.to_vec(),
+                        oversize: None,
+                    });
+                } else {
+                    out(self.oversize_line(piece, piece.len() as u64));
+                }
             } else {
-                self.buf.push(b);
+                self.extend(piece);
+                self.end_line(&mut out);
             }
+        }
+        if !rest.is_empty() {
+            self.extend(rest);
         }
     }
 
     /// Ends the stream; yields a last line that had no newline.
     pub fn finish(&mut self, mut out: impl FnMut(Line)) {
-        if !self.buf.is_empty() {
+        if self.len > 0 {
             self.number += 1;
-            let bytes = std::mem::take(&mut self.buf);
-            emit(self.number, bytes, &mut out);
+            self.end_line(&mut out);
+        }
+    }
+
+    /// Physical lines seen so far, blank ones included (a last line without newline counts
+    /// once [`finish`](LineReader::finish) has run).
+    pub fn lines_seen(&self) -> u64 {
+        self.number
+    }
+
+    /// Adds a piece of the current (unfinished) line.
+    fn extend(&mut self, piece: &[u8]) {
+        if piece.is_empty() {
+            return;
+        }
+        self.len += piece.len() as u64;
+        self.last_cr = piece.last() == Some(&b'\r');
+        if !self.over {
+            // One byte of slack for a `\r` that the `\n` will show to be a terminator.
+            if self.len <= self.limit as u64 + 1 {
+                self.buf.extend_from_slice(piece);
+                return;
+            }
+            // Crossing the limit: keep the head only, from now on just count.
+            self.over = true;
+            self.over_blank = is_blank(&self.buf) && is_blank(piece);
+            let head = OVERSIZE_HEAD_BYTES.min(self.limit);
+            if self.buf.len() < head {
+                let more = (head - self.buf.len()).min(piece.len());
+                self.buf.extend_from_slice(&piece[..more]);
+            }
+            self.buf.truncate(head);
+            self.buf.shrink_to_fit();
+            return;
+        }
+        if self.over_blank {
+            self.over_blank = is_blank(piece);
+        }
+    }
+
+    /// Yields the gathered line (already counted in `number`) and resets for the next.
+    fn end_line(&mut self, out: &mut impl FnMut(Line)) {
+        let len = std::mem::replace(&mut self.len, 0);
+        let over = std::mem::replace(&mut self.over, false);
+        let over_blank = std::mem::replace(&mut self.over_blank, true);
+        let last_cr = std::mem::replace(&mut self.last_cr, false);
+        let mut bytes = std::mem::take(&mut self.buf);
+        if over {
+            if !over_blank {
+                out(Line {
+                    number: self.number,
+                    bytes,
+                    oversize: Some(Oversize {
+                        len: len - u64::from(last_cr),
+                        limit: self.limit as u64,
+                    }),
+                });
+            }
+            return;
+        }
+        if bytes.last() == Some(&b'\r') {
+            bytes.pop();
+        }
+        if is_blank(&bytes) {
+            return;
+        }
+        if bytes.len() <= self.limit {
+            out(Line {
+                number: self.number,
+                bytes,
+                oversize: None,
+            });
+        } else {
+            out(self.oversize_line(&bytes, bytes.len() as u64));
+        }
+    }
+
+    fn oversize_line(&self, line: &[u8], len: u64) -> Line {
+        let head = OVERSIZE_HEAD_BYTES.min(self.limit).min(line.len());
+        Line {
+            number: self.number,
+            bytes: line[..head].to_vec(),
+            oversize: Some(Oversize {
+                len,
+                limit: self.limit as u64,
+            }),
         }
     }
 }
 
-fn emit(number: u64, mut bytes: Vec<u8>, out: &mut impl FnMut(Line)) {
-    if bytes.last() == Some(&b'\r') {
-        bytes.pop();
-    }
-    if bytes.iter().all(|b| matches!(b, b' ' | b'\t' | b'\r')) {
-        return;
-    }
-    out(Line { number, bytes });
+/// Only spaces, tabs and `\r`: a line that gives no envelope.
+fn is_blank(bytes: &[u8]) -> bool {
+    bytes.iter().all(|b| matches!(b, b' ' | b'\t' | b'\r'))
 }

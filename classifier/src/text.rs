@@ -45,16 +45,13 @@ pub fn line_count(s: &str) -> usize {
 }
 
 /// Removes ANSI/OSC escape sequences and control characters other than `\n` and `\t`
-/// from `s`, in place. Untrusted terminal output never reaches a page raw.
+/// from `s`, in place (see [`crate::ansi`] for exactly what goes, `\r` included). Untrusted
+/// terminal output never reaches a page raw. Text with nothing to remove is left untouched
+/// after one cheap scan.
 pub fn sanitize(s: &mut String) {
-    if !s.bytes().any(needs_cleaning) && !s.contains(['\u{85}', '\u{9b}', '\u{9d}']) {
-        return;
+    if crate::ansi::needs_strip(s) {
+        *s = crate::ansi::strip(s);
     }
-    *s = crate::ansi::strip(s);
-}
-
-fn needs_cleaning(b: u8) -> bool {
-    (b < 0x20 && b != b'\n' && b != b'\t') || b == 0x7f
 }
 
 #[cfg(test)]

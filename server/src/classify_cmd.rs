@@ -4,7 +4,7 @@ use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::path::PathBuf;
 
-use classifier::{ClassifyCtx, Level, LineReader, TermEnvelope, classify_line};
+use classifier::{ClassifyCtx, Level, LineReader, TermEnvelope};
 
 /// Arguments of `hiveterm classify`.
 #[derive(clap::Args)]
@@ -59,11 +59,9 @@ pub fn run(args: &Args) -> Result<(), String> {
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(format!("cannot read {name}: {e}")),
         };
-        reader.push(&buf[..n], |line| {
-            emit(classify_line(&line.bytes, line.number, &mut ctx))
-        });
+        reader.push(&buf[..n], |line| emit(line.classify(&mut ctx)));
     }
-    reader.finish(|line| emit(classify_line(&line.bytes, line.number, &mut ctx)));
+    reader.finish(|line| emit(line.classify(&mut ctx)));
     drop(emit);
     match write_err {
         Some(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
