@@ -32,24 +32,55 @@ pub fn run(args: &Args) -> Result<(), String> {
     };
     let stdout = io::stdout();
     let colour = args.pretty && stdout.is_terminal();
-    let mut out = BufWriter::with_capacity(CHUNK, stdout.lock());
+    let mut sink = Sink {
+        out: BufWriter::with_capacity(CHUNK, stdout.lock()),
+        pretty: args.pretty,
+        colour,
+    };
+    match pump(&mut input, &mut sink) {
+        Ok(()) => sink.out.flush().map_err(Failure::Write),
+        Err(e) => Err(e),
+    }
+    .or_else(|failure| match failure {
+        Failure::Write(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        Failure::Write(e) => Err(format!("cannot write: {e}")),
+        Failure::Read(e) => Err(format!("cannot read {name}: {e}")),
+    })
+}
+
+/// Why classifying stopped early.
+enum Failure {
+    Read(io::Error),
+    Write(io::Error),
+}
+
+/// Where envelopes go: JSON lines, or rows for a human.
+struct Sink<W: Write> {
+    out: W,
+    pretty: bool,
+    colour: bool,
+}
+
+impl<W: Write> Sink<W> {
+    fn emit(&mut self, env: &TermEnvelope) -> io::Result<()> {
+        if self.pretty {
+            write_pretty(&mut self.out, env, self.colour)
+        } else {
+            serde_json::to_writer(&mut self.out, env)?;
+            self.out.write_all(b"\n")
+        }
+    }
+}
+
+/// Reads `input` to its end, classifying each line with one context and emitting its envelope.
+fn pump(input: &mut dyn Read, sink: &mut Sink<impl Write>) -> Result<(), Failure> {
     let mut ctx = ClassifyCtx::new();
     let mut reader = LineReader::new();
     let mut buf = vec![0u8; CHUNK];
-    let mut write_err: Option<io::Error> = None;
-    let mut emit = |env: TermEnvelope| {
-        if write_err.is_some() {
-            return;
-        }
-        let res = if args.pretty {
-            write_pretty(&mut out, &env, colour)
-        } else {
-            serde_json::to_writer(&mut out, &env)
-                .map_err(io::Error::from)
-                .and_then(|()| out.write_all(b"\n"))
-        };
-        if let Err(e) = res {
-            write_err = Some(e);
+    let mut result = Ok(());
+    let mut emit = |line: classifier::Line, result: &mut io::Result<()>| {
+        if result.is_ok() {
+            *result = sink.emit(&line.classify(&mut ctx));
         }
     };
     loop {
@@ -57,23 +88,15 @@ pub fn run(args: &Args) -> Result<(), String> {
             Ok(0) => break,
             Ok(n) => n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(format!("cannot read {name}: {e}")),
+            Err(e) => return Err(Failure::Read(e)),
         };
-        reader.push(&buf[..n], |line| emit(line.classify(&mut ctx)));
+        reader.push(&buf[..n], |line| emit(line, &mut result));
+        if result.is_err() {
+            break;
+        }
     }
-    reader.finish(|line| emit(line.classify(&mut ctx)));
-    drop(emit);
-    match write_err {
-        Some(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
-        Some(e) => Err(format!("cannot write: {e}")),
-        None => out.flush().or_else(|e| {
-            if e.kind() == io::ErrorKind::BrokenPipe {
-                Ok(())
-            } else {
-                Err(format!("cannot write: {e}"))
-            }
-        }),
-    }
+    reader.finish(|line| emit(line, &mut result));
+    result.map_err(Failure::Write)
 }
 
 /// One line per row: line number, level, icon, summary; bodies indented below, cut short.
