@@ -1,8 +1,10 @@
-//! The `hiveterm` command line: see `hiveterm --help` and SPEC.md §4.
+//! The `hiveterm` command line: see `hiveterm --help` and SPEC.md §4. Parses arguments and
+//! calls into the library (`hiveterm::serve`) or `classify_cmd`.
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use hiveterm::serve::{RunArgs, ServeArgs};
 
 mod classify_cmd;
 
@@ -19,18 +21,53 @@ enum Command {
     /// Classify a log (hyperhive events, Claude Code stream-json or transcript) into rows:
     /// one JSON envelope per non-blank input line.
     Classify(classify_cmd::Args),
+    /// Serve the agent pages: sessions in a SQLite file, fed by --follow, --stdin, --demo or
+    /// POST /api/sessions/{id}/events; prints the URL.
+    Serve(ServeArgs),
+    /// Run an agent command (e.g. `claude -p … --output-format stream-json --verbose`) as a
+    /// session and serve its page while it runs (and after, until Ctrl-C).
+    Run(RunArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Classify(args) => classify_cmd::run(&args),
+        Command::Classify(args) => classify_cmd::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Serve(args) => runtime().and_then(|rt| {
+            init_logs();
+            rt.block_on(hiveterm::serve::serve(args))
+                .map(|()| ExitCode::SUCCESS)
+        }),
+        Command::Run(args) => runtime().and_then(|rt| {
+            init_logs();
+            rt.block_on(hiveterm::serve::run(args))
+                .map(|code| ExitCode::from(u8::try_from(code).unwrap_or(1)))
+        }),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(err) => {
             eprintln!("hiveterm: {err}");
             ExitCode::FAILURE
         }
     }
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime, String> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the runtime: {e}"))
+}
+
+/// Logs to stderr; `HIVETERM_LOG` (`error`, `warn`, `info`, `debug`, `trace`) sets the level.
+fn init_logs() {
+    let level = std::env::var("HIVETERM_LOG")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(tracing::Level::INFO);
+    tracing_subscriber::fmt()
+        .with_max_level(level)
+        .with_writer(std::io::stderr)
+        .init();
 }

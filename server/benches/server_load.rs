@@ -1,0 +1,349 @@
+//! Load benchmark of `hiveterm serve`, on loopback:
+//! `cargo bench -p hiveterm --bench server_load` (release build of the real binary).
+//!
+//! N SSE clients (default 200) follow one session while events are POSTed at R events/s
+//! (default 1,000, in batches every 10 ms) for S seconds (default 60). Each event is a real
+//! Claude Code stream-json line (fixtures, cycled) wrapped as a hyperhive `stream` event whose
+//! `ts` is the moment it was sent, so a client's receive time minus the envelope's `ts` is the
+//! ingest-to-client latency. At the end every client's sequence of seqs must equal the
+//! session's history (zero lost, zero duplicated, in order); then 500-envelope history pages
+//! are timed; the server's RSS is sampled throughout.
+//!
+//! Environment: `BENCH_CLIENTS`, `BENCH_RATE`, `BENCH_SECS`. Exits non-zero when a target is
+//! missed (lost/duplicated > 0, p99 latency > 100 ms, history p99 > 20 ms, RSS growth > 25%
+//! between the end of warm-up and the end).
+
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use common::{SseClient, call, call_json};
+
+fn env_or(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn now() -> f64 {
+    hiveterm::now()
+}
+
+/// Reads `"seq":N` and `"ts":X` from an envelope without a full parse (the server writes
+/// `{"ts":…,"seq":…,"msgs":…}`).
+fn seq_ts(data: &str) -> (u64, f64) {
+    let num = |key: &str| -> &str {
+        let at = data.find(key).map(|i| i + key.len()).unwrap_or(data.len());
+        let rest = &data[at..];
+        let end = rest
+            .find(|c: char| c != '.' && c != '-' && c != 'e' && !c.is_ascii_digit())
+            .unwrap_or(rest.len());
+        &rest[..end]
+    };
+    (
+        num("\"seq\":").parse().unwrap_or(0),
+        num("\"ts\":").parse().unwrap_or(0.0),
+    )
+}
+
+fn rss_kib(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmRSS:"))
+                .and_then(|l| l.split_whitespace().nth(1).and_then(|v| v.parse().ok()))
+        })
+        .unwrap_or(0)
+}
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    sorted[((sorted.len() - 1) as f64 * p).round() as usize]
+}
+
+struct ClientResult {
+    seqs: Vec<u64>,
+    /// Latency histogram in 0.25 ms buckets up to 2 s; the last bucket is "more".
+    hist: Vec<u32>,
+}
+
+const BUCKET_MS: f64 = 0.25;
+const BUCKETS: usize = 8001;
+
+fn main() {
+    let clients = env_or("BENCH_CLIENTS", 200) as usize;
+    let rate = env_or("BENCH_RATE", 1000);
+    let secs = env_or("BENCH_SECS", 60);
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let ok = rt.block_on(bench(clients, rate, secs));
+    std::process::exit(if ok { 0 } else { 1 });
+}
+
+async fn bench(clients: usize, rate: u64, secs: u64) -> bool {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bench.db");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hiveterm"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--db"])
+        .arg(&db)
+        .env("HIVETERM_LOG", "warn")
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawn hiveterm");
+    let pid = child.id();
+    let stdout = child.stdout.take().unwrap();
+    let addr: SocketAddr = BufReader::new(stdout)
+        .lines()
+        .map_while(Result::ok)
+        .find_map(|l| {
+            l.strip_prefix("listening on http://")
+                .map(|r| r.trim_end_matches('/').parse().unwrap())
+        })
+        .expect("URL");
+    println!("hiveterm pid {pid} on {addr}; {clients} clients, {rate} events/s for {secs} s");
+
+    let fixture = common::fixture("claude-code-2.1.332/file_tools.stream.jsonl");
+    let lines: Vec<String> = String::from_utf8(fixture)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    let (status, _) = call(
+        addr,
+        "POST",
+        "/api/sessions/bench/events",
+        b"{\"kind\":\"note\",\"text\":\"bench start\"}\n".to_vec(),
+    )
+    .await;
+    assert!(status.is_success());
+
+    // Clients, live from seq 1.
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut tasks = Vec::new();
+    for _ in 0..clients {
+        let stop = stop.clone();
+        tasks.push(tokio::spawn(async move {
+            let mut c =
+                SseClient::connect(addr, "/api/sessions/bench/events/stream?after=1", None).await;
+            let mut r = ClientResult {
+                seqs: Vec::new(),
+                hist: vec![0; BUCKETS],
+            };
+            loop {
+                let next = tokio::time::timeout(Duration::from_millis(500), c.next()).await;
+                let ev = match next {
+                    Ok(Some(ev)) => ev,
+                    Ok(None) => break,
+                    Err(_) if stop.load(Ordering::Relaxed) => break,
+                    Err(_) => continue,
+                };
+                if ev.event.is_some() {
+                    continue;
+                }
+                let (seq, ts) = seq_ts(&ev.data);
+                let ms = (now() - ts) * 1000.0;
+                let bucket = ((ms.max(0.0) / BUCKET_MS) as usize).min(BUCKETS - 1);
+                r.hist[bucket] += 1;
+                r.seqs.push(seq);
+            }
+            r
+        }));
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+
+    // Memory sampler.
+    let samples = Arc::new(std::sync::Mutex::new(Vec::<(f64, u64)>::new()));
+    let sampler = {
+        let (samples, stop) = (samples.clone(), stop.clone());
+        tokio::spawn(async move {
+            let start = Instant::now();
+            while !stop.load(Ordering::Relaxed) {
+                samples
+                    .lock()
+                    .unwrap()
+                    .push((start.elapsed().as_secs_f64(), rss_kib(pid)));
+                tokio::time::sleep(Duration::from_secs(1)).await;
+            }
+        })
+    };
+
+    // Producer: a batch every 10 ms on an absolute schedule.
+    let per_batch = (rate / 100).max(1) as usize;
+    let batches = secs * 100;
+    let start = Instant::now();
+    let mut sent = 0u64;
+    let mut post_ms = Vec::new();
+    let mut i = 0usize;
+    for b in 0..batches {
+        let due = start + Duration::from_millis(b * 10);
+        tokio::time::sleep_until(due.into()).await;
+        let ts = now();
+        let mut body = String::new();
+        for _ in 0..per_batch {
+            body.push_str(&format!(
+                "{{\"kind\":\"stream\",\"ts\":{ts},\"value\":{}}}\n",
+                lines[i % lines.len()]
+            ));
+            i += 1;
+        }
+        let t = Instant::now();
+        let (status, v) = call_json(
+            addr,
+            "POST",
+            "/api/sessions/bench/events",
+            body.into_bytes(),
+        )
+        .await;
+        post_ms.push(t.elapsed().as_secs_f64() * 1000.0);
+        assert!(status.is_success(), "{v}");
+        sent += v["seqs"].as_array().unwrap().len() as u64;
+    }
+    let produced_for = start.elapsed().as_secs_f64();
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    stop.store(true, Ordering::Relaxed);
+    let _ = sampler.await;
+    let mut results = Vec::new();
+    for t in tasks {
+        results.push(t.await.unwrap());
+    }
+
+    // Exactly once, in order: every client saw the history's seqs after 1.
+    let history: Vec<u64> = common::all_history(addr, "bench", 1000)
+        .await
+        .iter()
+        .map(|e| e["seq"].as_u64().unwrap())
+        .filter(|&s| s > 1)
+        .collect();
+    let (mut lost, mut dup, mut disorder) = (0usize, 0usize, 0usize);
+    let mut hist = vec![0u64; BUCKETS];
+    for r in &results {
+        let mut uniq = r.seqs.clone();
+        uniq.dedup();
+        dup += r.seqs.len() - uniq.len();
+        disorder += r.seqs.windows(2).filter(|w| w[0] > w[1]).count();
+        let got: std::collections::HashSet<u64> = r.seqs.iter().copied().collect();
+        lost += history.iter().filter(|s| !got.contains(s)).count();
+        for (h, c) in hist.iter_mut().zip(&r.hist) {
+            *h += u64::from(*c);
+        }
+    }
+    let total: u64 = hist.iter().sum();
+    let pct = |p: f64| -> f64 {
+        let target = (total as f64 * p).ceil() as u64;
+        let mut acc = 0;
+        for (i, c) in hist.iter().enumerate() {
+            acc += c;
+            if acc >= target {
+                return (i + 1) as f64 * BUCKET_MS;
+            }
+        }
+        f64::INFINITY
+    };
+    let (p50, p99, p999) = (pct(0.50), pct(0.99), pct(0.999));
+    post_ms.sort_by(f64::total_cmp);
+
+    // History pages of 500 envelopes: the newest (a page load), a scrollback chain, and
+    // random depths. Timed to the last byte received; parsed afterwards.
+    let mut hist_ms = Vec::new();
+    let page_of = |path: String| async move {
+        let t = Instant::now();
+        let (status, bytes) = call(addr, "GET", &path, vec![]).await;
+        let ms = t.elapsed().as_secs_f64() * 1000.0;
+        assert!(status.is_success());
+        let page: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+        let n = page["envelopes"].as_array().unwrap().len();
+        assert!(n == 500 || page["next_before"].is_null(), "{n}");
+        (ms, page, bytes.len())
+    };
+    let (ms, first, page_bytes) =
+        page_of("/api/sessions/bench/events/history?limit=500".into()).await;
+    hist_ms.push(ms);
+    let head = first["head"].as_u64().unwrap();
+    let mut before = first["next_before"].as_u64();
+    for _ in 0..20 {
+        let Some(b) = before else { break };
+        let (ms, page, _) = page_of(format!(
+            "/api/sessions/bench/events/history?limit=500&before={b}"
+        ))
+        .await;
+        hist_ms.push(ms);
+        before = page["next_before"].as_u64();
+    }
+    for k in 0..40u64 {
+        let b = 2 + (head * (k % 20 + 1)) / 20;
+        let (ms, _, _) = page_of(format!(
+            "/api/sessions/bench/events/history?limit=500&before={b}"
+        ))
+        .await;
+        hist_ms.push(ms);
+    }
+    hist_ms.sort_by(f64::total_cmp);
+
+    let samples = samples.lock().unwrap().clone();
+    let warm = samples
+        .iter()
+        .find(|(t, _)| *t >= (secs as f64 / 4.0).min(15.0))
+        .or(samples.first())
+        .map_or(0, |s| s.1);
+    let end = samples.last().map_or(0, |s| s.1);
+    let max = samples.iter().map(|s| s.1).max().unwrap_or(0);
+    let growth = if warm > 0 {
+        (end as f64 - warm as f64) / warm as f64
+    } else {
+        0.0
+    };
+    let _ = child.kill();
+    let _ = child.wait();
+
+    println!(
+        "events ingested: {sent} in {produced_for:.1} s ({:.0}/s)",
+        sent as f64 / produced_for
+    );
+    println!(
+        "envelopes expected per client: {} (events with rows); delivered in total: {total}",
+        history.len()
+    );
+    println!("lost: {lost}  duplicated: {dup}  out of order: {disorder}");
+    println!("ingest-to-client latency: p50 {p50:.2} ms  p99 {p99:.2} ms  p99.9 {p999:.2} ms");
+    println!(
+        "POST of {per_batch} lines: p50 {:.2} ms  p99 {:.2} ms",
+        percentile(&post_ms, 0.5),
+        percentile(&post_ms, 0.99)
+    );
+    println!(
+        "history page of 500 envelopes ({} KiB, {} pages): p50 {:.2} ms  p99 {:.2} ms  max {:.2} ms",
+        page_bytes / 1024,
+        hist_ms.len(),
+        percentile(&hist_ms, 0.5),
+        percentile(&hist_ms, 0.99),
+        hist_ms.last().copied().unwrap_or(0.0)
+    );
+    println!(
+        "server RSS: after warm-up {} MiB, end {} MiB, max {} MiB ({:+.1}%)",
+        warm / 1024,
+        end / 1024,
+        max / 1024,
+        growth * 100.0
+    );
+    let ok = lost == 0
+        && dup == 0
+        && disorder == 0
+        && p99 <= 100.0
+        && percentile(&hist_ms, 0.99) <= 20.0
+        && growth <= 0.25;
+    println!("{}", if ok { "PASS" } else { "FAIL" });
+    ok
+}

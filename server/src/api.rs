@@ -1,0 +1,209 @@
+//! `/api/…`: sessions, ingest, history and state. The JSON shapes are in `docs/API.md`.
+//!
+//! | method and path                              | answer                                  |
+//! |----------------------------------------------|-----------------------------------------|
+//! | `GET  /sessions`                             | `{"sessions": [SessionInfo…]}` newest first |
+//! | `GET  /sessions/{id}`                        | `SessionInfo`                           |
+//! | `GET  /sessions/{id}/state`                  | `SessionInfo` + badges                  |
+//! | `GET  /sessions/{id}/events/history?before&limit` | `{"envelopes", "next_before", "head"}` |
+//! | `GET  /sessions/{id}/events/stream?after`    | SSE, see [`crate::sse`]                 |
+//! | `POST /sessions/{id}/events?title`           | JSONL in; `{"session", "created", "seqs"}` |
+//! | `POST /sessions/{id}/end`                    | `SessionInfo`                           |
+//!
+//! With a token configured every route needs `Authorization: Bearer T` or `?token=T`.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use axum::Json;
+use axum::Router;
+use axum::body::Body;
+use axum::extract::{Path, Query, Request, State};
+use axum::http::{HeaderValue, header};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use classifier::LineReader;
+use serde_json::json;
+
+use crate::hub::Hub;
+use crate::replay;
+use crate::store::{Append, RawLine};
+use crate::{AppError, AppState, valid_session_id};
+
+/// Default and largest history page.
+pub const HISTORY_DEFAULT: usize = 200;
+/// Largest history page.
+pub const HISTORY_MAX: usize = 1000;
+
+/// The `/api` routes, behind the token check.
+pub fn router(state: AppState) -> Router<AppState> {
+    Router::new()
+        .route("/sessions", get(list_sessions))
+        .route("/sessions/{id}", get(get_session))
+        .route("/sessions/{id}/state", get(get_state))
+        .route("/sessions/{id}/events", post(post_events))
+        .route("/sessions/{id}/end", post(end_session))
+        .route("/sessions/{id}/events/history", get(history))
+        .route("/sessions/{id}/events/stream", get(crate::sse::stream))
+        .fallback(|| async { AppError::NotFound("no such API route".into()) })
+        .layer(middleware::from_fn_with_state(state, auth))
+}
+
+/// Checks the token, when one is configured.
+async fn auth(State(state): State<AppState>, req: Request, next: Next) -> Response {
+    let Some(token) = state.config().token.as_deref() else {
+        return next.run(req).await;
+    };
+    let bearer = req
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "));
+    let query = req.uri().query().and_then(|q| {
+        Query::<HashMap<String, String>>::try_from_uri(&format!("/?{q}").parse().ok()?)
+            .ok()
+            .and_then(|Query(m)| m.get("token").cloned())
+    });
+    let ok =
+        bearer.is_some_and(|b| same(b, token)) || query.as_deref().is_some_and(|q| same(q, token));
+    if ok {
+        next.run(req).await
+    } else {
+        AppError::Unauthorized.into_response()
+    }
+}
+
+/// Compares without an early exit on the first differing byte.
+fn same(a: &str, b: &str) -> bool {
+    a.len() == b.len()
+        && a.bytes()
+            .zip(b.bytes())
+            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+            == 0
+}
+
+fn check_id(id: &str) -> Result<(), AppError> {
+    if valid_session_id(id) {
+        Ok(())
+    } else {
+        Err(AppError::BadRequest(
+            "a session id is 1-100 characters of A-Z a-z 0-9 . _ - not starting with '.'".into(),
+        ))
+    }
+}
+
+/// The hub of an existing session, or 404.
+pub(crate) async fn existing(state: &AppState, id: &str) -> Result<Arc<Hub>, AppError> {
+    check_id(id)?;
+    state
+        .store()
+        .hub(id)
+        .await?
+        .ok_or_else(|| AppError::NotFound(format!("no session {id}")))
+}
+
+fn json_text(text: Arc<str>) -> Response {
+    (
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        )],
+        text.to_string(),
+    )
+        .into_response()
+}
+
+fn number(params: &HashMap<String, String>, key: &str) -> Result<Option<u64>, AppError> {
+    params
+        .get(key)
+        .map(|v| {
+            v.parse::<u64>()
+                .map_err(|_| AppError::BadRequest(format!("{key} must be a whole number")))
+        })
+        .transpose()
+}
+
+async fn list_sessions(State(state): State<AppState>) -> Result<Response, AppError> {
+    let sessions = state.store().sessions().await?;
+    Ok(Json(json!({ "sessions": sessions })).into_response())
+}
+
+async fn get_session(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Response, AppError> {
+    let hub = existing(&state, &id).await?;
+    Ok(Json(hub.info()).into_response())
+}
+
+async fn get_state(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Response, AppError> {
+    let hub = existing(&state, &id).await?;
+    Ok(json_text(hub.state_json()))
+}
+
+async fn end_session(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Response, AppError> {
+    check_id(&id)?;
+    let info = state.store().end_session(&id).await?;
+    Ok(Json(info).into_response())
+}
+
+async fn history(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(params): Query<HashMap<String, String>>,
+) -> Result<Response, AppError> {
+    let before = number(&params, "before")?;
+    let limit = number(&params, "limit")?
+        .map_or(HISTORY_DEFAULT, |l| l as usize)
+        .clamp(1, HISTORY_MAX);
+    let hub = existing(&state, &id).await?;
+    let head = hub.head();
+    let page = state
+        .store()
+        .read(move |conn| replay::history(conn, &id, head, before, limit))
+        .await?;
+    Ok(Json(page).into_response())
+}
+
+/// `POST …/events`: a JSONL body, stored line by line.
+async fn post_events(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(params): Query<HashMap<String, String>>,
+    body: Body,
+) -> Result<Response, AppError> {
+    check_id(&id)?;
+    let config = state.config();
+    let limit = config.max_request_bytes;
+    let too_large = || AppError::TooLarge(format!("the request body is over {limit} bytes"));
+    let bytes = axum::body::to_bytes(body, limit)
+        .await
+        .map_err(|_| too_large())?;
+    let mut reader = LineReader::with_limit(config.max_line_bytes);
+    let mut lines = Vec::new();
+    reader.push(&bytes, |line| lines.push(RawLine::from_line(line)));
+    reader.finish(|line| lines.push(RawLine::from_line(line)));
+    let title = params.get("title").cloned().unwrap_or_else(|| id.clone());
+    let appended = state
+        .store()
+        .append(Append {
+            session: id.clone(),
+            lines,
+            create: Some((title, "post".to_owned())),
+            follow: None,
+        })
+        .await?;
+    Ok(Json(json!({
+        "session": id,
+        "created": appended.created,
+        "seqs": appended.seqs,
+    }))
+    .into_response())
+}

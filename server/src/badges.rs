@@ -1,0 +1,204 @@
+//! The header's badges (`GET …/state`): what a session's events say about the agent now.
+//!
+//! [`Badges::apply`] folds one event (and the rows it classified to) into the badges; the
+//! writer applies every event as it is stored and checkpoints the result beside the
+//! classifier context, so the badges are never recomputed from the whole log.
+
+use classifier::{Level, LiveEvent, LogEvent, TermMsg};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The badges computed from events. See docs/API.md for each field.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Badges {
+    /// The last reported status.
+    pub status: Option<Value>,
+    /// The last reported model.
+    pub model: Option<Value>,
+    /// The last reported effort.
+    pub effort: Option<Value>,
+    /// The most recent token-usage object.
+    pub usage: Option<Value>,
+    /// The turn in flight, if any, and turn counts.
+    pub turn: Turn,
+    /// The last reported turn state.
+    pub turn_state: Option<Value>,
+    /// Sum of `total_cost_usd` over `result` lines.
+    pub cost_usd: f64,
+    /// Sum of `duration_ms` over `result` lines.
+    pub duration_ms: f64,
+    /// How many `result` lines.
+    pub results: u64,
+    /// Rows of level error.
+    pub errors: u64,
+    /// Rows of level warn.
+    pub warnings: u64,
+}
+
+/// Turn bookkeeping.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Turn {
+    /// A turn has started and not ended.
+    pub in_flight: bool,
+    /// When the current or last turn started.
+    pub since: Option<f64>,
+    /// Who prompted the current or last turn.
+    pub from: Option<String>,
+    /// How many turns started.
+    pub count: u64,
+    /// How the last turn ended.
+    pub last_ok: Option<bool>,
+}
+
+impl Badges {
+    /// Folds in one event at time `ts` that classified to `msgs`.
+    pub fn apply(&mut self, event: &LogEvent, ts: f64, msgs: &[TermMsg]) {
+        for msg in msgs {
+            match msg.level {
+                Level::Error => self.errors += 1,
+                Level::Warn => self.warnings += 1,
+                Level::Debug | Level::Info => {}
+            }
+        }
+        match &event.event {
+            LiveEvent::TurnStart { from, .. } => self.start_turn(ts, Some(from.clone())),
+            LiveEvent::TurnEnd { ok, .. } => {
+                self.turn.in_flight = false;
+                self.turn.last_ok = Some(*ok);
+            }
+            LiveEvent::StatusChanged { status } => self.status = Some(status.clone()),
+            LiveEvent::ModelChanged { model } => self.model = Some(model.clone()),
+            LiveEvent::EffortChanged { effort } => self.effort = Some(effort.clone()),
+            LiveEvent::TokenUsageChanged { usage } => self.usage = Some(usage.clone()),
+            LiveEvent::TurnStateChanged { state } => self.turn_state = Some(state.clone()),
+            LiveEvent::Stream { value } => self.stream(value, ts),
+            _ => {}
+        }
+    }
+
+    fn start_turn(&mut self, ts: f64, from: Option<String>) {
+        self.turn.in_flight = true;
+        self.turn.since = Some(ts);
+        self.turn.from = from;
+        self.turn.count += 1;
+    }
+
+    /// A Claude Code line: `system/init` starts a turn (unless a hyperhive `turn_start`
+    /// already did) and names the model; assistant messages carry model and usage; `result`
+    /// lines carry cost, duration and usage and end the turn.
+    fn stream(&mut self, value: &Value, ts: f64) {
+        let str_of = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);
+        match value.get("type").and_then(Value::as_str) {
+            Some("system") if value.get("subtype").and_then(Value::as_str) == Some("init") => {
+                if let Some(model) = str_of(value, "model") {
+                    self.model = Some(Value::String(model));
+                }
+                if !self.turn.in_flight {
+                    self.start_turn(ts, None);
+                }
+            }
+            Some("assistant") => {
+                let Some(message) = value.get("message") else {
+                    return;
+                };
+                if let Some(model) = str_of(message, "model")
+                    && !model.starts_with('<')
+                {
+                    self.model = Some(Value::String(model));
+                }
+                if let Some(usage) = message.get("usage").filter(|u| u.is_object()) {
+                    self.usage = Some(usage.clone());
+                }
+            }
+            Some("result") => {
+                self.results += 1;
+                if let Some(cost) = value.get("total_cost_usd").and_then(Value::as_f64) {
+                    self.cost_usd += cost;
+                }
+                if let Some(ms) = value.get("duration_ms").and_then(Value::as_f64) {
+                    self.duration_ms += ms;
+                }
+                if let Some(usage) = value.get("usage").filter(|u| u.is_object()) {
+                    self.usage = Some(usage.clone());
+                }
+                self.turn.in_flight = false;
+                let is_error = value.get("is_error").and_then(Value::as_bool);
+                self.turn.last_ok = is_error.map(|e| !e).or(self.turn.last_ok);
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use classifier::{ClassifyCtx, classify_log_event, parse_line};
+
+    fn fold(lines: &[&str]) -> Badges {
+        let mut ctx = ClassifyCtx::new();
+        let mut badges = Badges::default();
+        for (i, line) in lines.iter().enumerate() {
+            let ev = parse_line(line.as_bytes());
+            let env = classify_log_event(&ev, &mut ctx);
+            badges.apply(&ev, i as f64, &env.msgs);
+        }
+        badges
+    }
+
+    #[test]
+    fn hyperhive_turn_and_state_events() {
+        let b = fold(&[
+            r#"{"kind":"turn_start","ts":1,"from":"operator","body":"go"}"#,
+            r#"{"kind":"status_changed","ts":1,"status":"busy"}"#,
+            r#"{"kind":"model_changed","ts":1,"model":"m1"}"#,
+            r#"{"kind":"effort_changed","ts":1,"effort":"high"}"#,
+            r#"{"kind":"token_usage_changed","ts":1,"usage":{"input_tokens":5}}"#,
+            r#"{"kind":"turn_state_changed","ts":1,"state":"running"}"#,
+        ]);
+        assert!(b.turn.in_flight);
+        assert_eq!(b.turn.from.as_deref(), Some("operator"));
+        assert_eq!(b.turn.count, 1);
+        assert_eq!(b.status, Some(Value::from("busy")));
+        assert_eq!(b.model, Some(Value::from("m1")));
+        assert_eq!(b.effort, Some(Value::from("high")));
+        assert_eq!(b.usage, Some(serde_json::json!({"input_tokens": 5})));
+        assert_eq!(b.turn_state, Some(Value::from("running")));
+    }
+
+    #[test]
+    fn turn_end_failed_counts_an_error() {
+        let b = fold(&[
+            r#"{"kind":"turn_start","ts":1,"from":"operator","body":"go"}"#,
+            r#"{"kind":"note","ts":2,"text":"stderr: oops"}"#,
+            r#"{"kind":"turn_end","ts":3,"ok":false,"note":"exit 1"}"#,
+        ]);
+        assert!(!b.turn.in_flight);
+        assert_eq!(b.turn.last_ok, Some(false));
+        assert_eq!((b.errors, b.warnings), (1, 1));
+    }
+
+    #[test]
+    fn raw_stream_json_init_and_results_sum() {
+        let b = fold(&[
+            r#"{"type":"system","subtype":"init","model":"claude-x"}"#,
+            r#"{"type":"result","subtype":"success","is_error":false,"total_cost_usd":0.5,"duration_ms":1000,"usage":{"output_tokens":3}}"#,
+            r#"{"type":"system","subtype":"init","model":"claude-x"}"#,
+            r#"{"type":"result","subtype":"success","is_error":true,"total_cost_usd":0.25,"duration_ms":500}"#,
+        ]);
+        assert_eq!(b.model, Some(Value::from("claude-x")));
+        assert_eq!(b.turn.count, 2);
+        assert!(!b.turn.in_flight);
+        assert_eq!(b.turn.last_ok, Some(false));
+        assert_eq!(b.results, 2);
+        assert!((b.cost_usd - 0.75).abs() < 1e-9);
+        assert!((b.duration_ms - 1500.0).abs() < 1e-9);
+        assert_eq!(b.usage, Some(serde_json::json!({"output_tokens": 3})));
+    }
+
+    #[test]
+    fn unreadable_line_counts_an_error() {
+        let b = fold(&["not json"]);
+        assert_eq!(b.errors, 1);
+    }
+}

@@ -1,0 +1,174 @@
+//! Per-session live state: the session row, the classifier context after its newest event,
+//! its badges, and the broadcast of committed batches to SSE clients.
+//!
+//! Only the store's writer thread changes a hub, and only after a commit ([`Hub::publish`]).
+//! Publishing and subscribing take the same lock, so a subscriber's `head` splits the log
+//! exactly: events up to it are in the database, events after it arrive as batches.
+
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use axum::body::Bytes;
+use classifier::{ClassifyCtx, TermEnvelope};
+use serde::Serialize;
+use tokio::sync::broadcast;
+
+use crate::badges::Badges;
+
+/// How many batches a slow client may fall behind before it backfills from the database.
+const BROADCAST_CAPACITY: usize = 1024;
+
+/// A session as listed (`GET /api/sessions`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SessionInfo {
+    /// The session id.
+    pub id: String,
+    /// A human title.
+    pub title: String,
+    /// How its events arrive: `run`, `follow`, `stdin`, `post`, `demo`.
+    pub source: String,
+    /// When it was created (unix seconds).
+    pub started: f64,
+    /// When it ended, if it has.
+    pub ended: Option<f64>,
+    /// `ended` is `None`.
+    pub live: bool,
+    /// The newest stored seq (0 when empty).
+    pub last_seq: u64,
+}
+
+/// One committed batch of a session: events `(after, last]`, rendered once as SSE bytes
+/// (frames of the events that have rows, then a `state` frame if the badges changed).
+#[derive(Debug)]
+pub struct Batch {
+    /// The seq before the batch's first event.
+    pub after: u64,
+    /// The batch's last seq (equal to `after` for a state-only batch).
+    pub last: u64,
+    /// The SSE bytes.
+    pub bytes: Bytes,
+}
+
+/// A session's live state.
+pub struct Hub {
+    inner: Mutex<HubInner>,
+    tx: broadcast::Sender<Arc<Batch>>,
+}
+
+/// What a hub holds under its lock.
+pub struct HubInner {
+    /// The session row as committed.
+    pub info: SessionInfo,
+    /// The classifier context after event `info.last_seq`.
+    pub ctx: ClassifyCtx,
+    /// The badges after event `info.last_seq`.
+    pub badges: Badges,
+    state_json: Arc<str>,
+}
+
+impl Hub {
+    /// A hub for a session whose events up to `info.last_seq` gave `ctx` and `badges`.
+    pub fn new(info: SessionInfo, ctx: ClassifyCtx, badges: Badges) -> Hub {
+        let state_json = state_json(&info, &badges);
+        let (tx, _) = broadcast::channel(BROADCAST_CAPACITY);
+        Hub {
+            inner: Mutex::new(HubInner {
+                info,
+                ctx,
+                badges,
+                state_json,
+            }),
+            tx,
+        }
+    }
+
+    /// The locked state.
+    pub fn lock(&self) -> MutexGuard<'_, HubInner> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A receiver of batches after the returned head.
+    pub fn subscribe(&self) -> (broadcast::Receiver<Arc<Batch>>, u64) {
+        let inner = self.lock();
+        (self.tx.subscribe(), inner.info.last_seq)
+    }
+
+    /// The session row.
+    pub fn info(&self) -> SessionInfo {
+        self.lock().info.clone()
+    }
+
+    /// The newest committed seq.
+    pub fn head(&self) -> u64 {
+        self.lock().info.last_seq
+    }
+
+    /// The `/state` JSON.
+    pub fn state_json(&self) -> Arc<str> {
+        self.lock().state_json.clone()
+    }
+
+    /// Installs the state after a commit and broadcasts the batch. `frames` are the SSE
+    /// frames of the committed events after the previous head.
+    pub fn publish(
+        &self,
+        info: SessionInfo,
+        ctx: ClassifyCtx,
+        badges: Badges,
+        mut frames: Vec<u8>,
+    ) {
+        let mut inner = self.lock();
+        let after = inner.info.last_seq;
+        let changed = inner.badges != badges
+            || inner.info.ended != info.ended
+            || inner.info.title != info.title;
+        inner.state_json = state_json(&info, &badges);
+        if changed {
+            push_state_frame(&mut frames, &inner.state_json);
+        }
+        let last = info.last_seq;
+        inner.info = info;
+        inner.ctx = ctx;
+        inner.badges = badges;
+        if last != after || !frames.is_empty() {
+            let batch = Batch {
+                after,
+                last,
+                bytes: Bytes::from(frames),
+            };
+            // No receivers is fine: nobody is watching.
+            let _ = self.tx.send(Arc::new(batch));
+        }
+    }
+}
+
+/// The `/state` object: the session row and its badges side by side.
+pub fn state_json(info: &SessionInfo, badges: &Badges) -> Arc<str> {
+    #[derive(Serialize)]
+    struct View<'a> {
+        #[serde(flatten)]
+        info: &'a SessionInfo,
+        #[serde(flatten)]
+        badges: &'a Badges,
+    }
+    serde_json::to_string(&View { info, badges })
+        .unwrap_or_else(|_| "{}".to_owned())
+        .into()
+}
+
+/// Appends the SSE frame of an envelope with rows: `id: <seq>` and `data: <json>`.
+pub fn push_envelope_frame(out: &mut Vec<u8>, env: &TermEnvelope) {
+    let seq = env.seq.unwrap_or(0);
+    out.extend_from_slice(format!("id: {seq}\ndata: ").as_bytes());
+    // serde_json escapes newlines inside strings, so the envelope is one line.
+    if serde_json::to_writer(&mut *out, env).is_err() {
+        out.extend_from_slice(b"{}");
+    }
+    out.extend_from_slice(b"\n\n");
+}
+
+/// Appends a `state` frame.
+pub fn push_state_frame(out: &mut Vec<u8>, state_json: &str) {
+    out.extend_from_slice(b"event: state\ndata: ");
+    out.extend_from_slice(state_json.as_bytes());
+    out.extend_from_slice(b"\n\n");
+}

@@ -1,0 +1,437 @@
+//! Sources of events other than `POST`: a command's output, followed files, standard input,
+//! and the bundled demo logs. Each turns bytes into lines with [`LineReader`] and stores them
+//! through [`Store::append`], so every source gives the same stored events as a POST of the
+//! same lines would.
+
+use std::io::SeekFrom;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Duration;
+
+use classifier::LineReader;
+use serde_json::json;
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncSeekExt};
+
+use crate::store::{Append, FollowPos, RawLine, Store, StoreError};
+
+/// Bytes read at a time.
+const CHUNK: usize = 64 * 1024;
+
+/// How often a followed file is looked at.
+pub const FOLLOW_POLL: Duration = Duration::from_millis(200);
+
+/// Stores `lines` in `session` (which must exist).
+async fn store_lines(
+    store: &Store,
+    session: &str,
+    lines: Vec<RawLine>,
+    follow: Option<FollowPos>,
+) -> Result<(), StoreError> {
+    if lines.is_empty() && follow.is_none() {
+        return Ok(());
+    }
+    store
+        .append(Append {
+            session: session.to_owned(),
+            lines,
+            create: None,
+            follow,
+        })
+        .await
+        .map(drop)
+}
+
+/// A hyperhive event line (`{"kind": …, "ts": now, …}`) built by hiveterm itself.
+pub fn event_line(kind: &str, fields: serde_json::Value) -> RawLine {
+    let mut value = json!({ "kind": kind, "ts": crate::now() });
+    if let (Some(obj), serde_json::Value::Object(fields)) = (value.as_object_mut(), fields) {
+        obj.extend(fields);
+    }
+    RawLine::now(value.to_string().into_bytes())
+}
+
+/// A note event line.
+pub fn note_line(text: &str) -> RawLine {
+    event_line("note", json!({ "text": text }))
+}
+
+/// Reads `input` to its end, storing each line as `map` makes it.
+async fn pump(
+    store: &Store,
+    session: &str,
+    mut input: impl AsyncRead + Unpin,
+    max_line: usize,
+    map: impl Fn(classifier::Line) -> RawLine,
+) -> Result<(), StoreError> {
+    let mut reader = LineReader::with_limit(max_line);
+    let mut buf = vec![0u8; CHUNK];
+    loop {
+        let n = match input.read(&mut buf).await {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => {
+                tracing::warn!("reading input of {session}: {e}");
+                break;
+            }
+        };
+        let mut lines = Vec::new();
+        reader.push(&buf[..n], |line| lines.push(map(line)));
+        store_lines(store, session, lines, None).await?;
+    }
+    let mut lines = Vec::new();
+    reader.finish(|line| lines.push(map(line)));
+    store_lines(store, session, lines, None).await
+}
+
+/// A stdout line of `hiveterm run`: stored as it is when it looks like JSON (a Claude Code
+/// stream-json line), else as a note `stdout: …`.
+fn stdout_line(line: classifier::Line) -> RawLine {
+    let json_like = line
+        .bytes
+        .iter()
+        .find(|b| !b.is_ascii_whitespace())
+        .is_some_and(|&b| b == b'{' || b == b'[');
+    if json_like || line.oversize.is_some() {
+        RawLine::from_line(line)
+    } else {
+        note_line(&format!("stdout: {}", String::from_utf8_lossy(&line.bytes)))
+    }
+}
+
+/// A stderr line of `hiveterm run`: a note `stderr: …`.
+fn stderr_line(line: classifier::Line) -> RawLine {
+    let text = String::from_utf8_lossy(&line.bytes);
+    let text = if line.oversize.is_some() {
+        format!("stderr: {text}… (line cut)")
+    } else {
+        format!("stderr: {text}")
+    };
+    note_line(&text)
+}
+
+/// How a command ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finished {
+    /// Its exit code, if it exited.
+    pub code: Option<i32>,
+    /// Whether it succeeded.
+    pub ok: bool,
+}
+
+/// Runs `command` as session `session` (created by the caller): a `turn_start` with the
+/// command line, each stdout line as a stream event, each stderr line as a `stderr:` note, a
+/// `turn_end` with `ok` from the exit status; then ends the session. `stop` resolving
+/// interrupts the command (it is killed if it has not exited 3 s later).
+pub async fn run_command(
+    store: &Store,
+    session: &str,
+    command: &[String],
+    max_line: usize,
+    stop: impl std::future::Future<Output = ()>,
+) -> Result<Finished, StoreError> {
+    let shown = command.join(" ");
+    store_lines(
+        store,
+        session,
+        vec![event_line(
+            "turn_start",
+            json!({ "from": "operator", "body": format!("$ {shown}") }),
+        )],
+        None,
+    )
+    .await?;
+    let spawned = tokio::process::Command::new(&command[0])
+        .args(&command[1..])
+        .stdin(Stdio::inherit())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn();
+    let mut child = match spawned {
+        Ok(child) => child,
+        Err(e) => {
+            let note = format!("cannot start {}: {e}", command[0]);
+            store_lines(
+                store,
+                session,
+                vec![event_line("turn_end", json!({ "ok": false, "note": note }))],
+                None,
+            )
+            .await?;
+            store.end_session(session).await?;
+            return Ok(Finished {
+                code: None,
+                ok: false,
+            });
+        }
+    };
+    let stdout = child.stdout.take().expect("piped");
+    let stderr = child.stderr.take().expect("piped");
+    let out = pump(store, session, stdout, max_line, stdout_line);
+    let err = pump(store, session, stderr, max_line, stderr_line);
+    let io = async { tokio::try_join!(out, err).map(drop) };
+    tokio::pin!(io, stop);
+    let mut interrupted = false;
+    let io_result = tokio::select! {
+        r = &mut io => r,
+        () = &mut stop => {
+            interrupted = true;
+            // The terminal's Ctrl-C reached the command too; give it a moment to finish.
+            match tokio::time::timeout(Duration::from_secs(3), &mut io).await {
+                Ok(r) => r,
+                Err(_) => {
+                    let _ = child.start_kill();
+                    io.await
+                }
+            }
+        }
+    };
+    io_result?;
+    let status = child.wait().await;
+    let (ok, code, note) = match status {
+        Ok(s) if s.success() && !interrupted => (true, s.code(), None),
+        Ok(s) => {
+            let how = match (s.code(), interrupted) {
+                (_, true) => "interrupted".to_owned(),
+                (Some(c), false) => format!("exited with status {c}"),
+                (None, false) => {
+                    use std::os::unix::process::ExitStatusExt as _;
+                    format!("killed by signal {}", s.signal().unwrap_or(0))
+                }
+            };
+            (false, s.code(), Some(format!("{} {how}", command[0])))
+        }
+        Err(e) => (
+            false,
+            None,
+            Some(format!("cannot wait for {}: {e}", command[0])),
+        ),
+    };
+    let mut fields = json!({ "ok": ok });
+    if let Some(note) = note {
+        fields["note"] = json!(note);
+    }
+    store_lines(store, session, vec![event_line("turn_end", fields)], None).await?;
+    store.end_session(session).await?;
+    Ok(Finished { code, ok })
+}
+
+/// Reads standard input into `session` until it ends, then ends the session.
+pub async fn stdin(store: &Store, session: &str, max_line: usize) -> Result<(), StoreError> {
+    pump(
+        store,
+        session,
+        tokio::io::stdin(),
+        max_line,
+        RawLine::from_line,
+    )
+    .await?;
+    store.end_session(session).await.map(drop)
+}
+
+/// The session id a followed path gets: stable across restarts.
+pub fn follow_session_id(path: &Path) -> String {
+    let stem: String = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(60)
+        .collect();
+    // FNV-1a of the path, so two files with one name get two sessions.
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in path.as_os_str().as_encoded_bytes() {
+        hash ^= u64::from(*b);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("f-{stem}-{:08x}", hash as u32)
+}
+
+/// Follows `path` forever as session `session` (created by the caller), like `tail -F`:
+/// lines are stored as they complete (a partial last line waits for its newline); a file
+/// that shrinks was truncated and is read again from the start; a file replaced by another
+/// (rotation) is read to its end, then the new one from its start. How far the file has been
+/// stored is committed with its lines, so a restarted server goes on where it stopped.
+pub async fn follow(
+    store: Store,
+    session: String,
+    path: PathBuf,
+    max_line: usize,
+) -> Result<(), StoreError> {
+    let key = path.to_string_lossy().into_owned();
+    let mut pos = store.follow_pos(&key).await?;
+    let mut file: Option<(tokio::fs::File, u64, u64)> = None; // (file, dev, ino)
+    let mut reader = LineReader::with_limit(max_line);
+    let mut offset = 0u64; // bytes read from the open file
+    let mut through = 0u64; // bytes of it up to the end of the last complete line
+    let mut buf = vec![0u8; CHUNK];
+    loop {
+        let meta = tokio::fs::metadata(&path).await.ok();
+        let identity = meta.as_ref().map(|m| (m.dev(), m.ino(), m.len()));
+        // Rotation: the path now names another file (or none). Drain the old one first.
+        if let Some((mut old, dev, ino)) = file.take() {
+            if identity.is_some_and(|(d, i, _)| (d, i) == (dev, ino)) {
+                file = Some((old, dev, ino));
+            } else {
+                let lines = read_to_end(
+                    &mut old,
+                    &mut reader,
+                    &mut offset,
+                    &mut through,
+                    &mut buf,
+                    true,
+                )
+                .await;
+                store_lines(&store, &session, lines, None).await?;
+                store_lines(
+                    &store,
+                    &session,
+                    vec![note_line(&format!(
+                        "hiveterm: {key} was moved, removed or replaced; following the path"
+                    ))],
+                    None,
+                )
+                .await?;
+                reader = LineReader::with_limit(max_line);
+                (offset, through) = (0, 0);
+                pos = None;
+            }
+        }
+        if file.is_none()
+            && let Some((dev, ino, _)) = identity
+            && let Ok(mut f) = tokio::fs::File::open(&path).await
+        {
+            offset = match pos.take() {
+                Some(p) if (p.dev, p.ino) == (dev, ino) => p.offset,
+                _ => 0,
+            };
+            if f.seek(SeekFrom::Start(offset)).await.is_err() {
+                offset = 0;
+            }
+            through = offset;
+            file = Some((f, dev, ino));
+        }
+        if let Some((f, dev, ino)) = &mut file {
+            let len = f.metadata().await.map(|m| m.len()).unwrap_or(0);
+            if len < offset {
+                // Truncated: start again from the beginning.
+                store_lines(
+                    &store,
+                    &session,
+                    vec![note_line(&format!(
+                        "hiveterm: {key} was truncated; reading it again from the start"
+                    ))],
+                    None,
+                )
+                .await?;
+                reader = LineReader::with_limit(max_line);
+                (offset, through) = (0, 0);
+                let _ = f.seek(SeekFrom::Start(0)).await;
+            }
+            let before = offset;
+            let lines =
+                read_to_end(f, &mut reader, &mut offset, &mut through, &mut buf, false).await;
+            if offset != before {
+                let done = FollowPos {
+                    path: key.clone(),
+                    dev: *dev,
+                    ino: *ino,
+                    offset: through,
+                };
+                store_lines(&store, &session, lines, Some(done)).await?;
+            }
+        }
+        tokio::time::sleep(FOLLOW_POLL).await;
+    }
+}
+
+/// Reads what the file has now; yields the complete lines (and, with `last`, the partial
+/// one). `offset` is advanced by the bytes read, `through` to just after the last newline.
+async fn read_to_end(
+    f: &mut tokio::fs::File,
+    reader: &mut LineReader,
+    offset: &mut u64,
+    through: &mut u64,
+    buf: &mut [u8],
+    last: bool,
+) -> Vec<RawLine> {
+    let mut lines = Vec::new();
+    loop {
+        match f.read(buf).await {
+            Ok(0) | Err(_) => break,
+            Ok(n) => {
+                if let Some(i) = buf[..n].iter().rposition(|&b| b == b'\n') {
+                    *through = *offset + i as u64 + 1;
+                }
+                *offset += n as u64;
+                reader.push(&buf[..n], |line| lines.push(RawLine::from_line(line)));
+            }
+        }
+    }
+    if last {
+        reader.finish(|line| lines.push(RawLine::from_line(line)));
+        *through = *offset;
+    }
+    lines
+}
+
+/// The bundled demo logs: name, title, bytes.
+pub const DEMOS: &[(&str, &str, &[u8])] = &[
+    (
+        "demo-file_tools",
+        "demo: file tools (Claude Code stream-json)",
+        include_bytes!("../../fixtures/claude-code-2.1.332/file_tools.stream.jsonl"),
+    ),
+    (
+        "demo-mcp_tools",
+        "demo: MCP tools (hyperhive event log)",
+        include_bytes!("../../fixtures/hyperhive/mcp_tools.events.jsonl"),
+    ),
+    (
+        "demo-tool_errors",
+        "demo: tool errors (Claude Code stream-json)",
+        include_bytes!("../../fixtures/claude-code-2.1.332/tool_errors.stream.jsonl"),
+    ),
+    (
+        "demo-basic_markdown",
+        "demo: markdown (Claude Code transcript)",
+        include_bytes!("../../fixtures/claude-code-2.1.332/basic_markdown.transcript.jsonl"),
+    ),
+    (
+        "demo-api_fatal_400",
+        "demo: API error (hyperhive event log)",
+        include_bytes!("../../fixtures/hyperhive/api_fatal_400.events.jsonl"),
+    ),
+];
+
+/// Loads the demo logs as ended sessions, each once.
+pub async fn demo(store: &Store, max_line: usize) -> Result<(), StoreError> {
+    for (id, title, bytes) in DEMOS {
+        if store.hub(id).await?.is_some() {
+            continue;
+        }
+        let mut reader = LineReader::with_limit(max_line);
+        let mut lines = Vec::new();
+        reader.push(bytes, |line| lines.push(RawLine::from_line(line)));
+        reader.finish(|line| lines.push(RawLine::from_line(line)));
+        store
+            .append(Append {
+                session: (*id).to_owned(),
+                lines,
+                create: Some(((*title).to_owned(), "demo".to_owned())),
+                follow: None,
+            })
+            .await?;
+        store.end_session(id).await?;
+    }
+    Ok(())
+}

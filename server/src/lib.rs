@@ -1,0 +1,236 @@
+//! The hiveterm server: an agent session's raw events in SQLite, served as terminal rows.
+//!
+//! Events arrive from a running agent (`hiveterm run`), a followed log file (`--follow`),
+//! standard input (`--stdin`) or an agent host (`POST /api/sessions/{id}/events`). Each is
+//! stored once, byte for byte and unclassified, with its session, `seq` and `ts`. They leave
+//! classified — the same [`classifier::classify`] on every path — as `TermEnvelope` JSON: a
+//! live SSE tail, history pages for scrollback, and the header's badges. The HTTP API is
+//! documented in `docs/API.md` (and in [`api`]).
+//!
+//! This crate does not classify (that is the `classifier` crate), does not render the page
+//! (that is `app/`, whose built files it serves), and keeps no state but the database and
+//! what can be rebuilt from it.
+//!
+//! Contents, in the order data flows:
+//! - [`ingest`]: sources → raw lines ([`ingest::run_command`], [`ingest::follow`],
+//!   [`ingest::stdin`], [`ingest::demo`]; POST lives in [`api`]).
+//! - [`store`]: the database (schema, self-migration, the one writer thread with group
+//!   commit, a pool of readers) and the per-session [`hub::Hub`]s.
+//! - [`replay`]: stored events → envelopes, classified with the full context before them.
+//! - [`badges`]: events → the header's badges (`/state`), maintained incrementally.
+//! - [`hub`]: per-session live state and the broadcast of committed, pre-rendered frames.
+//! - [`api`] and [`sse`]: the HTTP handlers; [`web`]: the page's files and its CSP.
+//! - [`serve`]: options, binding, auth, shutdown — what `hiveterm serve`/`run` call.
+//!
+//! # Architecture notes
+//!
+//! **One writer.** All writes go through one thread owning the write connection. It takes
+//! every pending command at once and commits them in one transaction (group commit), then —
+//! only after the commit — publishes the new frames to the session's hub and answers the
+//! callers. So an acknowledged event is durable, and nothing is ever sent that is not stored.
+//! SQLite runs in WAL mode with `synchronous=FULL`; readers use their own connections.
+//!
+//! **Full-context classification everywhere.** A `tool_result` is shown according to its
+//! `tool_use` (a `recv` result as markdown), which may be thousands of events earlier. The
+//! [`classifier::ClassifyCtx`] carries that correlation. The writer keeps each session's
+//! context after its newest event, classifies each new event with it (for the live tail and
+//! the badges), and every `checkpoint_every` events (256) stores the context, serialised, in
+//! the `checkpoints` table, committed with the events. Any other path — a history page, an
+//! SSE client resuming after `Last-Event-ID` — loads the nearest checkpoint at or before its
+//! starting point and replays the events in between, so it classifies every event with
+//! exactly the context the live tail had. Checkpoints are derived data: they are rebuilt when
+//! the server's version changes, and deleting them only costs time.
+//!
+//! **Live fan-out.** Each committed batch becomes one [`hub::Batch`] holding the SSE bytes of
+//! its frames, rendered once and shared by every client (`Bytes` clones). A client subscribes
+//! and reads the head under the hub's lock (publishing happens under the same lock), so it
+//! backfills `(after, head]` from the database and then takes batches after `head` from the
+//! broadcast, with nothing lost or repeated; a client that falls behind the broadcast
+//! backfills from the database again.
+
+pub mod api;
+pub mod badges;
+pub mod hub;
+pub mod ingest;
+pub mod replay;
+pub mod serve;
+pub mod sse;
+pub mod store;
+pub mod web;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Json;
+use axum::Router;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use tokio::sync::watch;
+
+pub use crate::store::Store;
+
+/// Limits and knobs shared by every request.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Longest line stored whole; longer ones are cut and shown as an error row.
+    pub max_line_bytes: usize,
+    /// Largest `POST …/events` body; larger is `413`.
+    pub max_request_bytes: usize,
+    /// Interval of SSE keep-alive comments.
+    pub keep_alive: Duration,
+    /// When set, every `/api` call needs it (`Authorization: Bearer` or `?token=`).
+    pub token: Option<String>,
+    /// Where the page's built files are (`dist/`).
+    pub static_dir: PathBuf,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            max_line_bytes: 4 * 1024 * 1024,
+            max_request_bytes: 16 * 1024 * 1024,
+            keep_alive: Duration::from_secs(15),
+            token: None,
+            static_dir: PathBuf::from("dist"),
+        }
+    }
+}
+
+/// Everything a handler needs: the store, the limits, and the shutdown signal.
+#[derive(Clone)]
+pub struct AppState {
+    inner: Arc<StateInner>,
+}
+
+struct StateInner {
+    store: Store,
+    config: Config,
+    shutdown: watch::Sender<bool>,
+}
+
+impl AppState {
+    /// State over an opened store.
+    pub fn new(store: Store, config: Config) -> AppState {
+        AppState {
+            inner: Arc::new(StateInner {
+                store,
+                config,
+                shutdown: watch::Sender::new(false),
+            }),
+        }
+    }
+
+    /// Ends every open SSE stream (and refuses none of the other requests), so a graceful
+    /// HTTP shutdown does not wait for clients that never hang up.
+    pub fn begin_shutdown(&self) {
+        self.inner.shutdown.send_replace(true);
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Store {
+        &self.inner.store
+    }
+
+    /// The limits.
+    pub fn config(&self) -> &Config {
+        &self.inner.config
+    }
+
+    /// A receiver of the shutdown signal.
+    pub fn shutdown(&self) -> watch::Receiver<bool> {
+        self.inner.shutdown.subscribe()
+    }
+}
+
+/// The whole HTTP app: `/api/…` (see [`api`]) and the page (see [`web`]).
+pub fn app(state: AppState) -> Router {
+    Router::new()
+        .nest("/api", api::router(state.clone()))
+        .merge(web::router())
+        .with_state(state)
+}
+
+/// Every error a handler can answer. Bad *input lines* are never errors (they become rows);
+/// these are bad requests and failures, each answered as `{"error": "…"}`.
+#[derive(Debug)]
+pub enum AppError {
+    /// `400`: a malformed id or parameter.
+    BadRequest(String),
+    /// `401`: the token is missing or wrong.
+    Unauthorized,
+    /// `404`: no such session or route.
+    NotFound(String),
+    /// `409`: the request conflicts with the session's state (posting to an ended session).
+    Conflict(String),
+    /// `413`: the body is over the request limit.
+    TooLarge(String),
+    /// `500`: the database or the server failed; logged.
+    Internal(String),
+}
+
+impl AppError {
+    fn status(&self) -> StatusCode {
+        match self {
+            AppError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            AppError::Unauthorized => StatusCode::UNAUTHORIZED,
+            AppError::NotFound(_) => StatusCode::NOT_FOUND,
+            AppError::Conflict(_) => StatusCode::CONFLICT,
+            AppError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+impl std::fmt::Display for AppError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AppError::Unauthorized => f.write_str("missing or wrong token"),
+            AppError::BadRequest(m)
+            | AppError::NotFound(m)
+            | AppError::Conflict(m)
+            | AppError::TooLarge(m)
+            | AppError::Internal(m) => f.write_str(m),
+        }
+    }
+}
+
+impl From<store::StoreError> for AppError {
+    fn from(err: store::StoreError) -> AppError {
+        match err {
+            store::StoreError::NoSession(id) => AppError::NotFound(format!("no session {id}")),
+            store::StoreError::Ended(id) => AppError::Conflict(format!("session {id} has ended")),
+            other => AppError::Internal(other.to_string()),
+        }
+    }
+}
+
+impl IntoResponse for AppError {
+    fn into_response(self) -> Response {
+        let status = self.status();
+        if status.is_server_error() {
+            tracing::error!("{self}");
+        }
+        (
+            status,
+            Json(serde_json::json!({ "error": self.to_string() })),
+        )
+            .into_response()
+    }
+}
+
+/// Whether `id` is a valid session id: 1–100 of `A-Za-z0-9._-`, not starting with `.`.
+pub fn valid_session_id(id: &str) -> bool {
+    (1..=100).contains(&id.len())
+        && !id.starts_with('.')
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+}
+
+/// The current time in unix seconds.
+pub fn now() -> f64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0.0, |d| d.as_secs_f64())
+}

@@ -1,0 +1,174 @@
+//! `GET /api/sessions/{id}/events/stream`: the live tail as server-sent events.
+//!
+//! A client is a position `pos` (the last seq it has been sent or skipped). It starts at
+//! `Last-Event-ID`, else `?after=`, else 0; subscribes to the session's hub and reads its
+//! head under one lock; sends the backlog `(pos, head]` from the database, classified with
+//! the context at `pos`; sends the badges; then sends each broadcast batch that starts at
+//! `pos`. A batch that starts later (the client fell behind the broadcast) is replaced by a
+//! backfill from the database. So every committed envelope is sent exactly once, in order,
+//! and nothing uncommitted is ever sent.
+
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::sync::Arc;
+
+use axum::body::{Body, Bytes};
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, HeaderValue, header};
+use axum::response::{IntoResponse, Response};
+use tokio::sync::{broadcast, mpsc};
+
+use crate::hub::{Hub, push_state_frame};
+use crate::replay;
+use crate::{AppError, AppState};
+
+/// The SSE handler.
+pub async fn stream(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(params): Query<HashMap<String, String>>,
+    headers: HeaderMap,
+) -> Result<Response, AppError> {
+    let last_event_id = headers
+        .get("last-event-id")
+        .and_then(|v| v.to_str().ok())
+        .map(str::trim)
+        .filter(|v| !v.is_empty());
+    let after = match last_event_id.or(params.get("after").map(String::as_str)) {
+        None => 0,
+        Some(v) => v.parse::<u64>().map_err(|_| {
+            AppError::BadRequest("Last-Event-ID and after must be whole numbers".into())
+        })?,
+    };
+    let hub = crate::api::existing(&state, &id).await?;
+    let (rx, head) = hub.subscribe();
+    let (tx, out) = mpsc::channel::<Bytes>(16);
+    tokio::spawn(feed(state, id, hub, rx, head, after, tx));
+    let body = Body::from_stream(futures_util::stream::unfold(out, |mut out| async move {
+        out.recv()
+            .await
+            .map(|bytes| (Ok::<Bytes, Infallible>(bytes), out))
+    }));
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("text/event-stream"),
+            ),
+            (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
+            (
+                header::HeaderName::from_static("x-accel-buffering"),
+                HeaderValue::from_static("no"),
+            ),
+        ],
+        body,
+    )
+        .into_response())
+}
+
+/// Sends the frames of events `(pos, upto]` from the database; answers the new position.
+async fn backfill(
+    state: &AppState,
+    id: &str,
+    mut pos: u64,
+    upto: u64,
+    tx: &mpsc::Sender<Bytes>,
+) -> Result<u64, ()> {
+    if pos >= upto {
+        return Ok(pos);
+    }
+    let store = state.store();
+    let session = id.to_owned();
+    let mut ctx = store
+        .read(move |conn| replay::ctx_at(conn, &session, pos))
+        .await
+        .map_err(|e| tracing::error!("SSE backfill of {id}: {e}"))?;
+    while pos < upto {
+        let session = id.to_owned();
+        let (frames, last, next_ctx) = store
+            .read(move |conn| {
+                let (frames, last) = replay::frames_after(conn, &session, pos, upto, &mut ctx)?;
+                Ok((frames, last, ctx))
+            })
+            .await
+            .map_err(|e| tracing::error!("SSE backfill of {id}: {e}"))?;
+        ctx = next_ctx;
+        if !frames.is_empty() {
+            tx.send(Bytes::from(frames)).await.map_err(drop)?;
+        }
+        pos = last;
+    }
+    Ok(pos)
+}
+
+async fn feed(
+    state: AppState,
+    id: String,
+    hub: Arc<Hub>,
+    mut rx: broadcast::Receiver<Arc<crate::hub::Batch>>,
+    head: u64,
+    after: u64,
+    tx: mpsc::Sender<Bytes>,
+) {
+    let mut shutdown = state.shutdown();
+    let Ok(mut pos) = backfill(&state, &id, after, head, &tx).await else {
+        return;
+    };
+    // A client ahead of the log (a database replaced under it) waits for it to catch up.
+    pos = pos.max(after);
+    let mut first = Vec::new();
+    push_state_frame(&mut first, &hub.state_json());
+    if tx.send(Bytes::from(first)).await.is_err() {
+        return;
+    }
+    let mut keep_alive = tokio::time::interval(state.config().keep_alive);
+    keep_alive.tick().await;
+    loop {
+        tokio::select! {
+            batch = rx.recv() => match batch {
+                Ok(batch) => {
+                    if batch.after == pos || (batch.after < pos && batch.last <= pos) {
+                        if batch.after == pos && tx.send(batch.bytes.clone()).await.is_err() {
+                            return;
+                        }
+                        pos = pos.max(batch.last);
+                    } else if batch.last > pos {
+                        // A gap: fetch what is missing from the database, this batch included.
+                        match backfill(&state, &id, pos, batch.last, &tx).await {
+                            Ok(p) => pos = p,
+                            Err(()) => return,
+                        }
+                    }
+                }
+                Err(broadcast::error::RecvError::Lagged(missed)) => {
+                    tracing::debug!("SSE client of {id} fell {missed} batches behind; backfilling");
+                    match backfill(&state, &id, pos, hub.head(), &tx).await {
+                        Ok(p) => pos = p,
+                        Err(()) => return,
+                    }
+                }
+                Err(broadcast::error::RecvError::Closed) => return,
+            },
+            _ = keep_alive.tick() => {
+                if tx.send(Bytes::from_static(b": keep-alive\n\n")).await.is_err() {
+                    return;
+                }
+            }
+            _ = tx.closed() => return,
+            () = stopped(&mut shutdown) => return,
+        }
+    }
+}
+
+/// Resolves once the server is shutting down.
+async fn stopped(rx: &mut tokio::sync::watch::Receiver<bool>) {
+    loop {
+        let stop = *rx.borrow_and_update();
+        if stop {
+            return;
+        }
+        if rx.changed().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    }
+}

@@ -1,0 +1,265 @@
+//! The page: its built files (`dist/` or `--static DIR`), `index.html` for `/`, `/s/{id}` and
+//! any other path that is not a file (the page routes itself), and the CSP on HTML.
+//!
+//! Without a built page, `/` answers a minimal HTML list of the sessions and `/s/{id}` a
+//! note pointing at the API, so the server is useful before the page exists.
+//!
+//! The CSP allows only this origin, inline styles, WebAssembly, and — hashed one by one —
+//! the inline `<script>`s of `index.html` (trunk's loader), read each time it is served.
+
+use axum::Router;
+use axum::extract::{Path, Request, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::get;
+use sha2::{Digest, Sha256};
+use tower_http::services::ServeDir;
+
+use crate::AppState;
+
+/// The policy for every HTML answer; inline script hashes are added to `script-src`.
+pub const CSP: &str = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self' 'wasm-unsafe-eval'";
+
+/// The page routes.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/", get(index))
+        .route("/index.html", get(index))
+        .route("/s/{id}", get(session_page))
+        .fallback(files)
+        .layer(middleware::from_fn(html_headers))
+}
+
+/// Adds the base CSP (and `nosniff`) to HTML answers that do not carry one.
+async fn html_headers(req: Request, next: Next) -> Response {
+    let mut res = next.run(req).await;
+    let headers = res.headers_mut();
+    let html = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/html"));
+    if html && !headers.contains_key(header::CONTENT_SECURITY_POLICY) {
+        headers.insert(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(CSP),
+        );
+    }
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    res
+}
+
+/// The built `index.html`, if there is one.
+async fn built_index(state: &AppState) -> Option<String> {
+    tokio::fs::read_to_string(state.config().static_dir.join("index.html"))
+        .await
+        .ok()
+}
+
+/// `index.html` with its CSP.
+fn serve_index(html: String) -> Response {
+    let csp = csp_for(&html);
+    let mut res = Html(html).into_response();
+    if let Ok(v) = HeaderValue::from_str(&csp) {
+        res.headers_mut().insert(header::CONTENT_SECURITY_POLICY, v);
+    }
+    res.headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    res
+}
+
+async fn index(State(state): State<AppState>) -> Response {
+    match built_index(&state).await {
+        Some(html) => serve_index(html),
+        None => listing(&state).await,
+    }
+}
+
+async fn session_page(State(state): State<AppState>, Path(id): Path<String>) -> Response {
+    match built_index(&state).await {
+        Some(html) => serve_index(html),
+        None => {
+            let id = escape(&id);
+            Html(format!(
+                "<!doctype html><meta charset=utf-8><title>hiveterm · {id}</title>\
+                 <p>The page is not built (no <code>index.html</code> in the static directory). \
+                 Its events: <a href=\"/api/sessions/{id}/events/history\">history</a>, \
+                 <a href=\"/api/sessions/{id}/state\">state</a>. <a href=\"/\">All sessions</a>.</p>"
+            ))
+            .into_response()
+        }
+    }
+}
+
+/// Built files; a path that is not a file gets `index.html` (the page routes itself).
+async fn files(State(state): State<AppState>, req: Request) -> Response {
+    use tower::ServiceExt as _;
+    let dir = state.config().static_dir.clone();
+    let res = match ServeDir::new(&dir)
+        .append_index_html_on_directories(false)
+        .oneshot(req)
+        .await
+    {
+        Ok(res) => res.into_response(),
+        Err(never) => match never {},
+    };
+    if res.status() != StatusCode::NOT_FOUND {
+        return res;
+    }
+    match built_index(&state).await {
+        Some(html) => serve_index(html),
+        None => (
+            StatusCode::NOT_FOUND,
+            Html("<!doctype html><p>Not found.</p>"),
+        )
+            .into_response(),
+    }
+}
+
+/// The minimal page before the real one is built: the sessions, newest first.
+async fn listing(state: &AppState) -> Response {
+    if state.config().token.is_some() {
+        return Html(
+            "<!doctype html><meta charset=utf-8><title>hiveterm</title><h1>hiveterm</h1>\
+             <p>Sessions are listed at <code>/api/sessions?token=…</code>.</p>",
+        )
+        .into_response();
+    }
+    let sessions = match state.store().sessions().await {
+        Ok(s) => s,
+        Err(e) => return crate::AppError::from(e).into_response(),
+    };
+    let mut html = String::from(
+        "<!doctype html><meta charset=utf-8><title>hiveterm</title><h1>hiveterm sessions</h1><ul>",
+    );
+    for s in sessions {
+        let state = if s.live { "live" } else { "ended" };
+        html.push_str(&format!(
+            "<li><a href=\"/s/{id}\">{title}</a> · {id} · {state} · {n} events</li>",
+            id = escape(&s.id),
+            title = escape(&s.title),
+            n = s.last_seq,
+        ));
+    }
+    html.push_str("</ul>");
+    Html(html).into_response()
+}
+
+/// Escapes text for HTML.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The CSP for a page: [`CSP`] plus a `'sha256-…'` source per inline script.
+pub fn csp_for(html: &str) -> String {
+    let mut csp = CSP.to_owned();
+    for script in inline_scripts(html) {
+        let digest = Sha256::digest(script.as_bytes());
+        csp.push_str(&format!(" 'sha256-{}'", base64(&digest)));
+    }
+    csp
+}
+
+/// The contents of `<script>` elements without a `src` attribute.
+fn inline_scripts(html: &str) -> Vec<&str> {
+    let lower = html.to_ascii_lowercase();
+    let mut out = Vec::new();
+    let mut at = 0;
+    while let Some(start) = lower[at..].find("<script").map(|i| i + at) {
+        let Some(open_end) = lower[start..].find('>').map(|i| i + start + 1) else {
+            break;
+        };
+        let Some(close) = lower[open_end..].find("</script").map(|i| i + open_end) else {
+            break;
+        };
+        let tag = &lower[start..open_end];
+        let has_src = tag
+            .split(|c: char| c.is_ascii_whitespace())
+            .any(|attr| attr.starts_with("src=") || attr == "src");
+        if !has_src {
+            out.push(&html[open_end..close]);
+        }
+        at = close;
+    }
+    out
+}
+
+/// Standard base64 with padding.
+fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(ALPHABET[(n >> (18 - 6 * i)) as usize & 63] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_matches_rfc4648_vectors() {
+        for (input, expect) in [
+            ("", ""),
+            ("f", "Zg=="),
+            ("fo", "Zm8="),
+            ("foo", "Zm9v"),
+            ("foob", "Zm9vYg=="),
+            ("fooba", "Zm9vYmE="),
+            ("foobar", "Zm9vYmFy"),
+        ] {
+            assert_eq!(base64(input.as_bytes()), expect, "{input}");
+        }
+    }
+
+    #[test]
+    fn csp_hashes_inline_scripts_only() {
+        let html = r#"<html><head><script type="module">import init from '/app.js';init();</script>
+<script src="/other.js"></script></head></html>"#;
+        let csp = csp_for(html);
+        // sha256 of the inline module script's text, as a browser computes it.
+        let digest = Sha256::digest(b"import init from '/app.js';init();");
+        assert!(csp.starts_with(CSP), "{csp}");
+        assert!(
+            csp.ends_with(&format!(" 'sha256-{}'", base64(&digest))),
+            "{csp}"
+        );
+        assert_eq!(csp.matches("sha256-").count(), 1, "{csp}");
+        assert_eq!(csp_for("<p>no scripts</p>"), CSP);
+    }
+
+    #[test]
+    fn escape_escapes_markup() {
+        assert_eq!(
+            escape(r#"<a href="x">'&'</a>"#),
+            "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;"
+        );
+    }
+}

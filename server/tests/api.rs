@@ -1,0 +1,590 @@
+//! Router tests: the real `app()` over a real SQLite file, every endpoint, good and bad input.
+
+mod common;
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{HeaderMap, Request, StatusCode};
+use classifier::{ClassifyCtx, LineReader, TermMsg};
+use common::{TestDb, fixture};
+use hiveterm::Config;
+use http_body_util::BodyExt;
+use serde_json::{Value, json};
+use tower::ServiceExt;
+
+async fn req(
+    app: &Router,
+    method: &str,
+    uri: &str,
+    body: Vec<u8>,
+) -> (StatusCode, HeaderMap, Vec<u8>) {
+    req_with(app, method, uri, &[], body).await
+}
+
+async fn req_with(
+    app: &Router,
+    method: &str,
+    uri: &str,
+    headers: &[(&str, &str)],
+    body: Vec<u8>,
+) -> (StatusCode, HeaderMap, Vec<u8>) {
+    let mut r = Request::builder().method(method).uri(uri);
+    for (k, v) in headers {
+        r = r.header(*k, *v);
+    }
+    let res = app
+        .clone()
+        .oneshot(r.body(Body::from(body)).unwrap())
+        .await
+        .unwrap();
+    let (parts, body) = res.into_parts();
+    let bytes = body.collect().await.unwrap().to_bytes().to_vec();
+    (parts.status, parts.headers, bytes)
+}
+
+async fn json_of(app: &Router, method: &str, uri: &str, body: Vec<u8>) -> (StatusCode, Value) {
+    let (status, headers, bytes) = req(app, method, uri, body).await;
+    if uri.starts_with("/api/") {
+        assert_eq!(headers["content-type"], "application/json", "{uri}");
+    }
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    )
+}
+
+/// Every envelope of a session through history pages of `limit`, oldest first.
+async fn history_all(app: &Router, id: &str, limit: usize) -> Vec<Value> {
+    let mut out = Vec::new();
+    let mut before = String::new();
+    loop {
+        let (status, page) = json_of(
+            app,
+            "GET",
+            &format!("/api/sessions/{id}/events/history?limit={limit}{before}"),
+            vec![],
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{page}");
+        let envs = page["envelopes"].as_array().unwrap();
+        assert!(envs.len() <= limit);
+        let seqs: Vec<u64> = envs.iter().map(|e| e["seq"].as_u64().unwrap()).collect();
+        assert!(
+            seqs.windows(2).all(|w| w[0] > w[1]),
+            "newest first: {seqs:?}"
+        );
+        out.extend(envs.iter().cloned());
+        match page["next_before"].as_u64() {
+            Some(b) => before = format!("&before={b}"),
+            None => break,
+        }
+    }
+    out.reverse();
+    out
+}
+
+/// What `hiveterm classify` gives: one context over the whole file; the k-th non-blank
+/// line is the server's seq k.
+fn classify_file(bytes: &[u8]) -> Vec<Vec<TermMsg>> {
+    let mut ctx = ClassifyCtx::new();
+    let mut reader = LineReader::new();
+    let mut out = Vec::new();
+    reader.push(bytes, |line| out.push(line.classify(&mut ctx).msgs));
+    reader.finish(|line| out.push(line.classify(&mut ctx).msgs));
+    out
+}
+
+fn msgs(env: &Value) -> Vec<TermMsg> {
+    serde_json::from_value(env["msgs"].clone()).unwrap()
+}
+
+async fn post(app: &Router, id: &str, body: &[u8]) -> Value {
+    let (status, v) = json_of(
+        app,
+        "POST",
+        &format!("/api/sessions/{id}/events"),
+        body.to_vec(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    v
+}
+
+#[tokio::test]
+async fn sessions_list_starts_empty_and_lists_newest_first() {
+    let db = TestDb::new();
+    let app = hiveterm::app(db.state.clone());
+    assert_eq!(
+        json_of(&app, "GET", "/api/sessions", vec![]).await,
+        (StatusCode::OK, json!({"sessions": []}))
+    );
+    post(&app, "first", b"{\"kind\":\"note\",\"text\":\"a\"}\n").await;
+    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    post(&app, "second", b"").await;
+    let (_, list) = json_of(&app, "GET", "/api/sessions", vec![]).await;
+    let ids: Vec<&str> = list["sessions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["second", "first"]);
+    let first = &list["sessions"][1];
+    assert_eq!(first["title"], "first");
+    assert_eq!(first["source"], "post");
+    assert_eq!(first["live"], true);
+    assert_eq!(first["ended"], Value::Null);
+    assert_eq!(first["last_seq"], 1);
+    assert!(first["started"].as_f64().unwrap() > 1.7e9);
+    let (status, one) = json_of(&app, "GET", "/api/sessions/first", vec![]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(one, *first);
+}
+
+#[tokio::test]
+async fn post_answers_seqs_and_title_sticks() {
+    let db = TestDb::new();
+    let app = hiveterm::app(db.state.clone());
+    let (status, v) = json_of(
+        &app,
+        "POST",
+        "/api/sessions/agent-bob/events?title=Bob%20the%20agent",
+        b"{\"kind\":\"note\",\"text\":\"a\"}\n\n  \n{\"kind\":\"note\",\"text\":\"b\"}".to_vec(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        v,
+        json!({"session": "agent-bob", "created": true, "seqs": [1, 2]})
+    );
+    let v = post(&app, "agent-bob", b"{\"kind\":\"note\",\"text\":\"c\"}\n").await;
+    assert_eq!(
+        v,
+        json!({"session": "agent-bob", "created": false, "seqs": [3]})
+    );
+    let (_, s) = json_of(&app, "GET", "/api/sessions/agent-bob", vec![]).await;
+    assert_eq!(s["title"], "Bob the agent");
+    assert_eq!(s["last_seq"], 3);
+}
+
+#[tokio::test]
+async fn history_pages_equal_classifying_the_whole_file() {
+    for file in [
+        "claude-code-2.1.332/file_tools.stream.jsonl",
+        "claude-code-2.1.332/mcp_tools.transcript.jsonl",
+        "hyperhive/mcp_tools.events.jsonl",
+        "claude-code-2.1.332/partial_messages.stream.jsonl",
+    ] {
+        let db = TestDb::new();
+        let app = hiveterm::app(db.state.clone());
+        let bytes = fixture(file);
+        let v = post(&app, "s", &bytes).await;
+        let expect = classify_file(&bytes);
+        assert_eq!(v["seqs"].as_array().unwrap().len(), expect.len(), "{file}");
+        for limit in [1, 3, 7, 1000] {
+            let got = history_all(&app, "s", limit).await;
+            let want: Vec<(u64, Vec<TermMsg>)> = expect
+                .iter()
+                .enumerate()
+                .filter(|(_, m)| !m.is_empty())
+                .map(|(i, m)| (i as u64 + 1, m.clone()))
+                .collect();
+            let got: Vec<(u64, Vec<TermMsg>)> = got
+                .iter()
+                .map(|e| (e["seq"].as_u64().unwrap(), msgs(e)))
+                .collect();
+            assert_eq!(got, want, "{file} limit {limit}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn history_defaults_limits_and_bad_parameters() {
+    let db = TestDb::new();
+    let app = hiveterm::app(db.state.clone());
+    let lines: String = (0..250)
+        .map(|i| format!("{{\"kind\":\"note\",\"ts\":{i},\"text\":\"n{i}\"}}\n"))
+        .collect();
+    post(&app, "s", lines.as_bytes()).await;
+    let (_, page) = json_of(&app, "GET", "/api/sessions/s/events/history", vec![]).await;
+    assert_eq!(page["envelopes"].as_array().unwrap().len(), 200);
+    assert_eq!(page["envelopes"][0]["seq"], 250);
+    assert_eq!(page["envelopes"][0]["ts"], 249.0);
+    assert_eq!(page["head"], 250);
+    assert_eq!(page["next_before"], 51);
+    let (_, page) = json_of(
+        &app,
+        "GET",
+        "/api/sessions/s/events/history?before=51",
+        vec![],
+    )
+    .await;
+    assert_eq!(page["envelopes"].as_array().unwrap().len(), 50);
+    assert_eq!(page["next_before"], Value::Null);
+    let (_, page) = json_of(
+        &app,
+        "GET",
+        "/api/sessions/s/events/history?before=1",
+        vec![],
+    )
+    .await;
+    assert_eq!(
+        page,
+        json!({"envelopes": [], "next_before": null, "head": 250})
+    );
+    let (_, page) = json_of(
+        &app,
+        "GET",
+        "/api/sessions/s/events/history?before=100000&limit=1",
+        vec![],
+    )
+    .await;
+    assert_eq!(page["envelopes"][0]["seq"], 250);
+    let (_, page) = json_of(
+        &app,
+        "GET",
+        "/api/sessions/s/events/history?limit=0",
+        vec![],
+    )
+    .await;
+    assert_eq!(page["envelopes"].as_array().unwrap().len(), 1);
+    for bad in ["before=x", "limit=-1", "before=1.5"] {
+        let (status, v) = json_of(
+            &app,
+            "GET",
+            &format!("/api/sessions/s/events/history?{bad}"),
+            vec![],
+        )
+        .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}");
+        assert!(v["error"].is_string());
+    }
+}
+
+/// A `recv` result whose call is on an older page (and before several checkpoints) is shown
+/// as a recv result on every path — the bug the seed accepted.
+#[tokio::test]
+async fn recv_result_on_a_later_page_keeps_its_correlation() {
+    let db = TestDb::new();
+    let app = hiveterm::app(db.state.clone());
+    let call = json!({"type":"assistant","message":{"role":"assistant","content":[
+        {"type":"tool_use","id":"toolu_recv1","name":"mcp__hyperhive__recv","input":{}}]}});
+    let result = json!({"type":"user","message":{"role":"user","content":[
+        {"type":"tool_result","tool_use_id":"toolu_recv1","content":"**hello** from alice"}]}});
+    let mut body = format!("{call}\n");
+    for i in 0..20 {
+        body.push_str(&format!("{{\"kind\":\"note\",\"text\":\"filler {i}\"}}\n"));
+    }
+    body.push_str(&format!("{result}\n"));
+    post(&app, "s", body.as_bytes()).await;
+    let (_, page) = json_of(
+        &app,
+        "GET",
+        "/api/sessions/s/events/history?limit=1",
+        vec![],
+    )
+    .await;
+    let env = &page["envelopes"][0];
+    assert_eq!(env["seq"], 22);
+    let with_ctx = msgs(env);
+    let expect = classify_file(body.as_bytes());
+    assert_eq!(with_ctx, expect[21]);
+    let mut empty = ClassifyCtx::new();
+    let alone = classifier::classify_line(result.to_string().as_bytes(), 22, &mut empty).msgs;
+    assert_ne!(with_ctx, alone, "the recv correlation must change the row");
+    assert!(with_ctx[0].summary.starts_with("recv"), "{with_ctx:?}");
+}
+
+#[tokio::test]
+async fn invalid_lines_are_stored_exactly_and_shown_as_rows() {
+    let db = TestDb::new();
+    let app = hiveterm::app(db.state.clone());
+    let lines: Vec<&[u8]> = vec![
+        b"not json at all",
+        b"{\"foo\": 1}",
+        b"\xff\xfe broken utf-8 {",
+        b"{\"kind\":\"bogus\"}",
+        b"[1,2,3]",
+        b"{\"kind\":\"note\",\"text\":\"fine\"}",
+    ];
+    let mut body = Vec::new();
+    for l in &lines {
+        body.extend_from_slice(l);
+        body.push(b'\n');
+    }
+    let v = post(&app, "bad", &body).await;
+    assert_eq!(v["seqs"], json!([1, 2, 3, 4, 5, 6]));
+    let envs = history_all(&app, "bad", 100).await;
+    assert_eq!(envs.len(), 6);
+    let level = |i: usize| envs[i]["msgs"][0]["level"].as_str().unwrap().to_owned();
+    assert_eq!(level(0), "error");
+    assert_eq!(level(1), "warn");
+    assert_eq!(level(2), "error");
+    assert_eq!(level(3), "warn");
+    assert_eq!(level(5), "debug");
+    // Stored byte for byte.
+    let conn = rusqlite::Connection::open(db.db_path()).unwrap();
+    let raws: Vec<Vec<u8>> = conn
+        .prepare("SELECT raw FROM events WHERE session = 'bad' ORDER BY seq")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(raws, lines.iter().map(|l| l.to_vec()).collect::<Vec<_>>());
+    let (_, state) = json_of(&app, "GET", "/api/sessions/bad/state", vec![]).await;
+    assert_eq!(state["errors"], 2);
+    assert_eq!(state["warnings"], 3);
+}
+
+#[tokio::test]
+async fn oversized_body_is_413_and_stores_nothing() {
+    let config = Config {
+        max_request_bytes: 1000,
+        ..Config::default()
+    };
+    let db = TestDb::with(config, 4);
+    let app = hiveterm::app(db.state.clone());
+    let body = format!("{{\"kind\":\"note\",\"text\":\"{}\"}}\n", "x".repeat(2000));
+    let (status, v) = json_of(&app, "POST", "/api/sessions/big/events", body.into_bytes()).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert!(v["error"].as_str().unwrap().contains("1000"));
+    let (status, _) = json_of(&app, "GET", "/api/sessions/big", vec![]).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn oversized_line_is_cut_and_shown_as_an_error_row() {
+    let config = Config {
+        max_line_bytes: 100,
+        ..Config::default()
+    };
+    let db = TestDb::with(config, 4);
+    let app = hiveterm::app(db.state.clone());
+    let long = format!("{{\"kind\":\"note\",\"text\":\"{}\"}}", "y".repeat(500));
+    let body = format!(
+        "{{\"kind\":\"note\",\"text\":\"before\"}}\n{long}\n{{\"kind\":\"note\",\"text\":\"after\"}}\n"
+    );
+    let v = post(&app, "cut", body.as_bytes()).await;
+    assert_eq!(v["seqs"], json!([1, 2, 3]));
+    let envs = history_all(&app, "cut", 10).await;
+    assert_eq!(envs[1]["msgs"][0]["level"], "error");
+    let summary = envs[1]["msgs"][0]["summary"].as_str().unwrap();
+    assert!(summary.contains(&long.len().to_string()), "{summary}");
+    assert_eq!(envs[2]["msgs"][0]["summary"], "after");
+    let conn = rusqlite::Connection::open(db.db_path()).unwrap();
+    let (len, cut): (usize, i64) = conn
+        .query_row(
+            "SELECT length(raw), cut_len FROM events WHERE session='cut' AND seq=2",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert!(len < long.len());
+    assert_eq!(cut as usize, long.len());
+}
+
+#[tokio::test]
+async fn bad_ids_unknown_sessions_and_routes() {
+    let db = TestDb::new();
+    let app = hiveterm::app(db.state.clone());
+    for id in [".hidden", "a%20b", "semi;colon", &"x".repeat(101)] {
+        let (status, v) = json_of(
+            &app,
+            "POST",
+            &format!("/api/sessions/{id}/events"),
+            b"{}".to_vec(),
+        )
+        .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{id}: {v}");
+        assert!(v["error"].is_string());
+    }
+    for path in [
+        "/api/sessions/nope",
+        "/api/sessions/nope/state",
+        "/api/sessions/nope/events/history",
+        "/api/sessions/nope/events/stream",
+        "/api/whatever",
+    ] {
+        let (status, v) = json_of(&app, "GET", path, vec![]).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{path}");
+        assert!(v["error"].is_string(), "{path}");
+    }
+    let (status, _) = json_of(&app, "POST", "/api/sessions/nope/end", vec![]).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn ended_session_refuses_events() {
+    let db = TestDb::new();
+    let app = hiveterm::app(db.state.clone());
+    post(&app, "e", b"{\"kind\":\"note\",\"text\":\"a\"}\n").await;
+    let (status, v) = json_of(&app, "POST", "/api/sessions/e/end", vec![]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(v["live"], false);
+    assert!(v["ended"].as_f64().is_some());
+    let (status, again) = json_of(&app, "POST", "/api/sessions/e/end", vec![]).await;
+    assert_eq!((status, &again["ended"]), (StatusCode::OK, &v["ended"]));
+    let (status, v) = json_of(&app, "POST", "/api/sessions/e/events", b"{}\n".to_vec()).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{v}");
+    let (_, s) = json_of(&app, "GET", "/api/sessions/e/state", vec![]).await;
+    assert_eq!(s["last_seq"], 1);
+    assert_eq!(s["live"], false);
+}
+
+#[tokio::test]
+async fn state_badges_from_a_hyperhive_log() {
+    let db = TestDb::new();
+    let app = hiveterm::app(db.state.clone());
+    let bytes = fixture("hyperhive/file_tools.events.jsonl");
+    post(&app, "h", &bytes).await;
+    let (status, s) = json_of(&app, "GET", "/api/sessions/h/state", vec![]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(s["id"], "h");
+    assert_eq!(s["model"], "claude-opus-5-5");
+    assert_eq!(s["turn"]["count"], 1);
+    assert_eq!(s["turn"]["from"], "operator");
+    assert_eq!(s["turn"]["in_flight"], false);
+    assert_eq!(s["results"], 1);
+    assert!(s["cost_usd"].as_f64().unwrap() > 0.0);
+    assert!(s["duration_ms"].as_f64().unwrap() > 0.0);
+    assert!(s["usage"].is_object());
+    assert!(s["status"].is_string());
+    // Counts agree with the rows served.
+    let envs = history_all(&app, "h", 1000).await;
+    let count = |lvl: &str| {
+        envs.iter()
+            .flat_map(|e| e["msgs"].as_array().unwrap())
+            .filter(|m| m["level"] == lvl)
+            .count()
+    };
+    assert_eq!(s["errors"], count("error"));
+    assert_eq!(s["warnings"], count("warn"));
+    assert_eq!(
+        s["last_seq"].as_u64().unwrap(),
+        classify_file(&bytes).len() as u64
+    );
+}
+
+/// The badges survive a restart (checkpoint + replay) unchanged.
+#[tokio::test]
+async fn state_is_the_same_after_reopening_the_database() {
+    let db = TestDb::new();
+    let app = hiveterm::app(db.state.clone());
+    post(&app, "h", &fixture("hyperhive/mcp_tools.events.jsonl")).await;
+    let (_, before) = json_of(&app, "GET", "/api/sessions/h/state", vec![]).await;
+    let page_before = json_of(
+        &app,
+        "GET",
+        "/api/sessions/h/events/history?limit=5",
+        vec![],
+    )
+    .await;
+    db.state.store().close().await;
+    let store = hiveterm::Store::open_with(&db.db_path(), 4).unwrap();
+    let app = hiveterm::app(hiveterm::AppState::new(store, Config::default()));
+    let (_, after) = json_of(&app, "GET", "/api/sessions/h/state", vec![]).await;
+    assert_eq!(before, after);
+    assert_eq!(
+        json_of(
+            &app,
+            "GET",
+            "/api/sessions/h/events/history?limit=5",
+            vec![]
+        )
+        .await,
+        page_before
+    );
+}
+
+#[tokio::test]
+async fn token_guards_the_api() {
+    let config = Config {
+        token: Some("s3cret".into()),
+        ..Config::default()
+    };
+    let db = TestDb::with(config, 4);
+    let app = hiveterm::app(db.state.clone());
+    let (status, v) = json_of(&app, "GET", "/api/sessions", vec![]).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "{v}");
+    let (status, _, _) = req_with(
+        &app,
+        "GET",
+        "/api/sessions",
+        &[("authorization", "Bearer wrong")],
+        vec![],
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    let (status, _, _) = req_with(
+        &app,
+        "GET",
+        "/api/sessions",
+        &[("authorization", "Bearer s3cret")],
+        vec![],
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _) = json_of(&app, "GET", "/api/sessions?token=s3cret", vec![]).await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _) = json_of(
+        &app,
+        "POST",
+        "/api/sessions/x/events?token=s3cre",
+        b"{}".to_vec(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    // The page shell itself is public but lists nothing without the token.
+    let (status, _, body) = req(&app, "GET", "/", vec![]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(!String::from_utf8(body).unwrap().contains("<li>"));
+}
+
+#[tokio::test]
+async fn page_without_a_build_lists_sessions_with_csp() {
+    let db = TestDb::new();
+    let app = hiveterm::app(db.state.clone());
+    post(&app, "a-b", b"{\"kind\":\"note\",\"text\":\"a\"}\n").await;
+    let (status, headers, body) = req(&app, "GET", "/", vec![]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(headers["content-security-policy"], hiveterm::web::CSP);
+    let body = String::from_utf8(body).unwrap();
+    assert!(body.contains("href=\"/s/a-b\""), "{body}");
+    let (status, headers, _) = req(&app, "GET", "/s/a-b", vec![]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(headers.contains_key("content-security-policy"));
+}
+
+#[tokio::test]
+async fn page_build_is_served_with_spa_fallback_and_script_hashes() {
+    let db = TestDb::new();
+    let dist = db.dir.path().join("dist");
+    std::fs::create_dir_all(&dist).unwrap();
+    let index = "<!doctype html><html><head><script type=\"module\">import init from '/app.js';init();</script></head><body></body></html>";
+    std::fs::write(dist.join("index.html"), index).unwrap();
+    std::fs::write(dist.join("app.js"), "export default function init() {}").unwrap();
+    let app = hiveterm::app(db.state.clone());
+    for path in ["/", "/s/anything", "/some/deep/route", "/index.html"] {
+        let (status, headers, body) = req(&app, "GET", path, vec![]).await;
+        assert_eq!(status, StatusCode::OK, "{path}");
+        assert_eq!(String::from_utf8(body).unwrap(), index, "{path}");
+        let csp = headers["content-security-policy"].to_str().unwrap();
+        assert!(
+            csp.starts_with(hiveterm::web::CSP) && csp.contains("'sha256-"),
+            "{path}: {csp}"
+        );
+    }
+    let (status, headers, body) = req(&app, "GET", "/app.js", vec![]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        headers["content-type"]
+            .to_str()
+            .unwrap()
+            .contains("javascript")
+    );
+    assert_eq!(body, b"export default function init() {}");
+    let (status, v) = json_of(&app, "GET", "/api/not-a-route", vec![]).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(v["error"].is_string());
+}

@@ -1,0 +1,288 @@
+//! The real `hiveterm` binary: durability under SIGKILL, and `hiveterm run` with a fake agent.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use classifier::{ClassifyCtx, LineReader, TermMsg};
+use common::{call, call_json};
+use serde_json::Value;
+
+/// Starts the binary with `args`; answers it and the address it printed.
+fn spawn(args: &[&str], env: &[(&str, &str)]) -> (Child, SocketAddr) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_hiveterm"));
+    cmd.args(args).stdout(Stdio::piped()).stderr(Stdio::null());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().expect("spawn hiveterm");
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut tx = Some(tx);
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if let Some(rest) = line.strip_prefix("listening on http://")
+                && let Some(tx) = tx.take()
+            {
+                let addr: SocketAddr = rest.trim_end_matches('/').parse().unwrap();
+                let _ = tx.send(addr);
+            }
+        }
+    });
+    let addr = rx
+        .recv_timeout(Duration::from_secs(30))
+        .expect("hiveterm printed its URL");
+    (child, addr)
+}
+
+fn note(text: &str) -> String {
+    format!("{{\"kind\":\"note\",\"text\":\"{text}\"}}")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigkill_during_ingest_loses_no_acknowledged_event() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("d.db");
+    let db_s = db.to_str().unwrap();
+    let (mut child, addr) = spawn(&["serve", "--db", db_s, "--addr", "127.0.0.1:0"], &[]);
+    let acked: Arc<Mutex<Vec<(String, u64)>>> = Arc::default();
+    let mut posters = Vec::new();
+    for p in 0..4 {
+        let acked = acked.clone();
+        posters.push(tokio::spawn(async move {
+            for b in 0.. {
+                let lines: Vec<String> = (0..5).map(|i| note(&format!("p{p} b{b} i{i}"))).collect();
+                let body = lines.join("\n").into_bytes();
+                let Ok(Ok((status, bytes))) = tokio::time::timeout(
+                    Duration::from_secs(5),
+                    tokio::spawn(async move {
+                        call(addr, "POST", "/api/sessions/dur/events", body).await
+                    }),
+                )
+                .await
+                else {
+                    return;
+                };
+                if !status.is_success() {
+                    return;
+                }
+                let v: Value = serde_json::from_slice(&bytes).unwrap();
+                let seqs = v["seqs"].as_array().unwrap();
+                let mut acked = acked.lock().unwrap();
+                for (line, seq) in lines.into_iter().zip(seqs) {
+                    acked.push((line, seq.as_u64().unwrap()));
+                }
+            }
+        }));
+    }
+    let start = Instant::now();
+    while acked.lock().unwrap().len() < 2000 && start.elapsed() < Duration::from_secs(20) {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    for p in posters {
+        let _ = p.await;
+    }
+    let acked = acked.lock().unwrap().clone();
+    assert!(acked.len() >= 100, "only {} acknowledged", acked.len());
+
+    // Restarted on the same file: everything acknowledged is there, once, at its seq.
+    let (mut child, addr) = spawn(&["serve", "--db", db_s, "--addr", "127.0.0.1:0"], &[]);
+    {
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        let check: String = conn
+            .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(check, "ok");
+        let (count, max): (u64, u64) = conn
+            .query_row(
+                "SELECT count(*), max(seq) FROM events WHERE session = 'dur'",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap();
+        assert_eq!(count, max, "seqs have no gaps");
+        let mut stmt = conn
+            .prepare("SELECT seq FROM events WHERE session = 'dur' AND raw = ?1")
+            .unwrap();
+        for (line, seq) in &acked {
+            let seqs: Vec<u64> = stmt
+                .query_map([line.as_bytes()], |r| r.get(0))
+                .unwrap()
+                .map(Result::unwrap)
+                .collect();
+            assert_eq!(seqs, [*seq], "{line}");
+        }
+        let last_seq: u64 = conn
+            .query_row("SELECT last_seq FROM sessions WHERE id = 'dur'", [], |r| {
+                r.get(0)
+            })
+            .unwrap();
+        assert_eq!(last_seq, max);
+    }
+    // And it goes on from there.
+    let (_, s) = call_json(addr, "GET", "/api/sessions/dur", vec![]).await;
+    let last = s["last_seq"].as_u64().unwrap();
+    let (_, v) = call_json(
+        addr,
+        "POST",
+        "/api/sessions/dur/events",
+        note("after restart").into_bytes(),
+    )
+    .await;
+    assert_eq!(v["seqs"][0].as_u64(), Some(last + 1));
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
+
+fn classify_file(bytes: &[u8]) -> Vec<Vec<TermMsg>> {
+    let mut ctx = ClassifyCtx::new();
+    let mut reader = LineReader::new();
+    let mut out = Vec::new();
+    reader.push(bytes, |line| out.push(line.classify(&mut ctx).msgs));
+    reader.finish(|line| out.push(line.classify(&mut ctx).msgs));
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn run_a_fake_agent_serves_it_and_records_everything() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("r.db");
+    let fixture_rel = "claude-code-2.1.332/file_tools.stream.jsonl";
+    let fixture_path = common::repo().join("fixtures").join(fixture_rel);
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fake-agent.sh");
+    let (mut child, addr) = spawn(
+        &[
+            "run",
+            "--once",
+            "--title",
+            "fake agent",
+            "--db",
+            db.to_str().unwrap(),
+            "--addr",
+            "127.0.0.1:0",
+            "--",
+            "sh",
+            script.to_str().unwrap(),
+            fixture_path.to_str().unwrap(),
+        ],
+        &[("FAKE_AGENT_PAUSE", "1")],
+    );
+    // Served while it runs.
+    let (status, list) = call_json(addr, "GET", "/api/sessions", vec![]).await;
+    assert_eq!(status, 200);
+    let session = &list["sessions"][0];
+    assert_eq!(session["title"], "fake agent");
+    assert_eq!(session["source"], "run");
+    assert_eq!(session["live"], true);
+    let id = session["id"].as_str().unwrap().to_owned();
+    let (status, _) = call(addr, "GET", &format!("/s/{id}"), vec![]).await;
+    assert_eq!(status, 200);
+    let code = tokio::task::spawn_blocking(move || child.wait().unwrap())
+        .await
+        .unwrap();
+    assert_eq!(
+        code.code(),
+        Some(3),
+        "hiveterm run --once exits with the command's code"
+    );
+
+    // What it stored, read back through the library.
+    let store = hiveterm::Store::open(&db).unwrap();
+    let state = hiveterm::AppState::new(store, hiveterm::Config::default());
+    let addr = common::spawn_server(state).await;
+    let envs = common::all_history(addr, &id, 1000).await;
+    let summaries: Vec<String> = envs
+        .iter()
+        .flat_map(|e| e["msgs"].as_array().unwrap())
+        .map(|m| {
+            format!(
+                "{} {}",
+                m["level"].as_str().unwrap(),
+                m["summary"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(summaries[0], "info TURN ← operator");
+    assert_eq!(
+        envs[0]["msgs"][0]["body"]
+            .as_str()
+            .unwrap()
+            .split_whitespace()
+            .next(),
+        Some("$")
+    );
+    assert!(
+        summaries.contains(&"warn stderr: warning: something on stderr".to_owned()),
+        "{summaries:#?}"
+    );
+    assert!(summaries.contains(&"warn stderr: fatal: giving up".to_owned()));
+    assert!(summaries.contains(&"debug stdout: plain text on stdout".to_owned()));
+    assert_eq!(
+        summaries.last().unwrap(),
+        "error turn fail — sh exited with status 3"
+    );
+    let (_, s) = call_json(addr, "GET", &format!("/api/sessions/{id}/state"), vec![]).await;
+    assert_eq!(s["live"], false);
+    assert_eq!(s["turn"]["last_ok"], false);
+    assert_eq!(s["turn"]["in_flight"], false);
+    assert_eq!(s["model"], "claude-opus-5-5");
+    assert!(s["cost_usd"].as_f64().unwrap() > 0.0);
+
+    // Every stdout line stored byte for byte, classified as `hiveterm classify` does.
+    let fixture = common::fixture(fixture_rel);
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let raws: Vec<(u64, Vec<u8>)> = conn
+        .prepare(
+            "SELECT seq, raw FROM events WHERE session = ?1 AND raw NOT LIKE '{\"kind\"%' ORDER BY seq",
+        )
+        .unwrap()
+        .query_map([&id], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    let lines: Vec<&[u8]> = fixture
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .collect();
+    assert_eq!(raws.len(), lines.len());
+    assert!(
+        raws.iter()
+            .zip(&lines)
+            .all(|((_, r), l)| r.as_slice() == *l),
+        "stdout lines stored byte for byte"
+    );
+    let expect = classify_file(&fixture);
+    for ((seq, _), want) in raws.iter().zip(expect) {
+        let got: Vec<TermMsg> = envs
+            .iter()
+            .find(|e| e["seq"].as_u64() == Some(*seq))
+            .map(|e| serde_json::from_value(e["msgs"].clone()).unwrap())
+            .unwrap_or_default();
+        assert_eq!(got, want, "seq {seq}");
+    }
+}
+
+#[test]
+fn serve_refuses_a_public_address_without_a_token() {
+    let out = Command::new(env!("CARGO_BIN_EXE_hiveterm"))
+        .args([
+            "serve",
+            "--addr",
+            "0.0.0.0:0",
+            "--db",
+            "/nonexistent/never.db",
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--token"), "{err}");
+}

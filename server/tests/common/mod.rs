@@ -1,0 +1,225 @@
+//! Shared by the server's tests and its load benchmark: a store in a temp dir, the router,
+//! a server on port 0, and a minimal HTTP/1.1 + SSE client over hyper.
+#![allow(dead_code)]
+
+use std::net::SocketAddr;
+use std::path::Path;
+
+use axum::body::Bytes;
+use axum::http::{HeaderMap, Request, StatusCode};
+use hiveterm::{AppState, Config, Store};
+use http_body_util::{BodyExt, Full};
+use hyper::body::Incoming;
+use hyper_util::rt::TokioIo;
+use serde_json::Value;
+
+/// The repository's root.
+pub fn repo() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace root")
+}
+
+/// A fixture's bytes.
+pub fn fixture(rel: &str) -> Vec<u8> {
+    std::fs::read(repo().join("fixtures").join(rel)).expect("fixture")
+}
+
+/// A fresh database in a temp dir, with a small checkpoint interval so tests cross many.
+pub struct TestDb {
+    pub dir: tempfile::TempDir,
+    pub state: AppState,
+}
+
+impl TestDb {
+    pub fn new() -> TestDb {
+        TestDb::with(Config::default(), 4)
+    }
+
+    pub fn with(mut config: Config, checkpoint_every: u64) -> TestDb {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let store = Store::open_with(&dir.path().join("test.db"), checkpoint_every).expect("open");
+        config.static_dir = dir.path().join("dist");
+        TestDb {
+            state: AppState::new(store, config),
+            dir,
+        }
+    }
+
+    pub fn db_path(&self) -> std::path::PathBuf {
+        self.dir.path().join("test.db")
+    }
+}
+
+/// Serves `state` on 127.0.0.1:0; answers the address.
+pub async fn spawn_server(state: AppState) -> SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let app = hiveterm::app(state);
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    addr
+}
+
+/// Sends one request on a new connection; answers status, headers and the body stream.
+pub async fn send(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Vec<u8>,
+) -> (StatusCode, HeaderMap, Incoming) {
+    let stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
+    stream.set_nodelay(true).expect("nodelay");
+    let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
+        .await
+        .expect("handshake");
+    tokio::spawn(conn);
+    let mut req = Request::builder()
+        .method(method)
+        .uri(path)
+        .header("host", addr.to_string());
+    for (k, v) in headers {
+        req = req.header(*k, *v);
+    }
+    let res = sender
+        .send_request(req.body(Full::new(Bytes::from(body))).expect("request"))
+        .await
+        .expect("response");
+    let (parts, body) = res.into_parts();
+    (parts.status, parts.headers, body)
+}
+
+/// A whole request: status and body bytes.
+pub async fn call(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: Vec<u8>,
+) -> (StatusCode, Vec<u8>) {
+    let (status, _, body) = send(addr, method, path, &[], body).await;
+    let bytes = body.collect().await.expect("body").to_bytes().to_vec();
+    (status, bytes)
+}
+
+/// A request whose answer is JSON.
+pub async fn call_json(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: Vec<u8>,
+) -> (StatusCode, Value) {
+    let (status, bytes) = call(addr, method, path, body).await;
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    )
+}
+
+/// One server-sent event.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SseEvent {
+    pub id: Option<String>,
+    pub event: Option<String>,
+    pub data: String,
+}
+
+/// Reads server-sent events from a response body.
+pub struct SseClient {
+    body: Incoming,
+    buf: Vec<u8>,
+    pub comments: usize,
+}
+
+impl SseClient {
+    /// Opens `path` with an optional `Last-Event-ID`.
+    pub async fn connect(addr: SocketAddr, path: &str, last_event_id: Option<u64>) -> SseClient {
+        let id = last_event_id.map(|i| i.to_string());
+        let mut headers = vec![("accept", "text/event-stream")];
+        if let Some(id) = &id {
+            headers.push(("last-event-id", id.as_str()));
+        }
+        let (status, h, body) = send(addr, "GET", path, &headers, Vec::new()).await;
+        assert_eq!(status, StatusCode::OK, "SSE {path}");
+        assert_eq!(h["content-type"], "text/event-stream");
+        SseClient {
+            body,
+            buf: Vec::new(),
+            comments: 0,
+        }
+    }
+
+    /// The next event (not a comment); `None` when the stream ends.
+    pub async fn next(&mut self) -> Option<SseEvent> {
+        loop {
+            if let Some(end) = self.buf.windows(2).position(|w| w == b"\n\n") {
+                let block: Vec<u8> = self.buf.drain(..end + 2).collect();
+                let text = String::from_utf8(block).expect("SSE is UTF-8");
+                let mut ev = SseEvent {
+                    id: None,
+                    event: None,
+                    data: String::new(),
+                };
+                let mut any = false;
+                for line in text.lines() {
+                    if line.is_empty() {
+                        continue;
+                    }
+                    if line.starts_with(':') {
+                        self.comments += 1;
+                        continue;
+                    }
+                    let (field, value) = line.split_once(": ").unwrap_or((line, ""));
+                    any = true;
+                    match field {
+                        "id" => ev.id = Some(value.to_owned()),
+                        "event" => ev.event = Some(value.to_owned()),
+                        "data" => {
+                            if !ev.data.is_empty() {
+                                ev.data.push('\n');
+                            }
+                            ev.data.push_str(value);
+                        }
+                        _ => {}
+                    }
+                }
+                if any {
+                    return Some(ev);
+                }
+                continue;
+            }
+            let frame = self.body.frame().await?.ok()?;
+            if let Ok(data) = frame.into_data() {
+                self.buf.extend_from_slice(&data);
+            }
+        }
+    }
+}
+
+/// All envelopes of a session, oldest first, through the history API in pages of `limit`.
+pub async fn all_history(addr: SocketAddr, id: &str, limit: usize) -> Vec<Value> {
+    let mut out = Vec::new();
+    let mut before: Option<u64> = None;
+    loop {
+        let path = match before {
+            Some(b) => format!("/api/sessions/{id}/events/history?limit={limit}&before={b}"),
+            None => format!("/api/sessions/{id}/events/history?limit={limit}"),
+        };
+        let (status, page) = call_json(addr, "GET", &path, Vec::new()).await;
+        assert_eq!(status, StatusCode::OK, "{page}");
+        out.extend(
+            page["envelopes"]
+                .as_array()
+                .expect("envelopes")
+                .iter()
+                .cloned(),
+        );
+        match page["next_before"].as_u64() {
+            Some(b) => before = Some(b),
+            None => break,
+        }
+    }
+    out.reverse();
+    out
+}

@@ -1,0 +1,103 @@
+//! `--follow`: a growing log with a partial last line, truncation, rotation, and a restart
+//! that goes on where it stopped.
+
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+use hiveterm::Store;
+use hiveterm::ingest::{follow, follow_session_id};
+
+async fn raws(store: &Store, id: &str) -> Vec<String> {
+    let id = id.to_owned();
+    store
+        .read(move |conn| {
+            let mut stmt =
+                conn.prepare("SELECT raw FROM events WHERE session = ?1 ORDER BY seq")?;
+            let rows = stmt.query_map([&id], |r| r.get::<_, Vec<u8>>(0))?;
+            Ok(rows
+                .map(|r| String::from_utf8(r.unwrap()).unwrap())
+                .collect())
+        })
+        .await
+        .unwrap()
+}
+
+async fn wait_for(store: &Store, id: &str, n: usize) -> Vec<String> {
+    let start = Instant::now();
+    loop {
+        let got = raws(store, id).await;
+        if got.len() >= n || start.elapsed() > Duration::from_secs(10) {
+            return got;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+fn append(path: &std::path::Path, text: &str) {
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .unwrap();
+    f.write_all(text.as_bytes()).unwrap();
+}
+
+fn note(t: &str) -> String {
+    format!("{{\"kind\":\"note\",\"text\":\"{t}\"}}")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn follows_partial_lines_truncation_rotation_and_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("f.db");
+    let log = dir.path().join("agent.jsonl");
+    let id = follow_session_id(&log);
+    assert!(hiveterm::valid_session_id(&id), "{id}");
+    let store = Store::open(&db).unwrap();
+    store.open_session(&id, "log", "follow").await.unwrap();
+    append(
+        &log,
+        &format!("{}\n{}\n{{\"kind\":\"note\",", note("a"), note("b")),
+    );
+    let task = tokio::spawn(follow(store.clone(), id.clone(), log.clone(), 1 << 20));
+    assert_eq!(wait_for(&store, &id, 2).await, [note("a"), note("b")]);
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(
+        raws(&store, &id).await.len(),
+        2,
+        "a partial line waits for its newline"
+    );
+    append(&log, "\"text\":\"c\"}\n");
+    assert_eq!(wait_for(&store, &id, 3).await[2], note("c"));
+
+    // Truncated (copytruncate rotation): read again from the start.
+    std::fs::write(&log, format!("{}\n", note("d"))).unwrap();
+    let got = wait_for(&store, &id, 5).await;
+    assert!(got[3].contains("truncated"), "{got:?}");
+    assert_eq!(got[4], note("d"));
+
+    // Rotated: renamed away, a new file in its place.
+    append(&log, &format!("{}\n", note("e")));
+    assert_eq!(wait_for(&store, &id, 6).await[5], note("e"));
+    std::fs::rename(&log, dir.path().join("agent.jsonl.1")).unwrap();
+    std::fs::write(&log, format!("{}\n", note("f"))).unwrap();
+    let got = wait_for(&store, &id, 8).await;
+    assert!(got[6].contains("replaced"), "{got:?}");
+    assert_eq!(got[7], note("f"));
+
+    // Stopped, the file grows, restarted: only the new lines are stored.
+    task.abort();
+    let _ = task.await;
+    append(&log, &format!("{}\n", note("g")));
+    store.close().await;
+    let store = Store::open(&db).unwrap();
+    let info = store.hub(&id).await.unwrap().unwrap().info();
+    assert!(!info.live, "a follow session ends with its server");
+    store.open_session(&id, "log", "follow").await.unwrap();
+    let task = tokio::spawn(follow(store.clone(), id.clone(), log.clone(), 1 << 20));
+    let got = wait_for(&store, &id, 9).await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(raws(&store, &id).await.len(), 9, "{got:?}");
+    assert_eq!(got[8], note("g"));
+    task.abort();
+}

@@ -1,0 +1,239 @@
+//! The SSE live tail on a real port: backlog, live frames, Last-Event-ID, keep-alives,
+//! reconnects at random points while events flow, and a client that falls behind.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{SseClient, TestDb, all_history, call_json, spawn_server};
+use hiveterm::Config;
+use serde_json::Value;
+
+fn note(text: &str) -> String {
+    format!("{{\"kind\":\"note\",\"text\":\"{text}\"}}\n")
+}
+
+async fn post(addr: std::net::SocketAddr, id: &str, body: String) -> Vec<u64> {
+    let (status, v) = call_json(
+        addr,
+        "POST",
+        &format!("/api/sessions/{id}/events"),
+        body.into_bytes(),
+    )
+    .await;
+    assert!(status.is_success(), "{v}");
+    v["seqs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_u64().unwrap())
+        .collect()
+}
+
+async fn next_envelope(c: &mut SseClient) -> (u64, Value) {
+    loop {
+        let ev = tokio::time::timeout(Duration::from_secs(10), c.next())
+            .await
+            .expect("a frame within 10 s")
+            .expect("stream open");
+        if ev.event.as_deref() == Some("state") {
+            continue;
+        }
+        let env: Value = serde_json::from_str(&ev.data).unwrap();
+        let id: u64 = ev.id.unwrap().parse().unwrap();
+        assert_eq!(env["seq"].as_u64(), Some(id));
+        return (id, env);
+    }
+}
+
+#[tokio::test]
+async fn backlog_then_state_then_live_frames() {
+    let db = TestDb::new();
+    let addr = spawn_server(db.state.clone()).await;
+    post(
+        addr,
+        "s",
+        format!(
+            "{}{{\"kind\":\"status_changed\",\"status\":\"busy\"}}\n{}",
+            note("one"),
+            note("three")
+        ),
+    )
+    .await;
+    let mut c = SseClient::connect(addr, "/api/sessions/s/events/stream", None).await;
+    let a = c.next().await.unwrap();
+    assert_eq!(a.id.as_deref(), Some("1"));
+    let env: Value = serde_json::from_str(&a.data).unwrap();
+    assert_eq!(env["msgs"][0]["summary"], "one");
+    assert!(env["ts"].as_f64().is_some());
+    // seq 2 has no rows: no frame.
+    assert_eq!(c.next().await.unwrap().id.as_deref(), Some("3"));
+    let state = c.next().await.unwrap();
+    assert_eq!(state.event.as_deref(), Some("state"));
+    assert_eq!(state.id, None);
+    let state: Value = serde_json::from_str(&state.data).unwrap();
+    assert_eq!(state["status"], "busy");
+    assert_eq!(state["last_seq"], 3);
+    post(addr, "s", note("four")).await;
+    assert_eq!(next_envelope(&mut c).await.0, 4);
+    // A state change is pushed.
+    post(
+        addr,
+        "s",
+        "{\"kind\":\"status_changed\",\"status\":\"idle\"}\n".into(),
+    )
+    .await;
+    let ev = tokio::time::timeout(Duration::from_secs(5), c.next())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(ev.event.as_deref(), Some("state"));
+    assert_eq!(
+        serde_json::from_str::<Value>(&ev.data).unwrap()["status"],
+        "idle"
+    );
+    // Ending the session is pushed too.
+    call_json(addr, "POST", "/api/sessions/s/end", vec![]).await;
+    let ev = tokio::time::timeout(Duration::from_secs(5), c.next())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        serde_json::from_str::<Value>(&ev.data).unwrap()["live"],
+        false
+    );
+}
+
+#[tokio::test]
+async fn last_event_id_and_after_choose_the_start() {
+    let db = TestDb::new();
+    let addr = spawn_server(db.state.clone()).await;
+    post(addr, "s", (1..=6).map(|i| note(&format!("n{i}"))).collect()).await;
+    for (path, last, first) in [
+        ("/api/sessions/s/events/stream?after=2", None, 3),
+        ("/api/sessions/s/events/stream", Some(4), 5),
+        // The header (a browser's reconnect) wins over the URL's `after`.
+        ("/api/sessions/s/events/stream?after=1", Some(5), 6),
+    ] {
+        let mut c = SseClient::connect(addr, path, last).await;
+        assert_eq!(next_envelope(&mut c).await.0, first, "{path} {last:?}");
+    }
+    // Past the end: waits, then gets what comes.
+    let mut c = SseClient::connect(addr, "/api/sessions/s/events/stream?after=6", None).await;
+    post(addr, "s", note("n7")).await;
+    assert_eq!(next_envelope(&mut c).await.0, 7);
+    let (status, _) =
+        common::call(addr, "GET", "/api/sessions/s/events/stream?after=x", vec![]).await;
+    assert_eq!(status, 400);
+}
+
+#[tokio::test]
+async fn keep_alive_comments_and_shutdown_ends_streams() {
+    let config = Config {
+        keep_alive: Duration::from_millis(50),
+        ..Config::default()
+    };
+    let db = TestDb::with(config, 4);
+    let addr = spawn_server(db.state.clone()).await;
+    post(addr, "s", note("a")).await;
+    let mut c = SseClient::connect(addr, "/api/sessions/s/events/stream", None).await;
+    next_envelope(&mut c).await;
+    let state = c.next().await.unwrap();
+    assert_eq!(state.event.as_deref(), Some("state"));
+    let waited = tokio::time::timeout(Duration::from_millis(300), c.next()).await;
+    assert!(waited.is_err(), "no frame expected, got {waited:?}");
+    // The comments arrived and were skipped by the reader.
+    db.state.begin_shutdown();
+    let end = tokio::time::timeout(Duration::from_secs(5), c.next())
+        .await
+        .unwrap();
+    assert_eq!(end, None);
+    assert!(c.comments >= 2, "{} keep-alive comments", c.comments);
+}
+
+/// Tiny deterministic PRNG (xorshift64*).
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) % n
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reconnecting_at_random_points_receives_every_envelope_once_in_order() {
+    let db = TestDb::new();
+    let addr = spawn_server(db.state.clone()).await;
+    let fixture = common::fixture("claude-code-2.1.332/mcp_tools.stream.jsonl");
+    let fixture: Vec<String> = String::from_utf8(fixture)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    post(addr, "s", note("start")).await;
+    let producer = tokio::spawn(async move {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for round in 0..120 {
+            let mut body = String::new();
+            for i in 0..=rng.next(6) {
+                match rng.next(4) {
+                    0 => body.push_str(&note(&format!("r{round} i{i}"))),
+                    1 => body.push_str("{\"kind\":\"status_changed\",\"status\":\"busy\"}\n"),
+                    _ => {
+                        body.push_str(&fixture[rng.next(fixture.len() as u64) as usize]);
+                        body.push('\n');
+                    }
+                }
+            }
+            post(addr, "s", body).await;
+            tokio::time::sleep(Duration::from_millis(rng.next(8))).await;
+        }
+        post(addr, "s", note("the end")).await;
+    });
+    let mut rng = Rng(42);
+    let mut got: Vec<(u64, Value)> = Vec::new();
+    let mut reconnects = 0;
+    'outer: loop {
+        let last = got.last().map(|(s, _)| *s);
+        let mut c = SseClient::connect(addr, "/api/sessions/s/events/stream", last).await;
+        reconnects += 1;
+        let take = 1 + rng.next(25);
+        for _ in 0..take {
+            let (seq, env) = next_envelope(&mut c).await;
+            let done = env["msgs"][0]["summary"] == "the end";
+            got.push((seq, env));
+            if done {
+                break 'outer;
+            }
+        }
+        drop(c);
+    }
+    producer.await.unwrap();
+    let want = all_history(addr, "s", 1000).await;
+    let seqs: Vec<u64> = got.iter().map(|(s, _)| *s).collect();
+    let want_seqs: Vec<u64> = want.iter().map(|e| e["seq"].as_u64().unwrap()).collect();
+    assert_eq!(seqs, want_seqs, "after {reconnects} reconnects");
+    for ((_, env), w) in got.iter().zip(&want) {
+        assert_eq!(env, w, "live and history envelopes agree");
+    }
+    assert!(reconnects > 10, "{reconnects}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_falls_behind_still_gets_everything() {
+    let db = TestDb::new();
+    let addr = spawn_server(db.state.clone()).await;
+    post(addr, "s", note("first")).await;
+    let mut c = SseClient::connect(addr, "/api/sessions/s/events/stream", None).await;
+    assert_eq!(next_envelope(&mut c).await.0, 1);
+    // Far more batches than the broadcast holds, with big frames, while the client reads nothing.
+    let big = "z".repeat(3000);
+    for i in 0..1300 {
+        post(addr, "s", note(&format!("{i} {big}"))).await;
+    }
+    for want in 2..=1301 {
+        assert_eq!(next_envelope(&mut c).await.0, want);
+    }
+}
