@@ -54,6 +54,9 @@ python3 checks/conformance.py "$TARGET_DIR/release/hiveterm" fixtures/claude-cod
 step "conformance: hyperhive fixtures"
 python3 checks/conformance.py "$TARGET_DIR/release/hiveterm" fixtures/hyperhive
 
+step "conformance: hostile logs"
+python3 checks/conformance.py "$TARGET_DIR/release/hiveterm" classifier/tests/hostile --hostile
+
 # --- the page (app/) -----------------------------------------------------------------------
 # Hooks for the page (issue 4). Each runs only once its inputs exist, so this script works
 # before the page lands. trunk, wasm-bindgen and wasm-opt 132 are installed and on PATH by
