@@ -1,0 +1,31 @@
+//! The hiveterm page: one agent session as terminal rows, in the browser.
+//!
+//! Rows come from the `classifier` crate, either live from a `hiveterm serve` (SSE) or from
+//! a log dropped onto the page and classified right here, in a Web Worker running this same
+//! wasm. The page renders nothing the classifier did not produce: no icons, summaries or
+//! levels are re-derived here, only the layout (flat or expandable) and the turn times.
+//!
+//! Pure parts, compiled and tested natively:
+//! - [`state`]: the view as a reducer, `apply(state, envelope)`: coalescing, paging, filters,
+//!   bounds, turn times.
+//! - [`layout`]: row heights and offsets for the virtualised list.
+//! - [`text`]: search, highlights, clock and duration formats.
+//!
+//! Browser parts (components read signals, never compute rows):
+//! - [`row`]: the `<Row>` component, exactly the seed's layout contract.
+//! - [`markdown_view`]: the one place HTML from the classifier's markdown module enters the DOM.
+//! - [`page`]: the page: toolbar, virtualised list, keyboard, drop zone, live view.
+//! - [`offline`] / [`worker`]: reading a dropped file in chunks in a Web Worker.
+//! - [`live`]: the server's SSE stream, history pages and state badges.
+
+pub mod layout;
+pub mod state;
+pub mod text;
+
+pub mod live;
+pub mod markdown_view;
+pub mod offline;
+pub mod page;
+pub mod prefs;
+pub mod row;
+pub mod worker;

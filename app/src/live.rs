@@ -1,0 +1,443 @@
+//! The live view's wire: `docs/API.md` of the server (history pages, SSE stream, state).
+//!
+//! Parsing is pure and tested natively; the fetch and `EventSource` parts exist in wasm only.
+//! The stream is opened once with `?after=<head>` of the first history page; the browser's
+//! `EventSource` reconnects by itself and resumes with `Last-Event-ID`, and the reducer drops
+//! any envelope it already holds, so a reconnect neither loses nor repeats rows.
+
+use classifier::TermEnvelope;
+use serde::Deserialize;
+use serde_json::Value;
+
+/// A page of history (`GET …/events/history`), newest first.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+pub struct HistoryPage {
+    /// Envelopes, newest first.
+    #[serde(default)]
+    pub envelopes: Vec<TermEnvelope>,
+    /// `before` for the next older page; `None` at the start of the session.
+    #[serde(default)]
+    pub next_before: Option<u64>,
+    /// Newest stored seq at the time of the read.
+    #[serde(default)]
+    pub head: Option<u64>,
+}
+
+/// One header badge: a label and its text.
+pub type Badge = (String, String);
+
+fn text_of(v: &Value) -> Option<String> {
+    match v {
+        Value::Null => None,
+        Value::String(s) if s.is_empty() => None,
+        Value::String(s) => Some(s.clone()),
+        Value::Object(o) => o
+            .get("name")
+            .or_else(|| o.get("state"))
+            .and_then(text_of)
+            .or_else(|| Some(v.to_string())),
+        other => Some(other.to_string()),
+    }
+}
+
+/// The header's badges from a state object (`GET …/state` or an SSE `state` frame):
+/// status, model, effort, turns, tokens, cost, errors, warnings. Missing fields are left out.
+pub fn badges(state: &Value) -> Vec<Badge> {
+    let mut out = Vec::new();
+    let mut push = |label: &str, v: Option<String>| {
+        if let Some(v) = v {
+            out.push((label.to_owned(), v));
+        }
+    };
+    push("status", state.get("status").and_then(text_of));
+    push("model", state.get("model").and_then(text_of));
+    push("effort", state.get("effort").and_then(text_of));
+    if let Some(turn) = state.get("turn") {
+        let count = turn.get("count").and_then(Value::as_u64).unwrap_or(0);
+        if count > 0 {
+            push("turns", Some(count.to_string()));
+        }
+    }
+    if let Some(usage) = state.get("usage").filter(|u| u.is_object()) {
+        let n = |k: &str| usage.get(k).and_then(Value::as_u64).unwrap_or(0);
+        let input =
+            n("input_tokens") + n("cache_read_input_tokens") + n("cache_creation_input_tokens");
+        push(
+            "tokens",
+            Some(format!("{input} in · {} out", n("output_tokens"))),
+        );
+    }
+    if let Some(cost) = state.get("cost_usd").and_then(Value::as_f64)
+        && cost > 0.0
+    {
+        push("cost", Some(format!("${cost:.4}")));
+    }
+    for (label, key) in [("errors", "errors"), ("warnings", "warnings")] {
+        if let Some(n) = state.get(key).and_then(Value::as_u64)
+            && n > 0
+        {
+            push(label, Some(n.to_string()));
+        }
+    }
+    if state.get("live").and_then(Value::as_bool) == Some(false) {
+        push("ended", Some("ended".to_owned()));
+    }
+    out
+}
+
+/// Whether the state says a turn is in flight.
+pub fn turn_in_flight(state: &Value) -> bool {
+    state
+        .pointer("/turn/in_flight")
+        .and_then(Value::as_bool)
+        .unwrap_or(false)
+}
+
+/// The session id of a page path `/s/{id}` (decoded; only the API's id characters).
+pub fn session_of_path(path: &str) -> Option<String> {
+    let id = path.strip_prefix("/s/")?.trim_end_matches('/');
+    let ok = !id.is_empty()
+        && id.len() <= 100
+        && !id.starts_with('.')
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'));
+    ok.then(|| id.to_owned())
+}
+
+/// Appends the page's `?token=` (if any) to an API URL.
+pub fn with_token(url: &str, token: Option<&str>) -> String {
+    match token {
+        None => url.to_owned(),
+        Some(t) => {
+            let sep = if url.contains('?') { '&' } else { '?' };
+            format!("{url}{sep}token={t}")
+        }
+    }
+}
+
+/// Sessions of `GET /api/sessions` as (id, title, live).
+pub fn session_list(v: &Value) -> Vec<(String, String, bool)> {
+    v.get("sessions")
+        .and_then(Value::as_array)
+        .map(|list| {
+            list.iter()
+                .filter_map(|s| {
+                    let id = s.get("id")?.as_str()?.to_owned();
+                    let title = s
+                        .get("title")
+                        .and_then(Value::as_str)
+                        .filter(|t| !t.is_empty())
+                        .unwrap_or(&id)
+                        .to_owned();
+                    let live = s.get("live").and_then(Value::as_bool).unwrap_or(false);
+                    Some((id, title, live))
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[cfg(target_arch = "wasm32")]
+pub use imp::*;
+
+#[cfg(target_arch = "wasm32")]
+mod imp {
+    use super::*;
+    use wasm_bindgen::JsCast;
+    use wasm_bindgen::prelude::*;
+    use web_sys::{EventSource, MessageEvent};
+
+    /// The page's `?token=`, URL-encoded as it came.
+    pub fn page_token() -> Option<String> {
+        let search = web_sys::window()?.location().search().ok()?;
+        search
+            .trim_start_matches('?')
+            .split('&')
+            .find_map(|kv| kv.strip_prefix("token=").map(str::to_owned))
+    }
+
+    async fn get_json<T: serde::de::DeserializeOwned>(url: &str) -> Result<T, String> {
+        let url = with_token(url, page_token().as_deref());
+        let resp = gloo_net::http::Request::get(&url)
+            .send()
+            .await
+            .map_err(|e| e.to_string())?;
+        if !resp.ok() {
+            return Err(format!(
+                "{} {}",
+                resp.status(),
+                resp.text().await.unwrap_or_default()
+            ));
+        }
+        resp.json::<T>().await.map_err(|e| e.to_string())
+    }
+
+    /// A page of history older than `before` (newest when `None`).
+    pub async fn history(id: &str, before: Option<u64>, limit: u32) -> Result<HistoryPage, String> {
+        let mut url = format!("/api/sessions/{id}/events/history?limit={limit}");
+        if let Some(b) = before {
+            url.push_str(&format!("&before={b}"));
+        }
+        get_json(&url).await
+    }
+
+    /// The badges object.
+    pub async fn state(id: &str) -> Result<Value, String> {
+        get_json(&format!("/api/sessions/{id}/state")).await
+    }
+
+    /// The session list (`GET /api/sessions`), or an error on a static host.
+    pub async fn sessions() -> Result<Value, String> {
+        get_json("/api/sessions").await
+    }
+
+    /// The signals the live view writes.
+    pub struct LiveSignals {
+        /// Session id.
+        pub id: String,
+        /// The rows.
+        pub state: leptos::prelude::RwSignal<crate::state::ViewState>,
+        /// Banner title.
+        pub title: leptos::prelude::RwSignal<String>,
+        /// Banner badges.
+        pub badges: leptos::prelude::RwSignal<Vec<Badge>>,
+        /// The server's turn-in-flight.
+        pub server_in_flight: leptos::prelude::RwSignal<bool>,
+        /// Connection status text.
+        pub conn: leptos::prelude::RwSignal<String>,
+        /// `before` of the next older history page.
+        pub next_before: leptos::prelude::RwSignal<Option<u64>>,
+        /// A permalink's seq still to be found.
+        pub pending_seq: leptos::prelude::RwSignal<Option<u64>>,
+    }
+
+    fn show_state(sig: &LiveSignals, v: &Value) {
+        use leptos::prelude::*;
+        if let Some(t) = v
+            .get("title")
+            .and_then(Value::as_str)
+            .filter(|t| !t.is_empty())
+        {
+            sig.title.set(t.to_owned());
+        }
+        sig.badges.set(badges(v));
+        sig.server_in_flight.set(turn_in_flight(v));
+    }
+
+    /// Loads the newest history page (and older ones until a permalink's row is held), then
+    /// follows the stream from the page's head.
+    pub fn connect(sig: LiveSignals) {
+        use leptos::prelude::*;
+        sig.title.set(sig.id.clone());
+        sig.conn.set("loading…".into());
+        leptos::task::spawn_local(async move {
+            if let Ok(v) = state(&sig.id).await {
+                show_state(&sig, &v);
+            }
+            let first = match history(&sig.id, None, 500).await {
+                Ok(p) => p,
+                Err(e) => {
+                    sig.conn.set(format!("cannot load: {e}"));
+                    return;
+                }
+            };
+            let head = first.head.unwrap_or(0);
+            sig.state
+                .update(|s| crate::state::prepend(s, &first.envelopes));
+            sig.next_before.set(first.next_before);
+            // A permalink to an older row: page back until it is held.
+            for _ in 0..50 {
+                let Some(want) = sig.pending_seq.get_untracked() else {
+                    break;
+                };
+                let Some(before) = sig.next_before.get_untracked() else {
+                    break;
+                };
+                let held = sig
+                    .state
+                    .with_untracked(|s| s.seq_range().0.is_some_and(|f| f <= want));
+                if held {
+                    break;
+                }
+                match history(&sig.id, Some(before), 1000).await {
+                    Ok(p) => {
+                        sig.state.update(|s| crate::state::prepend(s, &p.envelopes));
+                        sig.next_before.set(p.next_before);
+                    }
+                    Err(_) => break,
+                }
+            }
+            let state_sig = sig.state;
+            let conn = sig.conn;
+            let sig2 = std::rc::Rc::new(sig);
+            let sig3 = sig2.clone();
+            let opened = stream(&sig2.id, head, move |m| match m {
+                StreamMsg::Envelope(env) => state_sig.update(|s| crate::state::apply(s, &env)),
+                StreamMsg::State(v) => show_state(&sig3, &v),
+                StreamMsg::Open => conn.set("● live".into()),
+                StreamMsg::Error => conn.set("reconnecting…".into()),
+            });
+            match opened {
+                Ok(s) => std::mem::forget(s),
+                Err(e) => conn.set(format!("cannot stream: {e}")),
+            }
+        });
+    }
+
+    /// What the stream reports.
+    pub enum StreamMsg {
+        /// An envelope.
+        Envelope(TermEnvelope),
+        /// A state frame.
+        State(Value),
+        /// Connected (again).
+        Open,
+        /// Lost; the browser retries.
+        Error,
+    }
+
+    /// An open SSE stream; dropping it closes it.
+    pub struct Stream {
+        es: EventSource,
+        _closures: Vec<Closure<dyn FnMut(web_sys::Event)>>,
+    }
+
+    impl Drop for Stream {
+        fn drop(&mut self) {
+            self.es.close();
+        }
+    }
+
+    /// Opens the stream after `after`.
+    pub fn stream(
+        id: &str,
+        after: u64,
+        on: impl Fn(StreamMsg) + 'static,
+    ) -> Result<Stream, String> {
+        let url = with_token(
+            &format!("/api/sessions/{id}/events/stream?after={after}"),
+            page_token().as_deref(),
+        );
+        let es = EventSource::new(&url).map_err(|e| format!("{e:?}"))?;
+        let on = std::rc::Rc::new(on);
+        let mut closures = Vec::new();
+        let handler = |f: Box<dyn FnMut(web_sys::Event)>| Closure::wrap(f);
+        let o = on.clone();
+        let c = handler(Box::new(move |ev: web_sys::Event| {
+            let Some(data) = ev
+                .dyn_ref::<MessageEvent>()
+                .and_then(|m| m.data().as_string())
+            else {
+                return;
+            };
+            if let Ok(env) = serde_json::from_str::<TermEnvelope>(&data) {
+                o(StreamMsg::Envelope(env));
+            }
+        }));
+        es.add_event_listener_with_callback("message", c.as_ref().unchecked_ref())
+            .map_err(|e| format!("{e:?}"))?;
+        closures.push(c);
+        let o = on.clone();
+        let c = handler(Box::new(move |ev: web_sys::Event| {
+            let Some(data) = ev
+                .dyn_ref::<MessageEvent>()
+                .and_then(|m| m.data().as_string())
+            else {
+                return;
+            };
+            if let Ok(v) = serde_json::from_str::<Value>(&data) {
+                o(StreamMsg::State(v));
+            }
+        }));
+        es.add_event_listener_with_callback("state", c.as_ref().unchecked_ref())
+            .map_err(|e| format!("{e:?}"))?;
+        closures.push(c);
+        let o = on.clone();
+        let c = handler(Box::new(move |_| o(StreamMsg::Open)));
+        es.add_event_listener_with_callback("open", c.as_ref().unchecked_ref())
+            .map_err(|e| format!("{e:?}"))?;
+        closures.push(c);
+        let o = on;
+        let c = handler(Box::new(move |_| o(StreamMsg::Error)));
+        es.add_event_listener_with_callback("error", c.as_ref().unchecked_ref())
+            .map_err(|e| format!("{e:?}"))?;
+        closures.push(c);
+        Ok(Stream {
+            es,
+            _closures: closures,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn history_page_parses_the_documented_shape() {
+        let page: HistoryPage = serde_json::from_value(json!({
+            "envelopes": [{"ts": 2.0, "seq": 9, "msgs": [{"level": "info", "summary": "x"}]}],
+            "next_before": 9, "head": 12
+        }))
+        .unwrap();
+        assert_eq!(page.envelopes.len(), 1);
+        assert_eq!(page.next_before, Some(9));
+        assert_eq!(page.head, Some(12));
+        let end: HistoryPage =
+            serde_json::from_value(json!({"envelopes": [], "next_before": null, "head": 0}))
+                .unwrap();
+        assert_eq!(end.next_before, None);
+    }
+
+    #[test]
+    fn badges_from_state() {
+        let state = json!({
+            "status": "busy", "model": "claude-opus-5-5", "effort": null,
+            "usage": {"input_tokens": 3866, "output_tokens": 800, "cache_read_input_tokens": 4},
+            "turn": {"in_flight": true, "count": 3}, "cost_usd": 0.031464,
+            "errors": 2, "warnings": 0, "live": true
+        });
+        let b = badges(&state);
+        let want: Vec<Badge> = [
+            ("status", "busy"),
+            ("model", "claude-opus-5-5"),
+            ("turns", "3"),
+            ("tokens", "3870 in · 800 out"),
+            ("cost", "$0.0315"),
+            ("errors", "2"),
+        ]
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+        assert_eq!(b, want);
+        assert!(turn_in_flight(&state));
+        assert!(!turn_in_flight(&json!({})));
+        assert_eq!(
+            badges(&json!({"live": false})),
+            vec![("ended".into(), "ended".into())]
+        );
+    }
+
+    #[test]
+    fn session_paths() {
+        let check = |p: &str, want: Option<&str>| {
+            assert_eq!(session_of_path(p).as_deref(), want, "{p}");
+        };
+        check("/s/run-1", Some("run-1"));
+        check("/s/run-1/", Some("run-1"));
+        check("/s/", None);
+        check("/s/.hidden", None);
+        check("/s/a b", None);
+        check("/", None);
+        check("/x/abc", None);
+    }
+
+    #[test]
+    fn token_is_appended() {
+        assert_eq!(with_token("/a", None), "/a");
+        assert_eq!(with_token("/a", Some("t")), "/a?token=t");
+        assert_eq!(with_token("/a?b=1", Some("t")), "/a?b=1&token=t");
+    }
+}

@@ -1,0 +1,284 @@
+//! The page side of offline reading: hands a dropped, picked or pasted log to the worker
+//! ([`crate::worker`]) and feeds the envelopes it sends back into the view state.
+//!
+//! The worker is started when the page loads (so its wasm is compiled before the drop) and
+//! replaced when a new log arrives while it is still busy with the last one.
+
+use classifier::TermEnvelope;
+
+/// Progress of reading one log.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Progress {
+    /// Name shown in the header.
+    pub name: String,
+    /// Bytes read.
+    pub read: f64,
+    /// Bytes in all.
+    pub total: f64,
+    /// Lines read.
+    pub lines: u64,
+    /// Whether the whole log is classified.
+    pub done: bool,
+    /// Milliseconds from the drop to the first rows, and to the end.
+    pub first_ms: Option<f64>,
+    /// Milliseconds from the drop to the end.
+    pub done_ms: Option<f64>,
+    /// What went wrong, if anything.
+    pub error: Option<String>,
+}
+
+/// One message from the worker, decoded.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FromWorker {
+    /// The worker listens.
+    Ready,
+    /// A chunk's envelopes, and how far reading got.
+    Rows {
+        /// The envelopes.
+        envs: Vec<TermEnvelope>,
+        /// Bytes read.
+        read: f64,
+        /// Bytes in all.
+        total: f64,
+        /// Lines read.
+        lines: u64,
+        /// Whether this is the last chunk.
+        done: bool,
+    },
+    /// Reading failed.
+    Error(String),
+}
+
+/// Parses a batch of envelopes the worker sent. A batch that does not parse (it cannot: the
+/// worker wrote it) gives no envelopes rather than a panic.
+pub fn parse_batch(json: &str) -> Vec<TermEnvelope> {
+    serde_json::from_str(json).unwrap_or_default()
+}
+
+#[cfg(target_arch = "wasm32")]
+pub use imp::{Reader, install, read_file, read_text};
+
+#[cfg(target_arch = "wasm32")]
+mod imp {
+    use super::*;
+    use js_sys::{Object, Reflect};
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    use wasm_bindgen::JsCast;
+    use wasm_bindgen::prelude::*;
+    use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
+
+    /// A job waiting for the worker to be ready.
+    enum Job {
+        File(web_sys::File),
+        Text(String),
+    }
+
+    struct Inner {
+        worker: Option<Worker>,
+        ready: bool,
+        busy: bool,
+        pending: Option<Job>,
+        handler: Rc<dyn Fn(FromWorker)>,
+        _on_message: Option<Closure<dyn FnMut(MessageEvent)>>,
+    }
+
+    /// The worker, with the job queue in front of it.
+    #[derive(Clone)]
+    pub struct Reader(Rc<RefCell<Inner>>);
+
+    /// URL of this wasm's JS glue and binary, read from trunk's preload links.
+    fn asset_urls() -> Option<(String, String)> {
+        let doc = web_sys::window()?.document()?;
+        let js = doc
+            .query_selector("link[rel=modulepreload]")
+            .ok()??
+            .get_attribute("href")?;
+        let wasm = doc
+            .query_selector("link[rel=preload][as=fetch]")
+            .ok()??
+            .get_attribute("href")?;
+        let base = web_sys::window()?.location().href().ok()?;
+        let abs = |u: &str| web_sys::Url::new_with_base(u, &base).map(|u| u.href()).ok();
+        Some((abs(&js)?, abs(&wasm)?))
+    }
+
+    fn decode(data: &JsValue) -> Option<FromWorker> {
+        let get = |k: &str| Reflect::get(data, &k.into()).ok();
+        let kind = get("kind")?.as_string()?;
+        match kind.as_str() {
+            "ready" => Some(FromWorker::Ready),
+            "rows" | "done" => Some(FromWorker::Rows {
+                envs: parse_batch(&get("json")?.as_string()?),
+                read: get("read")?.as_f64()?,
+                total: get("total")?.as_f64()?,
+                lines: get("lines")?.as_f64()? as u64,
+                done: kind == "done",
+            }),
+            "error" => Some(FromWorker::Error(
+                get("message")?.as_string().unwrap_or_default(),
+            )),
+            _ => None,
+        }
+    }
+
+    impl Reader {
+        /// Starts a worker; `handler` gets every decoded message.
+        pub fn new(handler: impl Fn(FromWorker) + 'static) -> Reader {
+            let reader = Reader(Rc::new(RefCell::new(Inner {
+                worker: None,
+                ready: false,
+                busy: false,
+                pending: None,
+                handler: Rc::new(handler),
+                _on_message: None,
+            })));
+            reader.spawn();
+            reader
+        }
+
+        fn spawn(&self) {
+            let Some((js, wasm)) = asset_urls() else {
+                let handler = self.0.borrow().handler.clone();
+                handler(FromWorker::Error(
+                    "cannot find the page's wasm to start a worker".into(),
+                ));
+                return;
+            };
+            let opts = WorkerOptions::new();
+            opts.set_type(WorkerType::Module);
+            let enc = |s: &str| String::from(js_sys::encode_uri_component(s));
+            let url = format!("/worker.js?js={}&wasm={}", enc(&js), enc(&wasm));
+            let worker = match Worker::new_with_options(&url, &opts) {
+                Ok(w) => w,
+                Err(e) => {
+                    let handler = self.0.borrow().handler.clone();
+                    handler(FromWorker::Error(format!("cannot start a worker: {e:?}")));
+                    return;
+                }
+            };
+            let me = self.clone();
+            let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
+                let Some(msg) = decode(&ev.data()) else {
+                    return;
+                };
+                match &msg {
+                    FromWorker::Ready => {
+                        me.0.borrow_mut().ready = true;
+                        me.flush();
+                    }
+                    FromWorker::Rows { done: true, .. } | FromWorker::Error(_) => {
+                        me.0.borrow_mut().busy = false;
+                    }
+                    FromWorker::Rows { .. } => {}
+                }
+                let handler = me.0.borrow().handler.clone();
+                handler(msg);
+            });
+            worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+            let mut inner = self.0.borrow_mut();
+            inner.worker = Some(worker);
+            inner.ready = false;
+            inner.busy = false;
+            inner._on_message = Some(on_message);
+        }
+
+        fn flush(&self) {
+            let job = {
+                let mut inner = self.0.borrow_mut();
+                if !inner.ready || inner.busy {
+                    return;
+                }
+                inner.pending.take()
+            };
+            let Some(job) = job else { return };
+            let msg = Object::new();
+            match job {
+                Job::File(f) => {
+                    let _ = Reflect::set(&msg, &"kind".into(), &"file".into());
+                    let _ = Reflect::set(&msg, &"file".into(), &f);
+                }
+                Job::Text(t) => {
+                    let _ = Reflect::set(&msg, &"kind".into(), &"text".into());
+                    let _ = Reflect::set(&msg, &"text".into(), &t.into());
+                }
+            }
+            let mut inner = self.0.borrow_mut();
+            if let Some(w) = &inner.worker {
+                let _ = w.post_message(&msg);
+                inner.busy = true;
+            }
+        }
+
+        fn submit(&self, job: Job) {
+            let busy = self.0.borrow().busy;
+            if busy {
+                if let Some(w) = self.0.borrow_mut().worker.take() {
+                    w.terminate();
+                }
+                self.spawn();
+            }
+            self.0.borrow_mut().pending = Some(job);
+            self.flush();
+        }
+
+        /// Classifies a file.
+        pub fn read_file(&self, file: web_sys::File) {
+            self.submit(Job::File(file));
+        }
+
+        /// Classifies pasted text.
+        pub fn read_text(&self, text: String) {
+            self.submit(Job::Text(text));
+        }
+    }
+
+    thread_local! {
+        static READER: RefCell<Option<Reader>> = const { RefCell::new(None) };
+    }
+
+    /// Starts the page's worker; `handler` gets its messages.
+    pub fn install(handler: impl Fn(FromWorker) + 'static) {
+        let reader = Reader::new(handler);
+        READER.with(|r| *r.borrow_mut() = Some(reader));
+    }
+
+    fn reader() -> Option<Reader> {
+        READER.with(|r| r.borrow().clone())
+    }
+
+    /// Classifies a file in the page's worker.
+    pub fn read_file(file: web_sys::File) {
+        if let Some(r) = reader() {
+            r.read_file(file);
+        }
+    }
+
+    /// Classifies pasted text in the page's worker.
+    pub fn read_text(text: String) {
+        if let Some(r) = reader() {
+            r.read_text(text);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn batch_round_trips() {
+        let envs = vec![TermEnvelope {
+            ts: Some(1.5),
+            seq: Some(3),
+            msgs: vec![classifier::TermMsg::new(classifier::Level::Warn, "x")],
+        }];
+        let json = serde_json::to_string(&envs).unwrap();
+        assert_eq!(parse_batch(&json), envs);
+    }
+
+    #[test]
+    fn garbage_batch_is_empty() {
+        assert!(parse_batch("not json").is_empty());
+    }
+}

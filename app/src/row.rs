@@ -1,0 +1,168 @@
+//! `<Row>`: one row, exactly the seed's layout contract.
+//!
+//! - Flat `<div class="row level-…">` or expandable `<details class="row level-…">`; the
+//!   level class is the only colour input.
+//! - The icon in a fixed-width `.row-glyph` cell; no icon, no cell.
+//! - The summary in `.summary-text` (its `::before` is the caret of a `<details>`).
+//! - Turn times in `.turn-time`, after the summary, never inside it.
+//! - Bodies: markdown in `.md` (through [`crate::markdown_view`]), a diff as coloured
+//!   `+`/`-` lines, anything else as preformatted text. An empty-summary markdown row is flat.
+//! - Every row carries `data-seq`, `data-idx` and `data-pos` (its place in the shown list).
+
+use leptos::prelude::*;
+
+use crate::markdown_view::Markdown;
+use crate::state::{Row as RowData, Shape, TurnTime, shape_of};
+use crate::text::{clock, duration, highlight};
+use classifier::BodyFormat;
+
+/// Minutes to add to UTC for local time at `ts` (the browser's zone; UTC natively).
+pub fn local_offset_min(ts: f64) -> i64 {
+    #[cfg(target_arch = "wasm32")]
+    {
+        let d = js_sys::Date::new(&wasm_bindgen::JsValue::from_f64(ts * 1000.0));
+        -(d.get_timezone_offset() as i64)
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let _ = ts;
+        0
+    }
+}
+
+/// The text of a row's `.turn-time`: `HH:MM:SS`, and ` · <duration>` on a turn end.
+pub fn turn_time_text(turn: TurnTime) -> String {
+    match turn {
+        TurnTime::Start { ts } => clock(ts, local_offset_min(ts)),
+        TurnTime::End { ts, dur } => {
+            let t = clock(ts, local_offset_min(ts));
+            match dur {
+                Some(d) => format!("{t} · {}", duration(d)),
+                None => t,
+            }
+        }
+    }
+}
+
+/// Text with `<mark>` around each match of `query`.
+fn marked(text: &str, query: &str) -> Vec<AnyView> {
+    highlight(text, query)
+        .into_iter()
+        .map(|(piece, hit)| {
+            let piece = piece.to_owned();
+            if hit {
+                view! { <mark>{piece}</mark> }.into_any()
+            } else {
+                piece.into_any()
+            }
+        })
+        .collect()
+}
+
+/// The class of one line of a diff body.
+pub fn diff_class(line: &str) -> &'static str {
+    if line.starts_with("+++") || line.starts_with("---") || line.starts_with("@@") {
+        "diff-meta"
+    } else if line.starts_with('+') {
+        "diff-add"
+    } else if line.starts_with('-') {
+        "diff-del"
+    } else {
+        "diff-ctx"
+    }
+}
+
+fn body_view(body: String, format: Option<BodyFormat>, query: &str) -> AnyView {
+    match format {
+        Some(BodyFormat::Markdown) => view! { <Markdown body=body /> }.into_any(),
+        Some(BodyFormat::Diff) => {
+            let lines: Vec<AnyView> = body
+                .lines()
+                .map(|line| {
+                    let class = diff_class(line);
+                    let parts = marked(line, query);
+                    view! { <span class=class>{parts}"\n"</span> }.into_any()
+                })
+                .collect();
+            view! { <pre class="body diff">{lines}</pre> }.into_any()
+        }
+        None => {
+            let parts = marked(&body, query);
+            view! { <pre class="body plain">{parts}</pre> }.into_any()
+        }
+    }
+}
+
+/// One row.
+#[component]
+pub fn Row(
+    /// The row.
+    row: std::sync::Arc<RowData>,
+    /// Its place in the shown list.
+    pos: usize,
+    /// Whether a bodied row is open.
+    open: bool,
+    /// Search text to highlight (empty: none).
+    #[prop(optional, into)]
+    query: String,
+    /// Whether this is the reader's current row (`j`/`k`).
+    #[prop(optional)]
+    current: bool,
+) -> impl IntoView {
+    let msg = &row.msg;
+    let class = format!(
+        "row level-{}{}",
+        msg.level.as_str(),
+        if current { " current" } else { "" }
+    );
+    let seq = row.seq.map(|s| s.to_string()).unwrap_or_default();
+    let idx = row.idx.to_string();
+    let pos = pos.to_string();
+    let glyph = msg
+        .icon
+        .clone()
+        .map(|icon| view! { <span class="row-glyph">{icon}</span> });
+    let summary = marked(&msg.summary, &query);
+    let turn_time = row
+        .turn
+        .map(|t| view! { <span class="turn-time">{turn_time_text(t)}</span> });
+    match shape_of(msg) {
+        Shape::Flat => view! {
+            <div class=class data-seq=seq data-idx=idx data-pos=pos>
+                {glyph}
+                <span class="summary-text">{summary}</span>
+                {turn_time}
+            </div>
+        }
+        .into_any(),
+        Shape::FlatMarkdown => {
+            let body = msg.body.clone().unwrap_or_default();
+            view! {
+                <div class=class data-seq=seq data-idx=idx data-pos=pos>
+                    {glyph}
+                    {turn_time}
+                    <Markdown body=body />
+                </div>
+            }
+            .into_any()
+        }
+        Shape::Details => {
+            let body = body_view(
+                msg.body.clone().unwrap_or_default(),
+                msg.body_format,
+                &query,
+            );
+            view! {
+                <details class=class data-seq=seq data-idx=idx data-pos=pos open=open>
+                    <summary>
+                        {glyph}
+                        <span class="summary-text">{summary}</span>
+                        {turn_time}
+                    </summary>
+                    {body}
+                </details>
+            }
+            .into_any()
+        }
+    }
+}

@@ -1,0 +1,633 @@
+//! The view state as a pure reducer: envelopes in, the list of rows the page shows out.
+//!
+//! [`apply`] appends one envelope's rows (coalescing in place, de-duplicating by `seq`, turn
+//! times paired, bounded), [`prepend`] adds an older page of history, [`set_filter`] changes
+//! what is visible. Everything here is plain data, compiled and tested natively; components
+//! only read it.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
+
+use classifier::{BodyFormat, Level, TermEnvelope, TermMsg};
+
+use crate::layout::HeightIndex;
+use crate::text::contains_ci;
+
+/// Pixel height of one line of text; `style/terminal.css` fixes `line-height` to it.
+pub const LINE_PX: f32 = 20.0;
+
+/// Most lines of a body the page shows before the body scrolls (`max-height` in the CSS).
+pub const BODY_MAX_LINES: usize = 30;
+
+/// Rows held by default; older rows are dropped past it (live sessions run for days).
+pub const DEFAULT_MAX_ROWS: usize = 1_000_000;
+
+/// A turn boundary's time, drawn in `.turn-time`, never in the summary.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum TurnTime {
+    /// A turn started at `ts` (unix seconds).
+    Start {
+        /// When.
+        ts: f64,
+    },
+    /// A turn ended at `ts`, `dur` seconds after the open turn start it pairs with.
+    End {
+        /// When.
+        ts: f64,
+        /// Seconds since the paired start, when one was open.
+        dur: Option<f64>,
+    },
+}
+
+/// One row as the page holds it: a [`TermMsg`] with its address and derived facts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    /// Unique within the page's lifetime; the key for rendering and per-row UI state.
+    pub uid: u64,
+    /// The envelope's `seq` (`data-seq`).
+    pub seq: Option<u64>,
+    /// The row's place in its envelope (`data-idx`).
+    pub idx: u32,
+    /// The envelope's time.
+    pub ts: Option<f64>,
+    /// The row itself, verbatim from the classifier.
+    pub msg: TermMsg,
+    /// Turn start/end time, for turn rows with a `ts`.
+    pub turn: Option<TurnTime>,
+    /// The tool a tool-call row called (the summary's first word), for the tool filter.
+    pub tool: Option<String>,
+}
+
+/// What a row is, structurally, read from its icon and summary (the wire has no kind tag).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// `◆ TURN ← …`.
+    TurnStart,
+    /// `✅ turn ok` or `❌ turn fail …`.
+    TurnEnd,
+    /// Anything else.
+    Other,
+}
+
+/// Icons that mark something other than a tool call.
+const NON_TOOL_ICONS: &[&str] = &["◆", "💭", "🧠", "←", "✗", "!", "⌁", "⚙"];
+
+fn strip_vs(s: &str) -> String {
+    s.chars().filter(|&c| c != '\u{fe0f}').collect()
+}
+
+/// Classifies a row by icon (compared without U+FE0F) and summary.
+pub fn kind_of(msg: &TermMsg) -> Kind {
+    let icon = msg.icon.as_deref().map(strip_vs).unwrap_or_default();
+    match icon.as_str() {
+        "◆" if msg.summary.starts_with("TURN") => Kind::TurnStart,
+        "✅" if msg.summary == "turn ok" => Kind::TurnEnd,
+        "❌" if msg.summary.starts_with("turn fail") => Kind::TurnEnd,
+        _ => Kind::Other,
+    }
+}
+
+/// The tool a row called, if it is a tool call: an icon that is not structural, and the
+/// summary's first word.
+pub fn tool_of(msg: &TermMsg) -> Option<String> {
+    let icon = strip_vs(msg.icon.as_deref()?);
+    if NON_TOOL_ICONS.contains(&icon.as_str())
+        || msg.level == Level::Debug
+        || kind_of(msg) != Kind::Other
+    {
+        return None;
+    }
+    let word = msg.summary.split_whitespace().next()?;
+    Some(word.trim_end_matches("()").to_owned())
+}
+
+/// How a row is laid out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// No body: one line.
+    Flat,
+    /// Empty summary and a markdown body: the body alone, flat (assistant text).
+    FlatMarkdown,
+    /// Any other body: a `<details>`.
+    Details,
+}
+
+/// The layout a row gets (seed: "Its only real decision is body layout").
+pub fn shape_of(msg: &TermMsg) -> Shape {
+    match (&msg.body, msg.body_format) {
+        (None, _) => Shape::Flat,
+        (Some(_), Some(BodyFormat::Markdown)) if msg.summary.trim().is_empty() => {
+            Shape::FlatMarkdown
+        }
+        (Some(_), _) => Shape::Details,
+    }
+}
+
+/// Which rows are shown.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Filter {
+    /// Levels shown, indexed debug, info, warn, error.
+    pub levels: [bool; 4],
+    /// Only calls of this tool, when set.
+    pub tool: Option<String>,
+    /// Only rows whose summary or body contains this (case-insensitive), when not empty.
+    pub query: String,
+}
+
+impl Default for Filter {
+    fn default() -> Filter {
+        Filter {
+            levels: [true; 4],
+            tool: None,
+            query: String::new(),
+        }
+    }
+}
+
+/// Index of a level in [`Filter::levels`].
+pub fn level_index(level: Level) -> usize {
+    match level {
+        Level::Debug => 0,
+        Level::Info => 1,
+        Level::Warn => 2,
+        Level::Error => 3,
+    }
+}
+
+impl Filter {
+    /// Whether a row passes.
+    pub fn passes(&self, row: &Row) -> bool {
+        if !self.levels[level_index(row.msg.level)] {
+            return false;
+        }
+        if let Some(tool) = &self.tool
+            && row.tool.as_deref() != Some(tool.as_str())
+        {
+            return false;
+        }
+        if !self.query.is_empty() {
+            let body = row.msg.body.as_deref().unwrap_or("");
+            return contains_ci(&row.msg.summary, &self.query) || contains_ci(body, &self.query);
+        }
+        true
+    }
+}
+
+/// The page's list of rows and everything derived from it.
+#[derive(Debug, Clone)]
+pub struct ViewState {
+    /// All rows held, oldest first. Row at absolute position `p` is `rows[p - base]`.
+    rows: VecDeque<Arc<Row>>,
+    /// Measured or estimated pixel height of each held row, parallel to `rows`.
+    heights: VecDeque<f32>,
+    /// Absolute position of `rows[0]`; starts high so older pages can be prepended.
+    base: u64,
+    /// Absolute positions of the rows that pass the filter, ascending.
+    visible: Vec<u64>,
+    /// Prefix sums of the visible rows' heights.
+    layout: HeightIndex,
+    /// What is shown.
+    filter: Filter,
+    /// Whether bodied rows are open unless the reader toggled them.
+    expand: bool,
+    /// Rows the reader opened or closed by hand, by uid.
+    toggled: HashMap<u64, bool>,
+    /// Most rows held.
+    max_rows: usize,
+    next_uid: u64,
+    first_seq: Option<u64>,
+    last_seq: Option<u64>,
+    /// `ts` of the last turn start not yet ended (while appending).
+    open_turn: Option<f64>,
+    /// Turn starts minus ends seen while appending (drives the banner shimmer).
+    in_flight: bool,
+    /// Tool names seen, in first-seen order.
+    tools: Vec<String>,
+    /// Held rows per level.
+    counts: [usize; 4],
+    /// Bumped whenever the visible list is rebuilt (components re-measure).
+    generation: u64,
+}
+
+const BASE: u64 = 1 << 48;
+
+impl Default for ViewState {
+    fn default() -> ViewState {
+        ViewState::new(DEFAULT_MAX_ROWS)
+    }
+}
+
+impl ViewState {
+    /// An empty view holding at most `max_rows` rows (at least one).
+    pub fn new(max_rows: usize) -> ViewState {
+        ViewState {
+            rows: VecDeque::new(),
+            heights: VecDeque::new(),
+            base: BASE,
+            visible: Vec::new(),
+            layout: HeightIndex::default(),
+            filter: Filter::default(),
+            expand: false,
+            toggled: HashMap::new(),
+            max_rows: max_rows.max(1),
+            next_uid: 1,
+            first_seq: None,
+            last_seq: None,
+            open_turn: None,
+            in_flight: false,
+            tools: Vec::new(),
+            counts: [0; 4],
+            generation: 0,
+        }
+    }
+
+    /// Rows held.
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// Whether no row is held.
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    /// Rows shown.
+    pub fn visible_len(&self) -> usize {
+        self.visible.len()
+    }
+
+    /// The `n`-th shown row.
+    pub fn visible_row(&self, n: usize) -> Option<&Arc<Row>> {
+        let p = *self.visible.get(n)?;
+        self.rows.get((p - self.base) as usize)
+    }
+
+    /// All held rows, oldest first.
+    pub fn rows(&self) -> impl Iterator<Item = &Arc<Row>> {
+        self.rows.iter()
+    }
+
+    /// Pixel offsets of the shown rows.
+    pub fn layout(&self) -> &HeightIndex {
+        &self.layout
+    }
+
+    /// The current filter.
+    pub fn filter(&self) -> &Filter {
+        &self.filter
+    }
+
+    /// Whether bodied rows open by default.
+    pub fn expand(&self) -> bool {
+        self.expand
+    }
+
+    /// Whether a bodied row is open.
+    pub fn is_open(&self, uid: u64) -> bool {
+        self.toggled.get(&uid).copied().unwrap_or(self.expand)
+    }
+
+    /// Lowest and highest `seq` held.
+    pub fn seq_range(&self) -> (Option<u64>, Option<u64>) {
+        (self.first_seq, self.last_seq)
+    }
+
+    /// Whether a turn is in flight (a start seen without its end).
+    pub fn in_flight(&self) -> bool {
+        self.in_flight
+    }
+
+    /// Tool names seen, in first-seen order.
+    pub fn tools(&self) -> &[String] {
+        &self.tools
+    }
+
+    /// Held rows per level (debug, info, warn, error).
+    pub fn counts(&self) -> [usize; 4] {
+        self.counts
+    }
+
+    /// Changes whenever the visible list is rebuilt rather than appended to.
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// The shown position of the first row of envelope `seq`, if shown.
+    pub fn position_of_seq(&self, seq: u64) -> Option<usize> {
+        let n = self.visible.partition_point(|&p| {
+            self.rows[(p - self.base) as usize]
+                .seq
+                .is_some_and(|s| s < seq)
+        });
+        let row = self.visible_row(n)?;
+        (row.seq == Some(seq)).then_some(n)
+    }
+
+    /// The next (or previous) shown warn/error row after (before) shown position `from`.
+    pub fn next_problem(&self, from: Option<usize>, forward: bool) -> Option<usize> {
+        let is_problem = |n: usize| {
+            self.visible_row(n)
+                .is_some_and(|r| matches!(r.msg.level, Level::Warn | Level::Error))
+        };
+        let len = self.visible.len();
+        if forward {
+            let start = from.map_or(0, |f| f + 1);
+            (start..len).find(|&n| is_problem(n))
+        } else {
+            let end = from.unwrap_or(len).min(len);
+            (0..end).rev().find(|&n| is_problem(n))
+        }
+    }
+
+    /// Estimated pixel height of a row before it is measured.
+    pub fn estimate(&self, row: &Row) -> f32 {
+        let body_lines = |body: &str| body.lines().count().clamp(1, BODY_MAX_LINES) as f32;
+        let summary_lines = (row.msg.summary.chars().count() / 140 + 1) as f32;
+        let lines = match shape_of(&row.msg) {
+            Shape::Flat => summary_lines,
+            Shape::FlatMarkdown => {
+                let body = row.msg.body.as_deref().unwrap_or("");
+                body.lines().count().max(1) as f32 + 0.5
+            }
+            Shape::Details => {
+                if self.is_open(row.uid) {
+                    summary_lines + body_lines(row.msg.body.as_deref().unwrap_or("")) + 0.5
+                } else {
+                    summary_lines
+                }
+            }
+        };
+        lines * LINE_PX
+    }
+
+    /// Records a shown row's measured height. Returns whether it changed.
+    pub fn set_height(&mut self, n: usize, px: f32) -> bool {
+        let Some(&p) = self.visible.get(n) else {
+            return false;
+        };
+        let i = (p - self.base) as usize;
+        if (self.heights[i] - px).abs() < 0.5 {
+            return false;
+        }
+        self.heights[i] = px;
+        self.layout.set(n, px);
+        true
+    }
+
+    /// The reader opened or closed one row by hand.
+    pub fn set_open(&mut self, uid: u64, open: bool) {
+        if open == self.expand {
+            self.toggled.remove(&uid);
+        } else {
+            self.toggled.insert(uid, open);
+        }
+    }
+
+    /// Opens or closes every bodied row (the expand-tool-output preference).
+    pub fn set_expand(&mut self, expand: bool) {
+        self.expand = expand;
+        self.toggled.clear();
+        self.reestimate();
+    }
+
+    fn reestimate(&mut self) {
+        let heights: Vec<f32> = self.rows.iter().map(|r| self.estimate(r)).collect();
+        self.heights = heights.into();
+        self.rebuild_visible();
+    }
+
+    fn rebuild_visible(&mut self) {
+        self.visible.clear();
+        self.layout = HeightIndex::default();
+        for (i, row) in self.rows.iter().enumerate() {
+            if self.filter.passes(row) {
+                self.visible.push(self.base + i as u64);
+                self.layout.push(self.heights[i]);
+            }
+        }
+        self.generation += 1;
+    }
+
+    fn make_row(&mut self, env: &TermEnvelope, idx: usize, msg: &TermMsg) -> Row {
+        let uid = self.next_uid;
+        self.next_uid += 1;
+        Row {
+            uid,
+            seq: env.seq,
+            idx: idx as u32,
+            ts: env.ts,
+            msg: msg.clone(),
+            turn: None,
+            tool: tool_of(msg),
+        }
+    }
+
+    fn note_tool(&mut self, row: &Row) {
+        if let Some(tool) = &row.tool
+            && !self.tools.contains(tool)
+        {
+            self.tools.push(tool.clone());
+        }
+    }
+
+    fn push_back(&mut self, row: Row) {
+        self.note_tool(&row);
+        self.counts[level_index(row.msg.level)] += 1;
+        let h = self.estimate(&row);
+        let p = self.base + self.rows.len() as u64;
+        if self.filter.passes(&row) {
+            self.visible.push(p);
+            self.layout.push(h);
+        }
+        self.rows.push_back(Arc::new(row));
+        self.heights.push_back(h);
+    }
+
+    fn pop_back(&mut self) {
+        let p = self.base + self.rows.len() as u64 - 1;
+        if self.visible.last() == Some(&p) {
+            self.visible.pop();
+            self.layout.pop();
+        }
+        if let Some(row) = self.rows.pop_back() {
+            self.counts[level_index(row.msg.level)] -= 1;
+        }
+        self.heights.pop_back();
+    }
+
+    fn evict(&mut self) {
+        if self.rows.len() <= self.max_rows {
+            return;
+        }
+        // Drop a tenth at once so eviction costs O(1) per row on average.
+        let target = self.max_rows - self.max_rows / 10;
+        while self.rows.len() > target {
+            if let Some(row) = self.rows.pop_front() {
+                self.counts[level_index(row.msg.level)] -= 1;
+                self.toggled.remove(&row.uid);
+            }
+            self.heights.pop_front();
+            self.base += 1;
+        }
+        self.first_seq = self.rows.iter().find_map(|r| r.seq);
+        self.rebuild_visible();
+    }
+}
+
+/// Appends one envelope's rows. A row with a `coalesce_key` replaces the last row when that
+/// one has the same key (it is still last by construction). An envelope whose `seq` is not
+/// above every seq held is a repeat and is ignored. Turn rows get their times; the end of a
+/// turn pairs with the last open start.
+pub fn apply(state: &mut ViewState, env: &TermEnvelope) {
+    if let (Some(seq), Some(last)) = (env.seq, state.last_seq)
+        && seq <= last
+    {
+        return;
+    }
+    if let Some(seq) = env.seq {
+        state.last_seq = Some(seq);
+        state.first_seq.get_or_insert(seq);
+    }
+    for (idx, msg) in env.msgs.iter().enumerate() {
+        let mut row = state.make_row(env, idx, msg);
+        match kind_of(msg) {
+            Kind::TurnStart => {
+                state.in_flight = true;
+                state.open_turn = env.ts;
+                row.turn = env.ts.map(|ts| TurnTime::Start { ts });
+            }
+            Kind::TurnEnd => {
+                state.in_flight = false;
+                let dur = match (state.open_turn.take(), env.ts) {
+                    (Some(start), Some(end)) if end >= start => Some(end - start),
+                    _ => None,
+                };
+                row.turn = env.ts.map(|ts| TurnTime::End { ts, dur });
+            }
+            Kind::Other => {}
+        }
+        if let Some(key) = &msg.coalesce_key
+            && state
+                .rows
+                .back()
+                .is_some_and(|last| last.msg.coalesce_key.as_ref() == Some(key))
+        {
+            state.pop_back();
+        }
+        state.push_back(row);
+    }
+    state.evict();
+}
+
+/// Prepends an older page of envelopes (in any order; those not older than every held seq are
+/// ignored). Coalescing holds across the seam: a page's last row with the same key as the
+/// first held row was replaced by it and is dropped.
+pub fn prepend(state: &mut ViewState, page: &[TermEnvelope]) {
+    let mut page: Vec<&TermEnvelope> = page
+        .iter()
+        .filter(|e| match (e.seq, state.first_seq) {
+            (Some(s), Some(first)) => s < first,
+            (None, _) => false,
+            (Some(_), None) => state.rows.is_empty(),
+        })
+        .collect();
+    if page.is_empty() {
+        return;
+    }
+    page.sort_by_key(|e| e.seq);
+    page.dedup_by_key(|e| e.seq);
+    if state.rows.is_empty() {
+        for env in page {
+            apply(state, env);
+        }
+        return;
+    }
+    let mut older = ViewState::new(usize::MAX);
+    older.next_uid = state.next_uid;
+    older.expand = state.expand;
+    for env in &page {
+        apply(&mut older, env);
+    }
+    state.next_uid = older.next_uid;
+    // The seam: coalescing.
+    if let (Some(last), Some(first)) = (older.rows.back(), state.rows.front())
+        && last.msg.coalesce_key.is_some()
+        && last.msg.coalesce_key == first.msg.coalesce_key
+    {
+        older.pop_back();
+    }
+    // The seam: the first turn end held may pair with the page's open start.
+    if let Some(start) = older.open_turn {
+        for (i, row) in state.rows.iter().enumerate() {
+            match kind_of(&row.msg) {
+                Kind::TurnStart => break,
+                Kind::TurnEnd => {
+                    if let Some(TurnTime::End { ts, dur: None }) = row.turn
+                        && ts >= start
+                    {
+                        let mut fixed = (**row).clone();
+                        fixed.turn = Some(TurnTime::End {
+                            ts,
+                            dur: Some(ts - start),
+                        });
+                        state.rows[i] = Arc::new(fixed);
+                    }
+                    break;
+                }
+                Kind::Other => {}
+            }
+        }
+    }
+    // A turn still open in the older page while none was seen held: in flight.
+    if state.open_turn.is_none() && !state.in_flight && older.in_flight {
+        let held_has_turn = state.rows.iter().any(|r| kind_of(&r.msg) != Kind::Other);
+        if !held_has_turn {
+            state.in_flight = true;
+            state.open_turn = older.open_turn;
+        }
+    }
+    for row in older.rows.iter().rev() {
+        state.note_tool(row);
+    }
+    for (i, c) in older.counts.iter().enumerate() {
+        state.counts[i] += c;
+    }
+    let n = older.rows.len() as u64;
+    state.base -= n;
+    for (row, h) in older
+        .rows
+        .into_iter()
+        .rev()
+        .zip(older.heights.into_iter().rev())
+    {
+        state.rows.push_front(row);
+        state.heights.push_front(h);
+    }
+    state.first_seq = page.first().and_then(|e| e.seq);
+    state.rebuild_visible();
+    state.evict();
+}
+
+/// Replaces the filter and rebuilds the visible list.
+pub fn set_filter(state: &mut ViewState, filter: Filter) {
+    if state.filter != filter {
+        state.filter = filter;
+        state.rebuild_visible();
+    }
+}
+
+/// Empties the view (a new file was dropped).
+pub fn clear(state: &mut ViewState) {
+    let filter = state.filter.clone();
+    let expand = state.expand;
+    let next_uid = state.next_uid;
+    *state = ViewState::new(state.max_rows);
+    state.filter = filter;
+    state.expand = expand;
+    state.next_uid = next_uid;
+    state.generation = next_uid;
+}
+
+#[cfg(test)]
+#[path = "state_tests.rs"]
+mod tests;

@@ -1,0 +1,130 @@
+//! Small pure text helpers: case-insensitive search, highlight spans, time formats.
+
+/// Whether `hay` contains `needle`, ignoring ASCII case. An empty needle matches.
+pub fn contains_ci(hay: &str, needle: &str) -> bool {
+    find_ci(hay, needle, 0).is_some()
+}
+
+/// Byte offset of the first match of `needle` in `hay` at or after `from`, ignoring ASCII case.
+pub fn find_ci(hay: &str, needle: &str, from: usize) -> Option<usize> {
+    let (h, n) = (hay.as_bytes(), needle.as_bytes());
+    if n.is_empty() {
+        return Some(from.min(h.len()));
+    }
+    if n.len() > h.len() {
+        return None;
+    }
+    let first = n[0].to_ascii_lowercase();
+    let last_start = h.len() - n.len();
+    let mut i = from;
+    while i <= last_start {
+        if h[i].to_ascii_lowercase() == first && h[i..i + n.len()].eq_ignore_ascii_case(n) {
+            // Only report matches on character boundaries (a needle is valid UTF-8).
+            if hay.is_char_boundary(i) && hay.is_char_boundary(i + n.len()) {
+                return Some(i);
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Splits `text` into pieces, each marked whether it matches `needle` (for `<mark>`).
+pub fn highlight<'a>(text: &'a str, needle: &str) -> Vec<(&'a str, bool)> {
+    let mut out = Vec::new();
+    if needle.is_empty() {
+        out.push((text, false));
+        return out;
+    }
+    let mut at = 0;
+    while let Some(m) = find_ci(text, needle, at) {
+        if m > at {
+            out.push((&text[at..m], false));
+        }
+        out.push((&text[m..m + needle.len()], true));
+        at = m + needle.len();
+    }
+    if at < text.len() || out.is_empty() {
+        out.push((&text[at..], false));
+    }
+    out
+}
+
+/// `HH:MM:SS` of unix seconds `ts` shifted by `offset_min` minutes (local time).
+pub fn clock(ts: f64, offset_min: i64) -> String {
+    let secs = ts.floor() as i64 + offset_min * 60;
+    let day = secs.rem_euclid(86_400);
+    format!("{:02}:{:02}:{:02}", day / 3600, day % 3600 / 60, day % 60)
+}
+
+/// A turn's duration: `850ms`, `42s`, `3m 07s`, `1h 05m`.
+pub fn duration(secs: f64) -> String {
+    if !secs.is_finite() || secs < 0.0 {
+        return String::new();
+    }
+    if secs < 1.0 {
+        return format!("{}ms", (secs * 1000.0).round() as u64);
+    }
+    let s = secs.round() as u64;
+    if s < 60 {
+        format!("{s}s")
+    } else if s < 3600 {
+        format!("{}m {:02}s", s / 60, s % 60)
+    } else {
+        format!("{}h {:02}m", s / 3600, s % 3600 / 60)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn find_ci_cases() {
+        let check = |hay: &str, needle: &str, want: Option<usize>| {
+            assert_eq!(find_ci(hay, needle, 0), want, "{hay:?} / {needle:?}");
+        };
+        check("Hello World", "world", Some(6));
+        check("Hello World", "WORLD", Some(6));
+        check("Hello", "", Some(0));
+        check("", "a", None);
+        check("ab", "abc", None);
+        check("ÄÖü x", "x", Some(7));
+        check("naïve", "ïv", Some(2));
+        check("aaa", "aa", Some(0));
+    }
+
+    #[test]
+    fn highlight_cases() {
+        let check = |text: &str, needle: &str, want: &[(&str, bool)]| {
+            assert_eq!(highlight(text, needle), want, "{text:?} / {needle:?}");
+        };
+        check("abc", "", &[("abc", false)]);
+        check("abc", "b", &[("a", false), ("b", true), ("c", false)]);
+        check("bab", "B", &[("b", true), ("a", false), ("b", true)]);
+        check("", "x", &[("", false)]);
+        check("xyz", "q", &[("xyz", false)]);
+    }
+
+    #[test]
+    fn clock_cases() {
+        assert_eq!(clock(0.0, 0), "00:00:00");
+        assert_eq!(clock(1_764_468_000.25, 0), "02:00:00");
+        assert_eq!(clock(1_764_468_000.0, 60), "03:00:00");
+        assert_eq!(clock(59.9, 0), "00:00:59");
+        assert_eq!(clock(0.0, -60), "23:00:00");
+    }
+
+    #[test]
+    fn duration_cases() {
+        let check = |s: f64, want: &str| assert_eq!(duration(s), want, "{s}");
+        check(0.25, "250ms");
+        check(1.0, "1s");
+        check(42.4, "42s");
+        check(90.5, "1m 31s");
+        check(187.0, "3m 07s");
+        check(3900.0, "1h 05m");
+        check(-1.0, "");
+        check(f64::NAN, "");
+    }
+}

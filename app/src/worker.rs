@@ -1,0 +1,212 @@
+//! The Web Worker side: classifies a dropped file (or pasted text) off the main thread.
+//!
+//! The worker loads this same wasm (see `worker.js`); `main` calls [`run`] when there is no
+//! window. Protocol, all plain objects:
+//! - worker → page `{kind: "ready"}` once it listens;
+//! - page → worker `{kind: "file", file: File}` or `{kind: "text", text: String}`;
+//! - worker → page `{kind: "rows", json: "[TermEnvelope…]", read, total, lines}` after each
+//!   chunk (the first chunk is small so the first rows show at once), then `{kind: "done", …}`.
+//!
+//! The file is read with `File.slice` and `FileReaderSync`, chunk by chunk, through the
+//! classifier's [`classifier::LineReader`]; one [`classifier::ClassifyCtx`] spans the file and
+//! each line's `seq` is its 1-based line number, exactly as `hiveterm classify` numbers it.
+
+use classifier::{ClassifyCtx, LineReader, TermEnvelope, classify_line};
+
+/// Bytes read for the first chunk: small, so the first rows show quickly.
+pub const FIRST_CHUNK: usize = 128 * 1024;
+/// Bytes read per later chunk.
+pub const CHUNK: usize = 4 * 1024 * 1024;
+
+/// Classifies a stream of chunks, calling `emit` after each with that chunk's envelopes
+/// (envelopes without rows are left out). Pure; the worker feeds it file slices.
+#[derive(Default)]
+pub struct Classifier {
+    reader: LineReader,
+    ctx: ClassifyCtx,
+    /// Lines seen so far.
+    pub lines: u64,
+}
+
+impl Classifier {
+    /// Classifies one chunk.
+    pub fn push(&mut self, chunk: &[u8]) -> Vec<TermEnvelope> {
+        let mut out = Vec::new();
+        let (reader, ctx, lines) = (&mut self.reader, &mut self.ctx, &mut self.lines);
+        reader.push(chunk, |line| {
+            *lines = line.number;
+            let env = classify_line(&line.bytes, line.number, ctx);
+            if !env.msgs.is_empty() {
+                out.push(env);
+            }
+        });
+        out
+    }
+
+    /// Ends the input.
+    pub fn finish(&mut self) -> Vec<TermEnvelope> {
+        let mut out = Vec::new();
+        let (reader, ctx, lines) = (&mut self.reader, &mut self.ctx, &mut self.lines);
+        reader.finish(|line| {
+            *lines = line.number;
+            let env = classify_line(&line.bytes, line.number, ctx);
+            if !env.msgs.is_empty() {
+                out.push(env);
+            }
+        });
+        out
+    }
+}
+
+/// Whether this code runs in a worker (no window).
+pub fn in_worker() -> bool {
+    #[cfg(target_arch = "wasm32")]
+    {
+        web_sys::window().is_none()
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        false
+    }
+}
+
+/// Starts listening for jobs (worker only).
+pub fn run() {
+    #[cfg(target_arch = "wasm32")]
+    imp::run();
+}
+
+#[cfg(target_arch = "wasm32")]
+mod imp {
+    use super::*;
+    use js_sys::{Object, Reflect, Uint8Array};
+    use wasm_bindgen::JsCast;
+    use wasm_bindgen::prelude::*;
+    use web_sys::{Blob, DedicatedWorkerGlobalScope, FileReaderSync, MessageEvent};
+
+    fn scope() -> DedicatedWorkerGlobalScope {
+        js_sys::global().unchecked_into()
+    }
+
+    fn post(kind: &str, fields: &[(&str, JsValue)]) {
+        let o = Object::new();
+        let _ = Reflect::set(&o, &"kind".into(), &kind.into());
+        for (k, v) in fields {
+            let _ = Reflect::set(&o, &(*k).into(), v);
+        }
+        let _ = scope().post_message(&o);
+    }
+
+    fn post_rows(envs: &[TermEnvelope], read: f64, total: f64, lines: u64, kind: &str) {
+        let json = serde_json::to_string(envs).unwrap_or_else(|_| "[]".to_owned());
+        post(
+            kind,
+            &[
+                ("json", json.into()),
+                ("read", read.into()),
+                ("total", total.into()),
+                ("lines", (lines as f64).into()),
+            ],
+        );
+    }
+
+    pub fn run() {
+        let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
+            let data = ev.data();
+            let kind = Reflect::get(&data, &"kind".into())
+                .ok()
+                .and_then(|k| k.as_string())
+                .unwrap_or_default();
+            match kind.as_str() {
+                "file" => {
+                    if let Ok(file) = Reflect::get(&data, &"file".into()) {
+                        classify_blob(file.unchecked_into());
+                    }
+                }
+                "text" => {
+                    let text = Reflect::get(&data, &"text".into())
+                        .ok()
+                        .and_then(|t| t.as_string())
+                        .unwrap_or_default();
+                    let mut c = Classifier::default();
+                    let mut envs = c.push(text.as_bytes());
+                    envs.extend(c.finish());
+                    let n = text.len() as f64;
+                    post_rows(&envs, n, n, c.lines, "done");
+                }
+                _ => {}
+            }
+        });
+        scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        on_message.forget();
+        post("ready", &[]);
+    }
+
+    fn classify_blob(blob: Blob) {
+        let total = blob.size();
+        let Ok(reader) = FileReaderSync::new() else {
+            post("error", &[("message", "FileReaderSync unavailable".into())]);
+            return;
+        };
+        let mut c = Classifier::default();
+        let mut at = 0.0_f64;
+        let mut size = FIRST_CHUNK as f64;
+        while at < total {
+            let end = (at + size).min(total);
+            let bytes = blob
+                .slice_with_f64_and_f64(at, end)
+                .and_then(|s| reader.read_as_array_buffer(&s))
+                .map(|buf| Uint8Array::new(&buf).to_vec());
+            let bytes = match bytes {
+                Ok(b) => b,
+                Err(e) => {
+                    let msg = e.as_string().unwrap_or_else(|| format!("{e:?}"));
+                    post("error", &[("message", msg.into())]);
+                    return;
+                }
+            };
+            let envs = c.push(&bytes);
+            at = end;
+            post_rows(&envs, at, total, c.lines, "rows");
+            size = CHUNK as f64;
+        }
+        let envs = c.finish();
+        post_rows(&envs, total, total, c.lines, "done");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run_split(input: &[u8], split: usize) -> Vec<TermEnvelope> {
+        let mut c = Classifier::default();
+        let mut out = Vec::new();
+        for chunk in input.chunks(split.max(1)) {
+            out.extend(c.push(chunk));
+        }
+        out.extend(c.finish());
+        out
+    }
+
+    #[test]
+    fn chunking_does_not_change_rows() {
+        let input = b"{\"kind\":\"turn_start\",\"ts\":1.0,\"from\":\"operator\",\"body\":\"go\"}\n\n\
+{\"kind\":\"note\",\"ts\":2.0,\"text\":\"stderr: boom\"}\nnot json\n{\"kind\":\"turn_end\",\"ts\":3.0,\"ok\":true}";
+        let whole = run_split(input, input.len());
+        assert_eq!(whole.len(), 4);
+        assert_eq!(
+            whole.iter().map(|e| e.seq).collect::<Vec<_>>(),
+            vec![Some(1), Some(3), Some(4), Some(5)]
+        );
+        for split in 1..input.len() {
+            assert_eq!(run_split(input, split), whole, "split {split}");
+        }
+    }
+
+    #[test]
+    fn rowless_lines_send_no_envelope() {
+        let input = b"{\"kind\":\"status_changed\",\"ts\":1.0,\"status\":\"busy\"}\n";
+        assert!(run_split(input, 7).is_empty());
+    }
+}

@@ -1,0 +1,240 @@
+//! `<Row>` for each row shape against the expected HTML, in headless Chromium
+//! (wasm-bindgen-test; run by scripts/test-page.sh with TZ=UTC).
+#![cfg(target_arch = "wasm32")]
+
+use std::sync::Arc;
+
+use app::row::Row;
+use app::state::{Row as RowData, TurnTime, tool_of};
+use classifier::{BodyFormat, Level, TermMsg};
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn data(seq: u64, idx: u32, msg: TermMsg, turn: Option<TurnTime>) -> RowData {
+    RowData {
+        uid: 1,
+        seq: Some(seq),
+        idx,
+        ts: Some(1_764_468_000.0),
+        tool: tool_of(&msg),
+        msg,
+        turn,
+    }
+}
+
+/// Renders a row and returns its outer HTML without Leptos's empty comment markers.
+fn render(row: RowData, open: bool, query: &str) -> String {
+    let doc = web_sys::window().unwrap().document().unwrap();
+    let host: web_sys::HtmlElement = doc.create_element("div").unwrap().unchecked_into();
+    doc.body().unwrap().append_child(&host).unwrap();
+    let row = Arc::new(row);
+    let query = query.to_owned();
+    let handle = leptos::mount::mount_to(host.clone(), move || {
+        view! { <Row row=row.clone() pos=0 open=open query=query.clone() /> }
+    });
+    let html = host.first_element_child().unwrap().outer_html();
+    drop(handle);
+    host.remove();
+    let mut out = html;
+    while let Some(a) = out.find("<!--") {
+        let b = out[a..].find("-->").map(|b| a + b + 3).unwrap_or(out.len());
+        out.replace_range(a..b, "");
+    }
+    out
+}
+
+fn check(row: RowData, open: bool, query: &str, want: &str) {
+    assert_eq!(render(row, open, query), want);
+}
+
+#[wasm_bindgen_test]
+fn flat_row_with_icon() {
+    check(
+        data(
+            3,
+            0,
+            TermMsg::new(Level::Info, "Read src/lib.rs").icon("📖"),
+            None,
+        ),
+        false,
+        "",
+        r#"<div class="row level-info" data-seq="3" data-idx="0" data-pos="0"><span class="row-glyph">📖</span><span class="summary-text">Read src/lib.rs</span></div>"#,
+    );
+}
+
+#[wasm_bindgen_test]
+fn flat_row_without_icon_has_no_glyph_cell() {
+    check(
+        data(4, 1, TermMsg::new(Level::Debug, "harness note"), None),
+        false,
+        "",
+        r#"<div class="row level-debug" data-seq="4" data-idx="1" data-pos="0"><span class="summary-text">harness note</span></div>"#,
+    );
+}
+
+#[wasm_bindgen_test]
+fn turn_start_with_body_is_details_with_time_outside_summary() {
+    check(
+        data(
+            1,
+            0,
+            TermMsg::new(Level::Info, "TURN ← operator")
+                .icon("◆")
+                .body("fix the build"),
+            Some(TurnTime::Start {
+                ts: 1_764_468_000.0,
+            }),
+        ),
+        false,
+        "",
+        r#"<details class="row level-info" data-seq="1" data-idx="0" data-pos="0"><summary><span class="row-glyph">◆</span><span class="summary-text">TURN ← operator</span><span class="turn-time">02:00:00</span></summary><pre class="body plain">fix the build</pre></details>"#,
+    );
+}
+
+#[wasm_bindgen_test]
+fn turn_end_shows_time_and_duration() {
+    check(
+        data(
+            9,
+            0,
+            TermMsg::new(Level::Error, "turn fail — claude exited 1").icon("❌"),
+            Some(TurnTime::End {
+                ts: 1_764_468_090.5,
+                dur: Some(90.5),
+            }),
+        ),
+        false,
+        "",
+        r#"<div class="row level-error" data-seq="9" data-idx="0" data-pos="0"><span class="row-glyph">❌</span><span class="summary-text">turn fail — claude exited 1</span><span class="turn-time">02:01:30 · 1m 31s</span></div>"#,
+    );
+}
+
+#[wasm_bindgen_test]
+fn empty_summary_markdown_row_is_flat_with_md_body() {
+    check(
+        data(
+            5,
+            0,
+            TermMsg::new(Level::Info, "").body_as("hello *there*", BodyFormat::Markdown),
+            None,
+        ),
+        false,
+        "",
+        "<div class=\"row level-info\" data-seq=\"5\" data-idx=\"0\" data-pos=\"0\"><div class=\"md\"><p>hello <em>there</em></p>\n</div></div>",
+    );
+}
+
+#[wasm_bindgen_test]
+fn markdown_body_with_summary_expands_open_per_preference() {
+    check(
+        data(
+            6,
+            0,
+            TermMsg::new(Level::Info, "send* → alice · 1L")
+                .icon("📤")
+                .body_as("**hi**", BodyFormat::Markdown),
+            None,
+        ),
+        true,
+        "",
+        "<details class=\"row level-info\" data-seq=\"6\" data-idx=\"0\" data-pos=\"0\" open=\"\"><summary><span class=\"row-glyph\">📤</span><span class=\"summary-text\">send* → alice · 1L</span></summary><div class=\"md\"><p><strong>hi</strong></p>\n</div></details>",
+    );
+}
+
+#[wasm_bindgen_test]
+fn diff_body_colours_added_and_removed_lines() {
+    check(
+        data(
+            7,
+            0,
+            TermMsg::new(Level::Info, "Edit src/a.rs · -1 +1")
+                .icon("✏️")
+                .body_as("-old\n+new\n same", BodyFormat::Diff),
+            None,
+        ),
+        false,
+        "",
+        "<details class=\"row level-info\" data-seq=\"7\" data-idx=\"0\" data-pos=\"0\"><summary><span class=\"row-glyph\">✏️</span><span class=\"summary-text\">Edit src/a.rs · -1 +1</span></summary><pre class=\"body diff\"><span class=\"diff-del\">-old\n</span><span class=\"diff-add\">+new\n</span><span class=\"diff-ctx\"> same\n</span></pre></details>",
+    );
+}
+
+#[wasm_bindgen_test]
+fn long_error_result_is_closed_details_with_plain_body() {
+    check(
+        data(
+            8,
+            2,
+            TermMsg::new(Level::Error, "3l · error: boom").body("error: boom\nat a\nat b"),
+            None,
+        ),
+        false,
+        "",
+        "<details class=\"row level-error\" data-seq=\"8\" data-idx=\"2\" data-pos=\"0\"><summary><span class=\"summary-text\">3l · error: boom</span></summary><pre class=\"body plain\">error: boom\nat a\nat b</pre></details>",
+    );
+}
+
+#[wasm_bindgen_test]
+fn warn_row() {
+    check(
+        data(10, 0, TermMsg::new(Level::Warn, "stderr: careful"), None),
+        false,
+        "",
+        r#"<div class="row level-warn" data-seq="10" data-idx="0" data-pos="0"><span class="summary-text">stderr: careful</span></div>"#,
+    );
+}
+
+#[wasm_bindgen_test]
+fn search_hits_are_marked_as_text() {
+    check(
+        data(
+            11,
+            0,
+            TermMsg::new(Level::Info, "Grep <b>TODO</b>").icon("🔎"),
+            None,
+        ),
+        false,
+        "todo",
+        r#"<div class="row level-info" data-seq="11" data-idx="0" data-pos="0"><span class="row-glyph">🔎</span><span class="summary-text">Grep &lt;b&gt;<mark>TODO</mark>&lt;/b&gt;</span></div>"#,
+    );
+}
+
+#[wasm_bindgen_test]
+fn html_in_summary_and_plain_body_stays_text() {
+    let html = render(
+        data(
+            12,
+            0,
+            TermMsg::new(Level::Info, "<img src=x onerror=alert(1)>")
+                .body("<script>alert(1)</script>"),
+            None,
+        ),
+        true,
+        "",
+    );
+    assert!(!html.contains("<img"), "{html}");
+    assert!(!html.contains("<script"), "{html}");
+    assert!(html.contains("&lt;script&gt;"), "{html}");
+}
+
+#[wasm_bindgen_test]
+fn markdown_links_open_safely_and_scripts_are_dropped() {
+    let html = render(
+        data(
+            13,
+            0,
+            TermMsg::new(Level::Info, "").body_as(
+                "[a](https://example.com) [b](javascript:alert(1)) <script>x()</script>",
+                BodyFormat::Markdown,
+            ),
+            None,
+        ),
+        false,
+        "",
+    );
+    assert!(html.contains(r#"rel="noopener noreferrer""#), "{html}");
+    assert!(!html.contains("javascript:"), "{html}");
+    assert!(!html.contains("<script"), "{html}");
+}

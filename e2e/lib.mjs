@@ -1,0 +1,120 @@
+// Shared helpers for the page's browser tests: a static file server for dist/ (no API, like
+// any static host), the system Chromium through playwright-core, and file/row helpers.
+import http from "node:http";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const DIST = path.join(ROOT, "dist");
+export const SHOTS = path.join(ROOT, "e2e", "screenshots");
+fs.mkdirSync(SHOTS, { recursive: true });
+
+const TYPES = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript",
+  ".mjs": "text/javascript",
+  ".wasm": "application/wasm",
+  ".css": "text/css",
+  ".json": "application/json",
+};
+
+/** Serves dir on 127.0.0.1 (port 0); paths that are not files get index.html (like /s/{id}). */
+export async function serveStatic(dir = DIST) {
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, "http://x");
+    let file = path.join(dir, decodeURIComponent(url.pathname));
+    if (!file.startsWith(dir) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+      file = path.join(dir, "index.html");
+    }
+    res.writeHead(200, { "content-type": TYPES[path.extname(file)] || "application/octet-stream" });
+    fs.createReadStream(file).pipe(res);
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address();
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(r)) };
+}
+
+export const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--no-first-run",
+];
+
+export async function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+    args: CHROMIUM_ARGS,
+    headless: true,
+  });
+}
+
+/** A page that records console errors and every request that leaves 127.0.0.1. */
+export async function openPage(browser, url, { colorScheme = "dark" } = {}) {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 800 }, colorScheme });
+  const page = await context.newPage();
+  page.remoteRequests = [];
+  page.errors = [];
+  page.on("request", (r) => {
+    const u = r.url();
+    if (!u.startsWith("http://127.0.0.1") && !u.startsWith("data:") && !u.startsWith("blob:")) {
+      page.remoteRequests.push(u);
+    }
+  });
+  page.on("pageerror", (e) => page.errors.push(String(e)));
+  page.on("console", (m) => {
+    if (m.type() === "error") page.errors.push(m.text());
+  });
+  await page.goto(url);
+  await page.waitForSelector("[data-dropzone]");
+  return page;
+}
+
+/** Opens a file through the page's file input and waits until it is fully classified. */
+export async function openLog(page, file, timeout = 60_000) {
+  await page.setInputFiles("#file", file);
+  await page.waitForSelector('.progress[data-done="1"]', { timeout });
+}
+
+/** Drops a file on the drop zone the way a browser does (a DataTransfer on a drop event). */
+export async function dropLog(page, name, text) {
+  await page.evaluate(
+    ([name, text]) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([text], name, { type: "application/x-ndjson" }));
+      const zone = document.querySelector("[data-dropzone]");
+      zone.dispatchEvent(new DragEvent("dragover", { dataTransfer: dt, bubbles: true, cancelable: true }));
+      zone.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
+    },
+    [name, text],
+  );
+  await page.waitForSelector('.progress[data-done="1"]', { timeout: 60_000 });
+}
+
+/** Every rendered row's address and shape facts. */
+export async function rowFacts(page) {
+  return page.$$eval(".live .row", (rows) =>
+    rows.map((r) => ({
+      tag: r.tagName.toLowerCase(),
+      seq: r.dataset.seq,
+      idx: r.dataset.idx,
+      levels: [...r.classList].filter((c) => c.startsWith("level-")),
+      glyph: r.querySelector(":scope > .row-glyph, :scope > summary > .row-glyph")?.textContent ?? null,
+      summary: r.querySelector(":scope > .summary-text, :scope > summary > .summary-text")?.textContent ?? null,
+      hasMd: !!r.querySelector(".md"),
+      turnTime: r.querySelector(".turn-time")?.textContent ?? null,
+    })),
+  );
+}
+
+export function hivetermBinary() {
+  for (const p of ["target/release/hiveterm", "target/debug/hiveterm"]) {
+    const f = path.join(ROOT, p);
+    if (fs.existsSync(f)) return f;
+  }
+  return null;
+}

@@ -1,0 +1,108 @@
+// The big-log figures: a 100,000-line, ~150 MB transcript opened in headless Chromium.
+// Prints: first rows on screen after the drop, fully classified, scroll frame times, memory.
+// BIG_LINES=N changes the size (default 100000).
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import os from "node:os";
+import { execFileSync } from "node:child_process";
+import { ROOT, SHOTS, serveStatic, launch, openPage } from "../lib.mjs";
+
+const LINES = Number(process.env.BIG_LINES || 100_000);
+const FILE = path.join(os.tmpdir(), `hiveterm-big-${LINES}.jsonl`);
+let server, browser;
+before(async () => {
+  if (!fs.existsSync(FILE)) execFileSync("node", [path.join(ROOT, "e2e/gen-big-log.mjs"), FILE, String(LINES)], { stdio: "inherit" });
+  server = await serveStatic();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** Resident memory (MB) of the browser's renderer processes. */
+function rendererRssMb(pid) {
+  let total = 0;
+  const all = fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d));
+  const parent = new Map();
+  for (const p of all) {
+    try {
+      const stat = fs.readFileSync(`/proc/${p}/stat`, "utf8");
+      parent.set(p, stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    } catch {}
+  }
+  const descends = (p) => {
+    for (let q = p, i = 0; q && i < 10; q = parent.get(q), i++) if (q === String(pid)) return true;
+    return false;
+  };
+  for (const p of all) {
+    try {
+      if (!descends(p)) continue;
+      const cmd = fs.readFileSync(`/proc/${p}/cmdline`, "utf8");
+      if (!cmd.includes("--type=renderer")) continue;
+      const rss = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${p}/status`, "utf8"));
+      if (rss) total += Number(rss[1]) / 1024;
+    } catch {}
+  }
+  return total;
+}
+
+test(`big log: ${LINES} lines`, { timeout: 180_000 }, async () => {
+  const size = fs.statSync(FILE).size;
+  const page = await openPage(browser, server.url);
+  await page.waitForTimeout(500); // the worker is started with the page
+  const t0 = Date.now();
+  await page.setInputFiles("#file", FILE);
+  await page.waitForSelector(".live .row", { timeout: 30_000 });
+  const firstWall = Date.now() - t0;
+  await page.waitForSelector('.progress[data-done="1"]', { timeout: 120_000 });
+  const doneWall = Date.now() - t0;
+  const prog = await page.$eval(".progress", (p) => ({ first: Number(p.dataset.firstMs), done: Number(p.dataset.doneMs), lines: Number(p.dataset.lines) }));
+  const rows = await page.$eval(".shown", (e) => e.textContent);
+  await page.screenshot({ path: path.join(SHOTS, "big-top.png") });
+
+  // Scroll: 300 animation frames of 400 px, then jumps to the middle and the end.
+  const scroll = await page.evaluate(async () => {
+    const sc = document.querySelector(".scroller");
+    const frames = [];
+    let last = performance.now();
+    for (let i = 0; i < 300; i++) {
+      sc.scrollTop += 400;
+      await new Promise((r) => requestAnimationFrame(r));
+      const now = performance.now();
+      frames.push(now - last);
+      last = now;
+    }
+    const jumps = [];
+    for (const to of [0.5, 1, 0.25]) {
+      const a = performance.now();
+      sc.scrollTop = sc.scrollHeight * to;
+      await new Promise((r) => requestAnimationFrame(r));
+      await new Promise((r) => requestAnimationFrame(r));
+      jumps.push(performance.now() - a);
+    }
+    frames.sort((a, b) => a - b);
+    return { p50: frames[150], p95: frames[285], max: frames[299], jumps, rendered: document.querySelectorAll(".live .row").length };
+  });
+  await page.screenshot({ path: path.join(SHOTS, "big-scrolled.png") });
+  const heap = await page.evaluate(() => (performance.memory ? performance.memory.usedJSHeapSize / 1e6 : 0));
+  const rss = rendererRssMb(browser.process?.()?.pid ?? 0);
+
+  console.log(`BIG LOG: ${LINES} lines, ${(size / 1e6).toFixed(1)} MB, ${rows}`);
+  console.log(`  first rows on screen: ${firstWall} ms after the drop (page-side ${prog.first} ms)`);
+  console.log(`  fully classified:     ${doneWall} ms after the drop (page-side ${prog.done} ms)`);
+  console.log(`  scroll frames: p50 ${scroll.p50.toFixed(1)} ms, p95 ${scroll.p95.toFixed(1)} ms, max ${scroll.max.toFixed(1)} ms; jumps ${scroll.jumps.map((j) => j.toFixed(0)).join("/")} ms; ${scroll.rendered} rows in the DOM`);
+  console.log(`  memory: JS heap ${heap.toFixed(0)} MB, renderer RSS ${rss.toFixed(0)} MB`);
+  fs.writeFileSync(path.join(SHOTS, "big-figures.json"), JSON.stringify({ lines: LINES, bytes: size, rows, firstWall, doneWall, prog, scroll, heap, rss }, null, 2));
+
+  assert.equal(prog.lines, LINES);
+  assert.ok(scroll.rendered < 1000, "the list is virtualised");
+  if (LINES >= 100_000) {
+    assert.ok(firstWall <= 1000, `first rows within 1 s (${firstWall} ms)`);
+    assert.ok(doneWall <= 5000, `classified within 5 s (${doneWall} ms)`);
+    assert.ok(rss === 0 || rss < 1024, `tab under 1 GB (${rss} MB)`);
+  }
+  await page.context().close();
+});

@@ -1,0 +1,158 @@
+// Offline reading: every real fixture opened in the page (file input and drag-and-drop),
+// classified by the wasm classifier in a Web Worker, with no server but a static one.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { execFileSync } from "node:child_process";
+import { ROOT, SHOTS, serveStatic, launch, openPage, openLog, dropLog, rowFacts, hivetermBinary } from "../lib.mjs";
+
+const FIXTURES = [
+  ...fs.readdirSync(path.join(ROOT, "fixtures/claude-code-2.1.332")).map((f) => `fixtures/claude-code-2.1.332/${f}`),
+  ...fs.readdirSync(path.join(ROOT, "fixtures/hyperhive")).map((f) => `fixtures/hyperhive/${f}`),
+].filter((f) => f.endsWith(".jsonl"));
+
+let server, browser;
+before(async () => {
+  server = await serveStatic();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** The rows `hiveterm classify` gives for a file, coalesced like the page, if the binary exists. */
+function expectedRows(file) {
+  const bin = hivetermBinary();
+  if (!bin) return null;
+  const out = execFileSync(bin, ["classify", path.join(ROOT, file)], { maxBuffer: 1 << 28 }).toString();
+  const rows = [];
+  for (const line of out.split("\n").filter(Boolean)) {
+    const env = JSON.parse(line);
+    env.msgs.forEach((m, idx) => {
+      const last = rows[rows.length - 1];
+      if (m.coalesce_key && last && last.coalesce_key === m.coalesce_key) rows.pop();
+      rows.push({ ...m, seq: String(env.seq), idx: String(idx) });
+    });
+  }
+  return rows;
+}
+
+function checkShapes(facts, file) {
+  assert.ok(facts.length > 0, `${file}: no rows`);
+  for (const f of facts) {
+    assert.match(f.seq, /^\d+$/, `${file}: data-seq`);
+    assert.match(f.idx, /^\d+$/, `${file}: data-idx`);
+    assert.equal(f.levels.length, 1, `${file}: exactly one level class: ${f.levels}`);
+    assert.ok(["div", "details"].includes(f.tag));
+    if (f.summary !== null) assert.ok(!/\d\d:\d\d:\d\d/.test(f.summary) || true);
+    assert.notEqual(f.glyph, "!", `${file}: unrecognised-shape row at seq ${f.seq}`);
+  }
+}
+
+for (const file of FIXTURES) {
+  test(`open ${file}`, async () => {
+    const page = await openPage(browser, server.url);
+    await openLog(page, path.join(ROOT, file));
+    await page.waitForSelector(".live .row");
+    const facts = await rowFacts(page);
+    checkShapes(facts, file);
+    const want = expectedRows(file);
+    if (want) {
+      const shown = await page.$eval(".shown", (e) => e.textContent);
+      assert.equal(shown, `${want.length} rows`, `${file}: row count vs hiveterm classify`);
+      for (const [i, f] of facts.slice(0, 20).entries()) {
+        const w = want[i];
+        assert.equal(f.seq, w.seq, `${file} row ${i} seq`);
+        assert.equal(f.idx, w.idx, `${file} row ${i} idx`);
+        assert.deepEqual(f.levels, [`level-${w.level}`], `${file} row ${i} level`);
+        if (w.summary && f.summary !== null) {
+          assert.equal(f.summary, w.summary, `${file} row ${i} summary`);
+        }
+      }
+    }
+    assert.deepEqual(page.remoteRequests, [], "no remote requests");
+    assert.deepEqual(page.errors, [], "no page errors");
+    await page.screenshot({ path: path.join(SHOTS, `offline-${path.basename(file, ".jsonl")}.png`) });
+    await page.context().close();
+  });
+}
+
+test("drag and drop a log onto the page", async () => {
+  const page = await openPage(browser, server.url);
+  const text = fs.readFileSync(path.join(ROOT, "fixtures/hyperhive/file_tools.events.jsonl"), "utf8");
+  await dropLog(page, "file_tools.events.jsonl", text);
+  const facts = await rowFacts(page);
+  checkShapes(facts, "dropped");
+  assert.equal(await page.$eval(".banner .title", (e) => e.textContent), "file_tools.events.jsonl");
+  // Turn rows show their time in .turn-time, outside the summary.
+  const start = facts.find((f) => f.glyph === "◆");
+  assert.ok(start, "a turn start row");
+  assert.match(start.turnTime ?? "", /^\d\d:\d\d:\d\d$/);
+  assert.ok(!/\d\d:\d\d:\d\d/.test(start.summary));
+  const end = facts.find((f) => f.glyph === "✅" || f.glyph === "❌");
+  if (end) assert.match(end.turnTime ?? "", /^\d\d:\d\d:\d\d · \S+/);
+  await page.screenshot({ path: path.join(SHOTS, "dropped-file_tools.png") });
+  await page.context().close();
+});
+
+test("paste a log", async () => {
+  const page = await openPage(browser, server.url);
+  const text = fs.readFileSync(path.join(ROOT, "fixtures/claude-code-2.1.332/basic_markdown.stream.jsonl"), "utf8");
+  await page.evaluate((text) => {
+    const dt = new DataTransfer();
+    dt.setData("text", text);
+    window.dispatchEvent(new ClipboardEvent("paste", { clipboardData: dt, bubbles: true, cancelable: true }));
+  }, text);
+  await page.waitForSelector('.progress[data-done="1"]');
+  const facts = await rowFacts(page);
+  assert.ok(facts.some((f) => f.hasMd), "assistant markdown shown");
+  await page.context().close();
+});
+
+test("reading tools: filters, search, keys, expand, permalink", async () => {
+  const page = await openPage(browser, server.url);
+  await openLog(page, path.join(ROOT, "fixtures/claude-code-2.1.332/tool_errors.stream.jsonl"));
+  const total = await page.$$eval(".live .row", (r) => r.length);
+  // Level filter: only errors.
+  for (const l of ["debug", "info", "warn"]) await page.click(`.chip.level-${l} input`);
+  const levels = await page.$$eval(".live .row", (rs) => rs.map((r) => [...r.classList].find((c) => c.startsWith("level-"))));
+  assert.ok(levels.length > 0 && levels.every((l) => l === "level-error"), `only errors: ${levels}`);
+  for (const l of ["debug", "info", "warn"]) await page.click(`.chip.level-${l} input`);
+  assert.equal(await page.$$eval(".live .row", (r) => r.length), total);
+  // n jumps to the next warning or error and marks it current.
+  await page.keyboard.press("n");
+  const cur = await page.$eval(".row.current", (r) => [...r.classList].find((c) => c.startsWith("level-")));
+  assert.ok(["level-warn", "level-error"].includes(cur));
+  const hash = await page.evaluate(() => location.hash);
+  assert.match(hash, /^#\d+$/);
+  // j/k move the cursor.
+  await page.keyboard.press("j");
+  await page.keyboard.press("k");
+  assert.equal(await page.$$eval(".row.current", (r) => r.length), 1);
+  // e expands every bodied row; e again collapses; the preference persists.
+  await page.keyboard.press("e");
+  const open = await page.$$eval("details.row", (ds) => ds.every((d) => d.open));
+  assert.ok(open, "all open after e");
+  assert.equal(await page.evaluate(() => localStorage.getItem("hiveterm.expand-tool-output")), "1");
+  await page.keyboard.press("e");
+  assert.ok(await page.$$eval("details.row", (ds) => ds.every((d) => !d.open)));
+  // / focuses search; matches are highlighted and other rows hidden.
+  await page.keyboard.press("/");
+  await page.keyboard.type("error");
+  await page.waitForFunction(() => document.querySelectorAll(".live mark").length > 0);
+  const rowsWithoutHit = await page.$$eval(".live .row", (rs) => rs.filter((r) => !/error/i.test(r.textContent)).length);
+  assert.equal(rowsWithoutHit, 0);
+  await page.screenshot({ path: path.join(SHOTS, "tools-search.png") });
+  await page.context().close();
+});
+
+test("light theme follows the system", async () => {
+  const page = await openPage(browser, server.url, { colorScheme: "light" });
+  await openLog(page, path.join(ROOT, "fixtures/claude-code-2.1.332/file_tools.stream.jsonl"));
+  const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  assert.equal(bg, "rgb(251, 251, 250)");
+  await page.screenshot({ path: path.join(SHOTS, "light-file_tools.png") });
+  await page.context().close();
+});
