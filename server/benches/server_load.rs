@@ -23,7 +23,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use common::{SseClient, call, call_json};
+use common::{call, call_json};
+use http_body_util::BodyExt;
 
 fn env_or(name: &str, default: u64) -> u64 {
     std::env::var(name)
@@ -34,6 +35,53 @@ fn env_or(name: &str, default: u64) -> u64 {
 
 fn now() -> f64 {
     hiveterm::now()
+}
+
+/// An SSE client that does as little as possible (the server's work is what is measured):
+/// splits frames, reads `id:` and the envelope's `ts`, records latency.
+async fn lean_client(addr: SocketAddr, stop: Arc<AtomicBool>) -> ClientResult {
+    let (status, _, mut body) = common::send(
+        addr,
+        "GET",
+        "/api/sessions/bench/events/stream?after=1",
+        &[("accept", "text/event-stream")],
+        Vec::new(),
+    )
+    .await;
+    assert!(status.is_success());
+    let mut r = ClientResult {
+        seqs: Vec::new(),
+        hist: vec![0; BUCKETS],
+    };
+    let mut buf: Vec<u8> = Vec::new();
+    loop {
+        match tokio::time::timeout(Duration::from_millis(500), body.frame()).await {
+            Ok(Some(Ok(frame))) => {
+                if let Ok(data) = frame.into_data() {
+                    buf.extend_from_slice(&data);
+                }
+            }
+            Ok(_) => break,
+            Err(_) if stop.load(Ordering::Relaxed) => break,
+            Err(_) => continue,
+        }
+        let received = now();
+        let mut start = 0;
+        while let Some(end) = buf[start..].windows(2).position(|w| w == b"\n\n") {
+            let frame = &buf[start..start + end];
+            if let Some(rest) = frame.strip_prefix(b"id: ") {
+                let text = std::str::from_utf8(rest).unwrap_or("");
+                let (seq, ts) = seq_ts(text);
+                let ms = (received - ts) * 1000.0;
+                let bucket = ((ms.max(0.0) / BUCKET_MS) as usize).min(BUCKETS - 1);
+                r.hist[bucket] += 1;
+                r.seqs.push(seq);
+            }
+            start += end + 2;
+        }
+        buf.drain(..start);
+    }
+    r
 }
 
 /// Reads `"seq":N` and `"ts":X` from an envelope without a full parse (the server writes
@@ -135,32 +183,7 @@ async fn bench(clients: usize, rate: u64, secs: u64) -> bool {
     let mut tasks = Vec::new();
     for _ in 0..clients {
         let stop = stop.clone();
-        tasks.push(tokio::spawn(async move {
-            let mut c =
-                SseClient::connect(addr, "/api/sessions/bench/events/stream?after=1", None).await;
-            let mut r = ClientResult {
-                seqs: Vec::new(),
-                hist: vec![0; BUCKETS],
-            };
-            loop {
-                let next = tokio::time::timeout(Duration::from_millis(500), c.next()).await;
-                let ev = match next {
-                    Ok(Some(ev)) => ev,
-                    Ok(None) => break,
-                    Err(_) if stop.load(Ordering::Relaxed) => break,
-                    Err(_) => continue,
-                };
-                if ev.event.is_some() {
-                    continue;
-                }
-                let (seq, ts) = seq_ts(&ev.data);
-                let ms = (now() - ts) * 1000.0;
-                let bucket = ((ms.max(0.0) / BUCKET_MS) as usize).min(BUCKETS - 1);
-                r.hist[bucket] += 1;
-                r.seqs.push(seq);
-            }
-            r
-        }));
+        tasks.push(tokio::spawn(lean_client(addr, stop)));
     }
     tokio::time::sleep(Duration::from_millis(500)).await;
 
@@ -180,12 +203,12 @@ async fn bench(clients: usize, rate: u64, secs: u64) -> bool {
         })
     };
 
-    // Producer: a batch every 10 ms on an absolute schedule.
+    // Producer: a batch every 10 ms on an absolute schedule, each POST on its own task (as
+    // several agent hosts would), so a slow answer does not delay the next batch.
     let per_batch = (rate / 100).max(1) as usize;
     let batches = secs * 100;
     let start = Instant::now();
-    let mut sent = 0u64;
-    let mut post_ms = Vec::new();
+    let mut posts = tokio::task::JoinSet::new();
     let mut i = 0usize;
     for b in 0..batches {
         let due = start + Duration::from_millis(b * 10);
@@ -199,17 +222,28 @@ async fn bench(clients: usize, rate: u64, secs: u64) -> bool {
             ));
             i += 1;
         }
-        let t = Instant::now();
-        let (status, v) = call_json(
-            addr,
-            "POST",
-            "/api/sessions/bench/events",
-            body.into_bytes(),
-        )
-        .await;
-        post_ms.push(t.elapsed().as_secs_f64() * 1000.0);
-        assert!(status.is_success(), "{v}");
-        sent += v["seqs"].as_array().unwrap().len() as u64;
+        posts.spawn(async move {
+            let t = Instant::now();
+            let (status, v) = call_json(
+                addr,
+                "POST",
+                "/api/sessions/bench/events",
+                body.into_bytes(),
+            )
+            .await;
+            assert!(status.is_success(), "{v}");
+            (
+                t.elapsed().as_secs_f64() * 1000.0,
+                v["seqs"].as_array().unwrap().len() as u64,
+            )
+        });
+    }
+    let mut sent = 0u64;
+    let mut post_ms = Vec::new();
+    while let Some(done) = posts.join_next().await {
+        let (ms, n) = done.unwrap();
+        post_ms.push(ms);
+        sent += n;
     }
     let produced_for = start.elapsed().as_secs_f64();
     tokio::time::sleep(Duration::from_secs(2)).await;

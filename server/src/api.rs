@@ -167,9 +167,16 @@ async fn history(
     let head = hub.head();
     let page = state
         .store()
-        .read(move |conn| replay::history(conn, &id, head, before, limit))
+        .read(move |conn| replay::rendered_page(conn, &id, head, before, limit))
         .await?;
-    Ok(Json(page).into_response())
+    Ok((
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        )],
+        page,
+    )
+        .into_response())
 }
 
 /// `POST …/events`: a JSONL body, stored line by line.

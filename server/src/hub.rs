@@ -8,14 +8,19 @@
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use axum::body::Bytes;
-use classifier::{ClassifyCtx, TermEnvelope};
+use classifier::ClassifyCtx;
 use serde::Serialize;
 use tokio::sync::broadcast;
 
 use crate::badges::Badges;
 
 /// How many batches a slow client may fall behind before it backfills from the database.
-const BROADCAST_CAPACITY: usize = 1024;
+const BROADCAST_CAPACITY: usize = 512;
+
+/// Largest batch whose frames travel in the broadcast; a bigger one (a large upload) is
+/// announced without its bytes and clients read it from the database, so the broadcast's
+/// memory stays bounded (capacity × this).
+pub const MAX_INLINE_BATCH: usize = 128 * 1024;
 
 /// A session as listed (`GET /api/sessions`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -44,8 +49,9 @@ pub struct Batch {
     pub after: u64,
     /// The batch's last seq (equal to `after` for a state-only batch).
     pub last: u64,
-    /// The SSE bytes.
-    pub bytes: Bytes,
+    /// The SSE bytes, or `None` for a batch over [`MAX_INLINE_BATCH`]: read it from the
+    /// database.
+    pub bytes: Option<Bytes>,
 }
 
 /// A session's live state.
@@ -130,11 +136,8 @@ impl Hub {
         inner.ctx = ctx;
         inner.badges = badges;
         if last != after || !frames.is_empty() {
-            let batch = Batch {
-                after,
-                last,
-                bytes: Bytes::from(frames),
-            };
+            let bytes = (frames.len() <= MAX_INLINE_BATCH).then(|| Bytes::from(frames));
+            let batch = Batch { after, last, bytes };
             // No receivers is fine: nobody is watching.
             let _ = self.tx.send(Arc::new(batch));
         }
@@ -155,14 +158,10 @@ pub fn state_json(info: &SessionInfo, badges: &Badges) -> Arc<str> {
         .into()
 }
 
-/// Appends the SSE frame of an envelope with rows: `id: <seq>` and `data: <json>`.
-pub fn push_envelope_frame(out: &mut Vec<u8>, env: &TermEnvelope) {
-    let seq = env.seq.unwrap_or(0);
+/// Appends the SSE frame of an envelope already serialised as `json`.
+pub fn push_json_frame(out: &mut Vec<u8>, seq: u64, json: &str) {
     out.extend_from_slice(format!("id: {seq}\ndata: ").as_bytes());
-    // serde_json escapes newlines inside strings, so the envelope is one line.
-    if serde_json::to_writer(&mut *out, env).is_err() {
-        out.extend_from_slice(b"{}");
-    }
+    out.extend_from_slice(json.as_bytes());
     out.extend_from_slice(b"\n\n");
 }
 

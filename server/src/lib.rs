@@ -16,7 +16,8 @@
 //!   [`ingest::stdin`], [`ingest::demo`]; POST lives in [`api`]).
 //! - [`store`]: the database (schema, self-migration, the one writer thread with group
 //!   commit, a pool of readers) and the per-session [`hub::Hub`]s.
-//! - [`replay`]: stored events → envelopes, classified with the full context before them.
+//! - [`replay`]: stored events → envelopes, classified with the full context before them;
+//!   history pages and SSE backlogs from the stored envelopes.
 //! - [`badges`]: events → the header's badges (`/state`), maintained incrementally.
 //! - [`hub`]: per-session live state and the broadcast of committed, pre-rendered frames.
 //! - [`api`] and [`sse`]: the HTTP handlers; [`web`]: the page's files and its CSP.
@@ -33,13 +34,16 @@
 //! **Full-context classification everywhere.** A `tool_result` is shown according to its
 //! `tool_use` (a `recv` result as markdown), which may be thousands of events earlier. The
 //! [`classifier::ClassifyCtx`] carries that correlation. The writer keeps each session's
-//! context after its newest event, classifies each new event with it (for the live tail and
-//! the badges), and every `checkpoint_every` events (256) stores the context, serialised, in
-//! the `checkpoints` table, committed with the events. Any other path — a history page, an
-//! SSE client resuming after `Last-Event-ID` — loads the nearest checkpoint at or before its
-//! starting point and replays the events in between, so it classifies every event with
-//! exactly the context the live tail had. Checkpoints are derived data: they are rebuilt when
-//! the server's version changes, and deleting them only costs time.
+//! context after its newest event and classifies each new event with it, once, in the
+//! transaction that stores it: the raw event goes to `events`, its envelope (if it has rows)
+//! to `rendered`, and every `checkpoint_every` events (256) the context and badges to
+//! `checkpoints`. The live tail, an SSE client resuming after `Last-Event-ID` and every history
+//! page all serve those same envelopes, so an event gives the same rows on every path, however
+//! far back its call was. The raw events stay the record: `rendered` and `checkpoints` are
+//! derived, and `build.rs` fingerprints the classifier's source; when it (or this crate's
+//! version) changes, both are dropped on open and derived again by replaying the raw events
+//! through the classifier ([`replay`]), so rows always come from the classifier being run. A
+//! session resumed after a restart starts from its newest checkpoint and replays the rest.
 //!
 //! **Live fan-out.** Each committed batch becomes one [`hub::Batch`] holding the SSE bytes of
 //! its frames, rendered once and shared by every client (`Bytes` clones). A client subscribes

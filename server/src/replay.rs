@@ -1,8 +1,11 @@
 //! Stored events → envelopes, each classified with the context of every event before it.
 //!
 //! The context at any seq is the nearest checkpoint at or before it plus a replay of the
-//! events in between ([`ctx_at`]); [`history`] and [`frames_after`] start from there, so
-//! they give exactly the rows the live tail gave.
+//! events in between ([`ctx_at`], [`state_at`]); the writer uses it to resume a session,
+//! and to derive the stored envelopes again when the classifier changes. History pages and
+//! SSE backlogs are read from those stored envelopes ([`rendered_page`], [`rendered_frames`]);
+//! [`history`] computes the same page from the raw events, the reference the tests hold the
+//! stored envelopes to.
 
 use classifier::event::unreadable;
 use classifier::{ClassifyCtx, LogEvent, TermEnvelope, classify_log_event, parse_line};
@@ -10,7 +13,6 @@ use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 
 use crate::badges::Badges;
-use crate::hub::push_envelope_frame;
 use crate::store::StoreError;
 
 /// Events read from the database at a time.
@@ -140,27 +142,6 @@ pub fn ctx_at(conn: &Connection, session: &str, seq: u64) -> Result<ClassifyCtx,
     Ok(ctx)
 }
 
-/// SSE frames of events `(after, upto]`, at most [`CHUNK_EVENTS`] of them, classified with
-/// `ctx` (the context after `after`, advanced in place). Returns the frames and the last
-/// seq scanned.
-pub fn frames_after(
-    conn: &Connection,
-    session: &str,
-    after: u64,
-    upto: u64,
-    ctx: &mut ClassifyCtx,
-) -> Result<(Vec<u8>, u64), StoreError> {
-    let upto = upto.min(after + CHUNK_EVENTS);
-    let mut out = Vec::new();
-    for ev in load_events(conn, session, after, upto)? {
-        let env = classify_stored(&ev, ctx);
-        if !env.msgs.is_empty() {
-            push_envelope_frame(&mut out, &env);
-        }
-    }
-    Ok((out, upto))
-}
-
 /// A history page (`GET …/events/history`).
 #[derive(Debug, Clone, Serialize)]
 pub struct HistoryPage {
@@ -242,4 +223,80 @@ fn classify_intervals(work: Vec<(Vec<StoredEvent>, ClassifyCtx)>) -> Vec<Vec<Ter
             .map(|h| h.join().unwrap_or_default())
             .collect()
     })
+}
+
+/// A history page (the JSON of [`HistoryPage`]) read from the stored envelopes: events with
+/// rows and `seq < before` (and `<= head`), newest first. No classification happens here.
+pub fn rendered_page(
+    conn: &Connection,
+    session: &str,
+    head: u64,
+    before: Option<u64>,
+    limit: usize,
+) -> Result<Vec<u8>, StoreError> {
+    let hi = before.map_or(head + 1, |b| b.min(head + 1));
+    let mut stmt = conn.prepare_cached(
+        "SELECT seq, json FROM rendered WHERE session = ?1 AND seq < ?2
+         ORDER BY seq DESC LIMIT ?3",
+    )?;
+    let rows = stmt.query_map(params![session, hi as i64, limit as i64 + 1], |r| {
+        Ok((r.get::<_, i64>(0)? as u64, r.get::<_, String>(1)?))
+    })?;
+    let mut out = Vec::with_capacity(64 * 1024);
+    out.extend_from_slice(b"{\"envelopes\":[");
+    let mut oldest = None;
+    let mut more = false;
+    for (n, row) in rows.enumerate() {
+        let (seq, json) = row?;
+        if n == limit {
+            more = true;
+            break;
+        }
+        if n > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(json.as_bytes());
+        oldest = Some(seq);
+    }
+    out.extend_from_slice(b"],\"next_before\":");
+    match oldest.filter(|_| more) {
+        Some(seq) => out.extend_from_slice(seq.to_string().as_bytes()),
+        None => out.extend_from_slice(b"null"),
+    }
+    out.extend_from_slice(format!(",\"head\":{head}}}").as_bytes());
+    Ok(out)
+}
+
+/// Most frames one backfill read returns: a slow client holds at most a few such chunks.
+const BACKFILL_ROWS: i64 = 128;
+/// Bytes after which a backfill read stops adding frames.
+const BACKFILL_BYTES: usize = 128 * 1024;
+
+/// SSE frames of the stored envelopes of events `(after, upto]`, a bounded chunk of them.
+/// Returns the frames and the seq they reach (`upto` when all were read).
+pub fn rendered_frames(
+    conn: &Connection,
+    session: &str,
+    after: u64,
+    upto: u64,
+) -> Result<(Vec<u8>, u64), StoreError> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT seq, json FROM rendered WHERE session = ?1 AND seq > ?2 AND seq <= ?3
+         ORDER BY seq LIMIT ?4",
+    )?;
+    let mut rows = stmt.query(params![session, after as i64, upto as i64, BACKFILL_ROWS])?;
+    let mut out = Vec::new();
+    let mut count = 0;
+    let mut last = after;
+    while let Some(row) = rows.next()? {
+        let seq = row.get::<_, i64>(0)? as u64;
+        let json: String = row.get(1)?;
+        crate::hub::push_json_frame(&mut out, seq, &json);
+        last = seq;
+        count += 1;
+        if out.len() >= BACKFILL_BYTES {
+            return Ok((out, last));
+        }
+    }
+    Ok((out, if count < BACKFILL_ROWS { upto } else { last }))
 }

@@ -2,10 +2,10 @@
 //!
 //! A client is a position `pos` (the last seq it has been sent or skipped). It starts at
 //! `Last-Event-ID`, else `?after=`, else 0; subscribes to the session's hub and reads its
-//! head under one lock; sends the backlog `(pos, head]` from the database, classified with
-//! the context at `pos`; sends the badges; then sends each broadcast batch that starts at
-//! `pos`. A batch that starts later (the client fell behind the broadcast) is replaced by a
-//! backfill from the database. So every committed envelope is sent exactly once, in order,
+//! head under one lock; sends the backlog `(pos, head]` from the database (the envelopes the
+//! writer classified and stored with the events); sends the badges; then sends each broadcast batch that starts at
+//! `pos`. A batch that starts later (the client fell behind the broadcast) or came without
+//! its bytes (too big to broadcast) is replaced by a backfill from the database. So every committed envelope is sent exactly once, in order,
 //! and nothing uncommitted is ever sent.
 
 use std::collections::HashMap;
@@ -42,7 +42,8 @@ pub async fn stream(
     };
     let hub = crate::api::existing(&state, &id).await?;
     let (rx, head) = hub.subscribe();
-    let (tx, out) = mpsc::channel::<Bytes>(16);
+    // Small: a slow client holds back at most two chunks; the rest waits in the database.
+    let (tx, out) = mpsc::channel::<Bytes>(2);
     tokio::spawn(feed(state, id, hub, rx, head, after, tx));
     let body = Body::from_stream(futures_util::stream::unfold(out, |mut out| async move {
         out.recv()
@@ -66,7 +67,8 @@ pub async fn stream(
         .into_response())
 }
 
-/// Sends the frames of events `(pos, upto]` from the database; answers the new position.
+/// Sends the frames of events `(pos, upto]` from the database (the envelopes the writer
+/// stored); answers the new position.
 async fn backfill(
     state: &AppState,
     id: &str,
@@ -74,25 +76,13 @@ async fn backfill(
     upto: u64,
     tx: &mpsc::Sender<Bytes>,
 ) -> Result<u64, ()> {
-    if pos >= upto {
-        return Ok(pos);
-    }
-    let store = state.store();
-    let session = id.to_owned();
-    let mut ctx = store
-        .read(move |conn| replay::ctx_at(conn, &session, pos))
-        .await
-        .map_err(|e| tracing::error!("SSE backfill of {id}: {e}"))?;
     while pos < upto {
         let session = id.to_owned();
-        let (frames, last, next_ctx) = store
-            .read(move |conn| {
-                let (frames, last) = replay::frames_after(conn, &session, pos, upto, &mut ctx)?;
-                Ok((frames, last, ctx))
-            })
+        let (frames, last) = state
+            .store()
+            .read(move |conn| replay::rendered_frames(conn, &session, pos, upto))
             .await
             .map_err(|e| tracing::error!("SSE backfill of {id}: {e}"))?;
-        ctx = next_ctx;
         if !frames.is_empty() {
             tx.send(Bytes::from(frames)).await.map_err(drop)?;
         }
@@ -116,9 +106,7 @@ async fn feed(
     };
     // A client ahead of the log (a database replaced under it) waits for it to catch up.
     pos = pos.max(after);
-    let mut first = Vec::new();
-    push_state_frame(&mut first, &hub.state_json());
-    if tx.send(Bytes::from(first)).await.is_err() {
+    if send_state(&hub, &tx).await.is_err() {
         return;
     }
     let mut keep_alive = tokio::time::interval(state.config().keep_alive);
@@ -127,16 +115,21 @@ async fn feed(
         tokio::select! {
             batch = rx.recv() => match batch {
                 Ok(batch) => {
-                    if batch.after == pos || (batch.after < pos && batch.last <= pos) {
-                        if batch.after == pos && tx.send(batch.bytes.clone()).await.is_err() {
+                    if let (true, Some(bytes)) = (batch.after == pos, &batch.bytes) {
+                        if tx.send(bytes.clone()).await.is_err() {
                             return;
                         }
-                        pos = pos.max(batch.last);
-                    } else if batch.last > pos {
-                        // A gap: fetch what is missing from the database, this batch included.
+                        pos = batch.last;
+                    } else if batch.last <= pos {
+                        // Already sent (from the database).
+                    } else {
+                        // A gap, or a batch too big to broadcast: read it from the database.
                         match backfill(&state, &id, pos, batch.last, &tx).await {
                             Ok(p) => pos = p,
                             Err(()) => return,
+                        }
+                        if send_state(&hub, &tx).await.is_err() {
+                            return;
                         }
                     }
                 }
@@ -145,6 +138,9 @@ async fn feed(
                     match backfill(&state, &id, pos, hub.head(), &tx).await {
                         Ok(p) => pos = p,
                         Err(()) => return,
+                    }
+                    if send_state(&hub, &tx).await.is_err() {
+                        return;
                     }
                 }
                 Err(broadcast::error::RecvError::Closed) => return,
@@ -158,6 +154,13 @@ async fn feed(
             () = stopped(&mut shutdown) => return,
         }
     }
+}
+
+/// Sends the current badges as a `state` frame.
+async fn send_state(hub: &Hub, tx: &mpsc::Sender<Bytes>) -> Result<(), ()> {
+    let mut frame = Vec::new();
+    push_state_frame(&mut frame, &hub.state_json());
+    tx.send(Bytes::from(frame)).await.map_err(drop)
 }
 
 /// Resolves once the server is shutting down.

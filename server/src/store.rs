@@ -8,8 +8,10 @@
 //!   the limit are in `cut_len`/`cut_limit`); `ts` the line's time or `received`;
 //! - `checkpoints(session, seq, ctx, badges)`: the classifier context and badges after
 //!   event `seq`, every `checkpoint_every` events (derived; see the crate's notes);
+//! - `rendered(session, seq, json)`: the envelope of each event with rows, as the writer
+//!   classified it (derived, like checkpoints; serves history pages without classifying);
 //! - `follows(path, session, dev, ino, offset)`: how far a followed file has been stored;
-//! - `meta(key, value)`: the checkpoint format in use.
+//! - `meta(key, value)`: which classifier the derived tables were made with.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -21,11 +23,12 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::badges::Badges;
-use crate::hub::{Hub, SessionInfo, push_envelope_frame};
+use crate::hub::{Hub, SessionInfo, push_json_frame};
 use crate::replay::{self, classify_at, event_of};
 
 /// Schema migrations; entry `i` takes `user_version` from `i` to `i + 1`.
-pub const MIGRATIONS: &[&str] = &[r#"
+pub const MIGRATIONS: &[&str] = &[
+    r#"
 CREATE TABLE sessions (
     id       TEXT PRIMARY KEY,
     title    TEXT NOT NULL,
@@ -62,10 +65,26 @@ CREATE TABLE meta (
     key   TEXT PRIMARY KEY,
     value TEXT NOT NULL
 );
-"#];
+"#,
+    r#"
+CREATE TABLE rendered (
+    session TEXT NOT NULL,
+    seq     INTEGER NOT NULL,
+    json    TEXT NOT NULL,
+    PRIMARY KEY (session, seq)
+);
+"#,
+];
 
-/// The checkpoint format: checkpoints written by another are dropped and rebuilt on open.
-const CHECKPOINT_FORMAT: &str = concat!("ctx-v1/", env!("CARGO_PKG_VERSION"));
+/// What derived data depends on: the checkpoint format, this crate's version and the
+/// classifier's source (fingerprinted by `build.rs`). Derived data written under another is
+/// dropped and rebuilt from the raw events on open.
+const DERIVED_FORMAT: &str = concat!(
+    "ctx-v1/",
+    env!("CARGO_PKG_VERSION"),
+    "/classifier-",
+    env!("HIVETERM_CLASSIFIER_FINGERPRINT")
+);
 
 /// The default checkpoint interval.
 pub const CHECKPOINT_EVERY: u64 = 256;
@@ -241,7 +260,7 @@ impl Store {
              WHERE ended IS NULL AND source IN ('run', 'stdin', 'follow')",
             params![crate::now()],
         )?;
-        rebuild_checkpoints_if_stale(&mut conn, checkpoint_every)?;
+        rebuild_derived_if_stale(&mut conn, checkpoint_every)?;
         let shared = Arc::new(Shared {
             path: path.to_owned(),
             readers: Mutex::new(Vec::new()),
@@ -476,21 +495,21 @@ fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// Drops checkpoints of another format (or interval) and writes them again from the events.
-fn rebuild_checkpoints_if_stale(conn: &mut Connection, every: u64) -> Result<(), StoreError> {
-    let want = format!("{CHECKPOINT_FORMAT}/every-{every}");
+/// Drops derived data (checkpoints, rendered envelopes) of another format, interval or
+/// classifier and derives it again from the raw events.
+fn rebuild_derived_if_stale(conn: &mut Connection, every: u64) -> Result<(), StoreError> {
+    let want = format!("{DERIVED_FORMAT}/every-{every}");
     let have: Option<String> = conn
-        .query_row(
-            "SELECT value FROM meta WHERE key = 'checkpoints'",
-            [],
-            |r| r.get(0),
-        )
+        .query_row("SELECT value FROM meta WHERE key = 'derived'", [], |r| {
+            r.get(0)
+        })
         .optional()?;
     if have.as_deref() == Some(want.as_str()) {
         return Ok(());
     }
     let tx = conn.transaction()?;
     tx.execute("DELETE FROM checkpoints", [])?;
+    tx.execute("DELETE FROM rendered", [])?;
     let sessions: Vec<String> = {
         let mut stmt = tx.prepare("SELECT id FROM sessions")?;
         stmt.query_map([], |r| r.get(0))?
@@ -508,6 +527,9 @@ fn rebuild_checkpoints_if_stale(conn: &mut Connection, every: u64) -> Result<(),
                 let event = event_of(&ev.raw, ev.cut);
                 let env = classify_at(&event, ev.seq, ev.ts, &mut ctx);
                 badges.apply(&event, ev.ts, &env.msgs);
+                if !env.msgs.is_empty() {
+                    insert_rendered(&tx, id, ev.seq, &env)?;
+                }
                 if ev.seq % every == 0 {
                     insert_checkpoint(&tx, id, ev.seq, &ctx, &badges)?;
                 }
@@ -516,13 +538,35 @@ fn rebuild_checkpoints_if_stale(conn: &mut Connection, every: u64) -> Result<(),
         }
     }
     tx.execute(
-        "INSERT OR REPLACE INTO meta(key, value) VALUES ('checkpoints', ?1)",
+        "INSERT OR REPLACE INTO meta(key, value) VALUES ('derived', ?1)",
         params![want],
     )?;
     tx.commit()?;
     if !sessions.is_empty() {
-        tracing::info!("rebuilt checkpoints of {} sessions", sessions.len());
+        tracing::info!("rebuilt derived rows of {} sessions", sessions.len());
     }
+    Ok(())
+}
+
+/// Stores the envelope of an event with rows, as JSON.
+fn insert_rendered(
+    conn: &Connection,
+    id: &str,
+    seq: u64,
+    env: &classifier::TermEnvelope,
+) -> Result<(), StoreError> {
+    let json = serde_json::to_string(env).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+    insert_rendered_json(conn, id, seq, &json)
+}
+
+fn insert_rendered_json(
+    conn: &Connection,
+    id: &str,
+    seq: u64,
+    json: &str,
+) -> Result<(), StoreError> {
+    conn.prepare_cached("INSERT OR REPLACE INTO rendered(session, seq, json) VALUES (?1, ?2, ?3)")?
+        .execute(params![id, seq as i64, json])?;
     Ok(())
 }
 
@@ -827,7 +871,10 @@ fn append(
             line.cut.map(|c| c.1 as i64),
         ])?;
         if !env.msgs.is_empty() {
-            push_envelope_frame(&mut p.frames, &env);
+            let json =
+                serde_json::to_string(&env).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+            insert_rendered_json(tx, &a.session, seq, &json)?;
+            push_json_frame(&mut p.frames, seq, &json);
         }
         p.info.last_seq = seq;
         if seq % every == 0 {

@@ -588,3 +588,69 @@ async fn page_build_is_served_with_spa_fallback_and_script_hashes() {
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert!(v["error"].is_string());
 }
+
+#[tokio::test]
+async fn a_body_of_several_megabytes_within_the_limit_is_accepted() {
+    let db = TestDb::new();
+    let app = hiveterm::app(db.state.clone());
+    let line = format!(
+        "{{\"kind\":\"note\",\"text\":\"{}\"}}\n",
+        "m".repeat(100_000)
+    );
+    let body = line.repeat(30);
+    assert!(body.len() > 3_000_000);
+    let v = post(&app, "mb", body.as_bytes()).await;
+    assert_eq!(v["seqs"].as_array().unwrap().len(), 30);
+}
+
+/// The stored envelopes serve the same pages as classifying the raw events afresh, also
+/// after they were dropped and derived again (as when the classifier changes).
+#[tokio::test]
+async fn stored_envelopes_equal_a_fresh_replay_and_survive_a_rebuild() {
+    let db = TestDb::new();
+    let app = hiveterm::app(db.state.clone());
+    post(&app, "r", &fixture("hyperhive/file_tools.events.jsonl")).await;
+    post(
+        &app,
+        "r",
+        &fixture("claude-code-2.1.332/tool_errors.stream.jsonl"),
+    )
+    .await;
+    let store = db.state.store().clone();
+    let head = store.hub("r").await.unwrap().unwrap().head();
+    let pages = |store: hiveterm::Store| async move {
+        let mut out = Vec::new();
+        for (before, limit) in [(None, 7), (Some(40), 5), (Some(head), 1000), (Some(3), 2)] {
+            let (rendered, replayed) = store
+                .read(move |conn| {
+                    Ok((
+                        hiveterm::replay::rendered_page(conn, "r", head, before, limit)?,
+                        hiveterm::replay::history(conn, "r", head, before, limit)?,
+                    ))
+                })
+                .await
+                .unwrap();
+            let rendered: Value = serde_json::from_slice(&rendered).unwrap();
+            assert_eq!(
+                rendered["envelopes"],
+                serde_json::to_value(&replayed.envelopes).unwrap()
+            );
+            assert_eq!(rendered["head"], head);
+            out.push(rendered);
+        }
+        out
+    };
+    let before = pages(store.clone()).await;
+    store.close().await;
+    let conn = rusqlite::Connection::open(db.db_path()).unwrap();
+    conn.execute(
+        "UPDATE meta SET value = 'another classifier' WHERE key = 'derived'",
+        [],
+    )
+    .unwrap();
+    conn.execute("DELETE FROM rendered WHERE seq % 2 = 0", [])
+        .unwrap();
+    drop(conn);
+    let store = hiveterm::Store::open_with(&db.db_path(), 4).unwrap();
+    assert_eq!(pages(store).await, before);
+}

@@ -237,3 +237,20 @@ async fn a_client_that_falls_behind_still_gets_everything() {
         assert_eq!(next_envelope(&mut c).await.0, want);
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_batch_too_big_to_broadcast_is_read_from_the_database() {
+    let db = TestDb::new();
+    let addr = spawn_server(db.state.clone()).await;
+    post(addr, "s", note("first")).await;
+    let mut c = SseClient::connect(addr, "/api/sessions/s/events/stream", None).await;
+    assert_eq!(next_envelope(&mut c).await.0, 1);
+    let big = "w".repeat(4000);
+    let body: String = (0..100).map(|i| note(&format!("{i} {big}"))).collect();
+    assert!(body.len() > hiveterm::hub::MAX_INLINE_BATCH);
+    post(addr, "s", body).await;
+    post(addr, "s", note("after")).await;
+    for want in 2..=102 {
+        assert_eq!(next_envelope(&mut c).await.0, want);
+    }
+}
