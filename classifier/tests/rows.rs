@@ -35,7 +35,11 @@ fn check_after(lines: &[&str], expect: &str) {
         last = classify_line(line.as_bytes(), i as u64 + 1, &mut ctx).msgs;
     }
     let got = render(&last);
-    let want = if expect.is_empty() { String::new() } else { format!("{expect}\n") };
+    let want = if expect.is_empty() {
+        String::new()
+    } else {
+        format!("{expect}\n")
+    };
     assert_eq!(got, want, "\ninput: {}", lines.last().unwrap());
 }
 
