@@ -158,19 +158,23 @@ mod imp {
     }
 
     async fn get_json<T: serde::de::DeserializeOwned>(url: &str) -> Result<T, String> {
+        use wasm_bindgen_futures::JsFuture;
         let url = with_token(url, page_token().as_deref());
-        let resp = gloo_net::http::Request::get(&url)
-            .send()
+        let window = web_sys::window().ok_or("no window")?;
+        let err = |e: JsValue| format!("{e:?}");
+        let resp: web_sys::Response = JsFuture::from(window.fetch_with_str(&url))
             .await
-            .map_err(|e| e.to_string())?;
+            .map_err(err)?
+            .unchecked_into();
+        let text = JsFuture::from(resp.text().map_err(err)?)
+            .await
+            .map_err(err)?
+            .as_string()
+            .unwrap_or_default();
         if !resp.ok() {
-            return Err(format!(
-                "{} {}",
-                resp.status(),
-                resp.text().await.unwrap_or_default()
-            ));
+            return Err(format!("{} {}", resp.status(), text));
         }
-        resp.json::<T>().await.map_err(|e| e.to_string())
+        serde_json::from_str(&text).map_err(|e| e.to_string())
     }
 
     /// A page of history older than `before` (newest when `None`).

@@ -65,6 +65,21 @@ fn set_hash(seq: Option<u64>) {
     }
 }
 
+/// Whether an event's target is a text field (keys belong to it, not to the page).
+fn typing_in(target: Option<web_sys::EventTarget>) -> bool {
+    let Some(el) = target.and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else {
+        return false;
+    };
+    match el.tag_name().as_str() {
+        "TEXTAREA" | "SELECT" => true,
+        "INPUT" => !matches!(
+            el.get_attribute("type").as_deref(),
+            Some("checkbox" | "radio" | "button" | "file")
+        ),
+        _ => false,
+    }
+}
+
 fn hash_seq() -> Option<u64> {
     let hash = web_sys::window()?.location().hash().ok()?;
     hash.trim_start_matches('#').parse().ok()
@@ -397,11 +412,7 @@ pub fn Page() -> impl IntoView {
         state.update(|s| s.set_expand(on));
     };
     let _keys = window_event_listener(ev::keydown, move |e: web_sys::KeyboardEvent| {
-        let in_input = e
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok())
-            .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA"));
-        if in_input {
+        if typing_in(e.target()) {
             if e.key() == "Escape"
                 && let Some(el) = search_box.get_untracked()
             {
@@ -438,11 +449,7 @@ pub fn Page() -> impl IntoView {
         }
     });
     let _paste = window_event_listener(ev::paste, move |e: web_sys::ClipboardEvent| {
-        let in_input = e
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok())
-            .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA"));
-        if in_input {
+        if typing_in(e.target()) {
             return;
         }
         if let Some(text) = e.clipboard_data().and_then(|d| d.get_data("text").ok())
@@ -522,11 +529,12 @@ pub fn Page() -> impl IntoView {
     let counts = Memo::new(move |_| state.with(|s| s.counts()));
     let tools = Memo::new(move |_| state.with(|s| s.tools().to_vec()));
     let shown = Memo::new(move |_| state.with(|s| (s.visible_len(), s.len())));
+    // Offline, the log opens at its top: offer the end only once the reader scrolls.
     let jump_visible = move || {
-        !follow.get() && {
-            let top = scroll_top.get();
-            top + viewport_h.get() < total_height.get() - 40.0
-        }
+        let top = scroll_top.get();
+        !follow.get()
+            && (is_live || top > 0.0)
+            && top + viewport_h.get() < total_height.get() - 40.0
     };
 
     let level_names = ["debug", "info", "warn", "error"];
@@ -636,8 +644,13 @@ pub fn Page() -> impl IntoView {
                 <span class="title">{move || title.get()}</span>
                 <span class="conn">{move || conn.get()}</span>
                 <span class="badges">
-                    {move || badges.get().into_iter().map(|(k, v)| view! {
-                        <span class=format!("badge badge-{k}") title=k.clone()>{v}</span>
+                    {move || badges.get().into_iter().map(|(k, v)| {
+                        let text = if matches!(k.as_str(), "status" | "model" | "ended") {
+                            v
+                        } else {
+                            format!("{k} {v}")
+                        };
+                        view! { <span class=format!("badge badge-{k}") title=k.clone()>{text}</span> }
                     }).collect::<Vec<_>>()}
                 </span>
                 {progress_view}

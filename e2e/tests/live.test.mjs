@@ -50,8 +50,9 @@ let ts = 1764468000;
 async function post(events) {
   const body = events.map((e) => JSON.stringify({ ts: ts++, ...e })).join("\n") + "\n";
   const r = await fetch(`http://127.0.0.1:${port}/api/sessions/e2e-live/events?title=e2e%20live`, { method: "POST", body });
-  assert.equal(r.status, 200, await r.text());
-  return (await r.json()).seqs;
+  const answer = await r.text();
+  assert.equal(r.status, 200, answer);
+  return JSON.parse(answer).seqs;
 }
 const text = (t) => ({ kind: "stream", value: { type: "assistant", message: { role: "assistant", content: [{ type: "text", text: t }] } } });
 

@@ -81,6 +81,7 @@ for (const file of FIXTURES) {
 
 test("drag and drop a log onto the page", async () => {
   const page = await openPage(browser, server.url);
+  await page.screenshot({ path: path.join(SHOTS, "start-page.png") });
   const text = fs.readFileSync(path.join(ROOT, "fixtures/hyperhive/file_tools.events.jsonl"), "utf8");
   await dropLog(page, "file_tools.events.jsonl", text);
   const facts = await rowFacts(page);
