@@ -43,12 +43,11 @@ pub async fn stream(
     let hub = crate::api::existing(&state, &id).await?;
     let (rx, head) = hub.subscribe();
     // Small: a slow client holds back at most two chunks; the rest waits in the database.
-    let (tx, out) = mpsc::channel::<Bytes>(2);
+    let (tx, out) = mpsc::channel::<Bytes>(4);
     tokio::spawn(feed(state, id, hub, rx, head, after, tx));
     let body = Body::from_stream(futures_util::stream::unfold(out, |mut out| async move {
-        out.recv()
-            .await
-            .map(|bytes| (Ok::<Bytes, Infallible>(bytes), out))
+        let first = out.recv().await?;
+        Some((Ok::<Bytes, Infallible>(coalesce(first, &mut out)), out))
     }));
     Ok((
         [
@@ -154,6 +153,20 @@ async fn feed(
             () = stopped(&mut shutdown) => return,
         }
     }
+}
+
+/// Joins `first` with whatever else is already queued (up to 256 KiB), so a client that is
+/// behind gets one write instead of many.
+fn coalesce(first: Bytes, out: &mut mpsc::Receiver<Bytes>) -> Bytes {
+    const MAX: usize = 256 * 1024;
+    let mut joined: Option<Vec<u8>> = None;
+    while joined.as_ref().map_or(first.len(), Vec::len) < MAX {
+        let Ok(next) = out.try_recv() else { break };
+        joined
+            .get_or_insert_with(|| first.to_vec())
+            .extend_from_slice(&next);
+    }
+    joined.map_or(first, Bytes::from)
 }
 
 /// Sends the current badges as a `state` frame.
