@@ -1,8 +1,8 @@
 //! The hiveterm page: one agent session as terminal rows, in the browser.
 //!
 //! Rows come from the `classifier` crate, either live from a `hiveterm serve` (SSE) or from
-//! a log dropped onto the page and classified right here, in a Web Worker running this same
-//! wasm. The page renders nothing the classifier did not produce: no icons, summaries or
+//! a log dropped onto the page and classified right here, in a Web Worker (its own wasm,
+//! `src/bin/worker.rs`, which carries the classifier and no Leptos). The page renders nothing the classifier did not produce: no icons, summaries or
 //! levels are re-derived here, only the layout (flat or expandable) and the turn times.
 //!
 //! Pure parts, compiled and tested natively:

@@ -1,11 +1,6 @@
-//! Entry point: mounts the page in a window, or serves classification in a Web Worker (the
-//! worker loads this same wasm).
+//! The page's entry: mounts the page. (The worker has its own entry, `src/bin/worker.rs`.)
 
 fn main() {
     console_error_panic_hook::set_once();
-    if app::worker::in_worker() {
-        app::worker::run();
-    } else {
-        leptos::mount::mount_to_body(app::page::Page);
-    }
+    leptos::mount::mount_to_body(app::page::Page);
 }

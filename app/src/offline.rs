@@ -1,8 +1,9 @@
 //! The page side of offline reading: hands a dropped, picked or pasted log to the worker
 //! ([`crate::worker`]) and feeds the envelopes it sends back into the view state.
 //!
-//! The worker is started when the page loads (so its wasm is compiled before the drop) and
-//! replaced when a new log arrives while it is still busy with the last one.
+//! The worker (its own small wasm, `src/bin/worker.rs`, loaded through trunk's
+//! `worker_loader.js`) is started when the first log is opened, so a page that only shows a
+//! live session never loads it, and replaced when a new log arrives while it is still busy.
 
 use classifier::TermEnvelope;
 
@@ -87,22 +88,6 @@ mod imp {
     #[derive(Clone)]
     pub struct Reader(Rc<RefCell<Inner>>);
 
-    /// URL of this wasm's JS glue and binary, read from trunk's preload links.
-    fn asset_urls() -> Option<(String, String)> {
-        let doc = web_sys::window()?.document()?;
-        let js = doc
-            .query_selector("link[rel=modulepreload]")
-            .ok()??
-            .get_attribute("href")?;
-        let wasm = doc
-            .query_selector("link[rel=preload][as=fetch]")
-            .ok()??
-            .get_attribute("href")?;
-        let base = web_sys::window()?.location().href().ok()?;
-        let abs = |u: &str| web_sys::Url::new_with_base(u, &base).map(|u| u.href()).ok();
-        Some((abs(&js)?, abs(&wasm)?))
-    }
-
     fn decode(data: &JsValue) -> Option<FromWorker> {
         let get = |k: &str| Reflect::get(data, &k.into()).ok();
         let kind = get("kind")?.as_string()?;
@@ -125,31 +110,21 @@ mod imp {
     impl Reader {
         /// Starts a worker; `handler` gets every decoded message.
         pub fn new(handler: impl Fn(FromWorker) + 'static) -> Reader {
-            let reader = Reader(Rc::new(RefCell::new(Inner {
+            Reader(Rc::new(RefCell::new(Inner {
                 worker: None,
                 ready: false,
                 busy: false,
                 pending: None,
                 handler: Rc::new(handler),
                 _on_message: None,
-            })));
-            reader.spawn();
-            reader
+            })))
         }
 
         fn spawn(&self) {
-            let Some((js, wasm)) = asset_urls() else {
-                let handler = self.0.borrow().handler.clone();
-                handler(FromWorker::Error(
-                    "cannot find the page's wasm to start a worker".into(),
-                ));
-                return;
-            };
             let opts = WorkerOptions::new();
             opts.set_type(WorkerType::Module);
-            let enc = |s: &str| String::from(js_sys::encode_uri_component(s));
-            let url = format!("/worker.js?js={}&wasm={}", enc(&js), enc(&wasm));
-            let worker = match Worker::new_with_options(&url, &opts) {
+            let url = "/worker_loader.js";
+            let worker = match Worker::new_with_options(url, &opts) {
                 Ok(w) => w,
                 Err(e) => {
                     let handler = self.0.borrow().handler.clone();
@@ -211,8 +186,13 @@ mod imp {
         }
 
         fn submit(&self, job: Job) {
-            let busy = self.0.borrow().busy;
-            if busy {
+            let (busy, none) = {
+                let inner = self.0.borrow();
+                (inner.busy, inner.worker.is_none())
+            };
+            if none {
+                self.spawn();
+            } else if busy {
                 if let Some(w) = self.0.borrow_mut().worker.take() {
                     w.terminate();
                 }

@@ -1,7 +1,7 @@
 //! The Web Worker side: classifies a dropped file (or pasted text) off the main thread.
 //!
-//! The worker loads this same wasm (see `worker.js`); `main` calls [`run`] when there is no
-//! window. Protocol, all plain objects:
+//! The worker is its own wasm (`src/bin/worker.rs` calls [`run`]). Protocol, all plain
+//! objects:
 //! - worker → page `{kind: "ready"}` once it listens;
 //! - page → worker `{kind: "file", file: File}` or `{kind: "text", text: String}`;
 //! - worker → page `{kind: "rows", json: "[TermEnvelope…]", read, total, lines}` after each
@@ -55,18 +55,6 @@ impl Classifier {
             }
         });
         out
-    }
-}
-
-/// Whether this code runs in a worker (no window).
-pub fn in_worker() -> bool {
-    #[cfg(target_arch = "wasm32")]
-    {
-        web_sys::window().is_none()
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        false
     }
 }
 
