@@ -62,13 +62,9 @@ python3 checks/conformance.py "$TARGET_DIR/release/hiveterm" classifier/tests/ho
 # before the page lands. trunk, wasm-bindgen and wasm-opt 132 are installed and on PATH by
 # setup.sh; playwright-core is in e2e/node_modules (use executablePath '/usr/bin/chromium' and
 # the Chromium flags of classifier/webdriver.json).
-if [ -d "$ROOT/app" ] && [ -f "$ROOT/Trunk.toml" ]; then
-    step "page: trunk build --release"
-    trunk build --release
-fi
-if [ -d "$ROOT/app" ] && [ -d "$ROOT/e2e/tests" ]; then
-    step "page: browser tests (node --test e2e/tests)"
-    node --test "$ROOT/e2e/tests"
-fi
+step "page: trunk build, bundle budget, <Row> shapes in Chromium, end-to-end (scripts/test-page.sh)"
+# Builds dist/ (the page the release hiveterm serves), then runs the page's browser tests one
+# file at a time so the big-log figures are not skewed by parallel files.
+"$ROOT/scripts/test-page.sh"
 
 step "all checks passed in $((SECONDS - started)) s"
