@@ -279,7 +279,7 @@ mod imp {
             let opened = stream(&sig2.id, head, move |m| match m {
                 StreamMsg::Envelope(env) => state_sig.update(|s| crate::state::apply(s, &env)),
                 StreamMsg::State(v) => show_state(&sig3, &v),
-                StreamMsg::Open => conn.set("● live".into()),
+                StreamMsg::Open => conn.set("● connected".into()),
                 StreamMsg::Error => conn.set("reconnecting…".into()),
             });
             match opened {
