@@ -12,7 +12,7 @@ use leptos::html;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::live::Badge;
+use crate::live::{Badge, PreviewFrame};
 use crate::offline::{FromWorker, Progress};
 use crate::row::Row;
 use crate::state::{Filter, Row as RowData, ViewState, apply, clear, set_filter};
@@ -109,6 +109,7 @@ pub fn Page() -> impl IntoView {
     let pending_seq = RwSignal::new(hash_seq());
     let next_before = RwSignal::new(None::<u64>);
     let loading_older = RwSignal::new(false);
+    let preview = RwSignal::new(None::<PreviewFrame>);
     let session = crate::live::session_of_path(
         &web_sys::window()
             .and_then(|w| w.location().pathname().ok())
@@ -244,9 +245,10 @@ pub fn Page() -> impl IntoView {
         request_animation_frame(measure);
     });
 
-    // Follow the tail.
+    // Follow the tail (the preview row, after the list, is part of it).
     Effect::new(move |_| {
         total_height.track();
+        preview.track();
         if follow.get_untracked() {
             request_animation_frame(scroll_to_bottom);
         }
@@ -515,6 +517,7 @@ pub fn Page() -> impl IntoView {
                 conn,
                 next_before,
                 pending_seq,
+                preview,
             });
         } else {
             leptos::task::spawn_local(async move {
@@ -748,6 +751,22 @@ pub fn Page() -> impl IntoView {
                         />
                     </div>
                 </div>
+                {move || preview.get().map(|p| {
+                    let text = p.shown_text();
+                    view! {
+                        <div
+                            class="row level-debug preview"
+                            data-kind=p.kind.clone().unwrap_or_default()
+                            data-preview-seq=p.seq.to_string()
+                        >
+                            <span class="row-glyph">{p.icon()}</span>
+                            <span class="preview-text">
+                                {p.tool.map(|t| view! { <span class="preview-tool">{t}</span> })}
+                                {text}
+                            </span>
+                        </div>
+                    }
+                })}
             </div>
             <button
                 class="jump"

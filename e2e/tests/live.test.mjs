@@ -1,7 +1,8 @@
 // The live view against a running `hiveterm serve`: rows arrive over SSE, the banner shimmers
 // while a turn is in flight, and a server restart in the middle (the browser's EventSource
-// reconnects with Last-Event-ID) neither loses nor repeats a row. Skipped when the binary
-// has no `serve` yet.
+// reconnects with Last-Event-ID) neither loses nor repeats a row; partial messages
+// (stream_event lines) show a growing preview row that the final message replaces. Skipped
+// when the binary has no `serve` yet.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -90,8 +91,61 @@ test("live session with a reconnect in the middle", { skip: !HAS_SERVE && "hivet
   for (let s = 1; s <= last; s++) assert.ok(seen.has(s), `row of seq ${s} present: ${rows}`);
   const end = await page.$eval(`.live .row[data-seq="${last}"] .turn-time`, (e) => e.textContent);
   assert.match(end, /^\d\d:\d\d:\d\d · \S+/);
-  assert.match(await page.$eval(".conn", (e) => e.textContent), /live/);
+  assert.match(await page.$eval(".conn", (e) => e.textContent), /connected/);
   assert.deepEqual(page.remoteRequests, []);
   await page.screenshot({ path: path.join(SHOTS, "live.png") });
+  await page.context().close();
+});
+
+test("partial messages show a growing preview row, replaced by the final message", { skip: !HAS_SERVE && "hiveterm serve not built", timeout: 60_000 }, async () => {
+  const lines = fs.readFileSync(path.join(ROOT, "fixtures/claude-code-2.1.332/partial_messages.stream.jsonl"), "utf8").split("\n").filter(Boolean);
+  const postLine = async (line) => {
+    const r = await fetch(`http://127.0.0.1:${port}/api/sessions/e2e-preview/events`, { method: "POST", body: line + "\n" });
+    assert.equal(r.status, 200, await r.text());
+  };
+  // Line 1 (init) has no row; line 2 (a status) has one.
+  await postLine(lines[0]);
+  await postLine(lines[1]);
+  const page = await openPage(browser, `http://127.0.0.1:${port}/s/e2e-preview`);
+  await page.waitForSelector('.live .row[data-seq="2"]');
+  await page.waitForFunction(() => /connected/.test(document.querySelector(".conn")?.textContent ?? ""));
+  // Every text the preview row shows, as rendered (null: no preview row).
+  await page.evaluate(() => {
+    window.previewTexts = [];
+    const record = () => {
+      const t = document.querySelector(".live .row.preview .preview-text")?.textContent ?? null;
+      if (t !== window.previewTexts[window.previewTexts.length - 1]) window.previewTexts.push(t);
+    };
+    new MutationObserver(record).observe(document.querySelector(".live"), { subtree: true, childList: true, characterData: true });
+  });
+  const posting = (async () => {
+    for (const line of lines.slice(2)) {
+      await postLine(line);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  })();
+  // Mid-stream: the thinking block is being written.
+  await page.waitForFunction(() => (document.querySelector(".live .row.preview .preview-text")?.textContent ?? "").length > 12, null, { timeout: 10_000 });
+  await page.screenshot({ path: path.join(SHOTS, "live-preview.png") });
+  await posting;
+  // The final message of the last block is a row, and the preview is gone.
+  await page.waitForFunction(() => [...document.querySelectorAll(".live .row:not(.preview)")].some((r) => r.textContent.includes("defines")), null, { timeout: 10_000 });
+  await page.waitForFunction(() => !document.querySelector(".live .row.preview"), null, { timeout: 5_000 });
+  const seen = await page.evaluate(() => window.previewTexts);
+  const texts = seen.filter((t) => t !== null);
+  assert.ok(texts.some((t) => t.startsWith("Thinking")), `a thinking preview: ${JSON.stringify(seen)}`);
+  assert.ok(texts.some((t) => t.startsWith("`lib.rs`")), `a text preview: ${JSON.stringify(seen)}`);
+  const grew = texts.some((a, i) => a.length > 0 && texts.slice(i + 1).some((b) => b.length > a.length && b.startsWith(a)));
+  assert.ok(grew, `the preview grew: ${JSON.stringify(seen)}`);
+  // Regression: the "thinking… ~N tokens" rows between the deltas (they update in place) do
+  // not blink the thinking preview away.
+  const thinking = seen.map((t, i) => (t?.startsWith("Thinking") ? i : -1)).filter((i) => i >= 0);
+  assert.ok(!seen.slice(thinking[0], thinking[thinking.length - 1]).includes(null), `no blink: ${JSON.stringify(seen)}`);
+  // Never a stored row: every other row has its seq, none repeated.
+  const rows = await page.$$eval(".live .row", (rs) => rs.map((r) => `${r.dataset.seq}.${r.dataset.idx}`));
+  assert.equal(new Set(rows).size, rows.length, `no repeated rows: ${rows}`);
+  assert.ok(rows.every((r) => !r.includes("undefined")), `${rows}`);
+  assert.deepEqual(page.errors, []);
+  assert.deepEqual(page.remoteRequests, []);
   await page.context().close();
 });

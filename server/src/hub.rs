@@ -1,5 +1,6 @@
 //! Per-session live state: the session row, the classifier context after its newest event,
-//! its badges, and the broadcast of committed batches to SSE clients.
+//! its badges, the partial message being written (the `preview` frame), and the broadcast of
+//! committed batches to SSE clients.
 //!
 //! Only the store's writer thread changes a hub, and only after a commit ([`Hub::publish`]).
 //! Publishing and subscribing take the same lock, so a subscriber's `head` splits the log
@@ -8,7 +9,7 @@
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use axum::body::Bytes;
-use classifier::ClassifyCtx;
+use classifier::{ClassifyCtx, Preview, PreviewKind};
 use serde::Serialize;
 use tokio::sync::broadcast;
 
@@ -52,6 +53,20 @@ pub struct Batch {
     /// The SSE bytes, or `None` for a batch over [`MAX_INLINE_BATCH`]: read it from the
     /// database.
     pub bytes: Option<Bytes>,
+    /// The `preview` frame as of `last`, when the batch changed the preview or it is being
+    /// written: what a client that backfills this batch from the database sends after it
+    /// (preview frames are not stored).
+    pub preview: Option<Bytes>,
+}
+
+/// The partial message being written (folded from every committed event in order) and the
+/// seq of the event that last changed it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LivePreview {
+    /// The fold.
+    pub preview: Preview,
+    /// The seq of the event that last changed it (0: none yet).
+    pub seq: u64,
 }
 
 /// A session's live state.
@@ -68,7 +83,11 @@ pub struct HubInner {
     pub ctx: ClassifyCtx,
     /// The badges after event `info.last_seq`.
     pub badges: Badges,
+    /// The partial message after event `info.last_seq` (not stored: a restarted server
+    /// starts with none).
+    pub preview: LivePreview,
     state_json: Arc<str>,
+    preview_frame: Bytes,
 }
 
 impl Hub {
@@ -81,7 +100,9 @@ impl Hub {
                 info,
                 ctx,
                 badges,
+                preview: LivePreview::default(),
                 state_json,
+                preview_frame: Bytes::from(preview_frame(&LivePreview::default())),
             }),
             tx,
         }
@@ -92,10 +113,19 @@ impl Hub {
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// A receiver of batches after the returned head.
-    pub fn subscribe(&self) -> (broadcast::Receiver<Arc<Batch>>, u64) {
+    /// A receiver of batches after the returned head, and the `preview` frame as of that
+    /// head if a message is being written.
+    pub fn subscribe(&self) -> (broadcast::Receiver<Arc<Batch>>, u64, Option<Bytes>) {
         let inner = self.lock();
-        (self.tx.subscribe(), inner.info.last_seq)
+        let preview = (!inner.preview.preview.is_empty()).then(|| inner.preview_frame.clone());
+        (self.tx.subscribe(), inner.info.last_seq, preview)
+    }
+
+    /// The newest committed seq and the `preview` frame as of it (a cleared one when nothing
+    /// is being written).
+    pub fn head_and_preview(&self) -> (u64, Bytes) {
+        let inner = self.lock();
+        (inner.info.last_seq, inner.preview_frame.clone())
     }
 
     /// The session row.
@@ -114,12 +144,15 @@ impl Hub {
     }
 
     /// Installs the state after a commit and broadcasts the batch. `frames` are the SSE
-    /// frames of the committed events after the previous head.
+    /// frames of the committed events after the previous head; `preview` is the new partial
+    /// message when the batch changed it (one `preview` frame per batch, after its
+    /// envelopes: the state at its end).
     pub fn publish(
         &self,
         info: SessionInfo,
         ctx: ClassifyCtx,
         badges: Badges,
+        preview: Option<LivePreview>,
         mut frames: Vec<u8>,
     ) {
         let mut inner = self.lock();
@@ -127,6 +160,12 @@ impl Hub {
         let changed = inner.badges != badges
             || inner.info.ended != info.ended
             || inner.info.title != info.title;
+        let preview_changed = preview.is_some();
+        if let Some(p) = preview {
+            inner.preview_frame = Bytes::from(preview_frame(&p));
+            inner.preview = p;
+            frames.extend_from_slice(&inner.preview_frame);
+        }
         inner.state_json = state_json(&info, &badges);
         if changed {
             push_state_frame(&mut frames, &inner.state_json);
@@ -137,7 +176,14 @@ impl Hub {
         inner.badges = badges;
         if last != after || !frames.is_empty() {
             let bytes = (frames.len() <= MAX_INLINE_BATCH).then(|| Bytes::from(frames));
-            let batch = Batch { after, last, bytes };
+            let preview = (preview_changed || !inner.preview.preview.is_empty())
+                .then(|| inner.preview_frame.clone());
+            let batch = Batch {
+                after,
+                last,
+                bytes,
+                preview,
+            };
             // No receivers is fine: nobody is watching.
             let _ = self.tx.send(Arc::new(batch));
         }
@@ -170,4 +216,27 @@ pub fn push_state_frame(out: &mut Vec<u8>, state_json: &str) {
     out.extend_from_slice(b"event: state\ndata: ");
     out.extend_from_slice(state_json.as_bytes());
     out.extend_from_slice(b"\n\n");
+}
+
+/// The `preview` frame of `p`: `{"seq", "kind", "tool", "text"}` with `kind` null when
+/// nothing is being written, the text through [`classifier::sanitize`]. No `id:` line: it
+/// must not move a client's `Last-Event-ID`.
+pub fn preview_frame(p: &LivePreview) -> Vec<u8> {
+    let kind = p.preview.kind().map(|k| match k {
+        PreviewKind::Text => "text",
+        PreviewKind::Thinking => "thinking",
+        PreviewKind::ToolInput => "tool_input",
+    });
+    let mut text = p.preview.text().to_owned();
+    classifier::sanitize(&mut text);
+    let json = serde_json::json!({
+        "seq": p.seq,
+        "kind": kind,
+        "tool": p.preview.tool(),
+        "text": text,
+    });
+    let mut out = b"event: preview\ndata: ".to_vec();
+    out.extend_from_slice(json.to_string().as_bytes());
+    out.extend_from_slice(b"\n\n");
+    out
 }

@@ -51,6 +51,11 @@
 //! backfills `(after, head]` from the database and then takes batches after `head` from the
 //! broadcast, with nothing lost or repeated; a client that falls behind the broadcast
 //! backfills from the database again.
+//!
+//! **Partial messages.** The hub also folds every committed event into a
+//! [`classifier::Preview`] (the message the agent is streaming, `stream_event` lines, which
+//! have no rows); a batch that changes it ends with one transient `preview` frame (no `id:`,
+//! never stored), and a client joining mid-message gets the current one after its backlog.
 
 pub mod api;
 pub mod badges;

@@ -7,6 +7,11 @@
 //! `pos`. A batch that starts later (the client fell behind the broadcast) or came without
 //! its bytes (too big to broadcast) is replaced by a backfill from the database. So every committed envelope is sent exactly once, in order,
 //! and nothing uncommitted is ever sent.
+//!
+//! `preview` frames (the partial message being written) are transient: they ride in the
+//! batches, are never stored and carry no `id:`. A client gets the current one after its
+//! backlog (if a message is being written), and after any backfill the one as of where the
+//! backfill ended, so its last preview frame always describes the head it has reached.
 
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -41,10 +46,10 @@ pub async fn stream(
         })?,
     };
     let hub = crate::api::existing(&state, &id).await?;
-    let (rx, head) = hub.subscribe();
+    let (rx, head, preview) = hub.subscribe();
     // Small: a slow client holds back at most two chunks; the rest waits in the database.
     let (tx, out) = mpsc::channel::<Bytes>(4);
-    tokio::spawn(feed(state, id, hub, rx, head, after, tx));
+    tokio::spawn(feed(state, id, hub, rx, (head, preview), after, tx));
     let body = Body::from_stream(futures_util::stream::unfold(out, |mut out| async move {
         let first = out.recv().await?;
         Some((Ok::<Bytes, Infallible>(coalesce(first, &mut out)), out))
@@ -95,7 +100,7 @@ async fn feed(
     id: String,
     hub: Arc<Hub>,
     mut rx: broadcast::Receiver<Arc<crate::hub::Batch>>,
-    head: u64,
+    (head, preview): (u64, Option<Bytes>),
     after: u64,
     tx: mpsc::Sender<Bytes>,
 ) {
@@ -106,6 +111,11 @@ async fn feed(
     // A client ahead of the log (a database replaced under it) waits for it to catch up.
     pos = pos.max(after);
     if send_state(&hub, &tx).await.is_err() {
+        return;
+    }
+    if let Some(frame) = preview
+        && tx.send(frame).await.is_err()
+    {
         return;
     }
     let mut keep_alive = tokio::time::interval(state.config().keep_alive);
@@ -130,15 +140,24 @@ async fn feed(
                         if send_state(&hub, &tx).await.is_err() {
                             return;
                         }
+                        if let Some(frame) = &batch.preview
+                            && tx.send(frame.clone()).await.is_err()
+                        {
+                            return;
+                        }
                     }
                 }
                 Err(broadcast::error::RecvError::Lagged(missed)) => {
                     tracing::debug!("SSE client of {id} fell {missed} batches behind; backfilling");
-                    match backfill(&state, &id, pos, hub.head(), &tx).await {
+                    let (head, preview) = hub.head_and_preview();
+                    match backfill(&state, &id, pos, head, &tx).await {
                         Ok(p) => pos = p,
                         Err(()) => return,
                     }
                     if send_state(&hub, &tx).await.is_err() {
+                        return;
+                    }
+                    if tx.send(preview).await.is_err() {
                         return;
                     }
                 }

@@ -23,7 +23,7 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::badges::Badges;
-use crate::hub::{Hub, SessionInfo, push_json_frame};
+use crate::hub::{Hub, LivePreview, SessionInfo, push_json_frame};
 use crate::replay::{self, classify_at, event_of};
 
 /// Schema migrations; entry `i` takes `user_version` from `i` to `i + 1`.
@@ -599,6 +599,9 @@ struct Pending {
     info: SessionInfo,
     ctx: ClassifyCtx,
     badges: Badges,
+    preview: LivePreview,
+    /// Whether this group changed `preview` (then a `preview` frame is published).
+    preview_changed: bool,
     frames: Vec<u8>,
 }
 
@@ -705,6 +708,14 @@ impl Writer {
                     let r = (|| {
                         let (p, _) = pending_for(shared, &tx, &mut pending, &id, None)?;
                         if p.info.ended.is_none() {
+                            // A message cut off by the end is no longer being written.
+                            if !p.preview.preview.is_empty() {
+                                p.preview = LivePreview {
+                                    preview: classifier::Preview::new(),
+                                    seq: p.info.last_seq,
+                                };
+                                p.preview_changed = true;
+                            }
                             let now = crate::now();
                             p.info.ended = Some(now);
                             p.info.live = false;
@@ -746,7 +757,8 @@ impl Writer {
                 if p.created {
                     hubs.insert(id, p.hub.clone());
                 }
-                p.hub.publish(p.info, p.ctx, p.badges, p.frames);
+                let preview = p.preview_changed.then_some(p.preview);
+                p.hub.publish(p.info, p.ctx, p.badges, preview, p.frames);
             }
         }
         for d in done {
@@ -793,6 +805,8 @@ fn pending_for<'a>(
                     info: inner.info.clone(),
                     ctx: inner.ctx.clone(),
                     badges: inner.badges.clone(),
+                    preview: inner.preview.clone(),
+                    preview_changed: false,
                     frames: Vec::new(),
                 };
                 drop(inner);
@@ -828,6 +842,8 @@ fn pending_for<'a>(
                     info,
                     ctx: ClassifyCtx::new(),
                     badges: Badges::default(),
+                    preview: LivePreview::default(),
+                    preview_changed: false,
                     frames: Vec::new(),
                 }
             }
@@ -861,6 +877,10 @@ fn append(
         let ts = event.ts.filter(|t| t.is_finite()).unwrap_or(line.received);
         let env = classify_at(&event, seq, ts, &mut p.ctx);
         p.badges.apply(&event, ts, &env.msgs);
+        if p.preview.preview.apply(&event.event) {
+            p.preview.seq = seq;
+            p.preview_changed = true;
+        }
         insert.execute(params![
             a.session,
             seq as i64,

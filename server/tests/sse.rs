@@ -1,5 +1,6 @@
 //! The SSE live tail on a real port: backlog, live frames, Last-Event-ID, keep-alives,
-//! reconnects at random points while events flow, and a client that falls behind.
+//! reconnects at random points while events flow, a client that falls behind, and the
+//! transient `preview` frames of partial messages.
 
 mod common;
 
@@ -36,7 +37,7 @@ async fn next_envelope(c: &mut SseClient) -> (u64, Value) {
             .await
             .expect("a frame within 10 s")
             .expect("stream open");
-        if ev.event.as_deref() == Some("state") {
+        if matches!(ev.event.as_deref(), Some("state" | "preview")) {
             continue;
         }
         let env: Value = serde_json::from_str(&ev.data).unwrap();
@@ -253,4 +254,136 @@ async fn a_batch_too_big_to_broadcast_is_read_from_the_database() {
     for want in 2..=102 {
         assert_eq!(next_envelope(&mut c).await.0, want);
     }
+}
+
+/// Frames until (and with) the envelope of `seq`.
+async fn frames_through(c: &mut SseClient, seq: u64) -> Vec<common::SseEvent> {
+    let mut out = Vec::new();
+    loop {
+        let ev = tokio::time::timeout(Duration::from_secs(10), c.next())
+            .await
+            .expect("a frame within 10 s")
+            .expect("stream open");
+        let done = ev.event.is_none() && ev.id.as_deref() == Some(seq.to_string().as_str());
+        out.push(ev);
+        if done {
+            return out;
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn partial_messages_send_growing_preview_frames_and_leave_envelopes_alone() {
+    let db = TestDb::new();
+    let addr = spawn_server(db.state.clone()).await;
+    let fixture = String::from_utf8(common::fixture(
+        "claude-code-2.1.332/partial_messages.stream.jsonl",
+    ))
+    .unwrap();
+    let lines: Vec<&str> = fixture.lines().collect();
+    let chunks: Vec<String> = lines
+        .chunks(5)
+        .map(|c| c.iter().map(|l| format!("{l}\n")).collect())
+        .collect();
+    // Lines 1–5 end inside a thinking block: the first client gets that preview after its
+    // backlog.
+    post(addr, "p", chunks[0].clone()).await;
+    let mut c = SseClient::connect(addr, "/api/sessions/p/events/stream", None).await;
+    for chunk in &chunks[1..4] {
+        post(addr, "p", chunk.clone()).await;
+    }
+    // Lines 1–20 end inside the first text block (its first delta, "Reading "): a client
+    // connecting now gets its backlog, the state, then the preview as of the head.
+    let mut late = SseClient::connect(addr, "/api/sessions/p/events/stream", None).await;
+    let mut backlog = Vec::new();
+    let preview = loop {
+        let ev = tokio::time::timeout(Duration::from_secs(10), late.next())
+            .await
+            .unwrap()
+            .unwrap();
+        if ev.event.as_deref() == Some("preview") {
+            break ev;
+        }
+        backlog.push(ev);
+    };
+    assert_eq!(preview.id, None);
+    assert_eq!(
+        backlog.last().and_then(|e| e.event.as_deref()),
+        Some("state")
+    );
+    let v: Value = serde_json::from_str(&preview.data).unwrap();
+    assert_eq!(
+        v,
+        serde_json::json!({"seq": 20, "kind": "text", "tool": null, "text": "Reading "})
+    );
+    for chunk in &chunks[4..] {
+        post(addr, "p", chunk.clone()).await;
+    }
+    let end = post(addr, "p", note("the end")).await[0];
+    let frames = frames_through(&mut c, end).await;
+
+    // Envelopes: exactly history's, ids their seqs.
+    let envs: Vec<(u64, Value)> = frames
+        .iter()
+        .filter(|f| f.event.is_none())
+        .map(|f| {
+            let env: Value = serde_json::from_str(&f.data).unwrap();
+            (f.id.as_ref().unwrap().parse().unwrap(), env)
+        })
+        .collect();
+    let want = all_history(addr, "p", 1000).await;
+    assert_eq!(envs.len(), want.len());
+    for ((id, env), w) in envs.iter().zip(&want) {
+        assert_eq!(Some(*id), w["seq"].as_u64());
+        assert_eq!(env, w);
+    }
+
+    // Previews: no id; within a kind the text only grows; each block's text is seen
+    // growing; the last one is cleared.
+    let previews: Vec<Value> = frames
+        .iter()
+        .filter(|f| f.event.as_deref() == Some("preview"))
+        .map(|f| {
+            assert_eq!(f.id, None, "a preview frame has no id");
+            serde_json::from_str(&f.data).unwrap()
+        })
+        .collect();
+    let texts = |kind: &str| -> Vec<String> {
+        previews
+            .iter()
+            .filter(|p| p["kind"] == kind)
+            .map(|p| p["text"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(
+        texts("thinking"),
+        [
+            "",
+            "Thinking streamed in sma",
+            "Thinking streamed in small chunks."
+        ]
+    );
+    // One frame per batch of five lines: the second text block starts empty and grows.
+    assert_eq!(
+        texts("text"),
+        ["Reading ", "", "`lib.rs` defines **add** and *"]
+    );
+    let tool: Vec<&Value> = previews
+        .iter()
+        .filter(|p| p["kind"] == "tool_input")
+        .collect();
+    assert!(tool.len() >= 2, "{previews:?}");
+    assert!(tool.iter().all(|p| p["tool"] == "Read"));
+    for pair in previews.windows(2) {
+        assert!(
+            pair[0]["seq"].as_u64() < pair[1]["seq"].as_u64(),
+            "{pair:?}"
+        );
+        if pair[0]["kind"] == pair[1]["kind"] && !pair[1]["kind"].is_null() {
+            let (a, b) = (pair[0]["text"].as_str(), pair[1]["text"].as_str());
+            assert!(b.unwrap().starts_with(a.unwrap()), "{pair:?}");
+        }
+    }
+    assert!(previews.iter().any(|p| p["kind"].is_null()));
+    assert!(previews.last().unwrap()["kind"].is_null(), "{previews:?}");
 }
