@@ -492,6 +492,9 @@ mod imp {
         }
     }
 
+    /// Turns an SSE event's `data` (absent for `open`/`error`) into what the stream reports.
+    type ParseData = fn(Option<String>) -> Option<StreamMsg>;
+
     /// Opens the stream after `after`.
     pub fn stream(
         id: &str,
@@ -504,63 +507,35 @@ mod imp {
         );
         let es = EventSource::new(&url).map_err(|e| format!("{e:?}"))?;
         let on = std::rc::Rc::new(on);
+        // Each SSE event name and what its `data` becomes; `open`/`error` carry none.
+        let listeners: [(&str, ParseData); 5] = [
+            ("message", |d| {
+                serde_json::from_str(&d?).ok().map(StreamMsg::Envelope)
+            }),
+            ("state", |d| {
+                serde_json::from_str(&d?).ok().map(StreamMsg::State)
+            }),
+            ("preview", |d| {
+                serde_json::from_str(&d?).ok().map(StreamMsg::Preview)
+            }),
+            ("open", |_| Some(StreamMsg::Open)),
+            ("error", |_| Some(StreamMsg::Error)),
+        ];
         let mut closures = Vec::new();
-        let handler = |f: Box<dyn FnMut(web_sys::Event)>| Closure::wrap(f);
-        let o = on.clone();
-        let c = handler(Box::new(move |ev: web_sys::Event| {
-            let Some(data) = ev
-                .dyn_ref::<MessageEvent>()
-                .and_then(|m| m.data().as_string())
-            else {
-                return;
-            };
-            if let Ok(env) = serde_json::from_str::<TermEnvelope>(&data) {
-                o(StreamMsg::Envelope(env));
-            }
-        }));
-        es.add_event_listener_with_callback("message", c.as_ref().unchecked_ref())
-            .map_err(|e| format!("{e:?}"))?;
-        closures.push(c);
-        let o = on.clone();
-        let c = handler(Box::new(move |ev: web_sys::Event| {
-            let Some(data) = ev
-                .dyn_ref::<MessageEvent>()
-                .and_then(|m| m.data().as_string())
-            else {
-                return;
-            };
-            if let Ok(v) = serde_json::from_str::<Value>(&data) {
-                o(StreamMsg::State(v));
-            }
-        }));
-        es.add_event_listener_with_callback("state", c.as_ref().unchecked_ref())
-            .map_err(|e| format!("{e:?}"))?;
-        closures.push(c);
-        let o = on.clone();
-        let c = handler(Box::new(move |ev: web_sys::Event| {
-            let Some(data) = ev
-                .dyn_ref::<MessageEvent>()
-                .and_then(|m| m.data().as_string())
-            else {
-                return;
-            };
-            if let Ok(f) = serde_json::from_str::<PreviewFrame>(&data) {
-                o(StreamMsg::Preview(f));
-            }
-        }));
-        es.add_event_listener_with_callback("preview", c.as_ref().unchecked_ref())
-            .map_err(|e| format!("{e:?}"))?;
-        closures.push(c);
-        let o = on.clone();
-        let c = handler(Box::new(move |_| o(StreamMsg::Open)));
-        es.add_event_listener_with_callback("open", c.as_ref().unchecked_ref())
-            .map_err(|e| format!("{e:?}"))?;
-        closures.push(c);
-        let o = on;
-        let c = handler(Box::new(move |_| o(StreamMsg::Error)));
-        es.add_event_listener_with_callback("error", c.as_ref().unchecked_ref())
-            .map_err(|e| format!("{e:?}"))?;
-        closures.push(c);
+        for (name, parse) in listeners {
+            let o = on.clone();
+            let c = Closure::wrap(Box::new(move |ev: web_sys::Event| {
+                let data = ev
+                    .dyn_ref::<MessageEvent>()
+                    .and_then(|m| m.data().as_string());
+                if let Some(msg) = parse(data) {
+                    o(msg);
+                }
+            }) as Box<dyn FnMut(web_sys::Event)>);
+            es.add_event_listener_with_callback(name, c.as_ref().unchecked_ref())
+                .map_err(|e| format!("{e:?}"))?;
+            closures.push(c);
+        }
         Ok(Stream {
             es,
             _closures: closures,
