@@ -112,6 +112,21 @@ fn rss_kib(pid: u32) -> u64 {
         .unwrap_or(0)
 }
 
+/// CPU time (user + system, seconds) the process has used so far, from `/proc/PID/stat`
+/// (fields 14 and 15, in clock ticks of 1/100 s on Linux).
+fn cpu_secs(pid: u32) -> f64 {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|s| {
+            let after_name = &s[s.rfind(')')? + 2..];
+            let fields: Vec<&str> = after_name.split_whitespace().collect();
+            let ticks = |i: usize| fields.get(i).and_then(|v| v.parse::<f64>().ok());
+            // after_name starts at field 3 (state): utime is field 14, stime field 15.
+            Some((ticks(11)? + ticks(12)?) / 100.0)
+        })
+        .unwrap_or(0.0)
+}
+
 fn percentile(sorted: &[f64], p: f64) -> f64 {
     if sorted.is_empty() {
         return f64::NAN;
@@ -208,6 +223,7 @@ async fn bench(clients: usize, rate: u64, secs: u64) -> bool {
     let per_batch = (rate / 100).max(1) as usize;
     let batches = secs * 100;
     let start = Instant::now();
+    let (server_cpu0, bench_cpu0) = (cpu_secs(pid), cpu_secs(std::process::id()));
     let mut posts = tokio::task::JoinSet::new();
     let mut i = 0usize;
     for b in 0..batches {
@@ -246,6 +262,8 @@ async fn bench(clients: usize, rate: u64, secs: u64) -> bool {
         sent += n;
     }
     let produced_for = start.elapsed().as_secs_f64();
+    let server_cpu = (cpu_secs(pid) - server_cpu0) / produced_for;
+    let bench_cpu = (cpu_secs(std::process::id()) - bench_cpu0) / produced_for;
     tokio::time::sleep(Duration::from_secs(2)).await;
     stop.store(true, Ordering::Relaxed);
     let _ = sampler.await;
@@ -364,6 +382,11 @@ async fn bench(clients: usize, rate: u64, secs: u64) -> bool {
         percentile(&hist_ms, 0.5),
         percentile(&hist_ms, 0.99),
         hist_ms.last().copied().unwrap_or(0.0)
+    );
+    println!(
+        "CPU while producing: server {:.0}% of a core, bench (producer + clients) {:.0}%",
+        server_cpu * 100.0,
+        bench_cpu * 100.0
     );
     println!(
         "server RSS: after warm-up {} MiB, end {} MiB, max {} MiB ({:+.1}%)",
