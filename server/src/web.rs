@@ -1,6 +1,14 @@
 //! The page: its built files (`dist/` or `--static DIR`), `index.html` for `/`, `/s/{id}` and
 //! any other path that is not a file (the page routes itself), and the CSP on HTML.
 //!
+//! The built page asks for its assets relative to itself (trunk's `public_url = "./"`), so a
+//! page at `/s/{id}` asks for `/s/app-….js`, and one at `/s/{id}/` for `/s/{id}/app-….js`.
+//! The rule, for any path outside `/api`: a path that names a built file is that file;
+//! otherwise the longest tail of its segments that names one is (`/s/x/worker.js` →
+//! `worker.js`); otherwise it is `index.html`. `index.html` itself is only ever served as the
+//! page (with its script hashes). So a session whose id is a built file's name (`worker.js`)
+//! is shadowed at `/s/{id}` by that file.
+//!
 //! Without a built page, `/` answers a minimal HTML list of the sessions and `/s/{id}` a
 //! note pointing at the API, so the server is useful before the page exists.
 //!
@@ -78,7 +86,14 @@ async fn index(State(state): State<AppState>) -> Response {
     }
 }
 
-async fn session_page(State(state): State<AppState>, Path(id): Path<String>) -> Response {
+async fn session_page(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    req: Request,
+) -> Response {
+    if let Some(res) = built_file(&state, req).await {
+        return res;
+    }
     match built_index(&state).await {
         Some(html) => serve_index(html),
         None => {
@@ -94,19 +109,44 @@ async fn session_page(State(state): State<AppState>, Path(id): Path<String>) -> 
     }
 }
 
-/// Built files; a path that is not a file gets `index.html` (the page routes itself).
-async fn files(State(state): State<AppState>, req: Request) -> Response {
+/// The built file a path names: the path itself, else the longest tail of its segments that
+/// names one (an asset asked for relative to a page below the root); `None` if there is none.
+/// `index.html` is left out: it is served as the page, by [`serve_index`].
+async fn built_file(state: &AppState, req: Request) -> Option<Response> {
     use tower::ServiceExt as _;
-    let dir = state.config().static_dir.clone();
-    let res = match ServeDir::new(&dir)
-        .append_index_html_on_directories(false)
-        .oneshot(req)
-        .await
-    {
-        Ok(res) => res.into_response(),
-        Err(never) => match never {},
-    };
-    if res.status() != StatusCode::NOT_FOUND {
+    let (method, headers) = (req.method(), req.headers());
+    let path = req.uri().path();
+    let segments: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+    let last = segments.last().copied().unwrap_or_default();
+    if last.is_empty() || last == "index.html" {
+        return None;
+    }
+    let serve = ServeDir::new(&state.config().static_dir).append_index_html_on_directories(false);
+    for i in 0..segments.len() {
+        let mut tail = Request::builder()
+            .method(method.clone())
+            .uri(format!("/{}", segments[i..].join("/")));
+        for (k, v) in headers {
+            tail = tail.header(k, v);
+        }
+        let Ok(tail) = tail.body(axum::body::Body::empty()) else {
+            continue;
+        };
+        let res = match serve.clone().oneshot(tail).await {
+            Ok(res) => res.into_response(),
+            Err(never) => match never {},
+        };
+        if res.status() != StatusCode::NOT_FOUND {
+            return Some(res);
+        }
+    }
+    None
+}
+
+/// Built files (see the module's rule); a path that names none gets `index.html` (the page
+/// routes itself).
+async fn files(State(state): State<AppState>, req: Request) -> Response {
+    if let Some(res) = built_file(&state, req).await {
         return res;
     }
     match built_index(&state).await {

@@ -589,6 +589,85 @@ async fn page_build_is_served_with_spa_fallback_and_script_hashes() {
     assert!(v["error"].is_string());
 }
 
+/// The built page asks for its assets relative to itself, so a page at `/s/{id}` (or under
+/// any prefix) asks for `/s/app-….js`: the last segments that name a built file get that
+/// file, with its type; the page's own paths still get `index.html` with its script hashes.
+#[tokio::test]
+async fn assets_asked_for_below_a_page_are_the_built_files() {
+    let db = TestDb::new();
+    let dist = db.dir.path().join("dist");
+    std::fs::create_dir_all(&dist).unwrap();
+    let index = "<!doctype html><html><head><script type=\"module\">import init from './app-1f.js';init();</script></head><body></body></html>";
+    std::fs::write(dist.join("index.html"), index).unwrap();
+    let files: [(&str, &[u8], &str); 4] = [
+        (
+            "app-1f.js",
+            b"export default function init() {}",
+            "text/javascript",
+        ),
+        ("app-1f_bg.wasm", b"\0asm\x01\0\0\0", "application/wasm"),
+        ("terminal-2e.css", b".row{}", "text/css"),
+        (
+            "worker_loader.js",
+            b"import init from './worker.js';",
+            "text/javascript",
+        ),
+    ];
+    for (name, body, _) in files {
+        std::fs::write(dist.join(name), body).unwrap();
+    }
+    std::fs::write(db.dir.path().join("secret.txt"), "not served").unwrap();
+    let app = hiveterm::app(db.state.clone());
+    post(&app, "run-1", b"{\"kind\":\"note\",\"text\":\"a\"}\n").await;
+
+    for (name, body, ctype) in files {
+        for prefix in ["", "/s", "/s/run-1", "/tools/hiveterm", "/a/b/c/d"] {
+            let path = format!("{prefix}/{name}");
+            let (status, headers, got) = req(&app, "GET", &path, vec![]).await;
+            assert_eq!(status, StatusCode::OK, "{path}");
+            let got_type = headers["content-type"].to_str().unwrap();
+            assert!(got_type.starts_with(ctype), "{path}: {got_type}");
+            assert_eq!(got, body, "{path}");
+        }
+    }
+    // The page's own paths, index.html anywhere, and names of no built file: the page.
+    for path in [
+        "/s/run-1",
+        "/s/run-1/",
+        "/s/index.html",
+        "/s/run-1/index.html",
+        "/s/app-00.js",
+        "/tools/hiveterm/",
+        "/s/..%2Fsecret.txt",
+        "/s/%2e%2e/secret.txt",
+    ] {
+        let (status, headers, got) = req(&app, "GET", path, vec![]).await;
+        assert_eq!(status, StatusCode::OK, "{path}");
+        assert_eq!(String::from_utf8(got).unwrap(), index, "{path}");
+        assert!(
+            headers["content-type"]
+                .to_str()
+                .unwrap()
+                .starts_with("text/html"),
+            "{path}"
+        );
+        let csp = headers["content-security-policy"].to_str().unwrap();
+        assert!(
+            csp.starts_with(hiveterm::web::CSP) && csp.contains("'sha256-"),
+            "{path}: {csp}"
+        );
+    }
+    // HEAD gets the file's headers; /api is the API's, even for a built file's name.
+    let (status, headers, _) = req(&app, "HEAD", "/s/run-1/app-1f_bg.wasm", vec![]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(headers["content-type"], "application/wasm");
+    for path in ["/api/app-1f.js", "/api/sessions/run-1/app-1f.js"] {
+        let (status, v) = json_of(&app, "GET", path, vec![]).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{path}");
+        assert!(v["error"].is_string(), "{path}");
+    }
+}
+
 #[tokio::test]
 async fn a_body_of_several_megabytes_within_the_limit_is_accepted() {
     let db = TestDb::new();
