@@ -4,6 +4,7 @@
 # nothing when its tool is already there at the pinned version. Fails loudly on the first error.
 #
 #   apt:    chromium, chromium-driver   (headless browser tests; Debian's current build)
+#           fonts-noto-color-emoji      (so the tests' screenshots show the rows' icons)
 #   rustup: target wasm32-unknown-unknown; components rustfmt, clippy
 #   cargo:  wasm-bindgen-cli 0.2.130    (must equal the wasm-bindgen crate pinned in Cargo.lock)
 #           trunk 0.21.14               (builds the page)
@@ -13,7 +14,7 @@ set -euo pipefail
 
 WASM_BINDGEN_VERSION=0.2.130
 TRUNK_VERSION=0.21.14
-APT_PACKAGES=(chromium chromium-driver)
+APT_PACKAGES=(chromium chromium-driver fonts-noto-color-emoji)
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CARGO_BIN="${CARGO_HOME:-$HOME/.cargo}/bin"
