@@ -20,11 +20,22 @@ const TYPES = {
   ".json": "application/json",
 };
 
-/** Serves dir on 127.0.0.1 (port 0); paths that are not files get index.html (like /s/{id}). */
-export async function serveStatic(dir = DIST) {
+/** Serves dir on 127.0.0.1 (port 0); paths that are not files get index.html (like /s/{id}).
+ * With a prefix ("/tools/hiveterm"), dir is served below it, as a static host serves a
+ * subfolder: `${prefix}/…` as above, `${prefix}` redirects to `${prefix}/`, and every other
+ * path is a 404. `url` is then the page's address (`…${prefix}/`). */
+export async function serveStatic(dir = DIST, { prefix = "" } = {}) {
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, "http://x");
-    let file = path.join(dir, decodeURIComponent(url.pathname));
+    if (prefix && url.pathname === prefix) {
+      res.writeHead(301, { location: `${prefix}/` });
+      return res.end();
+    }
+    if (!url.pathname.startsWith(`${prefix}/`)) {
+      res.writeHead(404, { "content-type": "text/plain" });
+      return res.end("not found");
+    }
+    let file = path.join(dir, decodeURIComponent(url.pathname.slice(prefix.length)));
     if (!file.startsWith(dir) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
       file = path.join(dir, "index.html");
     }
@@ -33,7 +44,8 @@ export async function serveStatic(dir = DIST) {
   });
   await new Promise((r) => server.listen(0, "127.0.0.1", r));
   const { port } = server.address();
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(r)) };
+  const url = `http://127.0.0.1:${port}${prefix ? `${prefix}/` : ""}`;
+  return { url, close: () => new Promise((r) => server.close(r)) };
 }
 
 export const CHROMIUM_ARGS = [
@@ -53,12 +65,22 @@ export async function launch() {
   });
 }
 
-/** A page that records console errors and every request that leaves 127.0.0.1. */
-export async function openPage(browser, url, { colorScheme = "dark" } = {}) {
-  const context = await browser.newContext({ viewport: { width: 1200, height: 800 }, colorScheme });
+/** A page that records console errors (and warnings), failed answers (status ≥ 400) and
+ * every request that leaves 127.0.0.1. `init`: a script run before the page's own, in a new
+ * context. `context`: open the page as a new tab of that context instead. */
+export async function openPage(browser, url, { colorScheme = "dark", init, context } = {}) {
+  if (!context) {
+    context = await browser.newContext({ viewport: { width: 1200, height: 800 }, colorScheme });
+    if (init) await context.addInitScript(init);
+  }
   const page = await context.newPage();
   page.remoteRequests = [];
   page.errors = [];
+  page.warnings = [];
+  page.failed = [];
+  page.on("response", (r) => {
+    if (r.status() >= 400) page.failed.push(`${r.status()} ${r.url()}`);
+  });
   page.on("request", (r) => {
     const u = r.url();
     if (!u.startsWith("http://127.0.0.1") && !u.startsWith("data:") && !u.startsWith("blob:")) {
@@ -68,6 +90,7 @@ export async function openPage(browser, url, { colorScheme = "dark" } = {}) {
   page.on("pageerror", (e) => page.errors.push(String(e)));
   page.on("console", (m) => {
     if (m.type() === "error") page.errors.push(m.text());
+    if (m.type() === "warning") page.warnings.push(m.text());
   });
   await page.goto(url);
   await page.waitForSelector("[data-dropzone]");

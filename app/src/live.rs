@@ -325,9 +325,11 @@ mod imp {
         get_json(&format!("/api/sessions/{id}/state")).await
     }
 
-    /// The session list (`GET /api/sessions`), or an error on a static host.
+    /// The session list (`GET /api/sessions`), or an error on a static host. Asked for
+    /// relative to the start page (at `/` that is `/api/sessions`), so a page in a static
+    /// host's subfolder asks for nothing outside it.
     pub async fn sessions() -> Result<Value, String> {
-        get_json("/api/sessions").await
+        get_json("api/sessions").await
     }
 
     /// The signals the live view writes.

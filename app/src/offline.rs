@@ -2,8 +2,9 @@
 //! ([`crate::worker`]) and feeds the envelopes it sends back into the view state.
 //!
 //! The worker (its own small wasm, `src/bin/worker.rs`, loaded through trunk's
-//! `worker_loader.js`) is started when the first log is opened, so a page that only shows a
-//! live session never loads it, and replaced when a new log arrives while it is still busy.
+//! `worker_loader.js`, found next to the page: the URL is relative, so `dist/` works under
+//! any path) is started when the first log is opened, so a page that only shows a live
+//! session never loads it, and replaced when a new log arrives while it is still busy.
 
 use classifier::TermEnvelope;
 
@@ -123,7 +124,8 @@ mod imp {
         fn spawn(&self) {
             let opts = WorkerOptions::new();
             opts.set_type(WorkerType::Module);
-            let url = "/worker_loader.js";
+            // Relative: resolved against the document, next to the page wherever it is served.
+            let url = "./worker_loader.js";
             let worker = match Worker::new_with_options(url, &opts) {
                 Ok(w) => w,
                 Err(e) => {

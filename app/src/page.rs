@@ -614,7 +614,7 @@ pub fn Page() -> impl IntoView {
                         <ul class="sessions">
                             {list.into_iter().map(|(id, t, live)| view! {
                                 <li>
-                                    <a href=format!("/s/{id}")>{t}</a>
+                                    <a href=format!("s/{id}")>{t}</a>
                                     {live.then(|| view! { <span class="badge">"live"</span> })}
                                 </li>
                             }).collect::<Vec<_>>()}

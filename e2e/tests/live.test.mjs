@@ -97,6 +97,26 @@ test("live session with a reconnect in the middle", { skip: !HAS_SERVE && "hivet
   await page.context().close();
 });
 
+test("the start page lists the server's sessions; a session page works with a trailing slash too", { skip: !HAS_SERVE && "hiveterm serve not built", timeout: 60_000 }, async () => {
+  await post([text("listed")]);
+  const page = await openPage(browser, `http://127.0.0.1:${port}/`);
+  const link = await page.waitForSelector('.sessions a:text("e2e live")');
+  assert.equal(await link.evaluate((a) => a.href), `http://127.0.0.1:${port}/s/e2e-live`);
+  await link.click();
+  await page.waitForURL(`http://127.0.0.1:${port}/s/e2e-live`);
+  await page.waitForSelector('.live .row[data-seq="1"]');
+  // The page's assets are relative: below /s/e2e-live/ they are asked for there, and served.
+  await page.goto(`http://127.0.0.1:${port}/s/e2e-live/`);
+  await page.waitForSelector('.live .row[data-seq="1"]');
+  await page.waitForFunction(() => /connected/.test(document.querySelector(".conn")?.textContent ?? ""));
+  const assets = await page.evaluate(() => performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname));
+  assert.ok(assets.some((p) => /^\/s\/e2e-live\/app-[0-9a-f]+_bg\.wasm$/.test(p)), `assets below the page: ${assets}`);
+  assert.deepEqual(page.failed, []);
+  assert.deepEqual(page.errors, []);
+  assert.deepEqual(page.remoteRequests, []);
+  await page.context().close();
+});
+
 test("partial messages show a growing preview row, replaced by the final message", { skip: !HAS_SERVE && "hiveterm serve not built", timeout: 60_000 }, async () => {
   const lines = fs.readFileSync(path.join(ROOT, "fixtures/claude-code-2.1.332/partial_messages.stream.jsonl"), "utf8").split("\n").filter(Boolean);
   const postLine = async (line) => {
