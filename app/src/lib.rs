@@ -16,12 +16,14 @@
 //! - [`markdown_view`]: the one place HTML from the classifier's markdown module enters the DOM.
 //! - [`page`]: the page: toolbar, virtualised list, keyboard, drop zone, live view.
 //! - [`offline`] / [`worker`]: reading a dropped file in chunks in a Web Worker.
+//! - [`keep`]: the offline log kept in IndexedDB for a reload of this tab (its pruning is pure).
 //! - [`live`]: the server's SSE stream, history pages and state badges.
 
 pub mod layout;
 pub mod state;
 pub mod text;
 
+pub mod keep;
 pub mod live;
 pub mod markdown_view;
 pub mod offline;

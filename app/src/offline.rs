@@ -5,6 +5,7 @@
 //! `worker_loader.js`, found next to the page: the URL is relative, so `dist/` works under
 //! any path) is started when the first log is opened, so a page that only shows a live
 //! session never loads it, and replaced when a new log arrives while it is still busy.
+//! Pasted text is read as a `Blob` of it, exactly as a file is.
 
 use classifier::TermEnvelope;
 
@@ -58,7 +59,7 @@ pub fn parse_batch(json: &str) -> Vec<TermEnvelope> {
 }
 
 #[cfg(target_arch = "wasm32")]
-pub use imp::{Reader, install, read_file, read_text};
+pub use imp::{Reader, cancel, install, read_blob, text_blob};
 
 #[cfg(target_arch = "wasm32")]
 mod imp {
@@ -70,17 +71,11 @@ mod imp {
     use wasm_bindgen::prelude::*;
     use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
 
-    /// A job waiting for the worker to be ready.
-    enum Job {
-        File(web_sys::File),
-        Text(String),
-    }
-
     struct Inner {
         worker: Option<Worker>,
         ready: bool,
         busy: bool,
-        pending: Option<Job>,
+        pending: Option<web_sys::Blob>,
         handler: Rc<dyn Fn(FromWorker)>,
         _on_message: Option<Closure<dyn FnMut(MessageEvent)>>,
     }
@@ -168,18 +163,10 @@ mod imp {
                 }
                 inner.pending.take()
             };
-            let Some(job) = job else { return };
+            let Some(blob) = job else { return };
             let msg = Object::new();
-            match job {
-                Job::File(f) => {
-                    let _ = Reflect::set(&msg, &"kind".into(), &"file".into());
-                    let _ = Reflect::set(&msg, &"file".into(), &f);
-                }
-                Job::Text(t) => {
-                    let _ = Reflect::set(&msg, &"kind".into(), &"text".into());
-                    let _ = Reflect::set(&msg, &"text".into(), &t.into());
-                }
-            }
+            let _ = Reflect::set(&msg, &"kind".into(), &"file".into());
+            let _ = Reflect::set(&msg, &"file".into(), &blob);
             let mut inner = self.0.borrow_mut();
             if let Some(w) = &inner.worker {
                 let _ = w.post_message(&msg);
@@ -187,7 +174,8 @@ mod imp {
             }
         }
 
-        fn submit(&self, job: Job) {
+        /// Classifies a file (or any blob).
+        pub fn read(&self, blob: web_sys::Blob) {
             let (busy, none) = {
                 let inner = self.0.borrow();
                 (inner.busy, inner.worker.is_none())
@@ -200,18 +188,20 @@ mod imp {
                 }
                 self.spawn();
             }
-            self.0.borrow_mut().pending = Some(job);
+            self.0.borrow_mut().pending = Some(blob);
             self.flush();
         }
 
-        /// Classifies a file.
-        pub fn read_file(&self, file: web_sys::File) {
-            self.submit(Job::File(file));
-        }
-
-        /// Classifies pasted text.
-        pub fn read_text(&self, text: String) {
-            self.submit(Job::Text(text));
+        /// Drops the job in hand: a busy worker is stopped (the next job starts another).
+        pub fn cancel(&self) {
+            let mut inner = self.0.borrow_mut();
+            inner.pending = None;
+            if inner.busy {
+                if let Some(w) = inner.worker.take() {
+                    w.terminate();
+                }
+                inner.busy = false;
+            }
         }
     }
 
@@ -229,18 +219,24 @@ mod imp {
         READER.with(|r| r.borrow().clone())
     }
 
-    /// Classifies a file in the page's worker.
-    pub fn read_file(file: web_sys::File) {
+    /// Classifies a file (or the blob of pasted text) in the page's worker.
+    pub fn read_blob(blob: web_sys::Blob) {
         if let Some(r) = reader() {
-            r.read_file(file);
+            r.read(blob);
         }
     }
 
-    /// Classifies pasted text in the page's worker.
-    pub fn read_text(text: String) {
+    /// Stops reading the log in hand.
+    pub fn cancel() {
         if let Some(r) = reader() {
-            r.read_text(text);
+            r.cancel();
         }
+    }
+
+    /// Pasted text as a blob (what the worker reads, and what is kept for a reload).
+    pub fn text_blob(text: &str) -> Option<web_sys::Blob> {
+        let parts = js_sys::Array::of1(&JsValue::from_str(text));
+        web_sys::Blob::new_with_str_sequence(&parts).ok()
     }
 }
 

@@ -59,9 +59,19 @@ fn now_ms() -> f64 {
 
 fn set_hash(seq: Option<u64>) {
     let Some(seq) = seq else { return };
+    replace_url(&format!("#{seq}"));
+}
+
+/// Removes the `#seq` (it belonged to a log no longer shown).
+fn clear_hash() {
+    let loc = web_sys::window().map(|w| w.location());
+    let path = loc.and_then(|l| Some(l.pathname().ok()? + &l.search().ok()?));
+    replace_url(&path.unwrap_or_default());
+}
+
+fn replace_url(url: &str) {
     if let Some(h) = web_sys::window().and_then(|w| w.history().ok()) {
-        let _ =
-            h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("#{seq}")));
+        let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(url));
     }
 }
 
@@ -117,6 +127,11 @@ pub fn Page() -> impl IntoView {
     );
     let is_live = session.is_some();
     follow.set(is_live);
+    // Offline, this tab's kept log is being looked up (the start page waits for it).
+    #[cfg(target_arch = "wasm32")]
+    let restoring = RwSignal::new(!is_live && crate::keep::has_tab());
+    #[cfg(not(target_arch = "wasm32"))]
+    let restoring = RwSignal::new(false);
     let scroller = NodeRef::<html::Div>::new();
     let win = NodeRef::<html::Div>::new();
     let search_box = NodeRef::<html::Input>::new();
@@ -338,6 +353,8 @@ pub fn Page() -> impl IntoView {
     let started_at = StoredValue::new(0.0_f64);
     let on_worker = move |msg: FromWorker| match msg {
         FromWorker::Ready => {}
+        // Late rows of a log that was closed.
+        _ if progress.with_untracked(Option::is_none) => {}
         FromWorker::Rows {
             envs,
             read,
@@ -395,16 +412,59 @@ pub fn Page() -> impl IntoView {
             sc.set_scroll_top(0);
         }
     };
-    let open_file = move |file: web_sys::File| {
-        begin(file.name(), file.size());
+    // A log opened by hand replaces the tab's kept one; its `#seq` belonged to the last log.
+    // A restored log (`kept`) keeps the `#seq`, revealed once its row is held.
+    let open_blob = move |blob: web_sys::Blob, name: String, kept: bool| {
+        restoring.set(false);
+        begin(name.clone(), blob.size());
+        if !kept {
+            pending_seq.set(None);
+            clear_hash();
+            #[cfg(target_arch = "wasm32")]
+            crate::keep::keep(&blob, &name);
+        }
         #[cfg(target_arch = "wasm32")]
-        crate::offline::read_file(file);
+        crate::offline::read_blob(blob);
+    };
+    let open_file = move |file: web_sys::File| {
+        let name = file.name();
+        open_blob(file.into(), name, false);
     };
     let open_text = move |text: String| {
-        begin("pasted log".to_owned(), text.len() as f64);
         #[cfg(target_arch = "wasm32")]
-        crate::offline::read_text(text);
+        if let Some(blob) = crate::offline::text_blob(&text) {
+            open_blob(blob, "pasted log".to_owned(), false);
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        let _ = text;
     };
+    // Close the offline log: back to the start page, and forget the kept copy.
+    let close_log = move |_| {
+        #[cfg(target_arch = "wasm32")]
+        {
+            crate::offline::cancel();
+            crate::keep::forget();
+        }
+        state.update(clear);
+        current.set(None);
+        progress.set(None);
+        title.set("hiveterm".to_owned());
+        pending_seq.set(None);
+        clear_hash();
+    };
+    // Offline: reopen this tab's kept log (a reload), unless a log was opened meanwhile.
+    #[cfg(target_arch = "wasm32")]
+    if !is_live {
+        crate::keep::restore(move |kept| {
+            if progress.with_untracked(Option::is_none)
+                && let Some((blob, name)) = kept
+            {
+                open_blob(blob, name, true);
+            }
+            restoring.set(false);
+        });
+    }
+    let has_log = Memo::new(move |_| !is_live && progress.with(Option::is_some));
 
     // Keyboard.
     let toggle_expand = move || {
@@ -596,7 +656,7 @@ pub fn Page() -> impl IntoView {
     };
 
     let empty_view = move || {
-        (shown.get().1 == 0 && progress.get().is_none() && !is_live).then(|| {
+        (shown.get().1 == 0 && !has_log.get() && !restoring.get() && !is_live).then(|| {
             let list = sessions.get();
             view! {
                 <div class="empty">
@@ -645,6 +705,12 @@ pub fn Page() -> impl IntoView {
         >
             <header class="banner" class=("in-flight", in_flight)>
                 <span class="title">{move || title.get()}</span>
+                <button
+                    class="close-log"
+                    title="close this log (it is kept only for a reload of this tab)"
+                    hidden=move || !has_log.get()
+                    on:click=close_log
+                >"close ✕"</button>
                 <span class="conn">{move || conn.get()}</span>
                 <span class="badges">
                     {move || badges.get().into_iter().map(|(k, v)| {

@@ -3,7 +3,7 @@
 //! The worker is its own wasm (`src/bin/worker.rs` calls [`run`]). Protocol, all plain
 //! objects:
 //! - worker → page `{kind: "ready"}` once it listens;
-//! - page → worker `{kind: "file", file: File}` or `{kind: "text", text: String}`;
+//! - page → worker `{kind: "file", file: Blob}` (a `File`, or the `Blob` of pasted text);
 //! - worker → page `{kind: "rows", json: "[TermEnvelope…]", read, total, lines}` after each
 //!   chunk (the first chunk is small so the first rows show at once), then `{kind: "done", …}`.
 //!
@@ -105,24 +105,10 @@ mod imp {
                 .ok()
                 .and_then(|k| k.as_string())
                 .unwrap_or_default();
-            match kind.as_str() {
-                "file" => {
-                    if let Ok(file) = Reflect::get(&data, &"file".into()) {
-                        classify_blob(file.unchecked_into());
-                    }
-                }
-                "text" => {
-                    let text = Reflect::get(&data, &"text".into())
-                        .ok()
-                        .and_then(|t| t.as_string())
-                        .unwrap_or_default();
-                    let mut c = Classifier::default();
-                    let mut envs = c.push(text.as_bytes());
-                    envs.extend(c.finish());
-                    let n = text.len() as f64;
-                    post_rows(&envs, n, n, c.lines, "done");
-                }
-                _ => {}
+            if kind == "file"
+                && let Ok(file) = Reflect::get(&data, &"file".into())
+            {
+                classify_blob(file.unchecked_into());
             }
         });
         scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
