@@ -102,6 +102,8 @@ test("a reload reopens the tab's log at its #seq row; a new tab and a fresh brow
   assert.equal(after.seq, cur.seq);
   assert.ok(after.visible, "the #seq row is in view");
   assert.equal(await page.evaluate(() => location.hash), `#${cur.seq}`);
+  assert.equal(await page.$eval(".close-log", (b) => b.hidden), false, "close is offered");
+  await page.screenshot({ path: path.join(SHOTS, "reload-restored.png") });
 
   // Another tab of the same browser (same IndexedDB, its own sessionStorage): nothing.
   const other = await openPage(browser, `${server.url}#${cur.seq}`, { context: page.context() });
