@@ -157,3 +157,62 @@ test("light theme follows the system", async () => {
   await page.screenshot({ path: path.join(SHOTS, "light-file_tools.png") });
   await page.context().close();
 });
+
+// The layout contract (seed 000): one prefix column for every row. Icons sit in a fixed-width
+// .row-glyph cell, so every icon's left edge lines up and every summary after an icon starts at
+// the same x, flat <div> rows and <details> summaries alike; an icon-less summary's caret falls
+// into the prefix column where the icons are; wrapped continuation lines hang under the body
+// (the summary's start), not under the glyph.
+test("layout contract: icons and summaries line up, wrapped lines hang", async () => {
+  const page = await openPage(browser, server.url);
+  await page.setViewportSize({ width: 440, height: 2400 });
+  await openLog(page, path.join(ROOT, "fixtures/claude-code-2.1.332/file_tools.stream.jsonl"));
+  const m = await page.$$eval(".live .row", (rows) =>
+    rows.map((r) => {
+      const glyph = r.querySelector(":scope > .row-glyph, :scope > summary > .row-glyph");
+      const text = r.querySelector(":scope > .summary-text, :scope > summary > .summary-text");
+      const rect = (e) => e?.getBoundingClientRect();
+      // The left edge of each line the summary text takes (its boxes grouped by their top):
+      // more than one when it wraps.
+      const byTop = new Map();
+      for (const b of text ? text.getClientRects() : []) {
+        const top = Math.round(b.top);
+        byTop.set(top, Math.min(byTop.get(top) ?? Infinity, Math.round(b.left)));
+      }
+      const lines = [...byTop.entries()].sort((a, b) => a[0] - b[0]).map(([, left]) => left);
+      return {
+        tag: r.tagName.toLowerCase(),
+        glyphLeft: glyph ? Math.round(rect(glyph).left) : null,
+        textLeft: text ? Math.round(rect(text).left) : null,
+        caret: text ? getComputedStyle(text, "::before").content : null,
+        lines,
+      };
+    }),
+  );
+  const withGlyph = m.filter((r) => r.glyphLeft !== null && r.textLeft !== null);
+  const kinds = new Set(withGlyph.map((r) => r.tag));
+  assert.ok(kinds.has("div") && kinds.has("details"), `flat and expandable rows with icons: ${[...kinds]}`);
+  const same = (xs, what) => assert.ok(Math.max(...xs) - Math.min(...xs) <= 1, `${what}: ${[...new Set(xs)]}`);
+  same(withGlyph.map((r) => r.glyphLeft), "icons' left edges");
+  same(withGlyph.map((r) => r.textLeft), "summaries after an icon");
+  // An icon-less expandable row: its caret (from .summary-text::before) leads the text, in the
+  // prefix column where the icons are.
+  const bare = m.filter((r) => r.tag === "details" && r.glyphLeft === null && r.textLeft !== null);
+  assert.ok(bare.length > 0, "icon-less expandable rows");
+  assert.ok(bare.every((r) => r.caret.includes("▸") || r.caret.includes("▾")), "caret from ::before");
+  same([...bare.map((r) => r.textLeft), withGlyph[0].glyphLeft], "icon-less summaries start in the prefix column");
+  // A summary that wraps, with or without an icon: its continuation lines hang under the body
+  // (where summaries after an icon start, within a few px: padding-left 2em vs 0.5em + 1.4em),
+  // not back under the glyph.
+  const body = withGlyph[0].textLeft;
+  const wrapped = m.filter((r) => r.lines.length > 1);
+  assert.ok(wrapped.some((r) => r.glyphLeft !== null), "at 440 px some summary after an icon wraps");
+  assert.ok(wrapped.some((r) => r.glyphLeft === null), "at 440 px some icon-less summary wraps");
+  for (const r of wrapped) {
+    for (const left of r.lines.slice(1)) {
+      assert.ok(Math.abs(left - body) <= 3, `continuation at ${left} hangs under the body at ${body}`);
+    }
+  }
+  await page.screenshot({ path: path.join(SHOTS, "layout-narrow.png") });
+  await page.context().close();
+});
