@@ -26,9 +26,11 @@ cargo fmt --all --check
 step "clippy (native, -D warnings)"
 cargo clippy --workspace --all-targets -- -D warnings
 
-step "clippy (classifier on wasm32, -D warnings)"
+step "clippy (classifier and app on wasm32, -D warnings)"
 # --lib --tests rather than --all-targets: the benchmarks use criterion, which is native-only.
 cargo clippy -p classifier --target wasm32-unknown-unknown --lib --tests -- -D warnings
+# The page's browser-only code (cfg(target_arch = "wasm32")) is compiled only here.
+cargo clippy -p app --target wasm32-unknown-unknown --all-targets -- -D warnings
 
 step "no inner_html outside the one allowed file"
 "$ROOT/scripts/check-no-inner-html.sh"
