@@ -95,6 +95,24 @@ fn hash_seq() -> Option<u64> {
     hash.trim_start_matches('#').parse().ok()
 }
 
+/// Keeps the start page's session list current: asks the server now and every 5 s after,
+/// for as long as it answers (on a static host the first ask fails and nothing repeats).
+#[cfg(target_arch = "wasm32")]
+fn refresh_sessions(sessions: RwSignal<Vec<crate::live::SessionItem>>) {
+    leptos::task::spawn_local(async move {
+        if let Ok(v) = crate::live::sessions().await {
+            let list = crate::live::session_list(&v);
+            if sessions.with_untracked(|s| *s != list) {
+                sessions.set(list);
+            }
+            set_timeout(
+                move || refresh_sessions(sessions),
+                std::time::Duration::from_secs(5),
+            );
+        }
+    });
+}
+
 /// The whole page.
 #[component]
 pub fn Page() -> impl IntoView {
@@ -115,7 +133,7 @@ pub fn Page() -> impl IntoView {
     let server_in_flight = RwSignal::new(false);
     let conn = RwSignal::new(String::new());
     let dragging = RwSignal::new(false);
-    let sessions = RwSignal::new(Vec::<(String, String, bool)>::new());
+    let sessions = RwSignal::new(Vec::<crate::live::SessionItem>::new());
     let pending_seq = RwSignal::new(hash_seq());
     let next_before = RwSignal::new(None::<u64>);
     let loading_older = RwSignal::new(false);
@@ -155,7 +173,9 @@ pub fn Page() -> impl IntoView {
         let generation = search_gen.get_value();
         set_timeout(
             move || {
-                if search_gen.get_value() == generation {
+                // Only a changed query refilters (and so forgets the current row): the
+                // first run, 200 ms after load, must not undo a permalink revealed meanwhile.
+                if search_gen.get_value() == generation && query.with_untracked(|v| *v != q) {
                     query.set(q);
                 }
             },
@@ -580,11 +600,7 @@ pub fn Page() -> impl IntoView {
                 preview,
             });
         } else {
-            leptos::task::spawn_local(async move {
-                if let Ok(v) = crate::live::sessions().await {
-                    sessions.set(crate::live::session_list(&v));
-                }
-            });
+            refresh_sessions(sessions);
         }
     }
 
@@ -672,11 +688,15 @@ pub fn Page() -> impl IntoView {
                     {(!list.is_empty()).then(|| view! {
                         <h2>"Sessions on this server"</h2>
                         <ul class="sessions">
-                            {list.into_iter().map(|(id, t, live)| view! {
-                                <li>
-                                    <a href=format!("s/{id}")>{t}</a>
-                                    {live.then(|| view! { <span class="badge">"live"</span> })}
-                                </li>
+                            {list.into_iter().map(|s| {
+                                let meta = crate::live::session_meta(&s, crate::row::local_offset_min);
+                                view! {
+                                    <li>
+                                        <a href=format!("s/{}", s.id)>{s.title}</a>
+                                        {s.live.then(|| view! { <span class="badge">"live"</span> })}
+                                        <span class="session-meta">{meta}</span>
+                                    </li>
+                                }
                             }).collect::<Vec<_>>()}
                         </ul>
                     })}

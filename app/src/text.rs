@@ -57,6 +57,27 @@ pub fn clock(ts: f64, offset_min: i64) -> String {
     format!("{:02}:{:02}:{:02}", day / 3600, day % 3600 / 60, day % 60)
 }
 
+/// `YYYY-MM-DD HH:MM` of unix seconds `ts` shifted by `offset_min` minutes (local time).
+pub fn date_time(ts: f64, offset_min: i64) -> String {
+    let secs = ts.floor() as i64 + offset_min * 60;
+    let (days, day) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Civil date of a day count since 1970-01-01 (Howard Hinnant's days_from_civil, inverted).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02}",
+        day / 3600,
+        day % 3600 / 60
+    )
+}
+
 /// A turn's duration: `850ms`, `42s`, `3m 07s`, `1h 05m`.
 pub fn duration(secs: f64) -> String {
     if !secs.is_finite() || secs < 0.0 {
@@ -113,6 +134,46 @@ mod tests {
         assert_eq!(clock(1_764_468_000.0, 60), "03:00:00");
         assert_eq!(clock(59.9, 0), "00:00:59");
         assert_eq!(clock(0.0, -60), "23:00:00");
+    }
+
+    #[test]
+    fn date_time_cases() {
+        assert_eq!(date_time(0.0, 0), "1970-01-01 00:00");
+        assert_eq!(date_time(951_782_400.0, 0), "2000-02-29 00:00");
+        assert_eq!(date_time(1_764_468_000.9, 0), "2025-11-30 02:00");
+        assert_eq!(date_time(1_764_468_000.0, 24 * 60), "2025-12-01 02:00");
+        assert_eq!(date_time(-1.0, 0), "1969-12-31 23:59");
+        assert_eq!(date_time(0.0, -60), "1969-12-31 23:00");
+    }
+
+    /// Every day from 1900 to 2200 against a calendar counted forward day by day.
+    #[test]
+    fn date_time_every_day() {
+        let leap = |y: i64| (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+        let month_days = |y: i64, m: i64| match m {
+            2 if leap(y) => 29,
+            2 => 28,
+            4 | 6 | 9 | 11 => 30,
+            _ => 31,
+        };
+        // 1900-01-01 is 25,567 days before 1970-01-01.
+        let (mut y, mut m, mut d) = (1900, 1, 1);
+        for day in -25_567_i64..84_000 {
+            let want = format!("{y:04}-{m:02}-{d:02} 12:34");
+            assert_eq!(
+                date_time((day * 86_400 + 45_240) as f64, 0),
+                want,
+                "day {day}"
+            );
+            d += 1;
+            if d > month_days(y, m) {
+                (d, m) = (1, m + 1);
+                if m > 12 {
+                    (m, y) = (1, y + 1);
+                }
+            }
+        }
+        assert_eq!((y, m), (2199, 12));
     }
 
     #[test]

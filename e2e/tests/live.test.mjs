@@ -102,7 +102,17 @@ test("the start page lists the server's sessions; a session page works with a tr
   const page = await openPage(browser, `http://127.0.0.1:${port}/`);
   const link = await page.waitForSelector('.sessions a:text("e2e live")');
   assert.equal(await link.evaluate((a) => a.href), `http://127.0.0.1:${port}/s/e2e-live`);
-  await link.click();
+  // Each entry: title, a live badge while its producer runs, then when it started, how many
+  // events it has and where they come from.
+  const item = await link.evaluate((a) => a.parentElement.textContent);
+  assert.match(item, /^e2e live\s*live\s*\d{4}-\d\d-\d\d \d\d:\d\d · \d+ events? · post$/);
+  // A session that starts while the list is open shows up in it by itself.
+  const r = await fetch(`http://127.0.0.1:${port}/api/sessions/e2e-later/events?title=started%20later`, { method: "POST", body: JSON.stringify({ kind: "note", text: "hello" }) + "\n" });
+  assert.equal(r.status, 200);
+  await page.waitForSelector('.sessions a:text("started later")', { timeout: 15_000 });
+  await page.screenshot({ path: path.join(SHOTS, "live-start-page.png") });
+  // (The list was drawn anew when it changed: ask for the link again.)
+  await page.click('.sessions a:text("e2e live")');
   await page.waitForURL(`http://127.0.0.1:${port}/s/e2e-live`);
   await page.waitForSelector('.live .row[data-seq="1"]');
   // The page's assets are relative: below /s/e2e-live/ they are asked for there, and served.
@@ -114,6 +124,22 @@ test("the start page lists the server's sessions; a session page works with a tr
   assert.deepEqual(page.failed, []);
   assert.deepEqual(page.errors, []);
   assert.deepEqual(page.remoteRequests, []);
+  await page.context().close();
+});
+
+// Regression (search debounce): the page's first debounced search, 200 ms after load, refiltered
+// and forgot the current row, so a permalink revealed before it (a live page whose history
+// came back quickly; any page on a slow machine) lost its mark.
+test("a permalink (#seq) to a live session's row stays the current row after load", { skip: !HAS_SERVE && "hiveterm serve not built", timeout: 60_000 }, async () => {
+  const body = Array.from({ length: 80 }, (_, i) => JSON.stringify({ kind: "note", ts: 1764468000 + i, text: `stdout: line ${i + 1}` })).join("\n") + "\n";
+  const r = await fetch(`http://127.0.0.1:${port}/api/sessions/e2e-permalink/events`, { method: "POST", body });
+  assert.equal(r.status, 200);
+  const page = await openPage(browser, `http://127.0.0.1:${port}/s/e2e-permalink#60`);
+  await page.waitForSelector('.live .row.current[data-seq="60"]');
+  await page.waitForTimeout(800);
+  const cur = await page.$$eval(".live .row.current", (rs) => rs.map((r) => r.dataset.seq));
+  assert.deepEqual(cur, ["60"], "still the current row after the first debounced search");
+  assert.equal(await page.evaluate(() => location.hash), "#60");
   await page.context().close();
 });
 
