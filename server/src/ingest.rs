@@ -153,6 +153,7 @@ pub async fn run_command(
         Ok(child) => child,
         Err(e) => {
             let note = format!("cannot start {}: {e}", command[0]);
+            tracing::error!("{note}");
             store_lines(
                 store,
                 session,

@@ -168,8 +168,15 @@ pub async fn serve(args: ServeArgs) -> Result<(), String> {
             .open_session(&id, &path.display().to_string(), "follow")
             .await
             .map_err(|e| e.to_string())?;
+        // Like `tail -F`, a path that is not there yet is waited for; say so, in case it is
+        // a typo.
+        let missing = if path.exists() {
+            ""
+        } else {
+            " (not there yet: waiting for it)"
+        };
         println!(
-            "following {} as {}",
+            "following {}{missing} as {}",
             path.display(),
             running.link(&format!("s/{id}"), args.options.token.as_deref())
         );

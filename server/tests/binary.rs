@@ -286,3 +286,66 @@ fn serve_refuses_a_public_address_without_a_token() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("--token"), "{err}");
 }
+
+#[test]
+fn run_of_a_command_that_cannot_start_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("r.db");
+    let out = Command::new(env!("CARGO_BIN_EXE_hiveterm"))
+        .args(["run", "--once", "--addr", "127.0.0.1:0", "--db"])
+        .arg(&db)
+        .args(["--", "/nonexistent/agent", "-p", "hi"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("cannot start /nonexistent/agent: No such file"),
+        "{err}"
+    );
+}
+
+#[test]
+fn follow_of_a_path_not_there_yet_says_it_waits() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("f.db");
+    let (there, missing) = (
+        dir.path().join("there.jsonl"),
+        dir.path().join("typo.jsonl"),
+    );
+    std::fs::write(&there, note("hello") + "\n").unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hiveterm"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--db"])
+        .arg(&db)
+        .arg("--follow")
+        .arg(&there)
+        .arg("--follow")
+        .arg(&missing)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut following = Vec::new();
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        if line.starts_with("listening on") {
+            break;
+        }
+        following.push(line);
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let (t, m) = (there.display(), missing.display());
+    assert_eq!(following.len(), 2, "{following:?}");
+    assert!(
+        following[0].starts_with(&format!("following {t} as http://")),
+        "{following:?}"
+    );
+    assert!(
+        following[1].starts_with(&format!(
+            "following {m} (not there yet: waiting for it) as http://"
+        )),
+        "{following:?}"
+    );
+}
