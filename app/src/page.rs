@@ -225,6 +225,13 @@ pub fn Page() -> impl IntoView {
             el.set_scroll_top(el.scroll_height());
         }
     };
+    // The tail, on a later frame: only if the view still follows it then (a permalink revealed
+    // in between stops following, and must not be scrolled away from).
+    let follow_tail = move || {
+        if follow.get_untracked() {
+            scroll_to_bottom();
+        }
+    };
 
     // Measure rendered rows; keep the first visible row where it is.
     let measure = move || {
@@ -270,7 +277,7 @@ pub fn Page() -> impl IntoView {
             }
         });
         if follow.get_untracked() {
-            request_animation_frame(scroll_to_bottom);
+            request_animation_frame(follow_tail);
         } else if delta != 0.0 {
             sc.set_scroll_top((top + delta).round() as i32);
         }
@@ -285,7 +292,7 @@ pub fn Page() -> impl IntoView {
         total_height.track();
         preview.track();
         if follow.get_untracked() {
-            request_animation_frame(scroll_to_bottom);
+            request_animation_frame(follow_tail);
         }
     });
 

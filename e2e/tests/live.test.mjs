@@ -143,6 +143,27 @@ test("a permalink (#seq) to a live session's row stays the current row after loa
   await page.context().close();
 });
 
+// Regression (follow the tail): a permalink to a row older than the newest history page was
+// revealed, then scrolled away from by a tail-follow queued before the reveal on the same frame.
+test("a permalink to an old row of a live session pages back to it and stays there", { skip: !HAS_SERVE && "hiveterm serve not built", timeout: 60_000 }, async () => {
+  const body = Array.from({ length: 1500 }, (_, i) => JSON.stringify({ kind: "note", ts: 1764468000 + i, text: `stdout: line ${i + 1}` })).join("\n") + "\n";
+  const r = await fetch(`http://127.0.0.1:${port}/api/sessions/e2e-deep/events`, { method: "POST", body });
+  assert.equal(r.status, 200);
+  const page = await openPage(browser, `http://127.0.0.1:${port}/s/e2e-deep#100`);
+  await page.waitForSelector('.live .row.current[data-seq="100"]');
+  await page.waitForTimeout(800);
+  const cur = await page.evaluate(() => {
+    const row = document.querySelector(".live .row.current");
+    const a = document.querySelector(".scroller").getBoundingClientRect();
+    const b = row?.getBoundingClientRect();
+    return row && { seq: row.dataset.seq, visible: b.top >= a.top && b.bottom <= a.bottom };
+  });
+  assert.deepEqual(cur, { seq: "100", visible: true });
+  assert.equal(await page.$eval(".shown", (e) => e.textContent), "1500 rows", "paged back to it");
+  await page.screenshot({ path: path.join(SHOTS, "live-permalink-old-row.png") });
+  await page.context().close();
+});
+
 test("partial messages show a growing preview row, replaced by the final message", { skip: !HAS_SERVE && "hiveterm serve not built", timeout: 60_000 }, async () => {
   const lines = fs.readFileSync(path.join(ROOT, "fixtures/claude-code-2.1.332/partial_messages.stream.jsonl"), "utf8").split("\n").filter(Boolean);
   const postLine = async (line) => {
