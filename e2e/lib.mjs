@@ -4,6 +4,7 @@ import http from "node:http";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { before, after } from "node:test";
 import { chromium } from "playwright-core";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -46,6 +47,22 @@ export async function serveStatic(dir = DIST, { prefix = "" } = {}) {
   const { port } = server.address();
   const url = `http://127.0.0.1:${port}${prefix ? `${prefix}/` : ""}`;
   return { url, close: () => new Promise((r) => server.close(r)) };
+}
+
+/** The setup most test files share, as node:test hooks: before the file's tests, a static
+ * server for dist/ (`opts` as for serveStatic) and the system Chromium; after them, both
+ * closed. The returned object holds them (`.server`, `.browser`) while the tests run. */
+export function staticPageHooks(opts) {
+  const env = { server: null, browser: null };
+  before(async () => {
+    env.server = await serveStatic(undefined, opts);
+    env.browser = await launch();
+  });
+  after(async () => {
+    await env.browser?.close();
+    await env.server?.close();
+  });
+  return env;
 }
 
 export const CHROMIUM_ARGS = [

@@ -1,19 +1,11 @@
 // A log whose text is full of HTML, script and javascript: links executes nothing, loads
 // nothing remote, and every link it renders opens with rel="noopener noreferrer".
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
-import { SHOTS, serveStatic, launch, openPage, dropLog } from "../lib.mjs";
+import { SHOTS, openPage, dropLog, staticPageHooks } from "../lib.mjs";
 
-let server, browser;
-before(async () => {
-  server = await serveStatic();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = staticPageHooks();
 
 const NASTY = [
   `<script>window.__pwned = 1</script>`,
@@ -49,7 +41,7 @@ function hostileLog() {
 }
 
 test("a hostile log executes nothing and loads nothing remote", async () => {
-  const page = await openPage(browser, server.url);
+  const page = await openPage(env.browser, env.server.url);
   await dropLog(page, "hostile.jsonl", hostileLog());
   // Open every row so every body is in the DOM, then give handlers a chance to run.
   await page.keyboard.press("e");

@@ -1,26 +1,18 @@
 // Offline reading: every real fixture opened in the page (file input and drag-and-drop),
 // classified by the wasm classifier in a Web Worker, with no server but a static one.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
-import { ROOT, SHOTS, serveStatic, launch, openPage, openLog, dropLog, rowFacts, hivetermBinary } from "../lib.mjs";
+import { ROOT, SHOTS, openPage, openLog, dropLog, rowFacts, hivetermBinary, staticPageHooks } from "../lib.mjs";
 
 const FIXTURES = [
   ...fs.readdirSync(path.join(ROOT, "fixtures/claude-code-2.1.332")).map((f) => `fixtures/claude-code-2.1.332/${f}`),
   ...fs.readdirSync(path.join(ROOT, "fixtures/hyperhive")).map((f) => `fixtures/hyperhive/${f}`),
 ].filter((f) => f.endsWith(".jsonl"));
 
-let server, browser;
-before(async () => {
-  server = await serveStatic();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = staticPageHooks();
 
 /** The rows `hiveterm classify` gives for a file, coalesced like the page, if the binary exists. */
 function expectedRows(file) {
@@ -53,7 +45,7 @@ function checkShapes(facts, file) {
 
 for (const file of FIXTURES) {
   test(`open ${file}`, async () => {
-    const page = await openPage(browser, server.url);
+    const page = await openPage(env.browser, env.server.url);
     await openLog(page, path.join(ROOT, file));
     await page.waitForSelector(".live .row");
     const facts = await rowFacts(page);
@@ -80,7 +72,7 @@ for (const file of FIXTURES) {
 }
 
 test("drag and drop a log onto the page", async () => {
-  const page = await openPage(browser, server.url);
+  const page = await openPage(env.browser, env.server.url);
   await page.screenshot({ path: path.join(SHOTS, "start-page.png") });
   const text = fs.readFileSync(path.join(ROOT, "fixtures/hyperhive/file_tools.events.jsonl"), "utf8");
   await dropLog(page, "file_tools.events.jsonl", text);
@@ -99,7 +91,7 @@ test("drag and drop a log onto the page", async () => {
 });
 
 test("paste a log", async () => {
-  const page = await openPage(browser, server.url);
+  const page = await openPage(env.browser, env.server.url);
   const text = fs.readFileSync(path.join(ROOT, "fixtures/claude-code-2.1.332/basic_markdown.stream.jsonl"), "utf8");
   await page.evaluate((text) => {
     const dt = new DataTransfer();
@@ -113,7 +105,7 @@ test("paste a log", async () => {
 });
 
 test("reading tools: filters, search, keys, expand, permalink", async () => {
-  const page = await openPage(browser, server.url);
+  const page = await openPage(env.browser, env.server.url);
   await openLog(page, path.join(ROOT, "fixtures/claude-code-2.1.332/tool_errors.stream.jsonl"));
   const total = await page.$$eval(".live .row", (r) => r.length);
   // Level filter: only errors.
@@ -150,7 +142,7 @@ test("reading tools: filters, search, keys, expand, permalink", async () => {
 });
 
 test("light theme follows the system", async () => {
-  const page = await openPage(browser, server.url, { colorScheme: "light" });
+  const page = await openPage(env.browser, env.server.url, { colorScheme: "light" });
   await openLog(page, path.join(ROOT, "fixtures/claude-code-2.1.332/file_tools.stream.jsonl"));
   const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
   assert.equal(bg, "rgb(251, 251, 250)");
@@ -164,7 +156,7 @@ test("light theme follows the system", async () => {
 // into the prefix column where the icons are; wrapped continuation lines hang under the body
 // (the summary's start), not under the glyph.
 test("layout contract: icons and summaries line up, wrapped lines hang", async () => {
-  const page = await openPage(browser, server.url);
+  const page = await openPage(env.browser, env.server.url);
   await page.setViewportSize({ width: 440, height: 2400 });
   await openLog(page, path.join(ROOT, "fixtures/claude-code-2.1.332/file_tools.stream.jsonl"));
   const m = await page.$$eval(".live .row", (rows) =>

@@ -2,23 +2,15 @@
 // (IndexedDB, keyed by a per-tab id in sessionStorage), reopens it by itself on a reload and
 // reveals the #seq row; a new tab or a fresh browser does not; "close" forgets it; logs of
 // closed tabs are pruned; and without storage a log still opens (a warning, not kept).
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { ROOT, SHOTS, serveStatic, launch, openPage, openLog, rowFacts } from "../lib.mjs";
+import { ROOT, SHOTS, openPage, openLog, rowFacts, staticPageHooks } from "../lib.mjs";
 
 const FIXTURE = path.join(ROOT, "fixtures/hyperhive/file_tools.events.jsonl");
-let server, browser;
-before(async () => {
-  server = await serveStatic();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = staticPageHooks();
 
 /** The page's kept logs ({tab, name, at, size}), read from its IndexedDB; [] if none. */
 function keptLogs(page) {
@@ -80,7 +72,7 @@ function currentRow(page) {
 }
 
 test("a reload reopens the tab's log at its #seq row; a new tab and a fresh browser do not", async () => {
-  const page = await openPage(browser, server.url);
+  const page = await openPage(env.browser, env.server.url);
   await openLog(page, FIXTURE);
   const rows = await shown(page);
   for (let i = 0; i < 6; i++) await page.keyboard.press("j");
@@ -106,11 +98,11 @@ test("a reload reopens the tab's log at its #seq row; a new tab and a fresh brow
   await page.screenshot({ path: path.join(SHOTS, "reload-restored.png") });
 
   // Another tab of the same browser (same IndexedDB, its own sessionStorage): nothing.
-  const other = await openPage(browser, `${server.url}#${cur.seq}`, { context: page.context() });
+  const other = await openPage(env.browser, `${env.server.url}#${cur.seq}`, { context: page.context() });
   await staysEmpty(other);
   assert.equal((await keptLogs(other)).length, 1, "the first tab's log is still kept");
   // A fresh browser profile: nothing either.
-  const fresh = await openPage(browser, `${server.url}#${cur.seq}`);
+  const fresh = await openPage(env.browser, `${env.server.url}#${cur.seq}`);
   await staysEmpty(fresh);
   assert.deepEqual(await keptLogs(fresh), []);
 
@@ -134,7 +126,7 @@ test("a row deep in a long log is revealed after the reload", async () => {
   const file = path.join(dir, "deep.events.jsonl");
   fs.writeFileSync(file, lines.join("\n") + "\n");
   try {
-    const page = await openPage(browser, server.url);
+    const page = await openPage(env.browser, env.server.url);
     await openLog(page, file);
     await page.keyboard.press("n");
     await page.keyboard.press("j");
@@ -159,7 +151,7 @@ test("a row deep in a long log is revealed after the reload", async () => {
 });
 
 test("a new log replaces the kept one; a pasted log is kept too; close forgets it", async () => {
-  const page = await openPage(browser, server.url);
+  const page = await openPage(env.browser, env.server.url);
   await openLog(page, FIXTURE);
   await waitKept(page, (k) => k.length === 1 && k[0].name === "file_tools.events.jsonl", "first log kept");
   await page.keyboard.press("j");
@@ -198,7 +190,7 @@ test("a new log replaces the kept one; a pasted log is kept too; close forgets i
 });
 
 test("logs of closed tabs are pruned on load: older than a day, beyond the newest four", async () => {
-  const page = await openPage(browser, server.url);
+  const page = await openPage(env.browser, env.server.url);
   await openLog(page, FIXTURE);
   const [mine] = await waitKept(page, (k) => k.length === 1, "kept");
   // Other tabs' logs: one two days old, five from the last hour (newest first: t1 … t5).
@@ -242,7 +234,7 @@ const NO_STORAGE = {
 
 for (const [what, init] of Object.entries(NO_STORAGE)) {
   test(`with ${what} a log still opens, is just not kept, and says so in a warning`, async () => {
-    const page = await openPage(browser, server.url, { init });
+    const page = await openPage(env.browser, env.server.url, { init });
     await openLog(page, FIXTURE);
     assert.ok((await rowFacts(page)).length > 10, "rows shown");
     for (let i = 0; i < 50 && !ours(page.warnings).length; i++) await page.waitForTimeout(20);

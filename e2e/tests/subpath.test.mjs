@@ -1,25 +1,17 @@
 // The built page works from a subfolder of any static host: dist/ served below
 // /tools/hiveterm/ (and nothing at the root), a log opened there starts the worker next to
 // the page, shows its rows, asks for nothing outside the folder and logs no error.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
-import { ROOT, SHOTS, serveStatic, launch, openPage, openLog, rowFacts } from "../lib.mjs";
+import { ROOT, SHOTS, openPage, openLog, rowFacts, staticPageHooks } from "../lib.mjs";
 
 const PREFIX = "/tools/hiveterm";
-let server, browser;
-before(async () => {
-  server = await serveStatic(undefined, { prefix: PREFIX });
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = staticPageHooks({ prefix: PREFIX });
 
 for (const at of ["", "index.html"]) {
   test(`a log opened at ${PREFIX}/${at}`, async () => {
-    const page = await openPage(browser, server.url + at);
+    const page = await openPage(env.browser, env.server.url + at);
     const requests = [];
     page.on("request", (r) => requests.push(new URL(r.url()).pathname));
     await openLog(page, path.join(ROOT, "fixtures/claude-code-2.1.332/file_tools.stream.jsonl"));
