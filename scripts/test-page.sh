@@ -38,11 +38,7 @@ echo "==> bundle size"
 scripts/bundle-size.sh
 
 echo "==> <Row> shapes (wasm-bindgen-test, headless Chromium)"
-CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
-CHROMEDRIVER=/usr/bin/chromedriver \
-WASM_BINDGEN_TEST_WEBDRIVER_JSON="$ROOT/classifier/webdriver.json" \
-WASM_BINDGEN_TEST_TIMEOUT=300 \
-    cargo test -p app --target wasm32-unknown-unknown --test row_shapes
+"$ROOT/scripts/wasm-test.sh" -p app --test row_shapes
 
 if [ "$e2e" = 1 ]; then
     echo "==> end-to-end (node --test e2e/tests)"

@@ -39,13 +39,7 @@ step "tests (native)"
 cargo test --workspace
 
 step "golden tests compiled to wasm32, in headless Chromium"
-# wasm-bindgen-test-runner starts chromedriver, which starts Debian's chromium with the
-# arguments in classifier/webdriver.json (headless, no sandbox, no network chatter).
-CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
-CHROMEDRIVER=/usr/bin/chromedriver \
-WASM_BINDGEN_TEST_WEBDRIVER_JSON="$ROOT/classifier/webdriver.json" \
-WASM_BINDGEN_TEST_TIMEOUT=600 \
-    cargo test -p classifier --target wasm32-unknown-unknown --test golden
+"$ROOT/scripts/wasm-test.sh" -p classifier --test golden
 
 step "release build of hiveterm"
 cargo build --release -p hiveterm
