@@ -30,6 +30,7 @@ struct WinRow {
     pos: usize,
     row: Arc<RowData>,
     open: bool,
+    full: bool,
     current: bool,
     generation: u64,
 }
@@ -39,6 +40,7 @@ impl PartialEq for WinRow {
         self.pos == o.pos
             && Arc::ptr_eq(&self.row, &o.row)
             && self.open == o.open
+            && self.full == o.full
             && self.current == o.current
             && self.generation == o.generation
     }
@@ -206,6 +208,7 @@ pub fn Page() -> impl IntoView {
                     Some(WinRow {
                         pos: n,
                         open: s.is_open(row.uid),
+                        full: s.is_full(row.uid),
                         row,
                         current: cur == Some(n),
                         generation: s.generation(),
@@ -588,6 +591,24 @@ pub fn Page() -> impl IntoView {
             true,
         );
         cb.forget();
+        // "show all" under a cut body: draw that row's whole body.
+        let show_all = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::Event)>::new(
+            move |e: web_sys::Event| {
+                let pos = e
+                    .target()
+                    .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                    .and_then(|el| el.closest(".show-all").ok().flatten())
+                    .and_then(|b| b.get_attribute("data-pos"))
+                    .and_then(|p| p.parse::<usize>().ok());
+                let Some(pos) = pos else { return };
+                let uid = state.with_untracked(|s| s.visible_row(pos).map(|r| r.uid));
+                if let Some(uid) = uid {
+                    state.update(|s| s.show_full(uid));
+                }
+            },
+        );
+        let _ = sc.add_event_listener_with_callback("click", show_all.as_ref().unchecked_ref());
+        show_all.forget();
         viewport_h.set(f64::from(sc.client_height()));
     });
 
@@ -834,11 +855,11 @@ pub fn Page() -> impl IntoView {
                     >
                         <For
                             each=move || window_rows.get().rows
-                            key=|w| (w.row.uid, w.pos, w.open, w.current, w.generation)
+                            key=|w| (w.row.uid, w.pos, w.open, w.full, w.current, w.generation)
                             children=move |w| {
                                 let q = query.get_untracked();
                                 view! {
-                                    <Row row=w.row pos=w.pos open=w.open query=q current=w.current />
+                                    <Row row=w.row pos=w.pos open=w.open query=q current=w.current full=w.full />
                                 }
                             }
                         />

@@ -13,7 +13,7 @@ use leptos::prelude::*;
 
 use crate::markdown_view::Markdown;
 use crate::state::{Row as RowData, Shape, TurnTime, shape_of};
-use crate::text::{clock, duration, highlight};
+use crate::text::{body_cut, clock, duration, highlight, show_all_label};
 use classifier::BodyFormat;
 
 /// Minutes to add to UTC for local time at `ts` (the browser's zone; UTC natively).
@@ -72,6 +72,25 @@ pub fn diff_class(line: &str) -> &'static str {
     }
 }
 
+/// The part of a body that is drawn, and the "show all" control after it when that is not
+/// all of it (`full`: the reader asked for all). A huge tool output would otherwise cost
+/// seconds of layout each time its row scrolls into the window.
+fn cut_body(body: String, full: bool, pos: &str) -> (String, Option<AnyView>) {
+    match body_cut(&body).filter(|_| !full) {
+        None => (body, None),
+        Some(cut) => {
+            let label = show_all_label(&body);
+            let pos = pos.to_owned();
+            let button = view! {
+                <button class="show-all" data-pos=pos>{label}</button>
+            };
+            let mut shown = body;
+            shown.truncate(cut);
+            (shown, Some(button.into_any()))
+        }
+    }
+}
+
 fn body_view(body: String, format: Option<BodyFormat>, query: &str) -> AnyView {
     match format {
         Some(BodyFormat::Markdown) => view! { <Markdown body=body /> }.into_any(),
@@ -108,6 +127,9 @@ pub fn Row(
     /// Whether this is the reader's current row (`j`/`k`).
     #[prop(optional)]
     current: bool,
+    /// Whether the whole body is drawn, however big (the reader asked for it).
+    #[prop(optional)]
+    full: bool,
 ) -> impl IntoView {
     let msg = &row.msg;
     let class = format!(
@@ -136,22 +158,20 @@ pub fn Row(
         }
         .into_any(),
         Shape::FlatMarkdown => {
-            let body = msg.body.clone().unwrap_or_default();
+            let (body, show_all) = cut_body(msg.body.clone().unwrap_or_default(), full, &pos);
             view! {
                 <div class=class data-seq=seq data-idx=idx data-pos=pos>
                     {glyph}
                     {turn_time}
                     <Markdown body=body />
+                    {show_all}
                 </div>
             }
             .into_any()
         }
         Shape::Details => {
-            let body = body_view(
-                msg.body.clone().unwrap_or_default(),
-                msg.body_format,
-                &query,
-            );
+            let (body, show_all) = cut_body(msg.body.clone().unwrap_or_default(), full, &pos);
+            let body = body_view(body, msg.body_format, &query);
             view! {
                 <details class=class data-seq=seq data-idx=idx data-pos=pos open=open>
                     <summary>
@@ -160,6 +180,7 @@ pub fn Row(
                         {turn_time}
                     </summary>
                     {body}
+                    {show_all}
                 </details>
             }
             .into_any()

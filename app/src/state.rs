@@ -192,6 +192,9 @@ pub struct ViewState {
     expand: bool,
     /// Rows the reader opened or closed by hand, by uid.
     toggled: HashMap<u64, bool>,
+    /// Rows whose whole body the reader asked to see (bodies are drawn cut otherwise: see
+    /// [`crate::text::body_cut`]), by uid.
+    full: std::collections::HashSet<u64>,
     /// Most rows held.
     max_rows: usize,
     next_uid: u64,
@@ -229,6 +232,7 @@ impl ViewState {
             filter: Filter::default(),
             expand: false,
             toggled: HashMap::new(),
+            full: Default::default(),
             max_rows: max_rows.max(1),
             next_uid: 1,
             first_seq: None,
@@ -285,6 +289,16 @@ impl ViewState {
     /// Whether a bodied row is open.
     pub fn is_open(&self, uid: u64) -> bool {
         self.toggled.get(&uid).copied().unwrap_or(self.expand)
+    }
+
+    /// Whether a row's whole body is drawn (the reader asked for it).
+    pub fn is_full(&self, uid: u64) -> bool {
+        self.full.contains(&uid)
+    }
+
+    /// The reader asked to see a row's whole body.
+    pub fn show_full(&mut self, uid: u64) {
+        self.full.insert(uid);
     }
 
     /// Lowest and highest `seq` held.
@@ -465,6 +479,7 @@ impl ViewState {
             if let Some(row) = self.rows.pop_front() {
                 self.counts[level_index(row.msg.level)] -= 1;
                 self.toggled.remove(&row.uid);
+                self.full.remove(&row.uid);
             }
             self.heights.pop_front();
             self.base += 1;

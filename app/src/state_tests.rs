@@ -570,6 +570,33 @@ fn expand_preference_and_hand_toggles() {
 }
 
 #[test]
+fn whole_body_on_request_kept_per_row_and_through_expand_all() {
+    let mut s = run(&[
+        one(1, msg(Level::Info, "a").body("big")),
+        one(2, msg(Level::Info, "b").body("big")),
+    ]);
+    let (a, b) = (s.visible_row(0).unwrap().uid, s.visible_row(1).unwrap().uid);
+    assert!(!s.is_full(a) && !s.is_full(b));
+    s.show_full(a);
+    assert!(s.is_full(a) && !s.is_full(b));
+    s.set_expand(true);
+    assert!(s.is_full(a), "expand/collapse all leaves it");
+}
+
+#[test]
+fn evicted_rows_forget_their_whole_body_request() {
+    let mut s = ViewState::new(10);
+    apply(&mut s, &one(1, msg(Level::Info, "first").body("big")));
+    let uid = s.visible_row(0).unwrap().uid;
+    s.show_full(uid);
+    for seq in 2..=12 {
+        apply(&mut s, &one(seq, msg(Level::Info, "more")));
+    }
+    assert!(s.visible_row(0).unwrap().uid != uid, "evicted");
+    assert!(!s.is_full(uid));
+}
+
+#[test]
 fn clear_keeps_filter_and_preference() {
     let mut s = mixed();
     s.set_expand(true);

@@ -1,4 +1,5 @@
-//! Small pure text helpers: case-insensitive search, highlight spans, time formats.
+//! Small pure text helpers: case-insensitive search, highlight spans, time formats, how much
+//! of a big body is drawn.
 
 /// Whether `hay` contains `needle`, ignoring ASCII case. An empty needle matches.
 pub fn contains_ci(hay: &str, needle: &str) -> bool {
@@ -48,6 +49,67 @@ pub fn highlight<'a>(text: &'a str, needle: &str) -> Vec<(&'a str, bool)> {
         out.push((&text[at..], false));
     }
     out
+}
+
+/// Most lines of a body drawn before the reader asks for all of it.
+pub const BODY_SHOWN_LINES: usize = 2_000;
+/// Most bytes of a body drawn before the reader asks for all of it.
+pub const BODY_SHOWN_BYTES: usize = 128 * 1024;
+
+/// Where a body's drawn part ends (a byte offset), if the body is over [`BODY_SHOWN_LINES`]
+/// lines or [`BODY_SHOWN_BYTES`] bytes: after the last whole line that fits, or for one
+/// enormous line at the last char boundary that fits. `None`: draw it all.
+pub fn body_cut(body: &str) -> Option<usize> {
+    let limit = if body.len() > BODY_SHOWN_BYTES {
+        BODY_SHOWN_BYTES
+    } else {
+        body.len()
+    };
+    // The end of the BODY_SHOWN_LINES-th line, if it comes before the byte limit.
+    let by_lines = nth_newline(body.as_bytes()[..limit].iter(), BODY_SHOWN_LINES).map(|i| i + 1);
+    match by_lines {
+        Some(end) if end < body.len() => Some(end),
+        _ if limit == body.len() => None,
+        _ => {
+            let head = &body[..floor_char_boundary(body, limit)];
+            Some(head.rfind('\n').map_or(head.len(), |i| i + 1))
+        }
+    }
+}
+
+/// Offset of the `n`-th (1-based) newline among `bytes`.
+fn nth_newline<'a>(bytes: impl Iterator<Item = &'a u8>, n: usize) -> Option<usize> {
+    bytes
+        .enumerate()
+        .filter(|(_, b)| **b == b'\n')
+        .nth(n.checked_sub(1)?)
+        .map(|(i, _)| i)
+}
+
+fn floor_char_boundary(s: &str, mut i: usize) -> usize {
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// The label of the control that draws a whole body: `show all 250,000 lines (23.1 MB)`.
+pub fn show_all_label(body: &str) -> String {
+    let lines = body.lines().count();
+    let bytes = body.len() as f64;
+    let size = if bytes >= 1e6 {
+        format!("{:.1} MB", bytes / 1e6)
+    } else {
+        format!("{:.0} KB", bytes / 1e3)
+    };
+    let mut n = lines.to_string();
+    let mut at = n.len();
+    while at > 3 {
+        at -= 3;
+        n.insert(at, ',');
+    }
+    let unit = if lines == 1 { "line" } else { "lines" };
+    format!("show all {n} {unit} ({size})")
 }
 
 /// `HH:MM:SS` of unix seconds `ts` shifted by `offset_min` minutes (local time).
@@ -134,6 +196,67 @@ mod tests {
         assert_eq!(clock(1_764_468_000.0, 60), "03:00:00");
         assert_eq!(clock(59.9, 0), "00:00:59");
         assert_eq!(clock(0.0, -60), "23:00:00");
+    }
+
+    #[test]
+    fn body_cut_cases() {
+        assert_eq!(body_cut(""), None);
+        assert_eq!(body_cut("a\nb\n"), None);
+        // By lines: BODY_SHOWN_LINES whole lines are drawn, the rest is not.
+        let lines = |n: usize| "x\n".repeat(n);
+        assert_eq!(body_cut(&lines(BODY_SHOWN_LINES)), None);
+        assert_eq!(
+            body_cut(&(lines(BODY_SHOWN_LINES) + "tail")),
+            Some(2 * BODY_SHOWN_LINES)
+        );
+        assert_eq!(
+            body_cut(&lines(BODY_SHOWN_LINES + 1)),
+            Some(2 * BODY_SHOWN_LINES)
+        );
+        // By bytes: long lines cut after the last whole line that fits.
+        let long = "y".repeat(1000) + "\n";
+        let body = long.repeat(BODY_SHOWN_BYTES / 1001 + 5);
+        let cut = body_cut(&body).unwrap();
+        assert_eq!(cut, (BODY_SHOWN_BYTES / 1001) * 1001);
+        assert!(body[..cut].ends_with('\n'));
+        // Exactly at the byte limit: all of it.
+        assert_eq!(body_cut(&"z".repeat(BODY_SHOWN_BYTES)), None);
+        assert_eq!(
+            body_cut(&"z".repeat(BODY_SHOWN_BYTES + 1)),
+            Some(BODY_SHOWN_BYTES)
+        );
+    }
+
+    /// One enormous line of multi-byte chars, at every length around the limit: the cut is a
+    /// char boundary within the limit, and nothing short enough is cut.
+    #[test]
+    fn body_cut_sweeps_char_boundaries() {
+        for ch in ["é", "€", "😀"] {
+            for extra in 0..12 {
+                let n = (BODY_SHOWN_BYTES - 6 + extra) / ch.len() + 1;
+                let body = ch.repeat(n);
+                match body_cut(&body) {
+                    None => assert!(body.len() <= BODY_SHOWN_BYTES),
+                    Some(cut) => {
+                        assert!(body.len() > BODY_SHOWN_BYTES);
+                        assert!(body.is_char_boundary(cut) && cut <= BODY_SHOWN_BYTES);
+                        assert!(cut + ch.len() > BODY_SHOWN_BYTES, "{ch} {n}: {cut}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn show_all_labels() {
+        assert_eq!(show_all_label("a\nb"), "show all 2 lines (0 KB)");
+        assert_eq!(show_all_label(&"x".repeat(1500)), "show all 1 line (2 KB)");
+        let body = "line of text\n".repeat(250_000);
+        assert_eq!(show_all_label(&body), "show all 250,000 lines (3.2 MB)");
+        assert_eq!(
+            show_all_label(&"\n".repeat(1_234_567)),
+            "show all 1,234,567 lines (1.2 MB)"
+        );
     }
 
     #[test]

@@ -27,13 +27,18 @@ fn data(seq: u64, idx: u32, msg: TermMsg, turn: Option<TurnTime>) -> RowData {
 
 /// Renders a row and returns its outer HTML without Leptos's empty comment markers.
 fn render(row: RowData, open: bool, query: &str) -> String {
+    render_full(row, open, query, false)
+}
+
+/// [`render`], with the whole body drawn when `full`.
+fn render_full(row: RowData, open: bool, query: &str, full: bool) -> String {
     let doc = web_sys::window().unwrap().document().unwrap();
     let host: web_sys::HtmlElement = doc.create_element("div").unwrap().unchecked_into();
     doc.body().unwrap().append_child(&host).unwrap();
     let row = Arc::new(row);
     let query = query.to_owned();
     let handle = leptos::mount::mount_to(host.clone(), move || {
-        view! { <Row row=row.clone() pos=0 open=open query=query.clone() /> }
+        view! { <Row row=row.clone() pos=0 open=open query=query.clone() full=full /> }
     });
     let html = host.first_element_child().unwrap().outer_html();
     drop(handle);
@@ -237,4 +242,26 @@ fn markdown_links_open_safely_and_scripts_are_dropped() {
     assert!(html.contains(r#"rel="noopener noreferrer""#), "{html}");
     assert!(!html.contains("javascript:"), "{html}");
     assert!(!html.contains("<script"), "{html}");
+}
+
+#[wasm_bindgen_test]
+fn huge_body_is_cut_with_a_show_all_control_and_whole_when_full() {
+    let line = "y".repeat(99) + "\n";
+    let body = line.repeat(3_000); // 300,000 bytes: over the 128 KiB drawn at first
+    let msg = || TermMsg::new(Level::Info, "3000l · yyy…").body(body.clone());
+    let shown = line.repeat(app::text::BODY_SHOWN_BYTES / 100);
+    check(
+        data(4, 0, msg(), None),
+        false,
+        "",
+        &format!(
+            "<details class=\"row level-info\" data-seq=\"4\" data-idx=\"0\" data-pos=\"0\"><summary><span class=\"summary-text\">3000l · yyy…</span></summary><pre class=\"body plain\">{shown}</pre><button class=\"show-all\" data-pos=\"0\">show all 3,000 lines (300 KB)</button></details>"
+        ),
+    );
+    assert_eq!(
+        render_full(data(4, 0, msg(), None), false, "", true),
+        format!(
+            "<details class=\"row level-info\" data-seq=\"4\" data-idx=\"0\" data-pos=\"0\"><summary><span class=\"summary-text\">3000l · yyy…</span></summary><pre class=\"body plain\">{body}</pre></details>"
+        )
+    );
 }

@@ -4,6 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
+import os from "node:os";
 import { execFileSync } from "node:child_process";
 import { ROOT, SHOTS, openPage, openLog, dropLog, rowFacts, hivetermBinary, staticPageHooks } from "../lib.mjs";
 
@@ -207,4 +208,44 @@ test("layout contract: icons and summaries line up, wrapped lines hang", async (
   }
   await page.screenshot({ path: path.join(SHOTS, "layout-narrow.png") });
   await page.context().close();
+});
+
+// A huge tool output (60,000 lines, 5.5 MB) is drawn cut (the first 128 KiB, whole lines) with
+// a "show all" control, so opening it, expanding everything and scrolling past it stay fast;
+// the control draws the whole body. Search and filters still see all of it.
+test("a huge body is drawn cut, whole on request", async () => {
+  const big = Array.from({ length: 60_000 }, (_, i) => `line ${i} ${"x".repeat(80)}`).join("\n");
+  const lines = [
+    { type: "assistant", message: { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "Bash", input: { command: "cat huge.log" } }] } },
+    { type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: big + "\nneedle at the end" }] } },
+  ];
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hiveterm-huge-"));
+  const file = path.join(dir, "huge.stream.jsonl");
+  fs.writeFileSync(file, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+  try {
+    const page = await openPage(env.browser, env.server.url);
+    await openLog(page, file);
+    await page.keyboard.press("e");
+    const drawn = () => page.$eval("details.row pre.body", (p) => p.textContent.length);
+    const cut = await drawn();
+    assert.ok(cut > 100_000 && cut <= 128 * 1024, `drawn cut: ${cut}`);
+    assert.ok((await page.$eval("details.row pre.body", (p) => p.textContent)).endsWith("\n"), "cut after a whole line");
+    const button = await page.$eval(".show-all", (b) => b.textContent);
+    assert.equal(button, "show all 60,001 lines (5.5 MB)");
+    await page.$eval(".show-all", (b) => b.scrollIntoView({ block: "center" }));
+    await page.screenshot({ path: path.join(SHOTS, "huge-body-cut.png") });
+    // Search finds what is past the cut (the row stays shown).
+    await page.keyboard.press("/");
+    await page.keyboard.type("needle at the end");
+    await page.waitForFunction(() => /^1 of \d+ rows$/.test(document.querySelector(".shown").textContent));
+    await page.keyboard.press("Escape");
+    await page.click(".show-all");
+    await page.waitForFunction((n) => document.querySelector("details.row pre.body").textContent.length > n, cut);
+    assert.equal(await drawn(), big.length + "\nneedle at the end".length);
+    assert.equal(await page.$$eval(".show-all", (b) => b.length), 0, "no control once whole");
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
