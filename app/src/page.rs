@@ -718,9 +718,15 @@ pub fn Page() -> impl IntoView {
                         <ul class="sessions">
                             {list.into_iter().map(|s| {
                                 let meta = crate::live::session_meta(&s, crate::row::local_offset_min);
+                                // A page opened with ?token= passes it on.
+                                #[cfg(target_arch = "wasm32")]
+                                let token = crate::live::page_token();
+                                #[cfg(not(target_arch = "wasm32"))]
+                                let token = None::<String>;
+                                let href = crate::live::with_token(&format!("s/{}", s.id), token.as_deref());
                                 view! {
                                     <li>
-                                        <a href=format!("s/{}", s.id)>{s.title}</a>
+                                        <a href=href>{s.title}</a>
                                         {s.live.then(|| view! { <span class="badge">"live"</span> })}
                                         <span class="session-meta">{meta}</span>
                                     </li>

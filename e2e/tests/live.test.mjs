@@ -164,6 +164,33 @@ test("a permalink to an old row of a live session pages back to it and stays the
   await page.context().close();
 });
 
+// Regression (token): on a server bound beyond loopback (--token), the start page opened with
+// ?token= linked to sessions without it, so a session opened from the list got 401s.
+test("with --token, a session opened from the start page keeps the token", { skip: !HAS_SERVE && "hiveterm serve not built", timeout: 60_000 }, async () => {
+  const tport = await freePort();
+  const db = path.join(path.dirname(DB), "token.db");
+  const srv = spawn(BIN, ["serve", "--addr", `0.0.0.0:${tport}`, "--token", "s3cret", "--db", db, "--static", DIST], { stdio: "ignore" });
+  try {
+    const base = `http://127.0.0.1:${tport}`;
+    let r;
+    for (let i = 0; i < 100 && !r?.ok; i++) {
+      await new Promise((ok) => setTimeout(ok, 100));
+      r = await fetch(`${base}/api/sessions/e2e-token/events?title=guarded`, { method: "POST", headers: { authorization: "Bearer s3cret" }, body: JSON.stringify({ kind: "note", text: "operator: behind a token" }) + "\n" }).catch(() => null);
+    }
+    assert.ok(r?.ok, "the guarded server took an event");
+    assert.equal((await fetch(`${base}/api/sessions`)).status, 401, "the API needs the token");
+    const page = await openPage(browser, `${base}/?token=s3cret`);
+    await page.click('.sessions a:text("guarded")');
+    await page.waitForURL(`${base}/s/e2e-token?token=s3cret`);
+    await page.waitForSelector('.live .row[data-seq="1"]');
+    await page.waitForFunction(() => /connected/.test(document.querySelector(".conn")?.textContent ?? ""));
+    assert.deepEqual(page.failed, []);
+    await page.context().close();
+  } finally {
+    srv.kill("SIGTERM");
+  }
+});
+
 test("partial messages show a growing preview row, replaced by the final message", { skip: !HAS_SERVE && "hiveterm serve not built", timeout: 60_000 }, async () => {
   const lines = fs.readFileSync(path.join(ROOT, "fixtures/claude-code-2.1.332/partial_messages.stream.jsonl"), "utf8").split("\n").filter(Boolean);
   const postLine = async (line) => {
