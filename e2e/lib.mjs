@@ -135,6 +135,15 @@ export async function dropLog(page, name, text) {
   await page.waitForSelector('.progress[data-done="1"]', { timeout: 60_000 });
 }
 
+/** Pastes `text` onto the page the way a browser does (a paste event with clipboard data). */
+export async function pasteLog(page, text) {
+  await page.evaluate((text) => {
+    const dt = new DataTransfer();
+    dt.setData("text", text);
+    window.dispatchEvent(new ClipboardEvent("paste", { clipboardData: dt, bubbles: true, cancelable: true }));
+  }, text);
+}
+
 /** Every rendered row's address and shape facts. */
 export async function rowFacts(page) {
   return page.$$eval(".live .row", (rows) =>

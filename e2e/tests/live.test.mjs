@@ -55,6 +55,12 @@ async function post(events) {
   assert.equal(r.status, 200, answer);
   return JSON.parse(answer).seqs;
 }
+/** Posts `n` notes "stdout: line 1…n" to session `id`. */
+async function postNotes(id, n) {
+  const body = Array.from({ length: n }, (_, i) => JSON.stringify({ kind: "note", ts: 1764468000 + i, text: `stdout: line ${i + 1}` })).join("\n") + "\n";
+  const r = await fetch(`http://127.0.0.1:${port}/api/sessions/${id}/events`, { method: "POST", body });
+  assert.equal(r.status, 200, await r.text());
+}
 const text = (t) => ({ kind: "stream", value: { type: "assistant", message: { role: "assistant", content: [{ type: "text", text: t }] } } });
 
 before(async () => {
@@ -131,9 +137,7 @@ test("the start page lists the server's sessions; a session page works with a tr
 // and forgot the current row, so a permalink revealed before it (a live page whose history
 // came back quickly; any page on a slow machine) lost its mark.
 test("a permalink (#seq) to a live session's row stays the current row after load", { skip: !HAS_SERVE && "hiveterm serve not built", timeout: 60_000 }, async () => {
-  const body = Array.from({ length: 80 }, (_, i) => JSON.stringify({ kind: "note", ts: 1764468000 + i, text: `stdout: line ${i + 1}` })).join("\n") + "\n";
-  const r = await fetch(`http://127.0.0.1:${port}/api/sessions/e2e-permalink/events`, { method: "POST", body });
-  assert.equal(r.status, 200);
+  await postNotes("e2e-permalink", 80);
   const page = await openPage(browser, `http://127.0.0.1:${port}/s/e2e-permalink#60`);
   await page.waitForSelector('.live .row.current[data-seq="60"]');
   await page.waitForTimeout(800);
@@ -146,9 +150,7 @@ test("a permalink (#seq) to a live session's row stays the current row after loa
 // Regression (follow the tail): a permalink to a row older than the newest history page was
 // revealed, then scrolled away from by a tail-follow queued before the reveal on the same frame.
 test("a permalink to an old row of a live session pages back to it and stays there", { skip: !HAS_SERVE && "hiveterm serve not built", timeout: 60_000 }, async () => {
-  const body = Array.from({ length: 1500 }, (_, i) => JSON.stringify({ kind: "note", ts: 1764468000 + i, text: `stdout: line ${i + 1}` })).join("\n") + "\n";
-  const r = await fetch(`http://127.0.0.1:${port}/api/sessions/e2e-deep/events`, { method: "POST", body });
-  assert.equal(r.status, 200);
+  await postNotes("e2e-deep", 1500);
   const page = await openPage(browser, `http://127.0.0.1:${port}/s/e2e-deep#100`);
   await page.waitForSelector('.live .row.current[data-seq="100"]');
   await page.waitForTimeout(800);

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import os from "node:os";
 import { execFileSync } from "node:child_process";
-import { ROOT, SHOTS, openPage, openLog, dropLog, rowFacts, hivetermBinary, staticPageHooks } from "../lib.mjs";
+import { ROOT, SHOTS, openPage, openLog, dropLog, rowFacts, hivetermBinary, staticPageHooks, pasteLog } from "../lib.mjs";
 
 const FIXTURES = [
   ...fs.readdirSync(path.join(ROOT, "fixtures/claude-code-2.1.332")).map((f) => `fixtures/claude-code-2.1.332/${f}`),
@@ -94,11 +94,7 @@ test("drag and drop a log onto the page", async () => {
 test("paste a log", async () => {
   const page = await openPage(env.browser, env.server.url);
   const text = fs.readFileSync(path.join(ROOT, "fixtures/claude-code-2.1.332/basic_markdown.stream.jsonl"), "utf8");
-  await page.evaluate((text) => {
-    const dt = new DataTransfer();
-    dt.setData("text", text);
-    window.dispatchEvent(new ClipboardEvent("paste", { clipboardData: dt, bubbles: true, cancelable: true }));
-  }, text);
+  await pasteLog(page, text);
   await page.waitForSelector('.progress[data-done="1"]');
   const facts = await rowFacts(page);
   assert.ok(facts.some((f) => f.hasMd), "assistant markdown shown");

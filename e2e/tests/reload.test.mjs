@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { ROOT, SHOTS, openPage, openLog, rowFacts, staticPageHooks } from "../lib.mjs";
+import { ROOT, SHOTS, openPage, openLog, rowFacts, staticPageHooks, pasteLog } from "../lib.mjs";
 
 const FIXTURE = path.join(ROOT, "fixtures/hyperhive/file_tools.events.jsonl");
 const env = staticPageHooks();
@@ -157,11 +157,7 @@ test("a new log replaces the kept one; a pasted log is kept too; close forgets i
   await page.keyboard.press("j");
   assert.match(await page.evaluate(() => location.hash), /^#\d+$/);
   const text = fs.readFileSync(path.join(ROOT, "fixtures/claude-code-2.1.332/basic_markdown.stream.jsonl"), "utf8");
-  await page.evaluate((text) => {
-    const dt = new DataTransfer();
-    dt.setData("text", text);
-    window.dispatchEvent(new ClipboardEvent("paste", { clipboardData: dt, bubbles: true, cancelable: true }));
-  }, text);
+  await pasteLog(page, text);
   await done(page);
   assert.equal(await page.evaluate(() => location.hash), "", "the last log's #seq is dropped");
   const kept = await waitKept(page, (k) => k.length === 1 && k[0].name === "pasted log", "replaced by the pasted log");
