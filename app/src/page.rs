@@ -702,6 +702,11 @@ pub fn Page() -> impl IntoView {
     let empty_view = move || {
         (shown.get().1 == 0 && !has_log.get() && !restoring.get() && !is_live).then(|| {
             let list = sessions.get();
+            // A page opened with ?token= passes it on to the sessions it links to.
+            #[cfg(target_arch = "wasm32")]
+            let token = crate::live::page_token();
+            #[cfg(not(target_arch = "wasm32"))]
+            let token = None::<String>;
             view! {
                 <div class="empty">
                     <p class="hint">
@@ -718,11 +723,6 @@ pub fn Page() -> impl IntoView {
                         <ul class="sessions">
                             {list.into_iter().map(|s| {
                                 let meta = crate::live::session_meta(&s, crate::row::local_offset_min);
-                                // A page opened with ?token= passes it on.
-                                #[cfg(target_arch = "wasm32")]
-                                let token = crate::live::page_token();
-                                #[cfg(not(target_arch = "wasm32"))]
-                                let token = None::<String>;
                                 let href = crate::live::with_token(&format!("s/{}", s.id), token.as_deref());
                                 view! {
                                     <li>

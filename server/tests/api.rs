@@ -556,6 +556,25 @@ async fn page_without_a_build_lists_sessions_with_csp() {
     assert!(headers.contains_key("content-security-policy"));
 }
 
+/// `path` answers the built `index.html` as HTML, with the CSP and its script hashes.
+async fn assert_is_the_page(app: &Router, path: &str, index: &str) {
+    let (status, headers, got) = req(app, "GET", path, vec![]).await;
+    assert_eq!(status, StatusCode::OK, "{path}");
+    assert_eq!(String::from_utf8(got).unwrap(), index, "{path}");
+    assert!(
+        headers["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/html"),
+        "{path}"
+    );
+    let csp = headers["content-security-policy"].to_str().unwrap();
+    assert!(
+        csp.starts_with(hiveterm::web::CSP) && csp.contains("'sha256-"),
+        "{path}: {csp}"
+    );
+}
+
 #[tokio::test]
 async fn page_build_is_served_with_spa_fallback_and_script_hashes() {
     let db = TestDb::new();
@@ -566,14 +585,7 @@ async fn page_build_is_served_with_spa_fallback_and_script_hashes() {
     std::fs::write(dist.join("app.js"), "export default function init() {}").unwrap();
     let app = hiveterm::app(db.state.clone());
     for path in ["/", "/s/anything", "/some/deep/route", "/index.html"] {
-        let (status, headers, body) = req(&app, "GET", path, vec![]).await;
-        assert_eq!(status, StatusCode::OK, "{path}");
-        assert_eq!(String::from_utf8(body).unwrap(), index, "{path}");
-        let csp = headers["content-security-policy"].to_str().unwrap();
-        assert!(
-            csp.starts_with(hiveterm::web::CSP) && csp.contains("'sha256-"),
-            "{path}: {csp}"
-        );
+        assert_is_the_page(&app, path, index).await;
     }
     let (status, headers, body) = req(&app, "GET", "/app.js", vec![]).await;
     assert_eq!(status, StatusCode::OK);
@@ -641,21 +653,7 @@ async fn assets_asked_for_below_a_page_are_the_built_files() {
         "/s/..%2Fsecret.txt",
         "/s/%2e%2e/secret.txt",
     ] {
-        let (status, headers, got) = req(&app, "GET", path, vec![]).await;
-        assert_eq!(status, StatusCode::OK, "{path}");
-        assert_eq!(String::from_utf8(got).unwrap(), index, "{path}");
-        assert!(
-            headers["content-type"]
-                .to_str()
-                .unwrap()
-                .starts_with("text/html"),
-            "{path}"
-        );
-        let csp = headers["content-security-policy"].to_str().unwrap();
-        assert!(
-            csp.starts_with(hiveterm::web::CSP) && csp.contains("'sha256-"),
-            "{path}: {csp}"
-        );
+        assert_is_the_page(&app, path, index).await;
     }
     // HEAD gets the file's headers; /api is the API's, even for a built file's name.
     let (status, headers, _) = req(&app, "HEAD", "/s/run-1/app-1f_bg.wasm", vec![]).await;
