@@ -26,10 +26,8 @@ use axum::routing::{get, post};
 use classifier::LineReader;
 use serde_json::json;
 
-use crate::hub::Hub;
-use crate::replay;
 use crate::store::{Append, RawLine};
-use crate::{AppError, AppState, valid_session_id};
+use crate::{AppError, AppState, check_id};
 
 /// Default and largest history page.
 pub const HISTORY_DEFAULT: usize = 200;
@@ -83,26 +81,6 @@ fn same(a: &str, b: &str) -> bool {
             == 0
 }
 
-fn check_id(id: &str) -> Result<(), AppError> {
-    if valid_session_id(id) {
-        Ok(())
-    } else {
-        Err(AppError::BadRequest(
-            "a session id is 1-100 characters of A-Z a-z 0-9 . _ - not starting with '.'".into(),
-        ))
-    }
-}
-
-/// The hub of an existing session, or 404.
-pub(crate) async fn existing(state: &AppState, id: &str) -> Result<Arc<Hub>, AppError> {
-    check_id(id)?;
-    state
-        .store()
-        .hub(id)
-        .await?
-        .ok_or_else(|| AppError::NotFound(format!("no session {id}")))
-}
-
 fn json_text(text: Arc<str>) -> Response {
     (
         [(
@@ -133,7 +111,7 @@ async fn get_session(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Response, AppError> {
-    let hub = existing(&state, &id).await?;
+    let hub = state.session(&id).await?;
     Ok(Json(hub.info()).into_response())
 }
 
@@ -141,7 +119,7 @@ async fn get_state(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Response, AppError> {
-    let hub = existing(&state, &id).await?;
+    let hub = state.session(&id).await?;
     Ok(json_text(hub.state_json()))
 }
 
@@ -163,12 +141,9 @@ async fn history(
     let limit = number(&params, "limit")?
         .map_or(HISTORY_DEFAULT, |l| l as usize)
         .clamp(1, HISTORY_MAX);
-    let hub = existing(&state, &id).await?;
+    let hub = state.session(&id).await?;
     let head = hub.head();
-    let page = state
-        .store()
-        .read(move |conn| replay::rendered_page(conn, &id, head, before, limit))
-        .await?;
+    let page = state.store().history_page(&id, head, before, limit).await?;
     Ok((
         [(
             header::CONTENT_TYPE,

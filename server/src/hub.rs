@@ -6,14 +6,16 @@
 //! Publishing and subscribing take the same lock, so a subscriber's `head` splits the log
 //! exactly: events up to it are in the database, events after it arrive as batches.
 
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use axum::body::Bytes;
-use classifier::{ClassifyCtx, Preview, PreviewKind};
+use classifier::PreviewKind;
 use serde::Serialize;
 use tokio::sync::broadcast;
 
 use crate::badges::Badges;
+use crate::fold::{LivePreview, SessionFold};
 
 /// How many batches a slow client may fall behind before it backfills from the database.
 const BROADCAST_CAPACITY: usize = 512;
@@ -59,16 +61,6 @@ pub struct Batch {
     pub preview: Option<Bytes>,
 }
 
-/// The partial message being written (folded from every committed event in order) and the
-/// seq of the event that last changed it.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct LivePreview {
-    /// The fold.
-    pub preview: Preview,
-    /// The seq of the event that last changed it (0: none yet).
-    pub seq: u64,
-}
-
 /// A session's live state.
 pub struct Hub {
     inner: Mutex<HubInner>,
@@ -79,30 +71,24 @@ pub struct Hub {
 pub struct HubInner {
     /// The session row as committed.
     pub info: SessionInfo,
-    /// The classifier context after event `info.last_seq`.
-    pub ctx: ClassifyCtx,
-    /// The badges after event `info.last_seq`.
-    pub badges: Badges,
-    /// The partial message after event `info.last_seq` (not stored: a restarted server
-    /// starts with none).
-    pub preview: LivePreview,
+    /// The session's fold after event `info.last_seq`.
+    pub fold: SessionFold,
     state_json: Arc<str>,
     preview_frame: Bytes,
 }
 
 impl Hub {
-    /// A hub for a session whose events up to `info.last_seq` gave `ctx` and `badges`.
-    pub fn new(info: SessionInfo, ctx: ClassifyCtx, badges: Badges) -> Hub {
-        let state_json = state_json(&info, &badges);
+    /// A hub for a session whose events up to `info.last_seq` folded into `fold`.
+    pub fn new(info: SessionInfo, fold: SessionFold) -> Hub {
+        let state_json = state_json(&info, &fold.badges);
         let (tx, _) = broadcast::channel(BROADCAST_CAPACITY);
+        let preview_frame = Bytes::from(preview_frame(&fold.preview));
         Hub {
             inner: Mutex::new(HubInner {
                 info,
-                ctx,
-                badges,
-                preview: LivePreview::default(),
+                fold,
                 state_json,
-                preview_frame: Bytes::from(preview_frame(&LivePreview::default())),
+                preview_frame,
             }),
             tx,
         }
@@ -117,7 +103,7 @@ impl Hub {
     /// head if a message is being written.
     pub fn subscribe(&self) -> (broadcast::Receiver<Arc<Batch>>, u64, Option<Bytes>) {
         let inner = self.lock();
-        let preview = (!inner.preview.preview.is_empty()).then(|| inner.preview_frame.clone());
+        let preview = (!inner.fold.preview.preview.is_empty()).then(|| inner.preview_frame.clone());
         (self.tx.subscribe(), inner.info.last_seq, preview)
     }
 
@@ -144,39 +130,35 @@ impl Hub {
     }
 
     /// Installs the state after a commit and broadcasts the batch. `frames` are the SSE
-    /// frames of the committed events after the previous head; `preview` is the new partial
-    /// message when the batch changed it (one `preview` frame per batch, after its
-    /// envelopes: the state at its end).
+    /// frames of the committed events after the previous head; `preview_changed` says the
+    /// batch changed the partial message (then one `preview` frame follows its envelopes:
+    /// the state at its end).
     pub fn publish(
         &self,
         info: SessionInfo,
-        ctx: ClassifyCtx,
-        badges: Badges,
-        preview: Option<LivePreview>,
+        fold: SessionFold,
+        preview_changed: bool,
         mut frames: Vec<u8>,
     ) {
         let mut inner = self.lock();
         let after = inner.info.last_seq;
-        let changed = inner.badges != badges
+        let changed = inner.fold.badges != fold.badges
             || inner.info.ended != info.ended
             || inner.info.title != info.title;
-        let preview_changed = preview.is_some();
-        if let Some(p) = preview {
-            inner.preview_frame = Bytes::from(preview_frame(&p));
-            inner.preview = p;
+        if preview_changed {
+            inner.preview_frame = Bytes::from(preview_frame(&fold.preview));
             frames.extend_from_slice(&inner.preview_frame);
         }
-        inner.state_json = state_json(&info, &badges);
+        inner.state_json = state_json(&info, &fold.badges);
         if changed {
             push_state_frame(&mut frames, &inner.state_json);
         }
         let last = info.last_seq;
         inner.info = info;
-        inner.ctx = ctx;
-        inner.badges = badges;
+        inner.fold = fold;
         if last != after || !frames.is_empty() {
             let bytes = (frames.len() <= MAX_INLINE_BATCH).then(|| Bytes::from(frames));
-            let preview = (preview_changed || !inner.preview.preview.is_empty())
+            let preview = (preview_changed || !inner.fold.preview.preview.is_empty())
                 .then(|| inner.preview_frame.clone());
             let batch = Batch {
                 after,
@@ -187,6 +169,44 @@ impl Hub {
             // No receivers is fine: nobody is watching.
             let _ = self.tx.send(Arc::new(batch));
         }
+    }
+}
+
+/// Every loaded session's hub, by id. A hub is loaded once (under the registry's lock) and
+/// stays: it is the session's live state for this process.
+#[derive(Default)]
+pub struct Hubs {
+    map: Mutex<HashMap<String, Arc<Hub>>>,
+}
+
+impl Hubs {
+    /// The locked map (the writer inserts the hubs of sessions it created after the commit).
+    pub fn lock(&self) -> MutexGuard<'_, HashMap<String, Arc<Hub>>> {
+        self.map.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The hub of `id` if it is loaded.
+    pub fn get(&self, id: &str) -> Option<Arc<Hub>> {
+        self.lock().get(id).cloned()
+    }
+
+    /// The hub of `id`, loaded with `load` (`None`: no such session) under the registry's
+    /// lock, so it is loaded once and never while a writer is committing to that session
+    /// (writers take the hub before they write).
+    pub fn get_or_load<E>(
+        &self,
+        id: &str,
+        load: impl FnOnce() -> Result<Option<Hub>, E>,
+    ) -> Result<Option<Arc<Hub>>, E> {
+        let mut hubs = self.lock();
+        if let Some(hub) = hubs.get(id) {
+            return Ok(Some(hub.clone()));
+        }
+        Ok(load()?.map(|hub| {
+            let hub = Arc::new(hub);
+            hubs.insert(id.to_owned(), hub.clone());
+            hub
+        }))
     }
 }
 

@@ -5,7 +5,7 @@
 //! stored once, byte for byte and unclassified, with its session, `seq` and `ts`. They leave
 //! classified — the same [`classifier::classify`] on every path — as `TermEnvelope` JSON: a
 //! live SSE tail, history pages for scrollback, and the header's badges. The HTTP API is
-//! documented in `docs/API.md` (and in [`api`]).
+//! documented in `docs/API.md` (and in `api`).
 //!
 //! This crate does not classify (that is the `classifier` crate), does not render the page
 //! (that is `app/`, whose built files it serves), and keeps no state but the database and
@@ -13,59 +13,60 @@
 //!
 //! Contents, in the order data flows:
 //! - [`ingest`]: sources → raw lines ([`ingest::run_command`], [`ingest::follow`],
-//!   [`ingest::stdin`], [`ingest::demo`]; POST lives in [`api`]).
-//! - [`store`]: the database (schema, self-migration, the one writer thread with group
-//!   commit, a pool of readers) and the per-session [`hub::Hub`]s.
-//! - [`replay`]: stored events → envelopes, classified with the full context before them;
-//!   history pages and SSE backlogs from the stored envelopes.
-//! - [`badges`]: events → the header's badges (`/state`), maintained incrementally.
-//! - [`hub`]: per-session live state and the broadcast of committed, pre-rendered frames.
-//! - [`api`] and [`sse`]: the HTTP handlers; [`web`]: the page's files and its CSP.
+//!   [`ingest::stdin`], [`ingest::demo`]; POST lives in `api`).
+//! - [`store`]: the database behind one handle, [`Store`]; a backend per module (SQLite:
+//!   schema and self-migration, the one writer thread with group commit, a pool of readers).
+//! - `fold`: the one per-session fold — each stored event, in seq order, to its envelope
+//!   and the session's next state (classifier context, badges, partial message) — used by
+//!   the writer, by a session loaded from a checkpoint, and by the derived-table rebuild.
+//! - `badges`: events → the header's badges (`/state`), part of the fold.
+//! - `hub`: per-session live state and the broadcast of committed, pre-rendered frames.
+//! - `api` and `sse`: the HTTP handlers; `web`: the page's files and its CSP.
 //! - [`serve`]: options, binding, auth, shutdown — what `hiveterm serve`/`run` call.
 //!
 //! # Architecture notes
 //!
-//! **One writer.** All writes go through one thread owning the write connection. It takes
-//! every pending command at once and commits them in one transaction (group commit), then —
-//! only after the commit — publishes the new frames to the session's hub and answers the
+//! **One writer.** All SQLite writes go through one thread owning the write connection. It
+//! takes every pending command at once and commits them in one transaction (group commit), then
+//! — only after the commit — publishes the new frames to the session's hub and answers the
 //! callers. So an acknowledged event is durable, and nothing is ever sent that is not stored.
 //! SQLite runs in WAL mode with `synchronous=FULL`; readers use their own connections.
 //!
 //! **Full-context classification everywhere.** A `tool_result` is shown according to its
 //! `tool_use` (a `recv` result as markdown), which may be thousands of events earlier. The
 //! [`classifier::ClassifyCtx`] carries that correlation. The writer keeps each session's
-//! context after its newest event and classifies each new event with it, once, in the
-//! transaction that stores it: the raw event goes to `events`, its envelope (if it has rows)
-//! to `rendered`, and every `checkpoint_every` events (256) the context and badges to
-//! `checkpoints`. The live tail, an SSE client resuming after `Last-Event-ID` and every history
-//! page all serve those same envelopes, so an event gives the same rows on every path, however
-//! far back its call was. The raw events stay the record: `rendered` and `checkpoints` are
-//! derived, and `build.rs` fingerprints the classifier's source; when it (or this crate's
-//! version) changes, both are dropped on open and derived again by replaying the raw events
-//! through the classifier ([`replay`]), so rows always come from the classifier being run. A
-//! session resumed after a restart starts from its newest checkpoint and replays the rest.
+//! `fold::SessionFold` after its newest event and folds each new event into it, once, in the
+//! transaction that stores it: the raw event goes to `events`, its envelope (if it has rows) to
+//! `rendered`, and every `checkpoint_every` events (256) the fold to `checkpoints`. The live
+//! tail, an SSE client resuming after `Last-Event-ID` and every history page all serve those
+//! same envelopes, so an event gives the same rows on every path, however far back its call
+//! was. The raw events stay the record: `rendered` and `checkpoints` are derived, and
+//! `build.rs` fingerprints the classifier's source; when it (or this crate's version) changes,
+//! both are dropped on open and derived again by replaying the raw events through the same
+//! fold, so rows always come from the classifier being run. A session resumed after a restart
+//! starts from its newest checkpoint and replays the rest.
 //!
-//! **Live fan-out.** Each committed batch becomes one [`hub::Batch`] holding the SSE bytes of
-//! its frames, rendered once and shared by every client (`Bytes` clones). A client subscribes
-//! and reads the head under the hub's lock (publishing happens under the same lock), so it
+//! **Live fan-out.** Each committed batch becomes one `hub::Batch` holding the SSE bytes of its
+//! frames, rendered once and shared by every client (`Bytes` clones). A client subscribes and
+//! reads the head under the hub's lock (publishing happens under the same lock), so it
 //! backfills `(after, head]` from the database and then takes batches after `head` from the
-//! broadcast, with nothing lost or repeated; a client that falls behind the broadcast
-//! backfills from the database again.
+//! broadcast, with nothing lost or repeated; a client that falls behind the broadcast backfills
+//! from the database again.
 //!
-//! **Partial messages.** The hub also folds every committed event into a
-//! [`classifier::Preview`] (the message the agent is streaming, `stream_event` lines, which
-//! have no rows); a batch that changes it ends with one transient `preview` frame (no `id:`,
-//! never stored), and a client joining mid-message gets the current one after its backlog.
+//! **Partial messages.** The fold also carries a [`classifier::Preview`] (the message the agent
+//! is streaming, `stream_event` lines, which have no rows); a batch that changes it ends with
+//! one transient `preview` frame (no `id:`, never stored), and a client joining mid-message
+//! gets the current one after its backlog.
 
-pub mod api;
-pub mod badges;
-pub mod hub;
+pub(crate) mod api;
+pub(crate) mod badges;
+pub(crate) mod fold;
+pub(crate) mod hub;
 pub mod ingest;
-pub mod replay;
 pub mod serve;
-pub mod sse;
+pub(crate) mod sse;
 pub mod store;
-pub mod web;
+pub(crate) mod web;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -77,7 +78,11 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use tokio::sync::watch;
 
+use crate::hub::Hub;
+
+pub use crate::hub::MAX_INLINE_BATCH;
 pub use crate::store::Store;
+pub use crate::web::CSP;
 
 /// Limits and knobs shared by every request.
 #[derive(Debug, Clone)]
@@ -150,9 +155,18 @@ impl AppState {
     pub fn shutdown(&self) -> watch::Receiver<bool> {
         self.inner.shutdown.subscribe()
     }
+
+    /// The hub of an existing session: `400` for an invalid id, `404` for an unknown one.
+    pub(crate) async fn session(&self, id: &str) -> Result<Arc<Hub>, AppError> {
+        check_id(id)?;
+        self.store()
+            .hub(id)
+            .await?
+            .ok_or_else(|| AppError::NotFound(format!("no session {id}")))
+    }
 }
 
-/// The whole HTTP app: `/api/…` (see [`api`]) and the page (see [`web`]).
+/// The whole HTTP app: `/api/…` (see `api`) and the page (see `web`).
 pub fn app(state: AppState) -> Router {
     Router::new()
         .nest("/api", api::router(state.clone()))
@@ -235,6 +249,17 @@ pub fn valid_session_id(id: &str) -> bool {
         && id
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+}
+
+/// `400` unless `id` is a valid session id.
+pub(crate) fn check_id(id: &str) -> Result<(), AppError> {
+    if valid_session_id(id) {
+        Ok(())
+    } else {
+        Err(AppError::BadRequest(
+            "a session id is 1-100 characters of A-Z a-z 0-9 . _ - not starting with '.'".into(),
+        ))
+    }
 }
 
 /// The current time in unix seconds.

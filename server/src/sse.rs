@@ -23,8 +23,7 @@ use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use tokio::sync::{broadcast, mpsc};
 
-use crate::hub::{Hub, push_state_frame};
-use crate::replay;
+use crate::hub::{Batch, Hub, push_state_frame};
 use crate::{AppError, AppState};
 
 /// The SSE handler.
@@ -45,7 +44,7 @@ pub async fn stream(
             AppError::BadRequest("Last-Event-ID and after must be whole numbers".into())
         })?,
     };
-    let hub = crate::api::existing(&state, &id).await?;
+    let hub = state.session(&id).await?;
     let (rx, head, preview) = hub.subscribe();
     // Small: a slow client holds back at most two chunks; the rest waits in the database.
     let (tx, out) = mpsc::channel::<Bytes>(4);
@@ -81,10 +80,9 @@ async fn backfill(
     tx: &mpsc::Sender<Bytes>,
 ) -> Result<u64, ()> {
     while pos < upto {
-        let session = id.to_owned();
         let (frames, last) = state
             .store()
-            .read(move |conn| replay::rendered_frames(conn, &session, pos, upto))
+            .frames(id, pos, upto)
             .await
             .map_err(|e| tracing::error!("SSE backfill of {id}: {e}"))?;
         if !frames.is_empty() {
@@ -99,7 +97,7 @@ async fn feed(
     state: AppState,
     id: String,
     hub: Arc<Hub>,
-    mut rx: broadcast::Receiver<Arc<crate::hub::Batch>>,
+    mut rx: broadcast::Receiver<Arc<Batch>>,
     (head, preview): (u64, Option<Bytes>),
     after: u64,
     tx: mpsc::Sender<Bytes>,

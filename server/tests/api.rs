@@ -548,7 +548,7 @@ async fn page_without_a_build_lists_sessions_with_csp() {
     post(&app, "a-b", b"{\"kind\":\"note\",\"text\":\"a\"}\n").await;
     let (status, headers, body) = req(&app, "GET", "/", vec![]).await;
     assert_eq!(status, StatusCode::OK);
-    assert_eq!(headers["content-security-policy"], hiveterm::web::CSP);
+    assert_eq!(headers["content-security-policy"], hiveterm::CSP);
     let body = String::from_utf8(body).unwrap();
     assert!(body.contains("href=\"/s/a-b\""), "{body}");
     let (status, headers, _) = req(&app, "GET", "/s/a-b", vec![]).await;
@@ -570,7 +570,7 @@ async fn assert_is_the_page(app: &Router, path: &str, index: &str) {
     );
     let csp = headers["content-security-policy"].to_str().unwrap();
     assert!(
-        csp.starts_with(hiveterm::web::CSP) && csp.contains("'sha256-"),
+        csp.starts_with(hiveterm::CSP) && csp.contains("'sha256-"),
         "{path}: {csp}"
     );
 }
@@ -680,6 +680,37 @@ async fn a_body_of_several_megabytes_within_the_limit_is_accepted() {
     assert_eq!(v["seqs"].as_array().unwrap().len(), 30);
 }
 
+/// The envelopes with rows of a session, oldest first, classified afresh from its raw events
+/// as stored in the database file (one context over the whole session): the reference the
+/// stored envelopes are held to.
+fn replay_from_file(db: &std::path::Path, id: &str) -> Vec<Value> {
+    let conn =
+        rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .unwrap();
+    let mut stmt = conn
+        .prepare("SELECT seq, ts, raw FROM events WHERE session = ?1 ORDER BY seq")
+        .unwrap();
+    let mut ctx = ClassifyCtx::new();
+    stmt.query_map([id], |r| {
+        Ok((
+            r.get::<_, i64>(0)?,
+            r.get::<_, f64>(1)?,
+            r.get::<_, Vec<u8>>(2)?,
+        ))
+    })
+    .unwrap()
+    .map(|row| {
+        let (seq, ts, raw) = row.unwrap();
+        let mut env = classifier::classify_log_event(&classifier::parse_line(&raw), &mut ctx);
+        env.seq = Some(seq as u64);
+        env.ts = Some(ts);
+        env
+    })
+    .filter(|env| !env.msgs.is_empty())
+    .map(|env| serde_json::to_value(env).unwrap())
+    .collect()
+}
+
 /// The stored envelopes serve the same pages as classifying the raw events afresh, also
 /// after they were dropped and derived again (as when the classifier changes).
 #[tokio::test]
@@ -693,32 +724,35 @@ async fn stored_envelopes_equal_a_fresh_replay_and_survive_a_rebuild() {
         &fixture("claude-code-2.1.332/tool_errors.stream.jsonl"),
     )
     .await;
-    let store = db.state.store().clone();
-    let head = store.hub("r").await.unwrap().unwrap().head();
-    let pages = |store: hiveterm::Store| async move {
-        let mut out = Vec::new();
-        for (before, limit) in [(None, 7), (Some(40), 5), (Some(head), 1000), (Some(3), 2)] {
-            let (rendered, replayed) = store
-                .read(move |conn| {
-                    Ok((
-                        hiveterm::replay::rendered_page(conn, "r", head, before, limit)?,
-                        hiveterm::replay::history(conn, "r", head, before, limit)?,
-                    ))
-                })
-                .await
-                .unwrap();
-            let rendered: Value = serde_json::from_slice(&rendered).unwrap();
-            assert_eq!(
-                rendered["envelopes"],
-                serde_json::to_value(&replayed.envelopes).unwrap()
-            );
-            assert_eq!(rendered["head"], head);
-            out.push(rendered);
+    let all = replay_from_file(&db.db_path(), "r");
+    let (_, info) = json_of(&app, "GET", "/api/sessions/r", vec![]).await;
+    let head = info["last_seq"].as_u64().unwrap();
+    assert!(all.len() > 40, "{}", all.len());
+    let pages = |app: Router| {
+        let all = all.clone();
+        async move {
+            let mut out = Vec::new();
+            for (before, limit) in [(None, 7), (Some(40), 5), (Some(head), 1000), (Some(3), 2)] {
+                let query = before.map_or(String::new(), |b| format!("&before={b}"));
+                let uri = format!("/api/sessions/r/events/history?limit={limit}{query}");
+                let (status, page) = json_of(&app, "GET", &uri, vec![]).await;
+                assert_eq!(status, StatusCode::OK, "{page}");
+                let want: Vec<Value> = all
+                    .iter()
+                    .rev()
+                    .filter(|e| before.is_none_or(|b| e["seq"].as_u64().unwrap() < b))
+                    .take(limit)
+                    .cloned()
+                    .collect();
+                assert_eq!(page["envelopes"], Value::from(want), "{uri}");
+                assert_eq!(page["head"], head);
+                out.push(page);
+            }
+            out
         }
-        out
     };
-    let before = pages(store.clone()).await;
-    store.close().await;
+    let before = pages(app).await;
+    db.state.store().close().await;
     let conn = rusqlite::Connection::open(db.db_path()).unwrap();
     conn.execute(
         "UPDATE meta SET value = 'another classifier' WHERE key = 'derived'",
@@ -729,5 +763,6 @@ async fn stored_envelopes_equal_a_fresh_replay_and_survive_a_rebuild() {
         .unwrap();
     drop(conn);
     let store = hiveterm::Store::open_with(&db.db_path(), 4).unwrap();
-    assert_eq!(pages(store).await, before);
+    let app = hiveterm::app(hiveterm::AppState::new(store, Config::default()));
+    assert_eq!(pages(app).await, before);
 }

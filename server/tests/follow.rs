@@ -2,30 +2,29 @@
 //! that goes on where it stopped.
 
 use std::io::Write;
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use hiveterm::Store;
 use hiveterm::ingest::{follow, follow_session_id};
 
-async fn raws(store: &Store, id: &str) -> Vec<String> {
-    let id = id.to_owned();
-    store
-        .read(move |conn| {
-            let mut stmt =
-                conn.prepare("SELECT raw FROM events WHERE session = ?1 ORDER BY seq")?;
-            let rows = stmt.query_map([&id], |r| r.get::<_, Vec<u8>>(0))?;
-            Ok(rows
-                .map(|r| String::from_utf8(r.unwrap()).unwrap())
-                .collect())
-        })
-        .await
-        .unwrap()
+/// The session's raw events as committed, read from the database file.
+fn raws(db: &Path, id: &str) -> Vec<String> {
+    let conn =
+        rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .unwrap();
+    let mut stmt = conn
+        .prepare("SELECT raw FROM events WHERE session = ?1 ORDER BY seq")
+        .unwrap();
+    let rows = stmt.query_map([id], |r| r.get::<_, Vec<u8>>(0)).unwrap();
+    rows.map(|r| String::from_utf8(r.unwrap()).unwrap())
+        .collect()
 }
 
-async fn wait_for(store: &Store, id: &str, n: usize) -> Vec<String> {
+async fn wait_for(db: &Path, id: &str, n: usize) -> Vec<String> {
     let start = Instant::now();
     loop {
-        let got = raws(store, id).await;
+        let got = raws(db, id);
         if got.len() >= n || start.elapsed() > Duration::from_secs(10) {
             return got;
         }
@@ -60,28 +59,28 @@ async fn follows_partial_lines_truncation_rotation_and_restart() {
         &format!("{}\n{}\n{{\"kind\":\"note\",", note("a"), note("b")),
     );
     let task = tokio::spawn(follow(store.clone(), id.clone(), log.clone(), 1 << 20));
-    assert_eq!(wait_for(&store, &id, 2).await, [note("a"), note("b")]);
+    assert_eq!(wait_for(&db, &id, 2).await, [note("a"), note("b")]);
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert_eq!(
-        raws(&store, &id).await.len(),
+        raws(&db, &id).len(),
         2,
         "a partial line waits for its newline"
     );
     append(&log, "\"text\":\"c\"}\n");
-    assert_eq!(wait_for(&store, &id, 3).await[2], note("c"));
+    assert_eq!(wait_for(&db, &id, 3).await[2], note("c"));
 
     // Truncated (copytruncate rotation): read again from the start.
     std::fs::write(&log, format!("{}\n", note("d"))).unwrap();
-    let got = wait_for(&store, &id, 5).await;
+    let got = wait_for(&db, &id, 5).await;
     assert!(got[3].contains("truncated"), "{got:?}");
     assert_eq!(got[4], note("d"));
 
     // Rotated: renamed away, a new file in its place.
     append(&log, &format!("{}\n", note("e")));
-    assert_eq!(wait_for(&store, &id, 6).await[5], note("e"));
+    assert_eq!(wait_for(&db, &id, 6).await[5], note("e"));
     std::fs::rename(&log, dir.path().join("agent.jsonl.1")).unwrap();
     std::fs::write(&log, format!("{}\n", note("f"))).unwrap();
-    let got = wait_for(&store, &id, 8).await;
+    let got = wait_for(&db, &id, 8).await;
     assert!(got[6].contains("replaced"), "{got:?}");
     assert_eq!(got[7], note("f"));
 
@@ -91,13 +90,14 @@ async fn follows_partial_lines_truncation_rotation_and_restart() {
     append(&log, &format!("{}\n", note("g")));
     store.close().await;
     let store = Store::open(&db).unwrap();
-    let info = store.hub(&id).await.unwrap().unwrap().info();
+    let sessions = store.sessions().await.unwrap();
+    let info = sessions.iter().find(|s| s.id == id).unwrap();
     assert!(!info.live, "a follow session ends with its server");
     store.open_session(&id, "log", "follow").await.unwrap();
     let task = tokio::spawn(follow(store.clone(), id.clone(), log.clone(), 1 << 20));
-    let got = wait_for(&store, &id, 9).await;
+    let got = wait_for(&db, &id, 9).await;
     tokio::time::sleep(Duration::from_millis(500)).await;
-    assert_eq!(raws(&store, &id).await.len(), 9, "{got:?}");
+    assert_eq!(raws(&db, &id).len(), 9, "{got:?}");
     assert_eq!(got[8], note("g"));
     task.abort();
 }

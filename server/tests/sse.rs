@@ -248,7 +248,7 @@ async fn a_batch_too_big_to_broadcast_is_read_from_the_database() {
     assert_eq!(next_envelope(&mut c).await.0, 1);
     let big = "w".repeat(4000);
     let body: String = (0..100).map(|i| note(&format!("{i} {big}"))).collect();
-    assert!(body.len() > hiveterm::hub::MAX_INLINE_BATCH);
+    assert!(body.len() > hiveterm::MAX_INLINE_BATCH);
     post(addr, "s", body).await;
     post(addr, "s", note("after")).await;
     for want in 2..=102 {

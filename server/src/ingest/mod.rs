@@ -3,23 +3,21 @@
 //! through [`Store::append`], so every source gives the same stored events as a POST of the
 //! same lines would.
 
-use std::io::SeekFrom;
-use std::os::unix::fs::MetadataExt;
-use std::path::{Path, PathBuf};
+mod follow;
+
 use std::process::Stdio;
 use std::time::Duration;
 
 use classifier::LineReader;
 use serde_json::json;
-use tokio::io::{AsyncRead, AsyncReadExt, AsyncSeekExt};
+use tokio::io::{AsyncRead, AsyncReadExt};
 
 use crate::store::{Append, FollowPos, RawLine, Store, StoreError};
 
+pub use follow::{FOLLOW_POLL, follow, follow_session_id};
+
 /// Bytes read at a time.
 const CHUNK: usize = 64 * 1024;
-
-/// How often a followed file is looked at.
-pub const FOLLOW_POLL: Duration = Duration::from_millis(200);
 
 /// Stores `lines` in `session` (which must exist).
 async fn store_lines(
@@ -232,185 +230,32 @@ pub async fn stdin(store: &Store, session: &str, max_line: usize) -> Result<(), 
     store.end_session(session).await.map(drop)
 }
 
-/// The session id a followed path gets: stable across restarts.
-pub fn follow_session_id(path: &Path) -> String {
-    let stem: String = path
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default()
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .take(60)
-        .collect();
-    // FNV-1a of the path, so two files with one name get two sessions.
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in path.as_os_str().as_encoded_bytes() {
-        hash ^= u64::from(*b);
-        hash = hash.wrapping_mul(0x0100_0000_01b3);
-    }
-    format!("f-{stem}-{:08x}", hash as u32)
-}
-
-/// Follows `path` forever as session `session` (created by the caller), like `tail -F`:
-/// lines are stored as they complete (a partial last line waits for its newline); a file
-/// that shrinks was truncated and is read again from the start; a file replaced by another
-/// (rotation) is read to its end, then the new one from its start. How far the file has been
-/// stored is committed with its lines, so a restarted server goes on where it stopped.
-pub async fn follow(
-    store: Store,
-    session: String,
-    path: PathBuf,
-    max_line: usize,
-) -> Result<(), StoreError> {
-    let key = path.to_string_lossy().into_owned();
-    let mut pos = store.follow_pos(&key).await?;
-    let mut file: Option<(tokio::fs::File, u64, u64)> = None; // (file, dev, ino)
-    let mut reader = LineReader::with_limit(max_line);
-    let mut offset = 0u64; // bytes read from the open file
-    let mut through = 0u64; // bytes of it up to the end of the last complete line
-    let mut buf = vec![0u8; CHUNK];
-    loop {
-        let meta = tokio::fs::metadata(&path).await.ok();
-        let identity = meta.as_ref().map(|m| (m.dev(), m.ino(), m.len()));
-        // Rotation: the path now names another file (or none). Drain the old one first.
-        if let Some((mut old, dev, ino)) = file.take() {
-            if identity.is_some_and(|(d, i, _)| (d, i) == (dev, ino)) {
-                file = Some((old, dev, ino));
-            } else {
-                let lines = read_to_end(
-                    &mut old,
-                    &mut reader,
-                    &mut offset,
-                    &mut through,
-                    &mut buf,
-                    true,
-                )
-                .await;
-                store_lines(&store, &session, lines, None).await?;
-                store_lines(
-                    &store,
-                    &session,
-                    vec![note_line(&format!(
-                        "hiveterm: {key} was moved, removed or replaced; following the path"
-                    ))],
-                    None,
-                )
-                .await?;
-                reader = LineReader::with_limit(max_line);
-                (offset, through) = (0, 0);
-                pos = None;
-            }
-        }
-        if file.is_none()
-            && let Some((dev, ino, _)) = identity
-            && let Ok(mut f) = tokio::fs::File::open(&path).await
-        {
-            offset = match pos.take() {
-                Some(p) if (p.dev, p.ino) == (dev, ino) => p.offset,
-                _ => 0,
-            };
-            if f.seek(SeekFrom::Start(offset)).await.is_err() {
-                offset = 0;
-            }
-            through = offset;
-            file = Some((f, dev, ino));
-        }
-        if let Some((f, dev, ino)) = &mut file {
-            let len = f.metadata().await.map(|m| m.len()).unwrap_or(0);
-            if len < offset {
-                // Truncated: start again from the beginning.
-                store_lines(
-                    &store,
-                    &session,
-                    vec![note_line(&format!(
-                        "hiveterm: {key} was truncated; reading it again from the start"
-                    ))],
-                    None,
-                )
-                .await?;
-                reader = LineReader::with_limit(max_line);
-                (offset, through) = (0, 0);
-                let _ = f.seek(SeekFrom::Start(0)).await;
-            }
-            let before = offset;
-            let lines =
-                read_to_end(f, &mut reader, &mut offset, &mut through, &mut buf, false).await;
-            if offset != before {
-                let done = FollowPos {
-                    path: key.clone(),
-                    dev: *dev,
-                    ino: *ino,
-                    offset: through,
-                };
-                store_lines(&store, &session, lines, Some(done)).await?;
-            }
-        }
-        tokio::time::sleep(FOLLOW_POLL).await;
-    }
-}
-
-/// Reads what the file has now; yields the complete lines (and, with `last`, the partial
-/// one). `offset` is advanced by the bytes read, `through` to just after the last newline.
-async fn read_to_end(
-    f: &mut tokio::fs::File,
-    reader: &mut LineReader,
-    offset: &mut u64,
-    through: &mut u64,
-    buf: &mut [u8],
-    last: bool,
-) -> Vec<RawLine> {
-    let mut lines = Vec::new();
-    loop {
-        match f.read(buf).await {
-            Ok(0) | Err(_) => break,
-            Ok(n) => {
-                if let Some(i) = buf[..n].iter().rposition(|&b| b == b'\n') {
-                    *through = *offset + i as u64 + 1;
-                }
-                *offset += n as u64;
-                reader.push(&buf[..n], |line| lines.push(RawLine::from_line(line)));
-            }
-        }
-    }
-    if last {
-        reader.finish(|line| lines.push(RawLine::from_line(line)));
-        *through = *offset;
-    }
-    lines
-}
-
 /// The bundled demo logs: name, title, bytes.
 pub const DEMOS: &[(&str, &str, &[u8])] = &[
     (
         "demo-file_tools",
         "demo: file tools (Claude Code stream-json)",
-        include_bytes!("../../fixtures/claude-code-2.1.332/file_tools.stream.jsonl"),
+        include_bytes!("../../../fixtures/claude-code-2.1.332/file_tools.stream.jsonl"),
     ),
     (
         "demo-mcp_tools",
         "demo: MCP tools (hyperhive event log)",
-        include_bytes!("../../fixtures/hyperhive/mcp_tools.events.jsonl"),
+        include_bytes!("../../../fixtures/hyperhive/mcp_tools.events.jsonl"),
     ),
     (
         "demo-tool_errors",
         "demo: tool errors (Claude Code stream-json)",
-        include_bytes!("../../fixtures/claude-code-2.1.332/tool_errors.stream.jsonl"),
+        include_bytes!("../../../fixtures/claude-code-2.1.332/tool_errors.stream.jsonl"),
     ),
     (
         "demo-basic_markdown",
         "demo: markdown (Claude Code transcript)",
-        include_bytes!("../../fixtures/claude-code-2.1.332/basic_markdown.transcript.jsonl"),
+        include_bytes!("../../../fixtures/claude-code-2.1.332/basic_markdown.transcript.jsonl"),
     ),
     (
         "demo-api_fatal_400",
         "demo: API error (hyperhive event log)",
-        include_bytes!("../../fixtures/hyperhive/api_fatal_400.events.jsonl"),
+        include_bytes!("../../../fixtures/hyperhive/api_fatal_400.events.jsonl"),
     ),
 ];
 

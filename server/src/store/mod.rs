@@ -1,0 +1,162 @@
+//! The store: every session's raw events, the rows derived from them, and the sessions'
+//! live `Hub`s, behind one handle ([`Store`]) that the HTTP layer and the sources talk to
+//! without knowing which database is underneath.
+//!
+//! A backend is one module beside this one (`sqlite` today) and one variant of `Backend`.
+//! What each backend keeps (see `sqlite::schema` for SQLite's tables) and promises:
+//! - every event raw, byte for byte, with its session, `seq` (1, 2, 3, … per session, no
+//!   gaps) and `ts`; an append is answered only once it is committed;
+//! - each event folded in seq order through the one `crate::fold::SessionFold`, its
+//!   envelope stored when it has rows, the fold checkpointed every `checkpoint_every`
+//!   events; both derived tables rebuilt from the raw events when `derived_format`
+//!   changes (another classifier);
+//! - after a commit, the touched sessions' hubs get their new fold and the committed frames
+//!   (nothing is broadcast that is not stored);
+//! - history pages and SSE backlogs read from the stored envelopes, never classified again.
+
+mod error;
+mod request;
+mod sqlite;
+
+use std::path::Path;
+use std::sync::Arc;
+
+pub use crate::hub::SessionInfo;
+pub use error::StoreError;
+pub use request::{Append, Appended, FollowPos, RawLine};
+
+use crate::hub::Hub;
+
+/// The default checkpoint interval.
+pub const CHECKPOINT_EVERY: u64 = 256;
+
+/// What derived data (checkpoints, stored envelopes) depends on: the checkpoint format, this
+/// crate's version, the classifier's source (fingerprinted by `build.rs`) and the checkpoint
+/// interval. Derived data written under another is dropped and rebuilt from the raw events.
+pub(crate) fn derived_format(every: u64) -> String {
+    format!(
+        "ctx-v1/{}/classifier-{}/every-{every}",
+        env!("CARGO_PKG_VERSION"),
+        env!("HIVETERM_CLASSIFIER_FINGERPRINT")
+    )
+}
+
+/// The database and the sessions' hubs. Cheap to clone.
+#[derive(Clone)]
+pub struct Store {
+    backend: Arc<Backend>,
+}
+
+/// The backends; the HTTP layer and the sources only see [`Store`].
+enum Backend {
+    /// One SQLite file, one writer thread.
+    Sqlite(sqlite::Sqlite),
+}
+
+impl Store {
+    /// Opens (creating or migrating) the SQLite database at `path`. Sessions whose producer
+    /// was a process (`run`, `stdin`, `follow`) and are still marked live are marked ended:
+    /// their producer is gone.
+    pub fn open(path: &Path) -> Result<Store, StoreError> {
+        Store::open_with(path, CHECKPOINT_EVERY)
+    }
+
+    /// [`Store::open`] with a checkpoint interval (tests use small ones).
+    pub fn open_with(path: &Path, checkpoint_every: u64) -> Result<Store, StoreError> {
+        let db = sqlite::Sqlite::open(path, checkpoint_every.max(1))?;
+        Ok(Store {
+            backend: Arc::new(Backend::Sqlite(db)),
+        })
+    }
+
+    /// Finishes every queued write and stops writing. Later writes fail with
+    /// [`StoreError::Closed`].
+    pub async fn close(&self) {
+        match &*self.backend {
+            Backend::Sqlite(db) => db.close().await,
+        }
+    }
+
+    /// Creates a session, or reopens (marks live) an existing one. Answers whether it was
+    /// created.
+    pub async fn open_session(
+        &self,
+        id: &str,
+        title: &str,
+        source: &str,
+    ) -> Result<bool, StoreError> {
+        match &*self.backend {
+            Backend::Sqlite(db) => db.open_session(id, title, source).await,
+        }
+    }
+
+    /// Stores lines; answers once they are committed.
+    pub async fn append(&self, append: Append) -> Result<Appended, StoreError> {
+        match &*self.backend {
+            Backend::Sqlite(db) => db.append(append).await,
+        }
+    }
+
+    /// Marks a session ended.
+    pub async fn end_session(&self, id: &str) -> Result<SessionInfo, StoreError> {
+        match &*self.backend {
+            Backend::Sqlite(db) => db.end_session(id).await,
+        }
+    }
+
+    /// All sessions, newest first.
+    pub async fn sessions(&self) -> Result<Vec<SessionInfo>, StoreError> {
+        match &*self.backend {
+            Backend::Sqlite(db) => db.sessions().await,
+        }
+    }
+
+    /// A followed file's stored position.
+    pub async fn follow_pos(&self, path: &str) -> Result<Option<FollowPos>, StoreError> {
+        match &*self.backend {
+            Backend::Sqlite(db) => db.follow_pos(path).await,
+        }
+    }
+
+    /// The checkpoint interval.
+    pub fn checkpoint_every(&self) -> u64 {
+        match &*self.backend {
+            Backend::Sqlite(db) => db.checkpoint_every(),
+        }
+    }
+
+    /// The hub of a session, loading it from the database on first use; `None` if the
+    /// session does not exist.
+    pub(crate) async fn hub(&self, id: &str) -> Result<Option<Arc<Hub>>, StoreError> {
+        match &*self.backend {
+            Backend::Sqlite(db) => db.hub(id).await,
+        }
+    }
+
+    /// A history page, as the JSON of `docs/API.md`: envelopes with rows and `seq < before`
+    /// (all when `None`) and `<= head`, newest first, at most `limit`.
+    pub(crate) async fn history_page(
+        &self,
+        id: &str,
+        head: u64,
+        before: Option<u64>,
+        limit: usize,
+    ) -> Result<Vec<u8>, StoreError> {
+        match &*self.backend {
+            Backend::Sqlite(db) => db.history_page(id, head, before, limit).await,
+        }
+    }
+
+    /// SSE frames of the stored envelopes of events `(after, upto]`, a bounded chunk of
+    /// them; answers the frames and the seq they reach (`upto` when all were read).
+    pub(crate) async fn frames(
+        &self,
+        id: &str,
+        after: u64,
+        upto: u64,
+    ) -> Result<(Vec<u8>, u64), StoreError> {
+        match &*self.backend {
+            Backend::Sqlite(db) => db.frames(id, after, upto).await,
+        }
+    }
+}

@@ -1,0 +1,179 @@
+//! The SQLite backend: one file in WAL mode (`synchronous=FULL`), one writer thread owning
+//! the write connection ([`writer`]), a pool of read-only connections ([`reader`]), the
+//! schema and its migrations ([`schema`]).
+
+mod reader;
+mod schema;
+mod writer;
+
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+use tokio::sync::{mpsc, oneshot};
+
+use crate::hub::{Hub, Hubs, SessionInfo};
+use crate::store::{Append, Appended, FollowPos, StoreError};
+
+use reader::Readers;
+use writer::{WriteCmd, Writer};
+
+/// An open SQLite store.
+pub(crate) struct Sqlite {
+    writer: mpsc::Sender<WriteCmd>,
+    thread: Mutex<Option<JoinHandle<()>>>,
+    shared: Arc<Shared>,
+}
+
+/// What the writer thread and the readers share.
+struct Shared {
+    readers: Readers,
+    hubs: Hubs,
+    checkpoint_every: u64,
+}
+
+impl Shared {
+    /// The hub of `id`, loaded from the database on first use; `None` if there is no such
+    /// session. Blocks.
+    fn hub(&self, id: &str) -> Result<Option<Arc<Hub>>, StoreError> {
+        self.hubs
+            .get_or_load(id, || self.readers.with(|conn| reader::load_hub(conn, id)))
+    }
+}
+
+impl Sqlite {
+    /// Opens (creating or migrating) the database at `path` and starts the writer thread.
+    pub(crate) fn open(path: &Path, checkpoint_every: u64) -> Result<Sqlite, StoreError> {
+        let conn = schema::open_writer(path, checkpoint_every)?;
+        let shared = Arc::new(Shared {
+            readers: Readers::new(path.to_owned()),
+            hubs: Hubs::default(),
+            checkpoint_every,
+        });
+        let (tx, rx) = mpsc::channel(1024);
+        let writer = Writer {
+            conn,
+            shared: shared.clone(),
+        };
+        let thread = std::thread::Builder::new()
+            .name("hiveterm-db".into())
+            .spawn(move || writer.run(rx))
+            .map_err(|e| StoreError::Corrupt(format!("cannot start the writer thread: {e}")))?;
+        Ok(Sqlite {
+            writer: tx,
+            thread: Mutex::new(Some(thread)),
+            shared,
+        })
+    }
+
+    pub(crate) async fn close(&self) {
+        let _ = self.writer.send(WriteCmd::Shutdown).await;
+        let thread = self.thread.lock().unwrap_or_else(|e| e.into_inner()).take();
+        if let Some(thread) = thread {
+            let _ = tokio::task::spawn_blocking(move || thread.join()).await;
+        }
+    }
+
+    /// Sends a command to the writer and waits for its answer.
+    async fn write<T>(
+        &self,
+        cmd: impl FnOnce(oneshot::Sender<Result<T, StoreError>>) -> WriteCmd,
+    ) -> Result<T, StoreError> {
+        let (reply, rx) = oneshot::channel();
+        self.writer
+            .send(cmd(reply))
+            .await
+            .map_err(|_| StoreError::Closed)?;
+        rx.await.map_err(|_| StoreError::Closed)?
+    }
+
+    pub(crate) async fn open_session(
+        &self,
+        id: &str,
+        title: &str,
+        source: &str,
+    ) -> Result<bool, StoreError> {
+        let (id, title, source) = (id.to_owned(), title.to_owned(), source.to_owned());
+        self.write(|reply| WriteCmd::Open {
+            id,
+            title,
+            source,
+            reply,
+        })
+        .await
+    }
+
+    pub(crate) async fn append(&self, append: Append) -> Result<Appended, StoreError> {
+        self.write(|reply| WriteCmd::Append(append, reply)).await
+    }
+
+    pub(crate) async fn end_session(&self, id: &str) -> Result<SessionInfo, StoreError> {
+        let id = id.to_owned();
+        self.write(|reply| WriteCmd::End { id, reply }).await
+    }
+
+    /// Runs `f` on a blocking thread with the shared state.
+    async fn blocking<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Shared) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let shared = self.shared.clone();
+        tokio::task::spawn_blocking(move || f(&shared))
+            .await
+            .map_err(|e| StoreError::Corrupt(format!("database task failed: {e}")))?
+    }
+
+    pub(crate) async fn hub(&self, id: &str) -> Result<Option<Arc<Hub>>, StoreError> {
+        if let Some(hub) = self.shared.hubs.get(id) {
+            return Ok(Some(hub));
+        }
+        let id = id.to_owned();
+        self.blocking(move |shared| shared.hub(&id)).await
+    }
+
+    pub(crate) async fn sessions(&self) -> Result<Vec<SessionInfo>, StoreError> {
+        self.blocking(|shared| shared.readers.with(reader::sessions))
+            .await
+    }
+
+    pub(crate) async fn follow_pos(&self, path: &str) -> Result<Option<FollowPos>, StoreError> {
+        let path = path.to_owned();
+        self.blocking(move |shared| shared.readers.with(|conn| reader::follow_pos(conn, &path)))
+            .await
+    }
+
+    pub(crate) async fn history_page(
+        &self,
+        id: &str,
+        head: u64,
+        before: Option<u64>,
+        limit: usize,
+    ) -> Result<Vec<u8>, StoreError> {
+        let id = id.to_owned();
+        self.blocking(move |shared| {
+            shared
+                .readers
+                .with(|conn| reader::rendered_page(conn, &id, head, before, limit))
+        })
+        .await
+    }
+
+    pub(crate) async fn frames(
+        &self,
+        id: &str,
+        after: u64,
+        upto: u64,
+    ) -> Result<(Vec<u8>, u64), StoreError> {
+        let id = id.to_owned();
+        self.blocking(move |shared| {
+            shared
+                .readers
+                .with(|conn| reader::rendered_frames(conn, &id, after, upto))
+        })
+        .await
+    }
+
+    pub(crate) fn checkpoint_every(&self) -> u64 {
+        self.shared.checkpoint_every
+    }
+}

@@ -1,0 +1,248 @@
+//! Reading SQLite: a pool of read-only connections, each read one snapshot; the sessions,
+//! a session's fold at any seq (a checkpoint plus the events after it, through the one
+//! fold), and history pages and SSE backlogs from the stored envelopes.
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
+
+use crate::fold::{SessionFold, StoredEvent};
+use crate::hub::{Hub, SessionInfo, push_json_frame};
+use crate::store::{FollowPos, StoreError};
+
+use super::schema::checkpoint_at;
+
+/// Events read from the database at a time.
+const CHUNK_EVENTS: u64 = 512;
+
+/// Most frames one backfill read returns: a slow client holds at most a few such chunks.
+const BACKFILL_ROWS: i64 = 128;
+/// Bytes after which a backfill read stops adding frames.
+const BACKFILL_BYTES: usize = 128 * 1024;
+
+/// Read-only connections to the database, reused.
+pub(super) struct Readers {
+    path: PathBuf,
+    pool: Mutex<Vec<Connection>>,
+}
+
+impl Readers {
+    pub(super) fn new(path: PathBuf) -> Readers {
+        Readers {
+            path,
+            pool: Mutex::new(Vec::new()),
+        }
+    }
+
+    fn pool(&self) -> std::sync::MutexGuard<'_, Vec<Connection>> {
+        self.pool.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Runs `f` with a reader connection in one read transaction, so everything it reads was
+    /// committed together. Blocks: call it on a blocking thread.
+    pub(super) fn with<T>(
+        &self,
+        f: impl FnOnce(&Connection) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        let conn = self.pool().pop();
+        let conn = match conn {
+            Some(c) => c,
+            None => {
+                let c = Connection::open_with_flags(
+                    &self.path,
+                    OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+                )?;
+                c.busy_timeout(std::time::Duration::from_secs(10))?;
+                c
+            }
+        };
+        let result = (|| {
+            conn.execute_batch("BEGIN")?;
+            let r = f(&conn);
+            conn.execute_batch("COMMIT")?;
+            r
+        })();
+        if conn.is_autocommit() {
+            self.pool().push(conn);
+        }
+        result
+    }
+}
+
+fn session_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<SessionInfo> {
+    let ended: Option<f64> = r.get(4)?;
+    Ok(SessionInfo {
+        id: r.get(0)?,
+        title: r.get(1)?,
+        source: r.get(2)?,
+        started: r.get(3)?,
+        ended,
+        live: ended.is_none(),
+        last_seq: r.get::<_, i64>(5)? as u64,
+    })
+}
+
+/// All sessions, newest first.
+pub(super) fn sessions(conn: &Connection) -> Result<Vec<SessionInfo>, StoreError> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, title, source, started, ended, last_seq FROM sessions
+         ORDER BY started DESC, id",
+    )?;
+    let rows = stmt.query_map([], session_row)?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// One session's row.
+pub(super) fn session(conn: &Connection, id: &str) -> Result<Option<SessionInfo>, StoreError> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT id, title, source, started, ended, last_seq FROM sessions WHERE id = ?1",
+        )?
+        .query_row(params![id], session_row)
+        .optional()?)
+}
+
+/// A followed file's stored position.
+pub(super) fn follow_pos(conn: &Connection, path: &str) -> Result<Option<FollowPos>, StoreError> {
+    Ok(conn
+        .query_row(
+            "SELECT dev, ino, offset FROM follows WHERE path = ?1",
+            params![path],
+            |r| {
+                Ok(FollowPos {
+                    path: path.to_owned(),
+                    dev: r.get::<_, i64>(0)? as u64,
+                    ino: r.get::<_, i64>(1)? as u64,
+                    offset: r.get::<_, i64>(2)? as u64,
+                })
+            },
+        )
+        .optional()?)
+}
+
+/// Events `(after, upto]` of a session, oldest first.
+pub(super) fn load_events(
+    conn: &Connection,
+    session: &str,
+    after: u64,
+    upto: u64,
+) -> Result<Vec<StoredEvent>, StoreError> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT seq, ts, raw, cut_len, cut_limit FROM events
+         WHERE session = ?1 AND seq > ?2 AND seq <= ?3 ORDER BY seq",
+    )?;
+    let rows = stmt.query_map(params![session, after as i64, upto as i64], |r| {
+        let cut_len: Option<i64> = r.get(3)?;
+        let cut_limit: Option<i64> = r.get(4)?;
+        Ok(StoredEvent {
+            seq: r.get::<_, i64>(0)? as u64,
+            ts: r.get(1)?,
+            raw: r.get(2)?,
+            cut: cut_len.map(|len| (len as u64, cut_limit.unwrap_or(0) as u64)),
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// The session's fold after event `seq`: the newest checkpoint at or before it plus the
+/// events in between, with no partial message (a message cut by a checkpoint would be shown
+/// wrong; previews are transient).
+pub(super) fn fold_at(
+    conn: &Connection,
+    session: &str,
+    seq: u64,
+) -> Result<SessionFold, StoreError> {
+    let (mut pos, cp) = checkpoint_at(conn, session, seq)?;
+    let mut fold = SessionFold::resume(cp);
+    while pos < seq {
+        let upto = seq.min(pos + CHUNK_EVENTS);
+        for ev in load_events(conn, session, pos, upto)? {
+            fold.step_stored(&ev);
+        }
+        pos = upto;
+    }
+    fold.preview = Default::default();
+    Ok(fold)
+}
+
+/// The hub of session `id` as stored, or `None` if there is no such session.
+pub(super) fn load_hub(conn: &Connection, id: &str) -> Result<Option<Hub>, StoreError> {
+    let Some(info) = session(conn, id)? else {
+        return Ok(None);
+    };
+    let fold = fold_at(conn, id, info.last_seq)?;
+    Ok(Some(Hub::new(info, fold)))
+}
+
+/// A history page (`{"envelopes", "next_before", "head"}`, see `docs/API.md`) read from the
+/// stored envelopes: events with rows and `seq < before` (and `<= head`), newest first. No
+/// classification happens here.
+pub(super) fn rendered_page(
+    conn: &Connection,
+    session: &str,
+    head: u64,
+    before: Option<u64>,
+    limit: usize,
+) -> Result<Vec<u8>, StoreError> {
+    let hi = before.map_or(head + 1, |b| b.min(head + 1));
+    let mut stmt = conn.prepare_cached(
+        "SELECT seq, json FROM rendered WHERE session = ?1 AND seq < ?2
+         ORDER BY seq DESC LIMIT ?3",
+    )?;
+    let rows = stmt.query_map(params![session, hi as i64, limit as i64 + 1], |r| {
+        Ok((r.get::<_, i64>(0)? as u64, r.get::<_, String>(1)?))
+    })?;
+    let mut out = Vec::with_capacity(64 * 1024);
+    out.extend_from_slice(b"{\"envelopes\":[");
+    let mut oldest = None;
+    let mut more = false;
+    for (n, row) in rows.enumerate() {
+        let (seq, json) = row?;
+        if n == limit {
+            more = true;
+            break;
+        }
+        if n > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(json.as_bytes());
+        oldest = Some(seq);
+    }
+    out.extend_from_slice(b"],\"next_before\":");
+    match oldest.filter(|_| more) {
+        Some(seq) => out.extend_from_slice(seq.to_string().as_bytes()),
+        None => out.extend_from_slice(b"null"),
+    }
+    out.extend_from_slice(format!(",\"head\":{head}}}").as_bytes());
+    Ok(out)
+}
+
+/// SSE frames of the stored envelopes of events `(after, upto]`, a bounded chunk of them.
+/// Returns the frames and the seq they reach (`upto` when all were read).
+pub(super) fn rendered_frames(
+    conn: &Connection,
+    session: &str,
+    after: u64,
+    upto: u64,
+) -> Result<(Vec<u8>, u64), StoreError> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT seq, json FROM rendered WHERE session = ?1 AND seq > ?2 AND seq <= ?3
+         ORDER BY seq LIMIT ?4",
+    )?;
+    let mut rows = stmt.query(params![session, after as i64, upto as i64, BACKFILL_ROWS])?;
+    let mut out = Vec::new();
+    let mut count = 0;
+    let mut last = after;
+    while let Some(row) = rows.next()? {
+        let seq = row.get::<_, i64>(0)? as u64;
+        let json: String = row.get(1)?;
+        push_json_frame(&mut out, seq, &json);
+        last = seq;
+        count += 1;
+        if out.len() >= BACKFILL_BYTES {
+            return Ok((out, last));
+        }
+    }
+    Ok((out, if count < BACKFILL_ROWS { upto } else { last }))
+}
