@@ -1,5 +1,6 @@
-//! Fingerprints the classifier's source, so the server knows when rows it derived and cached
-//! (checkpoints, rendered envelopes) may be stale and must be rebuilt from the raw events.
+//! Fingerprints the classifier's source and the server's fold (`src/fold.rs`, `src/badges.rs`),
+//! so the server knows when rows it derived and cached (checkpoints, rendered envelopes) may be
+//! stale and must be rebuilt from the raw events.
 
 use std::path::Path;
 
@@ -9,6 +10,8 @@ fn main() {
     collect(&src.join("src"), &mut files);
     files.push(src.join("Cargo.toml"));
     files.sort();
+    let server = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let fold = [server.join("src/fold.rs"), server.join("src/badges.rs")];
     // FNV-1a over each file's path (relative) and bytes.
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     let mut feed = |bytes: &[u8]| {
@@ -17,9 +20,10 @@ fn main() {
             hash = hash.wrapping_mul(0x0100_0000_01b3);
         }
     };
-    for f in &files {
+    for f in files.iter().chain(&fold) {
         feed(
             f.strip_prefix(&src)
+                .or_else(|_| f.strip_prefix(server))
                 .unwrap_or(f)
                 .to_string_lossy()
                 .as_bytes(),
@@ -31,6 +35,9 @@ fn main() {
         "cargo:rerun-if-changed={}",
         src.join("Cargo.toml").display()
     );
+    for f in &fold {
+        println!("cargo:rerun-if-changed={}", f.display());
+    }
     println!("cargo:rustc-env=HIVETERM_CLASSIFIER_FINGERPRINT={hash:016x}");
 }
 

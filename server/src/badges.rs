@@ -23,7 +23,8 @@ pub struct Badges {
     pub turn: Turn,
     /// The last reported turn state.
     pub turn_state: Option<Value>,
-    /// Sum of `total_cost_usd` over `result` lines.
+    /// The largest `total_cost_usd` of the `result` lines: Claude Code reports it cumulative
+    /// within a session, so the largest is the session's cost (a sum counts it again and again).
     pub cost_usd: f64,
     /// Sum of `duration_ms` over `result` lines.
     pub duration_ms: f64,
@@ -112,8 +113,10 @@ impl Badges {
             }
             Some("result") => {
                 self.results += 1;
-                if let Some(cost) = value.get("total_cost_usd").and_then(Value::as_f64) {
-                    self.cost_usd += cost;
+                if let Some(cost) = value.get("total_cost_usd").and_then(Value::as_f64)
+                    && cost.is_finite()
+                {
+                    self.cost_usd = self.cost_usd.max(cost);
                 }
                 if let Some(ms) = value.get("duration_ms").and_then(Value::as_f64) {
                     self.duration_ms += ms;
@@ -179,12 +182,12 @@ mod tests {
     }
 
     #[test]
-    fn raw_stream_json_init_and_results_sum() {
+    fn raw_stream_json_init_and_results() {
         let b = fold(&[
             r#"{"type":"system","subtype":"init","model":"claude-x"}"#,
             r#"{"type":"result","subtype":"success","is_error":false,"total_cost_usd":0.5,"duration_ms":1000,"usage":{"output_tokens":3}}"#,
             r#"{"type":"system","subtype":"init","model":"claude-x"}"#,
-            r#"{"type":"result","subtype":"success","is_error":true,"total_cost_usd":0.25,"duration_ms":500}"#,
+            r#"{"type":"result","subtype":"success","is_error":true,"total_cost_usd":0.75,"duration_ms":500}"#,
         ]);
         assert_eq!(b.model, Some(Value::from("claude-x")));
         assert_eq!(b.turn.count, 2);
@@ -194,6 +197,28 @@ mod tests {
         assert!((b.cost_usd - 0.75).abs() < 1e-9);
         assert!((b.duration_ms - 1500.0).abs() < 1e-9);
         assert_eq!(b.usage, Some(serde_json::json!({"output_tokens": 3})));
+    }
+
+    /// Regression: the cost badge summed `total_cost_usd`, which Claude Code reports
+    /// cumulative within a session (a run with a background task's extra result showed its
+    /// cost twice). The session's cost is the largest.
+    #[test]
+    fn cost_badge_is_the_largest_cumulative_total_cost_not_the_sum() {
+        for (costs, want) in [
+            (&[0.5, 0.75][..], 0.75),
+            (&[0.75, 0.5], 0.75),
+            (&[0.1, 0.1, 0.1], 0.1),
+            (&[], 0.0),
+        ] {
+            let lines: Vec<String> = costs
+                .iter()
+                .map(|c| format!(r#"{{"type":"result","subtype":"success","total_cost_usd":{c}}}"#))
+                .collect();
+            let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+            let b = fold(&lines);
+            assert_eq!(b.cost_usd, want, "{costs:?}");
+            assert_eq!(b.results, costs.len() as u64);
+        }
     }
 
     #[test]

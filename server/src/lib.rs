@@ -41,8 +41,8 @@
 //! tail, an SSE client resuming after `Last-Event-ID` and every history page all serve those
 //! same envelopes, so an event gives the same rows on every path, however far back its call
 //! was. The raw events stay the record: `rendered` and `checkpoints` are derived, and
-//! `build.rs` fingerprints the classifier's source; when it (or this crate's version) changes,
-//! both are dropped on open and derived again by replaying the raw events through the same
+//! `build.rs` fingerprints the classifier's source and the fold's; when they (or this crate's
+//! version) change, both are dropped on open and derived again by replaying the raw events through the same
 //! fold, so rows always come from the classifier being run. A session resumed after a restart
 //! starts from its newest checkpoint and replays the rest.
 //!

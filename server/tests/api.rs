@@ -432,6 +432,35 @@ async fn ended_session_refuses_events() {
     assert_eq!(s["live"], false);
 }
 
+/// Regression: `/state` summed `total_cost_usd`, which Claude Code reports cumulative within
+/// a session; the real subagent stream has two `result` lines of 0.012368 each and showed
+/// twice its cost. The badge is the largest.
+#[tokio::test]
+async fn state_cost_badge_is_the_largest_total_cost_not_the_sum() {
+    let db = TestDb::new();
+    let app = hiveterm::app(db.state.clone());
+    post(
+        &app,
+        "c",
+        &fixture("claude-code-2.1.332/subagent.stream.jsonl"),
+    )
+    .await;
+    let (_, s) = json_of(&app, "GET", "/api/sessions/c/state", vec![]).await;
+    assert_eq!(s["results"], 2);
+    assert_eq!(s["cost_usd"], 0.012368);
+    post(
+        &app,
+        "c",
+        br#"{"type":"result","subtype":"success","is_error":false,"total_cost_usd":0.02}"#,
+    )
+    .await;
+    let (_, s) = json_of(&app, "GET", "/api/sessions/c/state", vec![]).await;
+    assert_eq!(
+        (s["results"].clone(), s["cost_usd"].clone()),
+        (json!(3), json!(0.02))
+    );
+}
+
 #[tokio::test]
 async fn state_badges_from_a_hyperhive_log() {
     let db = TestDb::new();

@@ -30,12 +30,13 @@ use crate::hub::Hub;
 /// The default checkpoint interval.
 pub const CHECKPOINT_EVERY: u64 = 256;
 
-/// What derived data (checkpoints, stored envelopes) depends on: the checkpoint format, this
-/// crate's version, the classifier's source (fingerprinted by `build.rs`) and the checkpoint
-/// interval. Derived data written under another is dropped and rebuilt from the raw events.
+/// What derived data (checkpoints, stored envelopes) depends on: this crate's version, the
+/// source of the classifier and of the fold (`fold.rs`, `badges.rs`; fingerprinted by
+/// `build.rs`) and the checkpoint interval. Derived data written under another is dropped and
+/// rebuilt from the raw events.
 pub(crate) fn derived_format(every: u64) -> String {
     format!(
-        "ctx-v1/{}/classifier-{}/every-{every}",
+        "fold/{}/classifier-{}/every-{every}",
         env!("CARGO_PKG_VERSION"),
         env!("HIVETERM_CLASSIFIER_FINGERPRINT")
     )
