@@ -14,6 +14,8 @@ import { ROOT, DIST, SHOTS, launch, openPage, hivetermBinary } from "../lib.mjs"
 
 const BIN = hivetermBinary();
 const HAS_SERVE = BIN && spawnSync(BIN, ["serve", "--help"]).status === 0;
+// A program posting JSON lines says so: the server refuses typeless (form-like) posts.
+const NDJSON = { "content-type": "application/x-ndjson" };
 const DB = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "hiveterm-e2e-")), "live.db");
 let browser, server, port;
 
@@ -50,7 +52,7 @@ async function stopServer() {
 let ts = 1764468000;
 async function post(events) {
   const body = events.map((e) => JSON.stringify({ ts: ts++, ...e })).join("\n") + "\n";
-  const r = await fetch(`http://127.0.0.1:${port}/api/sessions/e2e-live/events?title=e2e%20live`, { method: "POST", body });
+  const r = await fetch(`http://127.0.0.1:${port}/api/sessions/e2e-live/events?title=e2e%20live`, { method: "POST", headers: NDJSON, body });
   const answer = await r.text();
   assert.equal(r.status, 200, answer);
   return JSON.parse(answer).seqs;
@@ -58,7 +60,7 @@ async function post(events) {
 /** Posts `n` notes "stdout: line 1…n" to session `id`. */
 async function postNotes(id, n) {
   const body = Array.from({ length: n }, (_, i) => JSON.stringify({ kind: "note", ts: 1764468000 + i, text: `stdout: line ${i + 1}` })).join("\n") + "\n";
-  const r = await fetch(`http://127.0.0.1:${port}/api/sessions/${id}/events`, { method: "POST", body });
+  const r = await fetch(`http://127.0.0.1:${port}/api/sessions/${id}/events`, { method: "POST", headers: NDJSON, body });
   assert.equal(r.status, 200, await r.text());
 }
 const text = (t) => ({ kind: "stream", value: { type: "assistant", message: { role: "assistant", content: [{ type: "text", text: t }] } } });
@@ -113,7 +115,7 @@ test("the start page lists the server's sessions; a session page works with a tr
   const item = await link.evaluate((a) => a.parentElement.textContent);
   assert.match(item, /^e2e live\s*live\s*\d{4}-\d\d-\d\d \d\d:\d\d · \d+ events? · post$/);
   // A session that starts while the list is open shows up in it by itself.
-  const r = await fetch(`http://127.0.0.1:${port}/api/sessions/e2e-later/events?title=started%20later`, { method: "POST", body: JSON.stringify({ kind: "note", text: "hello" }) + "\n" });
+  const r = await fetch(`http://127.0.0.1:${port}/api/sessions/e2e-later/events?title=started%20later`, { method: "POST", headers: NDJSON, body: JSON.stringify({ kind: "note", text: "hello" }) + "\n" });
   assert.equal(r.status, 200);
   await page.waitForSelector('.sessions a:text("started later")', { timeout: 15_000 });
   await page.screenshot({ path: path.join(SHOTS, "live-start-page.png") });
@@ -171,19 +173,19 @@ test("a permalink to an old row of a live session pages back to it and stays the
 test("with --token, a session opened from the start page keeps the token", { skip: !HAS_SERVE && "hiveterm serve not built", timeout: 60_000 }, async () => {
   const tport = await freePort();
   const db = path.join(path.dirname(DB), "token.db");
-  const srv = spawn(BIN, ["serve", "--addr", `0.0.0.0:${tport}`, "--token", "s3cret", "--db", db, "--static", DIST], { stdio: "ignore" });
+  const srv = spawn(BIN, ["serve", "--addr", `0.0.0.0:${tport}`, "--token", "s3cret-e2e-token-0123", "--db", db, "--static", DIST], { stdio: "ignore" });
   try {
     const base = `http://127.0.0.1:${tport}`;
     let r;
     for (let i = 0; i < 100 && !r?.ok; i++) {
       await new Promise((ok) => setTimeout(ok, 100));
-      r = await fetch(`${base}/api/sessions/e2e-token/events?title=guarded`, { method: "POST", headers: { authorization: "Bearer s3cret" }, body: JSON.stringify({ kind: "note", text: "operator: behind a token" }) + "\n" }).catch(() => null);
+      r = await fetch(`${base}/api/sessions/e2e-token/events?title=guarded`, { method: "POST", headers: { authorization: "Bearer s3cret-e2e-token-0123", "content-type": "application/x-ndjson" }, body: JSON.stringify({ kind: "note", text: "operator: behind a token" }) + "\n" }).catch(() => null);
     }
     assert.ok(r?.ok, "the guarded server took an event");
     assert.equal((await fetch(`${base}/api/sessions`)).status, 401, "the API needs the token");
-    const page = await openPage(browser, `${base}/?token=s3cret`);
+    const page = await openPage(browser, `${base}/?token=s3cret-e2e-token-0123`);
     await page.click('.sessions a:text("guarded")');
-    await page.waitForURL(`${base}/s/e2e-token?token=s3cret`);
+    await page.waitForURL(`${base}/s/e2e-token?token=s3cret-e2e-token-0123`);
     await page.waitForSelector('.live .row[data-seq="1"]');
     await page.waitForFunction(() => /connected/.test(document.querySelector(".conn")?.textContent ?? ""));
     assert.deepEqual(page.failed, []);
@@ -196,7 +198,7 @@ test("with --token, a session opened from the start page keeps the token", { ski
 test("partial messages show a growing preview row, replaced by the final message", { skip: !HAS_SERVE && "hiveterm serve not built", timeout: 60_000 }, async () => {
   const lines = fs.readFileSync(path.join(ROOT, "fixtures/claude-code-2.1.332/partial_messages.stream.jsonl"), "utf8").split("\n").filter(Boolean);
   const postLine = async (line) => {
-    const r = await fetch(`http://127.0.0.1:${port}/api/sessions/e2e-preview/events`, { method: "POST", body: line + "\n" });
+    const r = await fetch(`http://127.0.0.1:${port}/api/sessions/e2e-preview/events`, { method: "POST", headers: NDJSON, body: line + "\n" });
     assert.equal(r.status, 200, await r.text());
   };
   // Line 1 (init) has no row; line 2 (a status) has one.

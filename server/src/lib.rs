@@ -61,6 +61,7 @@
 pub(crate) mod api;
 pub(crate) mod badges;
 pub(crate) mod fold;
+pub mod guard;
 pub(crate) mod hub;
 pub mod ingest;
 pub mod serve;
@@ -97,6 +98,8 @@ pub struct Config {
     pub token: Option<String>,
     /// Where the page's built files are (`dist/`).
     pub static_dir: PathBuf,
+    /// The names the server answers to (see [`guard`]).
+    pub perimeter: guard::Perimeter,
 }
 
 impl Default for Config {
@@ -107,6 +110,7 @@ impl Default for Config {
             keep_alive: Duration::from_secs(15),
             token: None,
             static_dir: PathBuf::from("dist"),
+            perimeter: guard::Perimeter::default(),
         }
     }
 }
@@ -121,6 +125,8 @@ struct StateInner {
     store: Store,
     config: Config,
     shutdown: watch::Sender<bool>,
+    slots: guard::Slots,
+    files: web::Files,
 }
 
 impl AppState {
@@ -131,6 +137,8 @@ impl AppState {
                 store,
                 config,
                 shutdown: watch::Sender::new(false),
+                slots: guard::Slots::default(),
+                files: web::Files::default(),
             }),
         }
     }
@@ -164,13 +172,28 @@ impl AppState {
             .await?
             .ok_or_else(|| AppError::NotFound(format!("no session {id}")))
     }
+
+    /// The in-flight request slots.
+    pub(crate) fn slots(&self) -> &guard::Slots {
+        &self.inner.slots
+    }
+
+    /// The names of the page's built files.
+    pub(crate) fn files(&self) -> &web::Files {
+        &self.inner.files
+    }
 }
 
-/// The whole HTTP app: `/api/…` (see `api`) and the page (see `web`).
+/// The whole HTTP app: `/api/…` (see `api`) and the page (see `web`), behind the perimeter
+/// ([`guard`]).
 pub fn app(state: AppState) -> Router {
     Router::new()
         .nest("/api", api::router(state.clone()))
         .merge(web::router())
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            guard::guard,
+        ))
         .with_state(state)
 }
 
@@ -182,14 +205,20 @@ pub enum AppError {
     BadRequest(String),
     /// `401`: the token is missing or wrong.
     Unauthorized,
+    /// `403`: refused by the perimeter (a foreign `Host`, `Origin` or site).
+    Forbidden(String),
     /// `404`: no such session or route.
     NotFound(String),
     /// `409`: the request conflicts with the session's state (posting to an ended session).
     Conflict(String),
     /// `413`: the body is over the request limit.
     TooLarge(String),
-    /// `500`: the database or the server failed; logged.
+    /// `415`: a state-changing request without a JSON/NDJSON type or the client header.
+    Unsupported(String),
+    /// `500`: the database or the server failed; logged, answered with a generic message.
     Internal(String),
+    /// `503`: too many requests at once.
+    Busy(String),
 }
 
 impl AppError {
@@ -197,10 +226,13 @@ impl AppError {
         match self {
             AppError::BadRequest(_) => StatusCode::BAD_REQUEST,
             AppError::Unauthorized => StatusCode::UNAUTHORIZED,
+            AppError::Forbidden(_) => StatusCode::FORBIDDEN,
             AppError::NotFound(_) => StatusCode::NOT_FOUND,
             AppError::Conflict(_) => StatusCode::CONFLICT,
             AppError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            AppError::Unsupported(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            AppError::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
         }
     }
 }
@@ -210,10 +242,13 @@ impl std::fmt::Display for AppError {
         match self {
             AppError::Unauthorized => f.write_str("missing or wrong token"),
             AppError::BadRequest(m)
+            | AppError::Forbidden(m)
             | AppError::NotFound(m)
             | AppError::Conflict(m)
             | AppError::TooLarge(m)
-            | AppError::Internal(m) => f.write_str(m),
+            | AppError::Unsupported(m)
+            | AppError::Internal(m)
+            | AppError::Busy(m) => f.write_str(m),
         }
     }
 }
@@ -231,14 +266,15 @@ impl From<store::StoreError> for AppError {
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
         let status = self.status();
-        if status.is_server_error() {
-            tracing::error!("{self}");
-        }
-        (
-            status,
-            Json(serde_json::json!({ "error": self.to_string() })),
-        )
-            .into_response()
+        // A failure's details (paths, SQL) go to the log, not to whoever asked.
+        let message = match &self {
+            AppError::Internal(m) => {
+                tracing::error!("{}", m.escape_debug());
+                "internal error: see the server's log".to_owned()
+            }
+            other => other.to_string(),
+        };
+        (status, Json(serde_json::json!({ "error": message }))).into_response()
     }
 }
 

@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use tokio::net::TcpListener;
 
+use crate::guard::{self, Limits, Perimeter};
 use crate::store::Store;
 use crate::{AppState, Config, app, ingest};
 
@@ -20,9 +21,18 @@ pub struct ServeOptions {
     /// The database file (created if missing).
     #[arg(long, default_value = "hiveterm.db")]
     pub db: PathBuf,
-    /// Require this token on every API call (`Authorization: Bearer T` or `?token=T`).
+    /// Require this token on every API call (`Authorization: Bearer T` or `?token=T`); at
+    /// least 16 characters. Visible to other users in `ps`: prefer --token-file or the
+    /// HIVETERM_TOKEN environment variable.
     #[arg(long)]
     pub token: Option<String>,
+    /// Read the token from this file (its first line, without surrounding whitespace).
+    #[arg(long, conflicts_with = "token")]
+    pub token_file: Option<PathBuf>,
+    /// Another name the server is reached by (a reverse proxy's host, `name` or
+    /// `name:port`); requests naming any other host than loopback are refused.
+    #[arg(long = "public-name")]
+    pub public_names: Vec<String>,
     /// The page's built files.
     #[arg(long = "static", default_value = "dist")]
     pub static_dir: PathBuf,
@@ -71,33 +81,103 @@ struct Running {
     state: AppState,
     store: Store,
     url: String,
+    /// The token in force, if any.
+    token: Option<String>,
     server: tokio::task::JoinHandle<std::io::Result<()>>,
     stop_http: Arc<tokio::sync::Notify>,
+    /// Held (locked) until the process ends.
+    _db_lock: std::fs::File,
+}
+
+/// Shortest token accepted.
+pub const MIN_TOKEN_LEN: usize = 16;
+
+/// The token from `--token`, `--token-file` or `HIVETERM_TOKEN` (in that order), checked.
+fn token(options: &ServeOptions) -> Result<Option<String>, String> {
+    let (token, from) = if let Some(t) = &options.token {
+        (Some(t.clone()), "--token")
+    } else if let Some(path) = &options.token_file {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read the token file {}: {e}", path.display()))?;
+        (
+            Some(text.lines().next().unwrap_or("").trim().to_owned()),
+            "the token file",
+        )
+    } else {
+        (std::env::var("HIVETERM_TOKEN").ok(), "HIVETERM_TOKEN")
+    };
+    match token {
+        Some(t) if t.chars().count() < MIN_TOKEN_LEN || t.chars().any(char::is_whitespace) => {
+            Err(format!(
+                "the token from {from} is too short or has spaces: use at least {MIN_TOKEN_LEN} characters without spaces (e.g. `openssl rand -hex 16`)"
+            ))
+        }
+        t => Ok(t),
+    }
+}
+
+/// Creates the database file readable by its owner only (and makes an existing one so,
+/// with its `-wal` and `-shm`), then takes an exclusive lock on it for this process's life:
+/// a second server on the same file would end the first's live sessions.
+fn lock_db(db: &std::path::Path) -> Result<std::fs::File, String> {
+    use std::os::unix::fs::{OpenOptionsExt as _, PermissionsExt as _};
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .mode(0o600)
+        .open(db)
+        .map_err(|e| format!("cannot open {}: {e}", db.display()))?;
+    match file.try_lock() {
+        Ok(()) => {}
+        Err(std::fs::TryLockError::WouldBlock) => {
+            return Err(format!(
+                "{} is in use by another hiveterm (one server per database file): stop it, or pass another --db",
+                db.display()
+            ));
+        }
+        Err(std::fs::TryLockError::Error(e)) => {
+            return Err(format!("cannot lock {}: {e}", db.display()));
+        }
+    }
+    for suffix in ["", "-wal", "-shm"] {
+        let mut path = db.as_os_str().to_owned();
+        path.push(suffix);
+        let _ = std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600));
+    }
+    Ok(file)
 }
 
 async fn start(options: &ServeOptions) -> Result<Running, String> {
-    if !options.addr.ip().is_loopback() && options.token.is_none() {
+    let token = token(options)?;
+    if !options.addr.ip().is_loopback() && token.is_none() {
         return Err(format!(
             "listening on {} (beyond loopback) requires --token",
             options.addr
         ));
     }
+    let db_lock = lock_db(&options.db)?;
     let store = Store::open(&options.db)
         .map_err(|e| format!("cannot open {}: {e}", options.db.display()))?;
-    let config = Config {
-        max_line_bytes: options.max_line_bytes.max(1),
-        max_request_bytes: options.max_request_bytes.max(1),
-        token: options.token.clone(),
-        static_dir: options.static_dir.clone(),
-        ..Config::default()
-    };
-    let state = AppState::new(store.clone(), config);
     let listener = TcpListener::bind(options.addr)
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", options.addr))?;
     let local = listener
         .local_addr()
         .map_err(|e| format!("cannot listen on {}: {e}", options.addr))?;
+    let config = Config {
+        max_line_bytes: options.max_line_bytes.max(1),
+        max_request_bytes: options.max_request_bytes.max(1),
+        token: token.clone(),
+        static_dir: options.static_dir.clone(),
+        perimeter: Perimeter {
+            port: Some(local.port()),
+            public_names: options.public_names.clone(),
+        },
+        ..Config::default()
+    };
+    let state = AppState::new(store.clone(), config);
     let host = if local.ip().is_unspecified() {
         SocketAddr::new([127, 0, 0, 1].into(), local.port())
     } else {
@@ -107,18 +187,26 @@ async fn start(options: &ServeOptions) -> Result<Running, String> {
     let stop_http = Arc::new(tokio::sync::Notify::new());
     let stop = stop_http.clone();
     let router = app(state.clone());
-    let server = tokio::spawn(async move {
-        axum::serve(listener, router)
-            .with_graceful_shutdown(async move { stop.notified().await })
-            .await
-    });
-    tracing::info!("database {}", options.db.display());
+    let limits = Limits::for_fd_limit(guard::raise_fd_limit());
+    let server = tokio::spawn(guard::serve_connections(
+        listener,
+        router,
+        limits,
+        async move { stop.notified().await },
+    ));
+    tracing::info!(
+        "database {}; at most {} connections",
+        options.db.display(),
+        limits.max_connections
+    );
     Ok(Running {
         state,
         store,
         url,
+        token,
         server,
         stop_http,
+        _db_lock: db_lock,
     })
 }
 
@@ -153,6 +241,9 @@ async fn ctrl_c() {
 
 /// `hiveterm serve`.
 pub async fn serve(args: ServeArgs) -> Result<(), String> {
+    for path in &args.follow {
+        ingest::followable(path)?;
+    }
     let running = start(&args.options).await?;
     let store = running.store.clone();
     let max_line = args.options.max_line_bytes.max(1);
@@ -178,7 +269,7 @@ pub async fn serve(args: ServeArgs) -> Result<(), String> {
         println!(
             "following {}{missing} as {}",
             path.display(),
-            running.link(&format!("s/{id}"), args.options.token.as_deref())
+            running.link(&format!("s/{id}"), running.token.as_deref())
         );
         let (store, path) = (store.clone(), path.clone());
         sources.spawn(async move {
@@ -195,7 +286,7 @@ pub async fn serve(args: ServeArgs) -> Result<(), String> {
             .map_err(|e| e.to_string())?;
         println!(
             "reading standard input as {}",
-            running.link(&format!("s/{id}"), args.options.token.as_deref())
+            running.link(&format!("s/{id}"), running.token.as_deref())
         );
         let store = store.clone();
         sources.spawn(async move {
@@ -206,7 +297,7 @@ pub async fn serve(args: ServeArgs) -> Result<(), String> {
     }
     println!(
         "listening on {}",
-        running.link("", args.options.token.as_deref())
+        running.link("", running.token.as_deref())
     );
     ctrl_c().await;
     sources.abort_all();
@@ -224,7 +315,7 @@ pub async fn run(args: RunArgs) -> Result<i32, String> {
         .open_session(&id, &title, "run")
         .await
         .map_err(|e| e.to_string())?;
-    let token = args.options.token.as_deref();
+    let token = running.token.as_deref();
     println!("listening on {}", running.link("", token));
     println!("session {}", running.link(&format!("s/{id}"), token));
     let (interrupt_tx, interrupt_rx) = tokio::sync::oneshot::channel::<()>();
@@ -244,8 +335,7 @@ pub async fn run(args: RunArgs) -> Result<i32, String> {
             let _ = interrupt_rx.await;
         },
     )
-    .await
-    .map_err(|e| e.to_string())?;
+    .await;
     let code = finished.code.unwrap_or(if finished.ok { 0 } else { 1 });
     if !args.once && !interrupted.load(std::sync::atomic::Ordering::SeqCst) {
         println!(

@@ -15,6 +15,10 @@
 //! The CSP allows only this origin, inline styles, WebAssembly, and — hashed one by one —
 //! the inline `<script>`s of `index.html` (trunk's loader), read each time it is served.
 
+use std::collections::HashSet;
+use std::path::{Path as FsPath, PathBuf};
+use std::time::{Duration, Instant, SystemTime};
+
 use axum::Router;
 use axum::extract::{Path, Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
@@ -27,7 +31,9 @@ use tower_http::services::ServeDir;
 use crate::AppState;
 
 /// The policy for every HTML answer; inline script hashes are added to `script-src`.
-pub const CSP: &str = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self' 'wasm-unsafe-eval'";
+/// Nothing may frame the page (`frame-ancestors`), embed plugins, change the base URL or
+/// submit forms.
+pub const CSP: &str = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'; script-src 'self' 'wasm-unsafe-eval'";
 
 /// The page routes.
 pub fn router() -> Router<AppState> {
@@ -111,36 +117,133 @@ async fn session_page(
 
 /// The built file a path names: the path itself, else the longest tail of its segments that
 /// names one (an asset asked for relative to a page below the root); `None` if there is none.
-/// `index.html` is left out: it is served as the page, by [`serve_index`].
+/// `index.html` is left out: it is served as the page, by [`serve_index`]. The tails are
+/// matched against [`Files`], an in-memory list, so a path of thousands of segments or one
+/// of a 256-byte segment costs no file system call; only a match is read from disk.
 async fn built_file(state: &AppState, req: Request) -> Option<Response> {
     use tower::ServiceExt as _;
-    let (method, headers) = (req.method(), req.headers());
-    let path = req.uri().path();
-    let segments: Vec<&str> = path.trim_start_matches('/').split('/').collect();
-    let last = segments.last().copied().unwrap_or_default();
-    if last.is_empty() || last == "index.html" {
+    let dir = &state.config().static_dir;
+    let name = state.files().find(dir, req.uri().path())?;
+    let mut tail = Request::builder()
+        .method(req.method().clone())
+        .uri(format!("/{name}"));
+    for (k, v) in req.headers() {
+        tail = tail.header(k, v);
+    }
+    let tail = tail.body(axum::body::Body::empty()).ok()?;
+    let serve = ServeDir::new(dir).append_index_html_on_directories(false);
+    let mut res = match serve.oneshot(tail).await {
+        Ok(res) => res.into_response(),
+        Err(never) => match never {},
+    };
+    if res.status() == StatusCode::NOT_FOUND {
         return None;
     }
-    let serve = ServeDir::new(&state.config().static_dir).append_index_html_on_directories(false);
-    for i in 0..segments.len() {
-        let mut tail = Request::builder()
-            .method(method.clone())
-            .uri(format!("/{}", segments[i..].join("/")));
-        for (k, v) in headers {
-            tail = tail.header(k, v);
+    // Trunk names the app's own files by content hash; the worker's loader and anything
+    // else keep their names across builds, so a browser must ask again each time.
+    let cache = if hashed(&name) {
+        "public, max-age=31536000, immutable"
+    } else {
+        "no-cache"
+    };
+    res.headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
+    Some(res)
+}
+
+/// Whether a built file's name carries trunk's content hash (`app-0123456789abcdef.js`).
+fn hashed(name: &str) -> bool {
+    let base = name.rsplit('/').next().unwrap_or(name);
+    let stem = base.split('.').next().unwrap_or(base);
+    stem.rsplit_once('-').is_some_and(|(_, h)| {
+        h.len() == 16
+            && h.bytes()
+                .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
+    })
+}
+
+/// The names of the built files (relative paths, `/`-separated, without `index.html`), read
+/// again when the directory changes (or after [`Files::RESCAN`]).
+#[derive(Default)]
+pub struct Files {
+    cache: std::sync::Mutex<FilesCache>,
+}
+
+#[derive(Default)]
+struct FilesCache {
+    dir: PathBuf,
+    names: HashSet<String>,
+    longest: usize,
+    modified: Option<SystemTime>,
+    scanned: Option<Instant>,
+}
+
+impl Files {
+    /// How long a listing is trusted when the directory's own time has not changed (files
+    /// replaced in a subdirectory do not change it).
+    const RESCAN: Duration = Duration::from_secs(2);
+    /// Most files listed (a `--static` pointed at a huge tree is not walked whole).
+    const MAX_FILES: usize = 10_000;
+    /// Deepest subdirectory listed.
+    const MAX_DEPTH: usize = 4;
+
+    /// The built file `path` (a request path) names by the module's rule, if any.
+    pub fn find(&self, dir: &FsPath, path: &str) -> Option<String> {
+        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        let modified = std::fs::metadata(dir).and_then(|m| m.modified()).ok();
+        let stale = cache.dir != dir
+            || cache.modified != modified
+            || cache.scanned.is_none_or(|t| t.elapsed() > Self::RESCAN);
+        if stale {
+            let mut names = HashSet::new();
+            list(dir, "", 0, &mut names);
+            cache.longest = names.iter().map(String::len).max().unwrap_or(0);
+            cache.names = names;
+            cache.dir = dir.to_owned();
+            cache.modified = modified;
+            cache.scanned = Some(Instant::now());
         }
-        let Ok(tail) = tail.body(axum::body::Body::empty()) else {
+        let path = path.trim_start_matches('/');
+        let last = path.rsplit('/').next().unwrap_or_default();
+        if last.is_empty() || last == "index.html" {
+            return None;
+        }
+        // The tails, longest first: the whole path, then after each `/`.
+        let starts = std::iter::once(0).chain(path.match_indices('/').map(|(i, _)| i + 1));
+        starts
+            .map(|i| &path[i..])
+            .filter(|tail| tail.len() <= cache.longest)
+            .find(|tail| cache.names.contains(*tail))
+            .map(str::to_owned)
+    }
+}
+
+/// Adds the files under `dir/prefix` to `names`.
+fn list(dir: &FsPath, prefix: &str, depth: usize, names: &mut HashSet<String>) {
+    let Ok(entries) = std::fs::read_dir(dir.join(prefix)) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        if names.len() >= Files::MAX_FILES {
+            return;
+        }
+        let Ok(name) = entry.file_name().into_string() else {
             continue;
         };
-        let res = match serve.clone().oneshot(tail).await {
-            Ok(res) => res.into_response(),
-            Err(never) => match never {},
+        let rel = if prefix.is_empty() {
+            name
+        } else {
+            format!("{prefix}/{name}")
         };
-        if res.status() != StatusCode::NOT_FOUND {
-            return Some(res);
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
+        if kind.is_dir() && depth < Files::MAX_DEPTH {
+            list(dir, &rel, depth + 1, names);
+        } else if kind.is_file() && rel != "index.html" {
+            names.insert(rel);
         }
     }
-    None
 }
 
 /// Built files (see the module's rule); a path that names none gets `index.html` (the page

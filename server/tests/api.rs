@@ -29,6 +29,14 @@ async fn req_with(
     body: Vec<u8>,
 ) -> (StatusCode, HeaderMap, Vec<u8>) {
     let mut r = Request::builder().method(method).uri(uri);
+    // A program posting JSON lines says so (the server refuses typeless posts: CSRF).
+    if method != "GET"
+        && !headers
+            .iter()
+            .any(|(k, _)| k.eq_ignore_ascii_case("content-type"))
+    {
+        r = r.header("content-type", "application/x-ndjson");
+    }
     for (k, v) in headers {
         r = r.header(*k, *v);
     }

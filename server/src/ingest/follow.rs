@@ -1,14 +1,14 @@
 //! `--follow`: a growing log file, like `tail -F`, stored line by line as its lines complete.
 
 use std::io::SeekFrom;
-use std::os::unix::fs::MetadataExt;
+use std::os::unix::fs::{FileTypeExt as _, MetadataExt};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use classifier::LineReader;
 use tokio::io::{AsyncReadExt, AsyncSeekExt};
 
-use super::{CHUNK, note_line, store_lines};
+use super::{CHUNK, note_line, pump, store_lines};
 use crate::store::{FollowPos, RawLine, Store, StoreError};
 
 /// How often a followed file is looked at.
@@ -59,6 +59,22 @@ pub async fn follow(
     let mut buf = vec![0u8; CHUNK];
     loop {
         let meta = tokio::fs::metadata(&path).await.ok();
+        if let Some(m) = &meta
+            && !m.is_file()
+        {
+            if m.file_type().is_fifo() {
+                return follow_fifo(&store, &session, &path, max_line).await;
+            }
+            let why = followable(&path).err().unwrap_or_default();
+            tracing::error!("{why}");
+            return store_lines(
+                &store,
+                &session,
+                vec![note_line(&format!("hiveterm: {why}; not following it"))],
+                None,
+            )
+            .await;
+        }
         let identity = meta.as_ref().map(|m| (m.dev(), m.ino(), m.len()));
         // Rotation: the path now names another file (or none). Drain the old one first.
         if let Some((mut old, dev, ino)) = file.take() {
@@ -131,14 +147,22 @@ pub async fn follow(
                     offset: through,
                 };
                 store_lines(&store, &session, lines, Some(done)).await?;
+                if offset - before >= FOLLOW_BATCH as u64 {
+                    continue; // more is there: store it in the next batch, now.
+                }
             }
         }
         tokio::time::sleep(FOLLOW_POLL).await;
     }
 }
 
-/// Reads what the file has now; yields the complete lines (and, with `last`, the partial
-/// one). `offset` is advanced by the bytes read, `through` to just after the last newline.
+/// Most bytes of a followed file read into one batch of lines (a big file is stored in
+/// batches, not read whole into memory).
+const FOLLOW_BATCH: usize = 16 * CHUNK;
+
+/// Reads what the file has now, up to [`FOLLOW_BATCH`] bytes (all of it with `last`); yields
+/// the complete lines (and, with `last`, the partial one). `offset` is advanced by the bytes
+/// read, `through` to just after the last newline.
 async fn read_to_end(
     f: &mut tokio::fs::File,
     reader: &mut LineReader,
@@ -148,10 +172,12 @@ async fn read_to_end(
     last: bool,
 ) -> Vec<RawLine> {
     let mut lines = Vec::new();
-    loop {
+    let mut read = 0;
+    while last || read < FOLLOW_BATCH {
         match f.read(buf).await {
             Ok(0) | Err(_) => break,
             Ok(n) => {
+                read += n;
                 if let Some(i) = buf[..n].iter().rposition(|&b| b == b'\n') {
                     *through = *offset + i as u64 + 1;
                 }
@@ -165,4 +191,63 @@ async fn read_to_end(
         *through = *offset;
     }
     lines
+}
+
+/// Whether `path` can be followed: a regular file (not one of the kernel's `/proc` or
+/// `/sys`, whose files say they are empty and never end), a FIFO, or nothing yet. A
+/// device (`/dev/zero`, `/dev/urandom`), a directory or a socket is refused: following one
+/// would burn a core or fill the disk.
+pub fn followable(path: &Path) -> Result<(), String> {
+    let Ok(meta) = std::fs::metadata(path) else {
+        return Ok(());
+    };
+    let kind = meta.file_type();
+    let what = if kind.is_fifo() {
+        return Ok(());
+    } else if kind.is_file() {
+        let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned());
+        if !(real.starts_with("/proc") || real.starts_with("/sys")) {
+            return Ok(());
+        }
+        "a kernel file"
+    } else if kind.is_dir() {
+        "a directory"
+    } else if kind.is_char_device() || kind.is_block_device() {
+        "a device"
+    } else {
+        "not a regular file"
+    };
+    Err(format!(
+        "cannot follow {}: it is {what} (only regular files and FIFOs are followed)",
+        path.display()
+    ))
+}
+
+/// Follows a FIFO: its lines are stored as they come, in chunks, whoever writes them; it is
+/// held open for writing too, so a writer closing it is not an end (like `tail -F`).
+async fn follow_fifo(
+    store: &Store,
+    session: &str,
+    path: &Path,
+    max_line: usize,
+) -> Result<(), StoreError> {
+    let receiver = tokio::net::unix::pipe::OpenOptions::new()
+        .read_write(true)
+        .open_receiver(path);
+    match receiver {
+        Ok(rx) => pump(store, session, rx, max_line, RawLine::from_line).await,
+        Err(e) => {
+            tracing::error!("cannot open the FIFO {}: {e}", path.display());
+            store_lines(
+                store,
+                session,
+                vec![note_line(&format!(
+                    "hiveterm: cannot open the FIFO {}: {e}",
+                    path.display()
+                ))],
+                None,
+            )
+            .await
+        }
+    }
 }

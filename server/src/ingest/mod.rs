@@ -14,7 +14,7 @@ use tokio::io::{AsyncRead, AsyncReadExt};
 
 use crate::store::{Append, FollowPos, RawLine, Store, StoreError};
 
-pub use follow::{FOLLOW_POLL, follow, follow_session_id};
+pub use follow::{FOLLOW_POLL, follow, follow_session_id, followable};
 
 /// Bytes read at a time.
 const CHUNK: usize = 64 * 1024;
@@ -118,30 +118,109 @@ pub struct Finished {
     pub ok: bool,
 }
 
+/// What a run could not store. The store failing (a full disk, a database error, the session
+/// ended through the API) never stops the agent: its output keeps being read (a full pipe
+/// would block it), the lines the store refused are counted and logged, and the session gets
+/// a note saying how many were lost as soon as the store takes lines again (and in its
+/// `turn_end`).
+#[derive(Default)]
+struct Lost {
+    lines: std::sync::atomic::AtomicU64,
+}
+
+impl Lost {
+    fn count(&self) -> u64 {
+        self.lines.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Stores `lines`, or counts them lost.
+    async fn store(&self, store: &Store, session: &str, lines: Vec<RawLine>) {
+        use std::sync::atomic::Ordering::Relaxed;
+        let n = lines.len() as u64;
+        match store_lines(store, session, lines, None).await {
+            Ok(()) => {
+                let lost = self.count();
+                if lost > 0 {
+                    let note = note_line(&format!(
+                        "hiveterm: {lost} lines of the agent's output could not be stored (see the server's log); the agent kept running"
+                    ));
+                    if store_lines(store, session, vec![note], None).await.is_ok() {
+                        self.lines.fetch_sub(lost, Relaxed);
+                    }
+                }
+            }
+            Err(e) => {
+                if self.lines.fetch_add(n, Relaxed) == 0 {
+                    tracing::error!(
+                        "cannot store the output of {session}: {e}; the agent keeps running, its lines are counted as lost until the store takes them again"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// [`pump`] for a run: never stops on a store failure (see [`Lost`]).
+async fn pump_run(
+    store: &Store,
+    session: &str,
+    mut input: impl AsyncRead + Unpin,
+    max_line: usize,
+    map: impl Fn(classifier::Line) -> RawLine,
+    lost: &Lost,
+) {
+    let mut reader = LineReader::with_limit(max_line);
+    let mut buf = vec![0u8; CHUNK];
+    loop {
+        let n = match input.read(&mut buf).await {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => {
+                tracing::warn!("reading output of {session}: {e}");
+                break;
+            }
+        };
+        let mut lines = Vec::new();
+        reader.push(&buf[..n], |line| lines.push(map(line)));
+        if !lines.is_empty() {
+            lost.store(store, session, lines).await;
+        }
+    }
+    let mut lines = Vec::new();
+    reader.finish(|line| lines.push(map(line)));
+    if !lines.is_empty() {
+        lost.store(store, session, lines).await;
+    }
+}
+
 /// Runs `command` as session `session` (created by the caller): a `turn_start` with the
 /// command line, each stdout line as a stream event, each stderr line as a `stderr:` note, a
 /// `turn_end` with `ok` from the exit status; then ends the session. `stop` resolving
-/// interrupts the command (it is killed if it has not exited 3 s later).
+/// interrupts the command (it is killed if it has not exited 3 s later). Nothing on the
+/// viewer's side stops the command: a store failure is logged and noted (see [`Lost`]).
+/// The command does not inherit `HIVETERM_TOKEN`.
 pub async fn run_command(
     store: &Store,
     session: &str,
     command: &[String],
     max_line: usize,
     stop: impl std::future::Future<Output = ()>,
-) -> Result<Finished, StoreError> {
+) -> Finished {
+    let lost = Lost::default();
     let shown = command.join(" ");
-    store_lines(
+    lost.store(
         store,
         session,
         vec![event_line(
             "turn_start",
             json!({ "from": "operator", "body": format!("$ {shown}") }),
         )],
-        None,
     )
-    .await?;
+    .await;
     let spawned = tokio::process::Command::new(&command[0])
         .args(&command[1..])
+        .env_remove("HIVETERM_TOKEN")
         .stdin(Stdio::inherit())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -152,42 +231,37 @@ pub async fn run_command(
         Err(e) => {
             let note = format!("cannot start {}: {e}", command[0]);
             tracing::error!("{note}");
-            store_lines(
+            lost.store(
                 store,
                 session,
                 vec![event_line("turn_end", json!({ "ok": false, "note": note }))],
-                None,
             )
-            .await?;
-            store.end_session(session).await?;
-            return Ok(Finished {
+            .await;
+            end_run(store, session).await;
+            return Finished {
                 code: None,
                 ok: false,
-            });
+            };
         }
     };
     let stdout = child.stdout.take().expect("piped");
     let stderr = child.stderr.take().expect("piped");
-    let out = pump(store, session, stdout, max_line, stdout_line);
-    let err = pump(store, session, stderr, max_line, stderr_line);
-    let io = async { tokio::try_join!(out, err).map(drop) };
+    let out = pump_run(store, session, stdout, max_line, stdout_line, &lost);
+    let err = pump_run(store, session, stderr, max_line, stderr_line, &lost);
+    let io = async { tokio::join!(out, err) };
     tokio::pin!(io, stop);
     let mut interrupted = false;
-    let io_result = tokio::select! {
-        r = &mut io => r,
+    tokio::select! {
+        _ = &mut io => {},
         () = &mut stop => {
             interrupted = true;
             // The terminal's Ctrl-C reached the command too; give it a moment to finish.
-            match tokio::time::timeout(Duration::from_secs(3), &mut io).await {
-                Ok(r) => r,
-                Err(_) => {
-                    let _ = child.start_kill();
-                    io.await
-                }
+            if tokio::time::timeout(Duration::from_secs(3), &mut io).await.is_err() {
+                let _ = child.start_kill();
+                io.await;
             }
         }
-    };
-    io_result?;
+    }
     let status = child.wait().await;
     let (ok, code, note) = match status {
         Ok(s) if s.success() && !interrupted => (true, s.code(), None),
@@ -212,9 +286,21 @@ pub async fn run_command(
     if let Some(note) = note {
         fields["note"] = json!(note);
     }
-    store_lines(store, session, vec![event_line("turn_end", fields)], None).await?;
-    store.end_session(session).await?;
-    Ok(Finished { code, ok })
+    let lost_lines = lost.count();
+    if lost_lines > 0 {
+        fields["lost_lines"] = json!(lost_lines);
+    }
+    lost.store(store, session, vec![event_line("turn_end", fields)])
+        .await;
+    end_run(store, session).await;
+    Finished { code, ok }
+}
+
+/// Ends a run's session; a failure is logged (the run is over either way).
+async fn end_run(store: &Store, session: &str) {
+    if let Err(e) = store.end_session(session).await {
+        tracing::warn!("cannot mark {session} ended: {e}");
+    }
 }
 
 /// Reads standard input into `session` until it ends, then ends the session.

@@ -80,6 +80,14 @@ pub async fn send(
         .method(method)
         .uri(path)
         .header("host", addr.to_string());
+    // A program posting JSON lines says so (the server refuses typeless posts: CSRF).
+    if method != "GET"
+        && !headers
+            .iter()
+            .any(|(k, _)| k.eq_ignore_ascii_case("content-type"))
+    {
+        req = req.header("content-type", "application/x-ndjson");
+    }
     for (k, v) in headers {
         req = req.header(*k, *v);
     }

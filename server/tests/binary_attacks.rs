@@ -1,0 +1,325 @@
+//! Issue 9's attacks that need the real `hiveterm` binary: slow clients at a lowered
+//! open-file limit, two servers on one database, `--follow` of a device or a FIFO, the
+//! token's hygiene, the database's mode, and `hiveterm run` whose viewer side fails.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::os::unix::fs::PermissionsExt as _;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{call_json, send};
+use tokio::io::AsyncWriteExt;
+
+/// Starts `cmd` (a `hiveterm serve`/`run`); answers it and the address it printed.
+fn spawn(mut cmd: Command) -> (Child, SocketAddr) {
+    cmd.stdout(Stdio::piped()).stderr(Stdio::null());
+    let mut child = cmd.spawn().expect("spawn hiveterm");
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut tx = Some(tx);
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if let Some(rest) = line.strip_prefix("listening on http://")
+                && let Some(tx) = tx.take()
+            {
+                let rest = rest.split('?').next().unwrap();
+                let addr: SocketAddr = rest.trim_end_matches('/').parse().unwrap();
+                let _ = tx.send(addr);
+            }
+        }
+    });
+    let addr = rx
+        .recv_timeout(Duration::from_secs(30))
+        .expect("hiveterm printed its URL");
+    (child, addr)
+}
+
+/// The binary under attack: this build's, or `HIVETERM_TEST_BIN` (to show that an older
+/// build fails these tests).
+fn bin() -> std::ffi::OsString {
+    std::env::var_os("HIVETERM_TEST_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_hiveterm").into())
+}
+
+fn hiveterm() -> Command {
+    let mut cmd = Command::new(bin());
+    cmd.env_remove("HIVETERM_TOKEN");
+    cmd
+}
+
+fn serve(db: &std::path::Path) -> Command {
+    let mut cmd = hiveterm();
+    cmd.args(["serve", "--addr", "127.0.0.1:0", "--db"]).arg(db);
+    cmd
+}
+
+/// Kills the child when dropped (a failed assert must not leave a server running).
+struct Killed(Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Runs `cmd` to its end (at most 20 s); answers whether it succeeded and its stderr.
+fn refused(mut cmd: Command) -> (bool, String) {
+    cmd.stdout(Stdio::null()).stderr(Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("still running after 20 s: it should have refused to start");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+const NOTE: &[u8] = b"{\"kind\":\"note\",\"text\":\"hello\"}\n";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_clients_at_a_lowered_fd_limit_do_not_lock_out_an_ordinary_request() {
+    // The attacker (this test) needs more descriptors than the server has.
+    rlimit::increase_nofile_limit(8192).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("fd.db");
+    // Soft and hard limit 1,024 for the server: it cannot raise them.
+    let mut cmd = Command::new("sh");
+    cmd.args(["-c", "ulimit -n 1024 && exec \"$0\" \"$@\""])
+        .arg(bin())
+        .args(["serve", "--addr", "127.0.0.1:0", "--db"])
+        .arg(&db)
+        .env_remove("HIVETERM_TOKEN");
+    let (child, addr) = spawn(cmd);
+    let _server = Killed(child);
+    // 1,100 connections that start a request and never finish its head.
+    let start = Instant::now();
+    let mut held = Vec::new();
+    for _ in 0..22 {
+        let connects = (0..50).map(|_| async move {
+            let mut s = tokio::time::timeout(
+                Duration::from_secs(10),
+                tokio::net::TcpStream::connect(addr),
+            )
+            .await
+            .ok()?
+            .ok()?;
+            let _ = s
+                .write_all(b"GET /api/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+                .await;
+            Some(s)
+        });
+        for s in futures_util::future::join_all(connects).await {
+            held.extend(s);
+        }
+    }
+    assert!(held.len() >= 1050, "only {} connections opened", held.len());
+    let ordinary = tokio::time::timeout(
+        Duration::from_secs(30).saturating_sub(start.elapsed()),
+        call_json(addr, "GET", "/api/sessions", vec![]),
+    )
+    .await
+    .expect("an ordinary request answered within 30 s of the attack");
+    assert_eq!(ordinary.0, 200);
+    eprintln!(
+        "ordinary request answered {:.1} s after the attack started ({} slow connections)",
+        start.elapsed().as_secs_f64(),
+        held.len()
+    );
+    drop(held);
+}
+
+#[test]
+fn two_servers_on_one_database_the_second_refuses_to_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("one.db");
+    let (first, addr) = spawn(serve(&db));
+    let _first = Killed(first);
+    let (ok, err) = refused(serve(&db));
+    assert!(!ok, "the second server started");
+    assert!(err.contains("in use by another hiveterm"), "{err}");
+    // The first one still takes events.
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let (status, _) = rt.block_on(async {
+        let (s, _, _) = send(addr, "POST", "/api/sessions/x/events", &[], NOTE.to_vec()).await;
+        (s, ())
+    });
+    assert_eq!(status, 200);
+}
+
+#[test]
+fn the_database_is_readable_by_its_owner_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("mode.db");
+    let (child, addr) = spawn(serve(&db));
+    let _server = Killed(child);
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let (status, _, _) = rt.block_on(send(
+        addr,
+        "POST",
+        "/api/sessions/x/events",
+        &[],
+        NOTE.to_vec(),
+    ));
+    assert_eq!(status, 200);
+    for suffix in ["", "-wal", "-shm"] {
+        let path = dir.path().join(format!("mode.db{suffix}"));
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600, "{}", path.display());
+    }
+}
+
+#[test]
+fn follow_of_a_device_refuses_to_start() {
+    let dir = tempfile::tempdir().unwrap();
+    for path in ["/dev/zero", "/dev/urandom", "/proc/self/status", "/tmp"] {
+        let mut cmd = serve(&dir.path().join("dev.db"));
+        cmd.args(["--follow", path]);
+        let (ok, err) = refused(cmd);
+        assert!(!ok, "{path} followed");
+        assert!(err.contains(&format!("cannot follow {path}")), "{err}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn follow_of_a_fifo_stores_what_each_writer_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("agent.fifo");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let mut cmd = serve(&dir.path().join("fifo.db"));
+    cmd.arg("--follow").arg(&fifo);
+    let (child, addr) = spawn(cmd);
+    let _server = Killed(child);
+    // Two writers one after the other: the first closing is not the end.
+    for _ in 0..2 {
+        let path = fifo.clone();
+        tokio::task::spawn_blocking(move || {
+            std::fs::write(&path, [NOTE, NOTE].concat()).unwrap();
+        })
+        .await
+        .unwrap();
+    }
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let (_, list) = call_json(addr, "GET", "/api/sessions", vec![]).await;
+        if list["sessions"][0]["last_seq"] == 4 {
+            assert_eq!(list["sessions"][0]["source"], "follow");
+            break;
+        }
+        assert!(Instant::now() < deadline, "{list}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_token_must_be_long_and_can_stay_out_of_ps() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.db");
+    for token in ["", "short", "fifteen-chars-x", "has spaces in the token"] {
+        let mut cmd = serve(&db);
+        cmd.args(["--token", token]);
+        let (ok, err) = refused(cmd);
+        assert!(!ok, "{token:?} accepted");
+        assert!(err.contains("too short"), "{err}");
+    }
+    let mut cmd = serve(&db);
+    cmd.env("HIVETERM_TOKEN", "short");
+    assert!(!refused(cmd).0, "a short HIVETERM_TOKEN accepted");
+
+    let token = "0123456789abcdef0123";
+    let file = dir.path().join("token");
+    std::fs::write(&file, format!("{token}\n")).unwrap();
+    let mut from_env = serve(&dir.path().join("e.db"));
+    from_env.env("HIVETERM_TOKEN", token);
+    let mut from_file = serve(&dir.path().join("f.db"));
+    from_file.arg("--token-file").arg(&file);
+    for cmd in [from_env, from_file] {
+        let (child, addr) = spawn(cmd);
+        let _server = Killed(child);
+        let (status, _) = call_json(addr, "GET", "/api/sessions", vec![]).await;
+        assert_eq!(status, 401);
+        let bearer = format!("Bearer {token}");
+        let (status, _, _) = send(
+            addr,
+            "GET",
+            "/api/sessions",
+            &[("authorization", &bearer)],
+            vec![],
+        )
+        .await;
+        assert_eq!(status, 200);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn run_keeps_its_agent_when_the_viewer_side_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("r.db");
+    let mark = dir.path().join("agent-finished");
+    let script = format!(
+        "echo '{{\"kind\":\"note\",\"text\":\"one\"}}'; sleep 3; \
+         echo '{{\"kind\":\"note\",\"text\":\"two\"}}'; echo err >&2; \
+         [ -z \"$HIVETERM_TOKEN\" ] || exit 9; touch '{}'; exit 3",
+        mark.display()
+    );
+    let mut cmd = hiveterm();
+    cmd.args(["run", "--once", "--addr", "127.0.0.1:0", "--db"])
+        .arg(&db)
+        .env("HIVETERM_TOKEN", "0123456789abcdef0123")
+        .args(["--", "sh", "-c", &script]);
+    let (child, addr) = spawn(cmd);
+    let mut child = Killed(child);
+    // The session is ended through the API while the agent runs: the store refuses the
+    // agent's next lines.
+    let bearer = "Bearer 0123456789abcdef0123";
+    let (_, _, body) = send(
+        addr,
+        "GET",
+        "/api/sessions",
+        &[("authorization", bearer)],
+        vec![],
+    )
+    .await;
+    let list: serde_json::Value = serde_json::from_slice(
+        &http_body_util::BodyExt::collect(body)
+            .await
+            .unwrap()
+            .to_bytes(),
+    )
+    .unwrap();
+    let id = list["sessions"][0]["id"].as_str().unwrap().to_owned();
+    let (status, _, _) = send(
+        addr,
+        "POST",
+        &format!("/api/sessions/{id}/end"),
+        &[
+            ("authorization", bearer),
+            ("content-type", "application/json"),
+        ],
+        vec![],
+    )
+    .await;
+    assert_eq!(status, 200);
+    let code = tokio::task::spawn_blocking(move || child.0.wait().unwrap())
+        .await
+        .unwrap();
+    assert!(mark.exists(), "the agent was killed before it finished");
+    assert_eq!(code.code(), Some(3), "the agent's own exit code");
+}
