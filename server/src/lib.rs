@@ -77,6 +77,7 @@ use axum::Json;
 use axum::Router;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use classifier::lines::MAX_LINE_BYTES;
 use tokio::sync::watch;
 
 use crate::hub::Hub;
@@ -88,9 +89,12 @@ pub use crate::web::CSP;
 /// Limits and knobs shared by every request.
 #[derive(Debug, Clone)]
 pub struct Config {
-    /// Longest line stored whole; longer ones are cut and shown as an error row.
+    /// Longest line stored whole; longer ones are cut and shown as an error row. Default:
+    /// the classifier's [`MAX_LINE_BYTES`], the limit of `hiveterm classify` and the page, so a
+    /// log gives the same rows on every path.
     pub max_line_bytes: usize,
-    /// Largest `POST …/events` body; larger is `413`.
+    /// Largest `POST …/events` body; larger is `413`. Default: [`request_limit_for`] the
+    /// line limit, so any line stored whole can be posted.
     pub max_request_bytes: usize,
     /// Interval of SSE keep-alive comments.
     pub keep_alive: Duration,
@@ -105,14 +109,20 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Config {
         Config {
-            max_line_bytes: 4 * 1024 * 1024,
-            max_request_bytes: 16 * 1024 * 1024,
+            max_line_bytes: MAX_LINE_BYTES,
+            max_request_bytes: request_limit_for(MAX_LINE_BYTES),
             keep_alive: Duration::from_secs(15),
             token: None,
             static_dir: PathBuf::from("dist"),
             perimeter: guard::Perimeter::default(),
         }
     }
+}
+
+/// The default request limit for a line limit: one longest line and 1 MiB more (its newline
+/// and other lines).
+pub fn request_limit_for(max_line_bytes: usize) -> usize {
+    max_line_bytes.saturating_add(1024 * 1024)
 }
 
 /// Everything a handler needs: the store, the limits, and the shutdown signal.

@@ -36,12 +36,14 @@ pub struct ServeOptions {
     /// The page's built files.
     #[arg(long = "static", default_value = "dist")]
     pub static_dir: PathBuf,
-    /// Longest line stored whole, in bytes; longer lines become an error row.
-    #[arg(long, default_value_t = 4 * 1024 * 1024)]
+    /// Longest line stored whole, in bytes; longer lines become an error row. The default is
+    /// the limit of `hiveterm classify` and the page.
+    #[arg(long, default_value_t = classifier::lines::MAX_LINE_BYTES)]
     pub max_line_bytes: usize,
-    /// Largest POST body, in bytes; larger is refused with 413.
-    #[arg(long, default_value_t = 16 * 1024 * 1024)]
-    pub max_request_bytes: usize,
+    /// Largest POST body, in bytes; larger is refused with 413. Default: the line limit plus
+    /// 1 MiB; it must be above the line limit (a longest line and its newline).
+    #[arg(long)]
+    pub max_request_bytes: Option<usize>,
 }
 
 /// `hiveterm serve` only.
@@ -157,6 +159,16 @@ async fn start(options: &ServeOptions) -> Result<Running, String> {
             options.addr
         ));
     }
+    let max_line_bytes = options.max_line_bytes.max(1);
+    let max_request_bytes = options
+        .max_request_bytes
+        .unwrap_or_else(|| crate::request_limit_for(max_line_bytes));
+    if max_request_bytes <= max_line_bytes {
+        return Err(format!(
+            "--max-request-bytes {max_request_bytes} is not above --max-line-bytes \
+             {max_line_bytes}: a line stored whole could not be posted"
+        ));
+    }
     let db_lock = lock_db(&options.db)?;
     let store = Store::open(&options.db)
         .map_err(|e| format!("cannot open {}: {e}", options.db.display()))?;
@@ -167,8 +179,8 @@ async fn start(options: &ServeOptions) -> Result<Running, String> {
         .local_addr()
         .map_err(|e| format!("cannot listen on {}: {e}", options.addr))?;
     let config = Config {
-        max_line_bytes: options.max_line_bytes.max(1),
-        max_request_bytes: options.max_request_bytes.max(1),
+        max_line_bytes,
+        max_request_bytes,
         token: token.clone(),
         static_dir: options.static_dir.clone(),
         perimeter: Perimeter {

@@ -3,43 +3,14 @@
 mod common;
 
 use std::io::{BufRead, BufReader};
-use std::net::SocketAddr;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use classifier::{ClassifyCtx, LineReader, TermMsg};
-use common::{call, call_json};
+use common::{call, call_json, spawn};
 use serde_json::Value;
-
-/// Starts the binary with `args`; answers it and the address it printed.
-fn spawn(args: &[&str], env: &[(&str, &str)]) -> (Child, SocketAddr) {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_hiveterm"));
-    cmd.args(args).stdout(Stdio::piped()).stderr(Stdio::null());
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let mut child = cmd.spawn().expect("spawn hiveterm");
-    let stdout = child.stdout.take().unwrap();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let mut tx = Some(tx);
-        for line in BufReader::new(stdout).lines() {
-            let Ok(line) = line else { break };
-            if let Some(rest) = line.strip_prefix("listening on http://")
-                && let Some(tx) = tx.take()
-            {
-                let addr: SocketAddr = rest.trim_end_matches('/').parse().unwrap();
-                let _ = tx.send(addr);
-            }
-        }
-    });
-    let addr = rx
-        .recv_timeout(Duration::from_secs(30))
-        .expect("hiveterm printed its URL");
-    (child, addr)
-}
 
 fn note(text: &str) -> String {
     format!("{{\"kind\":\"note\",\"text\":\"{text}\"}}")

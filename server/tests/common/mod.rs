@@ -51,6 +51,36 @@ impl TestDb {
     }
 }
 
+/// Starts the binary with `args`; answers it and the address it printed.
+pub fn spawn(args: &[&str], env: &[(&str, &str)]) -> (std::process::Child, SocketAddr) {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_hiveterm"));
+    cmd.args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().expect("spawn hiveterm");
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut tx = Some(tx);
+        for line in std::io::BufRead::lines(std::io::BufReader::new(stdout)) {
+            let Ok(line) = line else { break };
+            if let Some(rest) = line.strip_prefix("listening on http://")
+                && let Some(tx) = tx.take()
+            {
+                let addr: SocketAddr = rest.trim_end_matches('/').parse().unwrap();
+                let _ = tx.send(addr);
+            }
+        }
+    });
+    let addr = rx
+        .recv_timeout(std::time::Duration::from_secs(30))
+        .expect("hiveterm printed its URL");
+    (child, addr)
+}
+
 /// Serves `state` on 127.0.0.1:0; answers the address.
 pub async fn spawn_server(state: AppState) -> SocketAddr {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
