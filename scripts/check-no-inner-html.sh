@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One door for untrusted text: agent text reaches the DOM as escaped text, or as the output of
 # classifier::markdown::render inserted in exactly one place. This fails when raw-HTML insertion
-# (inner_html, innerHTML, set_inner_html, dangerously…) appears in any other source file of
+# (inner_html, outerHTML, insertAdjacentHTML, srcdoc, document.write, …) appears in any other source file of
 # app/, server/ or classifier/.
 set -euo pipefail
 
@@ -18,7 +18,11 @@ done
 [ "${#dirs[@]}" -gt 0 ] || { echo "check-no-inner-html: no source folders found" >&2; exit 1; }
 
 # Source files only (not build output, not golden data); grep -n prints file:line:text.
-hits="$(grep -rnIiE 'inner_?html|dangerously' "${dirs[@]}" \
+# Every way a string becomes markup: innerHTML (set_inner_html), setting outerHTML,
+# insertAdjacentHTML, an iframe's srcdoc, document.write/writeln, createContextualFragment,
+# React-style dangerouslySetInnerHTML.
+PATTERN='inner_?html|set_outer_html|outerHTML[[:space:]]*[+]?=|insert_?adjacent_?html|srcdoc|document(\(\))?\.write(ln)?\b|create_?contextual_?fragment|dangerously'
+hits="$(grep -rnIiE "$PATTERN" "${dirs[@]}" \
     --include='*.rs' --include='*.js' --include='*.mjs' --include='*.ts' --include='*.html' \
     --exclude-dir=target --exclude-dir=node_modules --exclude-dir=dist \
     | grep -v "^$ALLOWED:" || true)"

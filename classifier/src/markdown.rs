@@ -3,7 +3,9 @@
 //!
 //! What [`render`] guarantees, whatever the input:
 //! - Safe HTML: everything goes through ammonia's default allowlist (no scripts, no event
-//!   handlers, no `javascript:` links); links carry `rel="noopener noreferrer"`.
+//!   handlers); links carry `rel="noopener noreferrer"` and stay clickable only to `http`,
+//!   `https` and `mailto` targets and in-page anchors ([`LINK_SCHEMES`]). A link whose text
+//!   is not its target is followed by the target's host (`docs (evil.example)`).
 //! - Nothing remote: no `<img>` at all (a tracking pixel would leak a shared link). A markdown
 //!   image shows as its alt text; `img` is also removed from ammonia's allowlist.
 //! - Raw HTML in the markdown is shown, escaped, as text (an HTML block as a code block), never
@@ -17,7 +19,7 @@
 //!   [`MAX_ELEMENTS`] are made. From the first place past any limit the rest of the text is
 //!   shown as an escaped plain-text block, after a note saying why.
 
-use pulldown_cmark::{CodeBlockKind, CowStr, Event, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{CodeBlockKind, CowStr, Event, LinkType, Options, Parser, Tag, TagEnd};
 
 /// How much of a body (in bytes, after stripping) is rendered as markdown; the rest is shown as
 /// plain text.
@@ -41,9 +43,37 @@ pub fn render(text: &str) -> String {
     let mut events: Vec<Event<'_>> = Vec::new();
     let mut open: Vec<TagEnd> = Vec::new();
     let mut elements = 0;
+    // The link being read: its target (when it is worth showing) and its text so far.
+    let mut link: Option<(Option<String>, String)> = None;
     let parser = Parser::new_ext(head, options()).into_offset_iter();
     for (event, range) in parser {
+        if let Some((_, text)) = &mut link
+            && let Event::Text(t) | Event::Code(t) = &event
+        {
+            text.push_str(t);
+        }
         match event {
+            Event::Start(Tag::Link {
+                link_type,
+                ref dest_url,
+                ..
+            }) if open.len() < MAX_DEPTH && elements < MAX_ELEMENTS => {
+                let shown = !matches!(link_type, LinkType::Autolink | LinkType::Email);
+                link = Some((shown.then(|| dest_url.to_string()), String::new()));
+                elements += 1;
+                open.push(TagEnd::Link);
+                events.push(event);
+            }
+            Event::End(TagEnd::Link) => {
+                if let Some(end) = open.pop() {
+                    events.push(Event::End(end));
+                }
+                if let Some((Some(target), text)) = link.take()
+                    && let Some(shown) = target_shown(&target, &text)
+                {
+                    events.push(Event::Text(CowStr::from(format!(" ({shown})"))));
+                }
+            }
             // Images: the alt text (the events inside) stays, the image goes.
             Event::Start(Tag::Image { .. }) | Event::End(TagEnd::Image) => {}
             Event::Start(tag) => {
@@ -96,11 +126,50 @@ fn options() -> Options {
     Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS
 }
 
-/// Ammonia's defaults, narrowed: no images.
+/// Ammonia's defaults, narrowed: no images; links only to `http`, `https` and `mailto`
+/// targets and to anchors of the page itself (`#…`; any other relative URL loses its `href`).
 fn cleaner() -> ammonia::Builder<'static> {
     let mut b = ammonia::Builder::default();
-    b.rm_tags(["img"]).link_rel(Some("noopener noreferrer"));
+    b.rm_tags(["img"])
+        .link_rel(Some("noopener noreferrer"))
+        .url_schemes(LINK_SCHEMES.iter().copied().collect())
+        .url_relative(ammonia::UrlRelative::Custom(Box::new(in_page_only)));
     b
+}
+
+/// The schemes a link may have and stay clickable.
+pub const LINK_SCHEMES: &[&str] = &["http", "https", "mailto"];
+
+/// A relative URL stays only when it is an anchor of the page itself.
+fn in_page_only(url: &str) -> Option<std::borrow::Cow<'_, str>> {
+    url.starts_with('#')
+        .then_some(std::borrow::Cow::Borrowed(url))
+}
+
+/// What to show after a link whose text is not its target: the host of an `http(s)` link
+/// (the text `docs` hiding `https://evil.example/…` reads `docs (evil.example)`), the address
+/// of a `mailto:` one; `None` when the text already says it (or the link is not clickable).
+fn target_shown(target: &str, text: &str) -> Option<String> {
+    let url = url::Url::parse(target).ok()?;
+    let text = text.trim().to_ascii_lowercase();
+    let bare = |s: &str| {
+        let s = s.trim().to_ascii_lowercase();
+        let s = s
+            .split_once("://")
+            .map_or(s.as_str(), |(_, rest)| rest)
+            .to_owned();
+        s.trim_end_matches('/').to_owned()
+    };
+    let shown = match url.scheme() {
+        "http" | "https" => url.host_str()?.to_owned(),
+        "mailto" => url.path().to_owned(),
+        _ => return None,
+    };
+    let said = text == shown.to_ascii_lowercase()
+        || bare(&text) == bare(target)
+        || text == target.to_ascii_lowercase()
+        || text.strip_prefix("mailto:").unwrap_or(&text) == shown.to_ascii_lowercase();
+    (!said && !shown.is_empty()).then_some(shown)
 }
 
 /// Splits `text` into the part rendered as markdown and the rest; with why there is a rest.
@@ -231,7 +300,8 @@ mod tests {
     fn links_are_noopener_and_never_javascript() {
         check(
             "[spec](https://example.com/a?b=c)",
-            "<p><a href=\"https://example.com/a?b=c\" rel=\"noopener noreferrer\">spec</a></p>\n",
+            "<p><a href=\"https://example.com/a?b=c\" rel=\"noopener noreferrer\">spec</a> \
+             (example.com)</p>\n",
         );
         check(
             "<https://example.com>",
@@ -252,6 +322,79 @@ mod tests {
     }
 
     #[test]
+    fn only_web_mail_and_in_page_links_stay_clickable() {
+        let dead = |text: &str| format!("<p><a rel=\"noopener noreferrer\">{text}</a></p>\n");
+        for target in [
+            "file:///etc/passwd",
+            "ftp://example.com/x",
+            "vbscript:x",
+            "tel:+15551234",
+            "ssh://host",
+            "/api/sessions/x/end",
+            "../s/other",
+            "//evil.example/x",
+            "s/other",
+        ] {
+            check(&format!("[x]({target})"), &dead("x"));
+        }
+        check(
+            "[up](#top)",
+            "<p><a href=\"#top\" rel=\"noopener noreferrer\">up</a></p>\n",
+        );
+        check(
+            "[write](mailto:bob@example.com)",
+            "<p><a href=\"mailto:bob@example.com\" rel=\"noopener noreferrer\">write</a> \
+             (bob@example.com)</p>\n",
+        );
+        check(
+            "<bob@example.com>",
+            "<p><a href=\"mailto:bob@example.com\" rel=\"noopener noreferrer\">bob@example.com</a></p>\n",
+        );
+    }
+
+    #[test]
+    fn a_link_whose_text_is_not_its_target_shows_its_host() {
+        check(
+            "[the docs](https://evil.example/login)",
+            "<p><a href=\"https://evil.example/login\" rel=\"noopener noreferrer\">the docs</a> \
+             (evil.example)</p>\n",
+        );
+        // A text that looks like another URL is the phishing case.
+        check(
+            "[https://github.com/x](https://github.com.evil.example/x)",
+            "<p><a href=\"https://github.com.evil.example/x\" rel=\"noopener noreferrer\">\
+             https://github.com/x</a> (github.com.evil.example)</p>\n",
+        );
+        check(
+            "[docs](https://user@evil.example:8443/)",
+            "<p><a href=\"https://user@evil.example:8443/\" rel=\"noopener noreferrer\">docs</a> \
+             (evil.example)</p>\n",
+        );
+        // Text that says the target (or its host): nothing added.
+        for (text, target) in [
+            ("https://example.com/a", "https://example.com/a"),
+            ("example.com/a", "https://example.com/a"),
+            ("example.com", "https://example.com/"),
+            ("EXAMPLE.com", "https://example.com/path"),
+        ] {
+            check(
+                &format!("[{text}]({target})"),
+                &format!("<p><a href=\"{target}\" rel=\"noopener noreferrer\">{text}</a></p>\n"),
+            );
+        }
+        // Not clickable: no host to show.
+        check(
+            "[docs](javascript:alert(1))",
+            "<p><a rel=\"noopener noreferrer\">docs</a></p>\n",
+        );
+        check(
+            "[`code` text](https://example.org/x)",
+            "<p><a href=\"https://example.org/x\" rel=\"noopener noreferrer\"><code>code</code> \
+             text</a> (example.org)</p>\n",
+        );
+    }
+
+    #[test]
     fn images_become_their_alt_text() {
         check(
             "![a pixel](https://tracker.example/p.gif)",
@@ -268,7 +411,8 @@ mod tests {
         );
         check(
             "[![badge](https://img.example/b.svg)](https://example.com)",
-            "<p><a href=\"https://example.com\" rel=\"noopener noreferrer\">badge</a></p>\n",
+            "<p><a href=\"https://example.com\" rel=\"noopener noreferrer\">badge</a> \
+             (example.com)</p>\n",
         );
     }
 
