@@ -1,4 +1,4 @@
-//! `<Row>`: one row, exactly the seed's layout contract.
+//! `<Row>`: one row, exactly the layout contract of `docs/ROWS.md` ("What the page adds").
 //!
 //! - Flat `<div class="row level-…">` or expandable `<details class="row level-…">`; the
 //!   level class is the only colour input.

@@ -112,7 +112,7 @@ pub enum Shape {
     Details,
 }
 
-/// The layout a row gets (seed: "Its only real decision is body layout").
+/// The layout a row gets (`docs/ROWS.md`, "What the page adds": flat or expandable).
 pub fn shape_of(msg: &TermMsg) -> Shape {
     match (&msg.body, msg.body_format) {
         (None, _) => Shape::Flat,

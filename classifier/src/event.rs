@@ -67,7 +67,7 @@ pub enum LiveEvent {
         state: Value,
     },
     /// Valid JSON of no shape this crate knows (no `kind`/`type`, an unknown `kind`,
-    /// a field of the wrong type). Shown as the seed's `!` warn row.
+    /// a field of the wrong type). Shown as the `!` warn row (`docs/ROWS.md`).
     Unrecognised {
         /// The value as read.
         value: Value,

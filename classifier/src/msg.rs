@@ -1,7 +1,9 @@
 //! The wire types: one row ([`TermMsg`]) and the envelope that carries a source event's rows.
 //!
-//! These are the only types in the crate that derive serde; their JSON shape is the contract
-//! of SPEC.md §1 (six fields, optional ones left out when absent, no kind tag).
+//! Their JSON shape is the contract of `docs/FORMATS.md` ("Rows on the wire": six fields,
+//! optional ones left out when absent, no kind tag). Besides these, serde is derived only on
+//! the other wire types: [`crate::ClassifyCtx`] (handed from a server to a page that resumes
+//! mid-log) and [`crate::LiveEvent`] (serialise only, to the hyperhive event-log shape).
 
 use serde::{Deserialize, Serialize};
 

@@ -4,7 +4,7 @@
 //! History never shows them ([`crate::classify`] gives no row); a live page may show a preview
 //! row that grows as deltas arrive and is replaced by the complete message. [`Preview`] folds
 //! events into that preview. It has no clock: the page decides how often to re-render (the
-//! seed 004 way: at most every 300 ms).
+//! debounced, at most every 300 ms).
 
 use serde_json::Value;
 

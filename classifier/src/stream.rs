@@ -1,6 +1,6 @@
 //! Claude Code lines (stream-json and transcripts) → rows.
 //!
-//! The walk of the seed's "classification pipeline", step 2: a `result` or `rate_limit_event`
+//! The rows of `docs/ROWS.md` for Claude Code lines: a `result` or `rate_limit_event`
 //! gives nothing; `system` lines go by subtype ([`system`]); task events get the `⌁` glyph;
 //! `assistant` content blocks become text, thinking and tool-call rows; `user` content becomes
 //! a turn start (a prompt) or tool-result rows; transcript bookkeeping is quiet; anything else
@@ -43,7 +43,7 @@ const QUIET_TYPES: &[&str] = &[
     "agent-color",
 ];
 
-/// Longest single-line tool result shown flat (seed 001: ≤120 characters).
+/// Longest single-line tool result shown flat (`docs/ROWS.md`, "Tool results").
 const SHORT_RESULT_CHARS: usize = 120;
 /// Longest headline of a long result.
 const HEADLINE_CHARS: usize = 100;
@@ -107,7 +107,7 @@ pub(crate) fn classify_value(value: &Value, ctx: &mut ClassifyCtx) -> Vec<TermMs
     }
 }
 
-/// The seed's `!` warn row for a shape nobody recognises: the raw JSON, trimmed, and all
+/// The `!` warn row for a shape nobody recognises: the raw JSON, trimmed, and all
 /// of it in the body when the summary had to be cut.
 pub(crate) fn unrecognised(value: &Value) -> TermMsg {
     let raw = value.to_string();

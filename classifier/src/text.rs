@@ -12,7 +12,7 @@ pub fn truncate_chars(s: &str, max: usize) -> String {
     }
 }
 
-/// The seed's `"…"` preview: whitespace runs (newlines included) folded to one space,
+/// The `"…"` preview (`docs/ROWS.md`): whitespace runs (newlines included) folded to one space,
 /// trimmed, cut to 60 characters with `…`.
 pub fn preview(s: &str) -> String {
     truncate_chars(&fold_whitespace(s), 60)

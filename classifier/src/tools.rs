@@ -1,6 +1,6 @@
 //! Tool calls: a `tool_use` block → its row. Every call is one `info` row with a per-tool
 //! icon, a one-line summary of its salient arguments, and a body for the few tools that
-//! have one. The seeds' salient-arg table (`000_…`), their icon list (`001_…`) and SPEC.md §3.
+//! have one. The contract, with every case, is `docs/TOOLS.md`.
 //!
 //! **Names.** `mcp__hyperhive__<t>`, `mcp__bash__<t>` and `mcp__matrix__<t>` print as `<t>*`
 //! (`send*`, `run*`, `send_message*`). Any other MCP tool `mcp__<server>__<t>` prints as
@@ -11,15 +11,16 @@
 //! none of the ones its case reads), or just `name` when the input is not a JSON object.
 //! Arguments are read tolerantly ([`args`]): a missing, `null` or mistyped argument drops its
 //! part of the summary, never the row; numbers are accepted where strings are expected.
-//! Values are folded onto one line; `"…"` is the SPEC's quoted preview (60 characters).
+//! Values are folded onto one line; `"…"` is the quoted preview (60 characters).
 //!
-//! Hyperhive, bash and matrix tools follow SPEC.md §3 exactly; where it is silent:
+//! Hyperhive, bash and matrix tools follow the design notes' table (`docs/TOOLS.md`); where
+//! the notes are silent:
 //!
 //! | call | summary |
 //! |---|---|
 //! | recv with both | `recv* wait 30s · max 5`; `wait_ms` prints `wait 250ms` (`wait 2s` when whole) |
 //! | remind | `+90s` / `+5m` / `+2h` / `+1d` (largest unit that divides `in_seconds`); `at` also takes unix seconds |
-//! | ask / answer | `ask* → to` / `answer* #id`, question / answer as markdown body (seed `001_`) |
+//! | ask / answer | `ask* → to` / `answer* #id`, question / answer as markdown body (older notes) |
 //! | run / Bash / Monitor, long | summary `$ <first line>` cut at 120 characters, ` …` if more lines; plain body with all of it |
 //! | list_schedules, list_containers, list_rooms, list_invites | the generic form: `name()`, or its arguments if any |
 //!
@@ -177,7 +178,7 @@ mod tests {
     }
     use B::{Diff, Md, No, Plain};
 
-    /// Emoji are compared without U+FE0F (SPEC.md §1).
+    /// Emoji are compared without U+FE0F (`docs/FORMATS.md`, "Rows on the wire").
     fn bare(icon: &str) -> String {
         icon.replace('\u{fe0f}', "")
     }
@@ -549,7 +550,7 @@ mod tests {
         check("AskUserQuestion", r#"{"questions":[{"question":5}]}"#, "❓", "AskUserQuestion questions: [1]", No);
     }
 
-    /// The seeds write some icons with U+FE0F; rows carry them the same way.
+    /// The design notes write some icons with U+FE0F; rows carry them the same way.
     #[test]
     fn icons_keep_the_seeds_variation_selectors() {
         let icon = |name: &str| tool_use_row(name, &json!({})).icon.unwrap_or_default();

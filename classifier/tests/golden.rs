@@ -289,7 +289,8 @@ const KNOWN_TYPES: &[&str] = &[
     "agent-color",
 ];
 
-/// System subtypes the seeds show; a line of one of these must give a row (as conformance.py).
+/// System subtypes the design notes show (`docs/ROWS.md`); a line of one of these must give a
+/// row (as conformance.py).
 const SHOWN_SYSTEM: &[&str] = &[
     "api_retry",
     "compact_boundary",
@@ -301,7 +302,7 @@ const SHOWN_SYSTEM: &[&str] = &[
 ];
 
 /// Whether a real line carries content a reader must see as at least one row: assistant
-/// text/thinking/tool_use, a user tool_result, a system subtype the seeds show.
+/// text/thinking/tool_use, a user tool_result, a system subtype the design notes show.
 fn must_show(v: &Value) -> bool {
     let blocks: Vec<&Value> = v
         .pointer("/message/content")

@@ -1,4 +1,4 @@
-//! One case per row of the seed's taxonomy (000 "Row taxonomy", SPEC.md §1–2): a line in,
+//! One case per row of the taxonomy in `docs/ROWS.md` (formats: `docs/FORMATS.md`): a line in,
 //! its rows out, written as `level icon summary` with indented `body`/`coalesce` lines.
 //! Tool-call summaries have their own table in `src/tools.rs`.
 

@@ -147,7 +147,7 @@ test("light theme follows the system", async () => {
   await page.context().close();
 });
 
-// The layout contract (seed 000): one prefix column for every row. Icons sit in a fixed-width
+// The layout contract (docs/ROWS.md, "What the page adds"): one prefix column for every row. Icons sit in a fixed-width
 // .row-glyph cell, so every icon's left edge lines up and every summary after an icon starts at
 // the same x, flat <div> rows and <details> summaries alike; an icon-less summary's caret falls
 // into the prefix column where the icons are; wrapped continuation lines hang under the body

@@ -1,4 +1,4 @@
-//! The `hiveterm` command line: see `hiveterm --help` and SPEC.md §4. Parses arguments and
+//! The `hiveterm` command line: see `hiveterm --help` and `docs/CLI.md`. Parses arguments and
 //! calls into the library (`hiveterm::serve`) or `classify_cmd`.
 
 use std::process::ExitCode;

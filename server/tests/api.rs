@@ -270,7 +270,7 @@ async fn history_defaults_limits_and_bad_parameters() {
 }
 
 /// A `recv` result whose call is on an older page (and before several checkpoints) is shown
-/// as a recv result on every path — the bug the seed accepted.
+/// as a recv result on every path — the degradation hyperhive's design notes accepted.
 #[tokio::test]
 async fn recv_result_on_a_later_page_keeps_its_correlation() {
     let db = TestDb::new();

@@ -1,6 +1,6 @@
 //! `system` lines by subtype, and the subagent task events (`⌁`).
 //!
-//! Each subtype gives its category's level (seed 000, "system_fields"): thinking-token ticks,
+//! Each subtype gives its category's level (`docs/ROWS.md`, "system lines"): thinking-token ticks,
 //! plugin-install and status ticks are debug and coalesced in place; `commands_changed` is a
 //! debug row with a body; `api_retry` warns, `api_error` is an error; every other subtype,
 //! known or not, is a debug `⚙ <subtype>` note, with its salient detail where it has one.

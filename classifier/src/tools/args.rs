@@ -13,9 +13,9 @@ use crate::msg::BodyFormat;
 /// Longest a name, path, pattern or URL runs in a summary before it is cut with `…`.
 pub(super) const NAME_MAX: usize = 160;
 /// Longest a command's first line runs in a summary; a longer or multi-line command also
-/// gets a body with all of it (SPEC.md §3, `run*`).
+/// gets a body with all of it (`docs/TOOLS.md`, `run*`).
 pub(super) const CMD_MAX: usize = 120;
-/// How many list items a summary names before `, …` (SPEC.md §3, `mark_todos_done*`).
+/// How many list items a summary names before `, …` (`docs/TOOLS.md`, "Shape").
 pub(super) const LIST_MAX: usize = 8;
 /// Longest a list item or a generic key runs before it is cut.
 pub(super) const ITEM_MAX: usize = 40;
@@ -63,7 +63,7 @@ impl<'a> Args<'a> {
             .map(|s| format!("#{}", s.trim_start_matches('#')))
     }
 
-    /// [`Args::text`] as the seed's `"…"` preview: whitespace folded, 60 characters, quoted.
+    /// [`Args::text`] as the quoted `"…"` preview: whitespace folded, 60 characters, quoted.
     pub(super) fn quoted(&self, keys: &[&str]) -> Option<String> {
         self.text(keys).map(|s| quote(&s))
     }
@@ -149,10 +149,10 @@ pub(super) fn one_line(s: &str, max: usize) -> String {
     out
 }
 
-/// Characters in the seed's `"…"` preview.
+/// Characters in the quoted `"…"` preview.
 pub(super) const PREVIEW_MAX: usize = 60;
 
-/// The seed's quoted preview: `"check CI"` (SPEC.md §3: newlines folded, 60 characters, `…`).
+/// The quoted preview: `"check CI"` (`docs/TOOLS.md`: newlines folded, 60 characters, `…`).
 pub(super) fn quote(s: &str) -> String {
     format!("\"{}\"", one_line(s, PREVIEW_MAX))
 }

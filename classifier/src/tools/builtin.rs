@@ -1,7 +1,7 @@
 //! Claude Code's built-in tools: icons and summaries.
 //!
-//! The seeds give Read, Write, Edit, Glob, Grep, Bash and TodoWrite; every other built-in
-//! gets the argument a reader needs (the table in [`super`]'s docs). A built-in whose input
+//! The design notes give Read, Write, Edit, Glob, Grep, Bash and TodoWrite; every other
+//! built-in gets the argument a reader needs (`docs/TOOLS.md`, and the table in [`super`]'s docs). A built-in whose input
 //! has none of the arguments its case reads falls back to the generic form, so an unknown
 //! schema still shows what it carries.
 

@@ -1,4 +1,4 @@
-//! The seeds' `fmt_args_generic`: the summary of a tool that has no case of its own.
+//! The generic form (`docs/TOOLS.md`): the summary of a tool that has no case of its own.
 //!
 //! - no fields → nothing (the row prints `name()`);
 //! - one field → `k: "v"` for a string, `k: v` for a number, bool or null, `k: [N]` for an

@@ -1,4 +1,4 @@
-//! The hyperhive, bash and matrix MCP tools of SPEC.md §3: icons and summaries.
+//! The hyperhive, bash and matrix MCP tools of `docs/TOOLS.md`: icons and summaries.
 //!
 //! Each formatter returns `None` for a tool it has no case for; the caller then uses the
 //! generic form. Inputs are read tolerantly (see [`super::args`]).
@@ -7,7 +7,7 @@ use crate::msg::BodyFormat;
 
 use super::args::{Args, Out, Parts, clock, command, delay, join_list, millis, num_text};
 
-/// The icon of a `mcp__hyperhive__` tool, by the seed's `tool_icon` list.
+/// The icon of a `mcp__hyperhive__` tool (the design notes' icon list, `docs/TOOLS.md`).
 pub(super) fn hyperhive_icon(tool: &str) -> &'static str {
     match tool {
         "send" => "📤",
