@@ -7,7 +7,7 @@
 //! | `GET  /sessions/{id}/state`                  | `SessionInfo` + badges                  |
 //! | `GET  /sessions/{id}/events/history?before&limit` | `{"envelopes", "next_before", "head"}` |
 //! | `GET  /sessions/{id}/events/stream?after`    | SSE, see [`crate::sse`]                 |
-//! | `POST /sessions/{id}/events?title`           | JSONL in; `{"session", "created", "seqs"}` |
+//! | `POST /sessions/{id}/events?title`           | JSONL in; `{"session", "created", "first_seq", "last_seq", "count", "seqs"}` |
 //! | `POST /sessions/{id}/end`                    | `SessionInfo`                           |
 //!
 //! With a token configured every route needs `Authorization: Bearer T` or `?token=T`.
@@ -23,10 +23,8 @@ use axum::http::{HeaderValue, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use classifier::LineReader;
 use serde_json::json;
 
-use crate::store::{Append, RawLine};
 use crate::{AppError, AppState, check_id};
 
 /// Default and largest history page.
@@ -154,7 +152,7 @@ async fn history(
         .into_response())
 }
 
-/// `POST …/events`: a JSONL body, stored line by line.
+/// `POST …/events`: a JSONL body, stored line by line in bounded turns ([`crate::post`]).
 async fn post_events(
     State(state): State<AppState>,
     Path(id): Path<String>,
@@ -162,30 +160,12 @@ async fn post_events(
     body: Body,
 ) -> Result<Response, AppError> {
     check_id(&id)?;
-    let config = state.config();
-    let limit = config.max_request_bytes;
+    let limit = state.config().max_request_bytes;
     let too_large = || AppError::TooLarge(format!("the request body is over {limit} bytes"));
     let bytes = axum::body::to_bytes(body, limit)
         .await
         .map_err(|_| too_large())?;
-    let mut reader = LineReader::with_limit(config.max_line_bytes);
-    let mut lines = Vec::new();
-    reader.push(&bytes, |line| lines.push(RawLine::from_line(line)));
-    reader.finish(|line| lines.push(RawLine::from_line(line)));
     let title = params.get("title").cloned().unwrap_or_else(|| id.clone());
-    let appended = state
-        .store()
-        .append(Append {
-            session: id.clone(),
-            lines,
-            create: Some((title, "post".to_owned())),
-            follow: None,
-        })
-        .await?;
-    Ok(Json(json!({
-        "session": id,
-        "created": appended.created,
-        "seqs": appended.seqs,
-    }))
-    .into_response())
+    let posted = crate::post::post_lines(&state, &id, &title, bytes).await?;
+    Ok(Json(posted).into_response())
 }

@@ -62,16 +62,16 @@ impl Badges {
             }
         }
         match &event.event {
-            LiveEvent::TurnStart { from, .. } => self.start_turn(ts, Some(from.clone())),
+            LiveEvent::TurnStart { from, .. } => self.start_turn(ts, Some(capped_str(from))),
             LiveEvent::TurnEnd { ok, .. } => {
                 self.turn.in_flight = false;
                 self.turn.last_ok = Some(*ok);
             }
-            LiveEvent::StatusChanged { status } => self.status = Some(status.clone()),
-            LiveEvent::ModelChanged { model } => self.model = Some(model.clone()),
-            LiveEvent::EffortChanged { effort } => self.effort = Some(effort.clone()),
-            LiveEvent::TokenUsageChanged { usage } => self.usage = Some(usage.clone()),
-            LiveEvent::TurnStateChanged { state } => self.turn_state = Some(state.clone()),
+            LiveEvent::StatusChanged { status } => self.status = Some(capped(status)),
+            LiveEvent::ModelChanged { model } => self.model = Some(capped(model)),
+            LiveEvent::EffortChanged { effort } => self.effort = Some(capped(effort)),
+            LiveEvent::TokenUsageChanged { usage } => self.usage = Some(capped(usage)),
+            LiveEvent::TurnStateChanged { state } => self.turn_state = Some(capped(state)),
             LiveEvent::Stream { value } => self.stream(value, ts),
             _ => {}
         }
@@ -92,7 +92,7 @@ impl Badges {
         match value.get("type").and_then(Value::as_str) {
             Some("system") if value.get("subtype").and_then(Value::as_str) == Some("init") => {
                 if let Some(model) = str_of(value, "model") {
-                    self.model = Some(Value::String(model));
+                    self.model = Some(Value::String(capped_str(&model)));
                 }
                 if !self.turn.in_flight {
                     self.start_turn(ts, None);
@@ -105,10 +105,10 @@ impl Badges {
                 if let Some(model) = str_of(message, "model")
                     && !model.starts_with('<')
                 {
-                    self.model = Some(Value::String(model));
+                    self.model = Some(Value::String(capped_str(&model)));
                 }
                 if let Some(usage) = message.get("usage").filter(|u| u.is_object()) {
-                    self.usage = Some(usage.clone());
+                    self.usage = Some(capped(usage));
                 }
             }
             Some("result") => {
@@ -118,17 +118,53 @@ impl Badges {
                 {
                     self.cost_usd = self.cost_usd.max(cost);
                 }
-                if let Some(ms) = value.get("duration_ms").and_then(Value::as_f64) {
-                    self.duration_ms += ms;
+                // A sum saturates: two `1e308`s made it infinite, which JSON stores as null
+                // and the checkpoint could not be read back.
+                if let Some(ms) = value.get("duration_ms").and_then(Value::as_f64)
+                    && ms.is_finite()
+                    && ms >= 0.0
+                {
+                    self.duration_ms = (self.duration_ms + ms).min(f64::MAX);
                 }
                 if let Some(usage) = value.get("usage").filter(|u| u.is_object()) {
-                    self.usage = Some(usage.clone());
+                    self.usage = Some(capped(usage));
                 }
                 self.turn.in_flight = false;
                 let is_error = value.get("is_error").and_then(Value::as_bool);
                 self.turn.last_ok = is_error.map(|e| !e).or(self.turn.last_ok);
             }
             _ => {}
+        }
+    }
+}
+
+/// Longest badge string kept, in characters; longer ones are cut with `…`.
+pub const MAX_BADGE_CHARS: usize = 200;
+/// Largest badge value kept whole, as JSON; a larger one is replaced by a note of its size.
+pub const MAX_BADGE_JSON: usize = 4096;
+
+/// A badge string, cut to [`MAX_BADGE_CHARS`].
+fn capped_str(s: &str) -> String {
+    match s.char_indices().nth(MAX_BADGE_CHARS) {
+        None => s.to_owned(),
+        Some((at, _)) => format!("{}…", &s[..at]),
+    }
+}
+
+/// A badge value as kept: a string cut to [`MAX_BADGE_CHARS`], any other value over
+/// [`MAX_BADGE_JSON`] bytes of JSON replaced by a string saying so (a badge of any size
+/// would be kept in memory and in every checkpoint).
+fn capped(v: &Value) -> Value {
+    match v {
+        Value::String(s) => Value::String(capped_str(s)),
+        Value::Null | Value::Bool(_) | Value::Number(_) => v.clone(),
+        _ => {
+            let len = serde_json::to_vec(v).map_or(usize::MAX, |j| j.len());
+            if len <= MAX_BADGE_JSON {
+                v.clone()
+            } else {
+                Value::String(format!("(a {len}-byte value)"))
+            }
         }
     }
 }

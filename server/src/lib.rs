@@ -64,6 +64,7 @@ pub(crate) mod fold;
 pub mod guard;
 pub(crate) mod hub;
 pub mod ingest;
+pub mod post;
 pub mod serve;
 pub(crate) mod sse;
 pub mod store;
@@ -137,6 +138,7 @@ struct StateInner {
     shutdown: watch::Sender<bool>,
     slots: guard::Slots,
     files: web::Files,
+    post_locks: post::PostLocks,
 }
 
 impl AppState {
@@ -149,6 +151,7 @@ impl AppState {
                 shutdown: watch::Sender::new(false),
                 slots: guard::Slots::default(),
                 files: web::Files::default(),
+                post_locks: post::PostLocks::default(),
             }),
         }
     }
@@ -191,6 +194,11 @@ impl AppState {
     /// The names of the page's built files.
     pub(crate) fn files(&self) -> &web::Files {
         &self.inner.files
+    }
+
+    /// The per-session turns of POSTs.
+    pub(crate) fn post_locks(&self) -> &post::PostLocks {
+        &self.inner.post_locks
     }
 }
 

@@ -163,12 +163,14 @@ async fn post_answers_seqs_and_title_sticks() {
     assert_eq!(status, StatusCode::OK);
     assert_eq!(
         v,
-        json!({"session": "agent-bob", "created": true, "seqs": [1, 2]})
+        json!({"session": "agent-bob", "created": true, "first_seq": 1, "last_seq": 2,
+               "count": 2, "seqs": [1, 2]})
     );
     let v = post(&app, "agent-bob", b"{\"kind\":\"note\",\"text\":\"c\"}\n").await;
     assert_eq!(
         v,
-        json!({"session": "agent-bob", "created": false, "seqs": [3]})
+        json!({"session": "agent-bob", "created": false, "first_seq": 3, "last_seq": 3,
+               "count": 1, "seqs": [3]})
     );
     let (_, s) = json_of(&app, "GET", "/api/sessions/agent-bob", vec![]).await;
     assert_eq!(s["title"], "Bob the agent");
@@ -238,7 +240,7 @@ async fn history_defaults_limits_and_bad_parameters() {
     .await;
     assert_eq!(
         page,
-        json!({"envelopes": [], "next_before": null, "head": 250})
+        json!({"envelopes": [], "next_before": null, "head": 250, "cut_by_bytes": false})
     );
     let (_, page) = json_of(
         &app,

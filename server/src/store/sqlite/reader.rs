@@ -13,6 +13,10 @@ use crate::store::{FollowPos, StoreError};
 
 use super::schema::checkpoint_at;
 
+/// Bytes after which a history page stops (it always has at least one envelope); it then
+/// says `"cut_by_bytes": true` and `next_before` goes on from there.
+pub(crate) const HISTORY_PAGE_BYTES: usize = 16 * 1024 * 1024;
+
 /// Events read from the database at a time.
 const CHUNK_EVENTS: u64 = 512;
 
@@ -197,10 +201,16 @@ pub(super) fn rendered_page(
     out.extend_from_slice(b"{\"envelopes\":[");
     let mut oldest = None;
     let mut more = false;
+    let mut cut = false;
     for (n, row) in rows.enumerate() {
         let (seq, json) = row?;
         if n == limit {
             more = true;
+            break;
+        }
+        // Bounded in bytes too, with at least one envelope so a page always moves on.
+        if n > 0 && out.len() + json.len() > HISTORY_PAGE_BYTES {
+            (more, cut) = (true, true);
             break;
         }
         if n > 0 {
@@ -214,7 +224,7 @@ pub(super) fn rendered_page(
         Some(seq) => out.extend_from_slice(seq.to_string().as_bytes()),
         None => out.extend_from_slice(b"null"),
     }
-    out.extend_from_slice(format!(",\"head\":{head}}}").as_bytes());
+    out.extend_from_slice(format!(",\"head\":{head},\"cut_by_bytes\":{cut}}}").as_bytes());
     Ok(out)
 }
 

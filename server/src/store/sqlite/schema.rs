@@ -192,22 +192,30 @@ pub(super) fn checkpoint_at(
     session: &str,
     seq: u64,
 ) -> Result<(u64, Checkpoint), StoreError> {
-    let row: Option<(i64, String, String)> = conn
-        .prepare_cached(
-            "SELECT seq, ctx, badges FROM checkpoints
-             WHERE session = ?1 AND seq <= ?2 ORDER BY seq DESC LIMIT 1",
-        )?
-        .query_row(params![session, seq as i64], |r| {
-            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
-        })
-        .optional()?;
-    let Some((cp, ctx, badges)) = row else {
-        return Ok((0, Checkpoint::default()));
-    };
-    match (serde_json::from_str(&ctx), serde_json::from_str(&badges)) {
-        (Ok(ctx), Ok(badges)) => Ok((cp as u64, Checkpoint { ctx, badges })),
-        _ => Err(StoreError::Corrupt(format!(
-            "checkpoint {cp} of session {session} does not parse"
-        ))),
+    // The newest one that parses: a checkpoint that does not (one written by a build that
+    // stored an infinite sum as null) falls back to an earlier one, or to the start.
+    let mut upto = seq as i64;
+    loop {
+        let row: Option<(i64, String, String)> = conn
+            .prepare_cached(
+                "SELECT seq, ctx, badges FROM checkpoints
+                 WHERE session = ?1 AND seq <= ?2 ORDER BY seq DESC LIMIT 1",
+            )?
+            .query_row(params![session, upto], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            })
+            .optional()?;
+        let Some((cp, ctx, badges)) = row else {
+            return Ok((0, Checkpoint::default()));
+        };
+        match (serde_json::from_str(&ctx), serde_json::from_str(&badges)) {
+            (Ok(ctx), Ok(badges)) => return Ok((cp as u64, Checkpoint { ctx, badges })),
+            _ => {
+                tracing::warn!(
+                    "checkpoint {cp} of session {session:?} does not parse; using an earlier one"
+                );
+                upto = cp - 1;
+            }
+        }
     }
 }

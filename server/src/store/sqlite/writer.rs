@@ -18,6 +18,9 @@ use super::schema::{insert_checkpoint, insert_rendered};
 
 /// Most commands committed in one transaction.
 const GROUP_MAX: usize = 256;
+/// Lines after which no more commands join a transaction (`POST` stores at most
+/// `crate::post::APPEND_LINES` per append).
+const TURN_LINES: usize = 8192;
 
 /// A command to the writer; each answers on its channel once committed (or failed).
 pub(super) enum WriteCmd {
@@ -35,6 +38,25 @@ pub(super) enum WriteCmd {
     Shutdown,
 }
 
+impl WriteCmd {
+    /// The session it writes to.
+    fn session(&self) -> Option<&str> {
+        match self {
+            WriteCmd::Open { id, .. } | WriteCmd::End { id, .. } => Some(id),
+            WriteCmd::Append(a, _) => Some(&a.session),
+            WriteCmd::Shutdown => None,
+        }
+    }
+
+    /// How many lines it stores.
+    fn lines(&self) -> usize {
+        match self {
+            WriteCmd::Append(a, _) => a.lines.len(),
+            _ => 0,
+        }
+    }
+}
+
 /// The writer thread's state.
 pub(super) struct Writer {
     pub(super) conn: Connection,
@@ -50,6 +72,33 @@ struct Pending {
     /// Whether this group changed the partial message (then a `preview` frame is published).
     preview_changed: bool,
     frames: Vec<u8>,
+}
+
+/// A session's pending state before a command, to go back to if the command fails (its
+/// frames are only ever appended to, so their length is enough).
+struct Snapshot {
+    info: SessionInfo,
+    fold: SessionFold,
+    preview_changed: bool,
+    frames: usize,
+}
+
+impl Pending {
+    fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            info: self.info.clone(),
+            fold: self.fold.clone(),
+            preview_changed: self.preview_changed,
+            frames: self.frames.len(),
+        }
+    }
+
+    fn restore(&mut self, s: Snapshot) {
+        self.info = s.info;
+        self.fold = s.fold;
+        self.preview_changed = s.preview_changed;
+        self.frames.truncate(s.frames);
+    }
 }
 
 /// A command done inside the transaction, waiting for the commit to be answered.
@@ -107,10 +156,16 @@ impl Writer {
     /// Writes groups of commands until [`WriteCmd::Shutdown`] or every sender is gone.
     pub(super) fn run(mut self, mut rx: mpsc::Receiver<WriteCmd>) {
         while let Some(first) = rx.blocking_recv() {
+            let mut lines = first.lines();
             let mut group = vec![first];
-            while group.len() < GROUP_MAX {
+            // One turn is bounded in commands and in lines, so a big append does not make
+            // the appends queued behind it wait for many more.
+            while group.len() < GROUP_MAX && lines < TURN_LINES {
                 match rx.try_recv() {
-                    Ok(cmd) => group.push(cmd),
+                    Ok(cmd) => {
+                        lines += cmd.lines();
+                        group.push(cmd);
+                    }
                     Err(_) => break,
                 }
             }
@@ -149,6 +204,18 @@ impl Writer {
                 fail_cmd(cmd, msg);
                 continue;
             }
+            // Each command in its own savepoint, with its session's state before it: a
+            // command that fails is undone alone, never another session's events.
+            let session = cmd.session().map(str::to_owned);
+            let before = session
+                .as_ref()
+                .and_then(|id| group_tx.pending.get(id))
+                .map(Pending::snapshot);
+            if let Err(e) = tx.execute_batch("SAVEPOINT cmd") {
+                sql_error = Some(e.to_string());
+                fail_cmd(cmd, &e.to_string());
+                continue;
+            }
             let item = match cmd {
                 WriteCmd::Shutdown => continue,
                 WriteCmd::Open {
@@ -161,8 +228,24 @@ impl Writer {
                 WriteCmd::End { id, reply } => Done::End(reply, group_tx.end(&id)),
             };
             // A refused command (no such session, ended) wrote nothing; any other error
-            // may have written part of a command, so the whole group is rolled back.
-            sql_error = item.fatal();
+            // may have written part of a command, so that command is rolled back (the
+            // whole group only if even that fails).
+            let undone = match item.fatal() {
+                None => tx.execute_batch("RELEASE cmd"),
+                Some(msg) => {
+                    tracing::error!("write failed, that command rolled back: {msg}");
+                    if let Some(id) = session {
+                        match (before, group_tx.pending.get_mut(&id)) {
+                            (Some(before), Some(p)) => p.restore(before),
+                            _ => drop(group_tx.pending.remove(&id)),
+                        }
+                    }
+                    tx.execute_batch("ROLLBACK TO cmd; RELEASE cmd")
+                }
+            };
+            if let Err(e) = undone {
+                sql_error = Some(e.to_string());
+            }
             done.push(item);
         }
         let failed = match sql_error {
@@ -355,7 +438,7 @@ impl Group<'_> {
              VALUES (?1, ?2, ?3, ?4, NULL, 0)",
             params![info.id, info.title, info.source, info.started],
         )?;
-        tracing::info!("session {id} created ({source}): {title}");
+        tracing::info!("session {id} created ({source}): {title:?}");
         Ok(Pending {
             hub: Arc::new(Hub::new(info.clone(), SessionFold::default())),
             created: true,

@@ -1,0 +1,192 @@
+//! `POST …/events` in bounded turns: a body of millions of short lines must not hold the one
+//! writer for a minute (every other session's POST waiting) nor pile up gigabytes of lines,
+//! seqs and frames in memory.
+//!
+//! - A body over [`MAX_LINES_PER_REQUEST`] newlines is refused (`413`) before anything is
+//!   stored: counting them is one `memchr` pass.
+//! - The body is cut into lines a slice at a time and stored in appends of at most
+//!   [`APPEND_LINES`] lines or [`APPEND_BYTES`] bytes, one after the other, so the writer
+//!   takes other sessions' appends between them.
+//! - POSTs to one session take turns ([`PostLocks`]): a request's lines get consecutive seqs
+//!   even when it is stored in several appends.
+//! - The answer is a seq range (`first_seq`, `last_seq`, `count`); `seqs` lists them only up
+//!   to [`LISTED_SEQS`].
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, Weak};
+
+use axum::body::Bytes;
+use classifier::LineReader;
+
+use crate::store::{Append, RawLine, Store};
+use crate::{AppError, AppState};
+
+/// Most lines (newlines, blank lines included) one request may hold.
+pub const MAX_LINES_PER_REQUEST: usize = 1_000_000;
+/// Most lines stored in one append (one writer command).
+pub const APPEND_LINES: usize = 4096;
+/// Most bytes of lines stored in one append (a single longer line is one append).
+pub const APPEND_BYTES: usize = 8 * 1024 * 1024;
+/// Most seqs listed one by one in an answer.
+pub const LISTED_SEQS: usize = 1000;
+/// Bytes of the body cut into lines at a time.
+const SLICE: usize = 64 * 1024;
+
+/// The answer to a POST of events.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Posted {
+    /// The session.
+    pub session: String,
+    /// The session was created by this request.
+    pub created: bool,
+    /// The seq of the first line stored (`None`: no line).
+    pub first_seq: Option<u64>,
+    /// The seq of the last line stored.
+    pub last_seq: Option<u64>,
+    /// How many lines were stored (their seqs are `first_seq..=last_seq`).
+    pub count: u64,
+    /// Every seq, when there are at most [`LISTED_SEQS`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seqs: Option<Vec<u64>>,
+}
+
+/// One async lock per session that POSTs take in turn; entries go when no POST holds them.
+#[derive(Default)]
+pub struct PostLocks {
+    map: Mutex<HashMap<String, Weak<tokio::sync::Mutex<()>>>>,
+}
+
+impl PostLocks {
+    fn get(&self, id: &str) -> Arc<tokio::sync::Mutex<()>> {
+        let mut map = self.map.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(lock) = map.get(id).and_then(Weak::upgrade) {
+            return lock;
+        }
+        map.retain(|_, w| w.strong_count() > 0);
+        let lock = Arc::new(tokio::sync::Mutex::new(()));
+        map.insert(id.to_owned(), Arc::downgrade(&lock));
+        lock
+    }
+}
+
+/// Stores the JSONL `body` in session `id` (created with `title` if missing), in turns.
+pub async fn post_lines(
+    state: &AppState,
+    id: &str,
+    title: &str,
+    body: Bytes,
+) -> Result<Posted, AppError> {
+    let newlines = memchr::memchr_iter(b'\n', &body).count();
+    if newlines >= MAX_LINES_PER_REQUEST {
+        return Err(AppError::TooLarge(format!(
+            "the request has over {MAX_LINES_PER_REQUEST} lines; post them in several requests"
+        )));
+    }
+    let lock = state.post_locks().get(id);
+    let _turn = lock.lock().await;
+    let mut posting = Posting {
+        store: state.store(),
+        id,
+        title,
+        posted: Posted {
+            session: id.to_owned(),
+            created: false,
+            first_seq: None,
+            last_seq: None,
+            count: 0,
+            seqs: Some(Vec::new()),
+        },
+        lines: Vec::new(),
+        bytes: 0,
+    };
+    let mut reader = LineReader::with_limit(state.config().max_line_bytes);
+    for slice in body.chunks(SLICE) {
+        let mut lines = std::mem::take(&mut posting.lines);
+        reader.push(slice, |line| lines.push(RawLine::from_line(line)));
+        posting.lines = lines;
+        posting.flush(false).await?;
+    }
+    let mut lines = std::mem::take(&mut posting.lines);
+    reader.finish(|line| lines.push(RawLine::from_line(line)));
+    posting.lines = lines;
+    posting.flush(true).await?;
+    if posting.posted.count == 0 && !posting.posted.created {
+        // An empty body still creates the session, as it always did.
+        posting.store_chunk(Vec::new()).await?;
+    }
+    Ok(posting.posted)
+}
+
+/// A request being stored.
+struct Posting<'a> {
+    store: &'a Store,
+    id: &'a str,
+    title: &'a str,
+    posted: Posted,
+    /// Lines cut but not stored yet.
+    lines: Vec<RawLine>,
+    /// Their bytes.
+    bytes: usize,
+}
+
+impl Posting<'_> {
+    /// Stores full appends of the waiting lines (all of them with `all`).
+    async fn flush(&mut self, all: bool) -> Result<(), AppError> {
+        self.bytes = self.lines.iter().map(|l| l.bytes.len()).sum();
+        while !self.lines.is_empty()
+            && (all || self.lines.len() >= APPEND_LINES || self.bytes >= APPEND_BYTES)
+        {
+            let mut take = 0;
+            let mut bytes = 0;
+            for line in &self.lines {
+                if take > 0 && (take == APPEND_LINES || bytes + line.bytes.len() > APPEND_BYTES) {
+                    break;
+                }
+                take += 1;
+                bytes += line.bytes.len();
+            }
+            let rest = self.lines.split_off(take);
+            let chunk = std::mem::replace(&mut self.lines, rest);
+            self.bytes -= bytes;
+            self.store_chunk(chunk).await?;
+        }
+        Ok(())
+    }
+
+    async fn store_chunk(&mut self, lines: Vec<RawLine>) -> Result<(), AppError> {
+        let appended = self
+            .store
+            .append(Append {
+                session: self.id.to_owned(),
+                lines,
+                create: Some((self.title.to_owned(), "post".to_owned())),
+                follow: None,
+            })
+            .await
+            .map_err(|e| {
+                let err = AppError::from(e);
+                match (&err, self.posted.count) {
+                    (_, 0) => err,
+                    (AppError::Internal(m), n) => AppError::Internal(format!(
+                        "{m} (after {n} lines of the request were stored, seqs {}-{})",
+                        self.posted.first_seq.unwrap_or(0),
+                        self.posted.last_seq.unwrap_or(0)
+                    )),
+                    _ => err,
+                }
+            })?;
+        let p = &mut self.posted;
+        p.created |= appended.created;
+        if let (Some(&first), Some(&last)) = (appended.seqs.first(), appended.seqs.last()) {
+            p.first_seq.get_or_insert(first);
+            p.last_seq = Some(last);
+        }
+        p.count += appended.seqs.len() as u64;
+        if p.count > LISTED_SEQS as u64 {
+            p.seqs = None;
+        } else if let Some(seqs) = &mut p.seqs {
+            seqs.extend(&appended.seqs);
+        }
+        Ok(())
+    }
+}

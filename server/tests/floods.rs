@@ -1,0 +1,261 @@
+//! Issue 9's floods and poisons, against the real router over a real SQLite file: a POST
+//! of millions of lines while another session posts, history pages of huge events, a
+//! `1e308` that made a checkpoint unreadable, a checkpoint that does not parse, one failing
+//! command in a write group, badge values of any size.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{TestDb, call_json, spawn_server};
+use hiveterm::{AppState, Config, Store};
+use serde_json::Value;
+
+fn note(text: &str) -> String {
+    serde_json::json!({ "kind": "note", "text": text }).to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_post_of_8_million_lines_is_refused_before_anything_is_stored() {
+    let db = TestDb::new();
+    let addr = spawn_server(db.state.clone()).await;
+    let body = b"x\n".repeat(8 * 1024 * 1024);
+    let t = Instant::now();
+    let (status, v) = call_json(addr, "POST", "/api/sessions/flood/events", body).await;
+    assert_eq!(status, 413, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("lines"), "{v}");
+    assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
+    let (status, _) = call_json(addr, "GET", "/api/sessions/flood", vec![]).await;
+    assert_eq!(status, 404, "nothing stored");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_many_line_post_takes_turns_with_another_sessions_posts() {
+    let db = TestDb::with(Config::default(), 256);
+    let addr = spawn_server(db.state.clone()).await;
+    let lines = 200_000;
+    let body = (note("x") + "\n").repeat(lines).into_bytes();
+    let big = tokio::spawn(async move {
+        let t = Instant::now();
+        let r = call_json(addr, "POST", "/api/sessions/big/events", body).await;
+        (r, t.elapsed())
+    });
+    // Another session posts while the big one is stored: each answered promptly.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let mut slowest = Duration::ZERO;
+    let mut during = 0;
+    for i in 0..40 {
+        let t = Instant::now();
+        let (status, v) = call_json(
+            addr,
+            "POST",
+            "/api/sessions/other/events",
+            (note(&format!("small {i}")) + "\n").into_bytes(),
+        )
+        .await;
+        assert_eq!(status, 200, "{v}");
+        slowest = slowest.max(t.elapsed());
+        if !big.is_finished() {
+            during += 1;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let ((status, v), took) = big.await.unwrap();
+    assert_eq!(status, 200, "{v}");
+    eprintln!("big post {took:?}; {during} small posts during it, slowest {slowest:?}");
+    assert!(
+        during >= 5,
+        "the big post ended too soon to tell ({took:?})"
+    );
+    assert!(
+        slowest < Duration::from_secs(2),
+        "slowest small post {slowest:?}"
+    );
+    // One range, consecutive seqs, not a list of 200,000.
+    assert_eq!(v["count"], lines);
+    assert_eq!(v["first_seq"], 1);
+    assert_eq!(v["last_seq"], lines);
+    assert!(v.get("seqs").is_none(), "seqs listed");
+    let (_, s) = call_json(addr, "GET", "/api/sessions/big", vec![]).await;
+    assert_eq!(s["last_seq"], lines);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn history_pages_of_huge_events_are_capped_by_bytes() {
+    let db = TestDb::new();
+    let addr = spawn_server(db.state.clone()).await;
+    let big = "y".repeat(4 * 1024 * 1024);
+    let body = (0..6).map(|_| note(&big) + "\n").collect::<String>();
+    let (status, v) = call_json(addr, "POST", "/api/sessions/huge/events", body.into_bytes()).await;
+    assert_eq!(status, 200, "{v}");
+    let mut before = String::new();
+    let mut seen = Vec::new();
+    let mut cut = false;
+    loop {
+        let (status, page) = call_json(
+            addr,
+            "GET",
+            &format!("/api/sessions/huge/events/history?limit=100{before}"),
+            vec![],
+        )
+        .await;
+        assert_eq!(status, 200);
+        let bytes = page.to_string().len();
+        assert!(bytes <= 17 * 1024 * 1024, "a page of {bytes} bytes");
+        let envs = page["envelopes"].as_array().unwrap();
+        assert!(!envs.is_empty());
+        seen.extend(envs.iter().map(|e| e["seq"].as_u64().unwrap()));
+        cut |= page["cut_by_bytes"] == true;
+        match page["next_before"].as_u64() {
+            Some(b) => before = format!("&before={b}"),
+            None => break,
+        }
+    }
+    assert!(cut, "no page said it was cut by bytes");
+    assert_eq!(
+        seen,
+        [6, 5, 4, 3, 2, 1],
+        "every envelope once, newest first"
+    );
+}
+
+/// Reopens the database as a restarted server would.
+async fn restart(db: &TestDb) -> AppState {
+    db.state.store().close().await;
+    let store = Store::open_with(&db.db_path(), 4).unwrap();
+    AppState::new(store, Config::default())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_1e308_cost_or_duration_poisons_nothing_even_after_a_restart() {
+    let db = TestDb::new();
+    let addr = spawn_server(db.state.clone()).await;
+    let result = r#"{"type":"result","subtype":"success","is_error":false,"duration_ms":1e308,"total_cost_usd":1e308,"result":"ok"}"#;
+    let nan = r#"{"type":"result","subtype":"success","is_error":false,"duration_ms":-1e308,"total_cost_usd":-5,"result":"ok"}"#;
+    let body = [result, result, nan, result, result, result, result, result].join("\n");
+    let (status, v) = call_json(addr, "POST", "/api/sessions/p/events", body.into_bytes()).await;
+    assert_eq!(status, 200, "{v}");
+    let (status, s) = call_json(addr, "GET", "/api/sessions/p/state", vec![]).await;
+    assert_eq!(status, 200);
+    assert!(s["duration_ms"].as_f64().unwrap().is_finite(), "{s}");
+    // After a restart the checkpoints written above are read back.
+    let state = restart(&db).await;
+    let addr = spawn_server(state).await;
+    let (status, s) = call_json(addr, "GET", "/api/sessions/p/state", vec![]).await;
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(s["results"], 8);
+    let (status, v) = call_json(
+        addr,
+        "POST",
+        "/api/sessions/p/events",
+        (note("after") + "\n").into_bytes(),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unreadable_checkpoint_falls_back_to_an_earlier_one() {
+    let db = TestDb::new();
+    let addr = spawn_server(db.state.clone()).await;
+    let body = (1..=10)
+        .map(|i| note(&format!("n{i}")) + "\n")
+        .collect::<String>();
+    call_json(addr, "POST", "/api/sessions/c/events", body.into_bytes()).await;
+    let (_, before) = call_json(addr, "GET", "/api/sessions/c/state", vec![]).await;
+    let conn = rusqlite::Connection::open(db.db_path()).unwrap();
+    let n = conn
+        .execute(
+            "UPDATE checkpoints SET badges = '{\"cost_usd\": null' WHERE session = 'c' AND seq = 8",
+            [],
+        )
+        .unwrap();
+    assert_eq!(n, 1, "a checkpoint at seq 8 (every 4)");
+    drop(conn);
+    let state = restart(&db).await;
+    let addr = spawn_server(state).await;
+    let (status, after) = call_json(addr, "GET", "/api/sessions/c/state", vec![]).await;
+    assert_eq!(status, 200, "{after}");
+    assert_eq!(after["warnings"], before["warnings"]);
+    assert_eq!(after["last_seq"], 10);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failing_command_never_rolls_back_another_sessions_events() {
+    let db = TestDb::new();
+    let addr = spawn_server(db.state.clone()).await;
+    for id in ["good", "poison"] {
+        call_json(
+            addr,
+            "POST",
+            &format!("/api/sessions/{id}/events"),
+            (note("start") + "\n").into_bytes(),
+        )
+        .await;
+    }
+    // From now on every event of `poison` fails inside SQLite.
+    let conn = rusqlite::Connection::open(db.db_path()).unwrap();
+    conn.execute_batch(
+        "CREATE TRIGGER poison BEFORE INSERT ON events WHEN NEW.session = 'poison'
+         BEGIN SELECT RAISE(ABORT, 'poisoned'); END;",
+    )
+    .unwrap();
+    drop(conn);
+    let mut tasks = Vec::new();
+    for i in 0..200 {
+        let id = if i % 2 == 0 { "good" } else { "poison" };
+        tasks.push(tokio::spawn(async move {
+            let (status, _) = call_json(
+                addr,
+                "POST",
+                &format!("/api/sessions/{id}/events"),
+                (note(&format!("{i}")) + "\n").into_bytes(),
+            )
+            .await;
+            (id, status)
+        }));
+    }
+    let mut good_ok = 0;
+    for t in tasks {
+        let (id, status) = t.await.unwrap();
+        match id {
+            "good" => {
+                assert_eq!(status, 200, "a good post failed");
+                good_ok += 1;
+            }
+            _ => assert_eq!(status, 500),
+        }
+    }
+    assert_eq!(good_ok, 100);
+    let (_, s) = call_json(addr, "GET", "/api/sessions/good", vec![]).await;
+    assert_eq!(s["last_seq"], 101);
+    let (_, s) = call_json(addr, "GET", "/api/sessions/poison", vec![]).await;
+    assert_eq!(s["last_seq"], 1);
+    let all = common::all_history(addr, "good", 1000).await;
+    assert_eq!(all.len(), 101);
+}
+
+#[tokio::test]
+async fn badge_values_of_any_size_are_capped() {
+    let db = TestDb::new();
+    let addr = spawn_server(db.state.clone()).await;
+    let huge = "m".repeat(1_000_000);
+    let lines = [
+        serde_json::json!({"kind": "model_changed", "model": huge}).to_string(),
+        serde_json::json!({"kind": "status_changed", "status": {"big": huge}}).to_string(),
+        serde_json::json!({"kind": "turn_start", "from": huge}).to_string(),
+    ];
+    let (status, v) = call_json(
+        addr,
+        "POST",
+        "/api/sessions/b/events",
+        (lines.join("\n") + "\n").into_bytes(),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    let (_, s) = call_json(addr, "GET", "/api/sessions/b/state", vec![]).await;
+    let len = |v: &Value| v.to_string().len();
+    assert!(len(&s["model"]) < 1000, "{}", len(&s["model"]));
+    assert!(len(&s["status"]) < 1000, "{}", len(&s["status"]));
+    assert!(len(&s["turn"]) < 1000, "{}", len(&s["turn"]));
+}
