@@ -4,7 +4,7 @@
 # Generates (once) a large realistic Claude Code transcript, bench-data/big.transcript.jsonl
 # (100,000 lines, about 150 MB; scripts/gen-big-transcript.py, seeded), then times, alternately,
 #   floor    = read the file in 256 KiB chunks + LineReader + parse every line to serde_json::Value
-#   classify = the same reading + classifier::classify_line on every line (rows dropped at once)
+#   classify = the same reading through classifier::LogClassifier (rows dropped at once)
 # with classifier/examples/throughput.rs, RUNS times each (default 5), and reports the medians
 # of wall and CPU time, the ratio classify/floor and the peak RSS of each. Also times the
 # end-to-end `hiveterm classify FILE > /dev/null` (reading + classify + JSON output), for

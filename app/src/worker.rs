@@ -7,54 +7,60 @@
 //! - worker → page `{kind: "rows", json: "[TermEnvelope…]", read, total, lines}` after each
 //!   chunk (the first chunk is small so the first rows show at once), then `{kind: "done", …}`.
 //!
-//! The file is read with `File.slice` and `FileReaderSync`, chunk by chunk, through the
-//! classifier's [`classifier::LineReader`]; one [`classifier::ClassifyCtx`] spans the file and
-//! each line's `seq` is its 1-based line number, exactly as `hiveterm classify` numbers it.
+//! The file is read with `File.slice` and `FileReaderSync`, chunk by chunk, through one
+//! [`classifier::LogClassifier`] (the same type `hiveterm classify` uses, with the same line
+//! limit): each line's `seq` is its 1-based line number and its rows are exactly the CLI's.
 
-use classifier::{ClassifyCtx, LineReader, TermEnvelope, classify_line};
+use classifier::{LogClassifier, TermEnvelope};
 
 /// Bytes read for the first chunk: small, so the first rows show quickly.
 pub const FIRST_CHUNK: usize = 128 * 1024;
 /// Bytes read per later chunk.
 pub const CHUNK: usize = 4 * 1024 * 1024;
 
-/// Classifies a stream of chunks, calling `emit` after each with that chunk's envelopes
-/// (envelopes without rows are left out). Pure; the worker feeds it file slices.
-#[derive(Default)]
+/// Classifies a stream of chunks, returning after each the envelopes that have rows (an
+/// envelope without rows is not sent). Pure; the worker feeds it file slices.
+#[derive(Debug, Default)]
 pub struct Classifier {
-    reader: LineReader,
-    ctx: ClassifyCtx,
-    /// Lines seen so far.
-    pub lines: u64,
+    log: LogClassifier,
 }
 
 impl Classifier {
+    /// With the one line limit, [`classifier::MAX_LINE_BYTES`].
+    pub fn new() -> Classifier {
+        Classifier::default()
+    }
+
+    /// With another line limit (tests lower it).
+    pub fn with_limit(limit: usize) -> Classifier {
+        Classifier {
+            log: LogClassifier::with_limit(limit),
+        }
+    }
+
     /// Classifies one chunk.
     pub fn push(&mut self, chunk: &[u8]) -> Vec<TermEnvelope> {
         let mut out = Vec::new();
-        let (reader, ctx, lines) = (&mut self.reader, &mut self.ctx, &mut self.lines);
-        reader.push(chunk, |line| {
-            *lines = line.number;
-            let env = classify_line(&line.bytes, line.number, ctx);
-            if !env.msgs.is_empty() {
-                out.push(env);
-            }
-        });
+        self.log.feed(chunk, |env| keep(&mut out, env));
         out
     }
 
     /// Ends the input.
     pub fn finish(&mut self) -> Vec<TermEnvelope> {
         let mut out = Vec::new();
-        let (reader, ctx, lines) = (&mut self.reader, &mut self.ctx, &mut self.lines);
-        reader.finish(|line| {
-            *lines = line.number;
-            let env = classify_line(&line.bytes, line.number, ctx);
-            if !env.msgs.is_empty() {
-                out.push(env);
-            }
-        });
+        self.log.finish(|env| keep(&mut out, env));
         out
+    }
+
+    /// Physical lines seen so far, blank ones included.
+    pub fn lines(&self) -> u64 {
+        self.log.lines_seen()
+    }
+}
+
+fn keep(out: &mut Vec<TermEnvelope>, env: TermEnvelope) {
+    if !env.msgs.is_empty() {
+        out.push(env);
     }
 }
 
@@ -122,7 +128,7 @@ mod imp {
             post("error", &[("message", "FileReaderSync unavailable".into())]);
             return;
         };
-        let mut c = Classifier::default();
+        let mut c = Classifier::new();
         let mut at = 0.0_f64;
         let mut size = FIRST_CHUNK as f64;
         while at < total {
@@ -141,11 +147,11 @@ mod imp {
             };
             let envs = c.push(&bytes);
             at = end;
-            post_rows(&envs, at, total, c.lines, "rows");
+            post_rows(&envs, at, total, c.lines(), "rows");
             size = CHUNK as f64;
         }
         let envs = c.finish();
-        post_rows(&envs, total, total, c.lines, "done");
+        post_rows(&envs, total, total, c.lines(), "done");
     }
 }
 
@@ -154,7 +160,7 @@ mod tests {
     use super::*;
 
     fn run_split(input: &[u8], split: usize) -> Vec<TermEnvelope> {
-        let mut c = Classifier::default();
+        let mut c = Classifier::new();
         let mut out = Vec::new();
         for chunk in input.chunks(split.max(1)) {
             out.extend(c.push(chunk));

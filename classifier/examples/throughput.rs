@@ -3,8 +3,9 @@
 //! `cargo run --release --example throughput -p classifier -- MODE FILE`, MODE being:
 //! - `floor`: read FILE in 256 KiB chunks, split lines with [`LineReader`], parse every line
 //!   into a `serde_json::Value`, nothing else;
-//! - `classify`: the same reading, then [`classify_line`] on every line with one
-//!   [`ClassifyCtx`]; each envelope lives only until the next line, as in a streaming consumer.
+//! - `classify`: the same reading through a [`LogClassifier`] (as `hiveterm classify` and the
+//!   page's worker do); each envelope lives only until the next line, as in a streaming
+//!   consumer.
 //!
 //! Prints wall time, CPU time, lines, MB/s and peak RSS, then one `RESULT key=value ...` line
 //! for scripts (scripts/bench-classify.sh). CPU time (`/proc/self/schedstat`) is what to compare
@@ -17,7 +18,7 @@ use std::io::{ErrorKind, Read};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use classifier::{ClassifyCtx, LineReader, classify_line};
+use classifier::{LineReader, LogClassifier, TermEnvelope};
 
 /// How much of the file is read at a time (as `hiveterm classify` does).
 const CHUNK: usize = 256 * 1024;
@@ -61,27 +62,26 @@ fn main() -> ExitCode {
     let mut tally = Tally::default();
     let mut bytes = 0u64;
     let mut reader = LineReader::new();
-    let mut ctx = ClassifyCtx::new();
+    let mut log = LogClassifier::new();
     let mut buf = vec![0u8; CHUNK];
-    let mut on_line = |line: classifier::Line| {
+    let mut floor = |line: classifier::Line| {
         tally.lines += 1;
-        match mode {
-            Mode::Floor => {
-                if let Ok(value) = serde_json::from_slice::<serde_json::Value>(&line.bytes) {
-                    tally.items += 1;
-                    tally.weight += value.as_object().map_or(0, |o| o.len() as u64);
-                }
-            }
-            Mode::Classify => {
-                let env = classify_line(&line.bytes, line.number, &mut ctx);
-                tally.items += env.msgs.len() as u64;
-                tally.weight += env
-                    .msgs
-                    .iter()
-                    .map(|m| (m.summary.len() + m.body.as_ref().map_or(0, |b| b.len())) as u64)
-                    .sum::<u64>();
-            }
+        if let Ok(value) = serde_json::from_slice::<serde_json::Value>(&line.bytes) {
+            tally.items += 1;
+            tally.weight += value.as_object().map_or(0, |o| o.len() as u64);
         }
+    };
+    let mut rows = 0u64;
+    let mut weight = 0u64;
+    let mut envelopes = 0u64;
+    let mut classified = |env: TermEnvelope| {
+        envelopes += 1;
+        rows += env.msgs.len() as u64;
+        weight += env
+            .msgs
+            .iter()
+            .map(|m| (m.summary.len() + m.body.as_ref().map_or(0, |b| b.len())) as u64)
+            .sum::<u64>();
     };
     loop {
         let n = match file.read(&mut buf) {
@@ -94,9 +94,22 @@ fn main() -> ExitCode {
             }
         };
         bytes += n as u64;
-        reader.push(&buf[..n], &mut on_line);
+        match mode {
+            Mode::Floor => reader.push(&buf[..n], &mut floor),
+            Mode::Classify => log.feed(&buf[..n], &mut classified),
+        }
     }
-    reader.finish(&mut on_line);
+    match mode {
+        Mode::Floor => reader.finish(&mut floor),
+        Mode::Classify => {
+            log.finish(&mut classified);
+            tally = Tally {
+                lines: envelopes,
+                items: rows,
+                weight,
+            };
+        }
+    }
     let secs = start.elapsed().as_secs_f64();
     let cpu = cpu_start
         .zip(cpu_ns())

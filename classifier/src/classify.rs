@@ -1,7 +1,9 @@
 //! The top-level dispatch: one [`LiveEvent`] → zero or more rows.
 
 use crate::ctx::ClassifyCtx;
-use crate::event::{LiveEvent, LogEvent, parse_line};
+use crate::event::{LiveEvent, LogEvent, line_event};
+use crate::kind::{icon, turn_fail_row, turn_ok_row, turn_start_row};
+use crate::lines::Line;
 use crate::msg::{Level, TermEnvelope, TermMsg};
 use crate::text::{sanitize, truncate_chars};
 
@@ -10,17 +12,9 @@ use crate::text::{sanitize, truncate_chars};
 /// every string in the result is free of escape sequences and control characters.
 pub fn classify(event: &LiveEvent, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
     let mut rows = match event {
-        LiveEvent::TurnStart { from, body } => vec![turn_start(from, body)],
-        LiveEvent::TurnEnd { ok: true, .. } => {
-            vec![TermMsg::new(Level::Info, "turn ok").icon("✅")]
-        }
-        LiveEvent::TurnEnd { ok: false, note } => {
-            let summary = match note.as_deref().map(str::trim) {
-                Some(note) if !note.is_empty() => format!("turn fail — {}", first_line(note)),
-                _ => "turn fail".to_owned(),
-            };
-            vec![TermMsg::new(Level::Error, summary).icon("❌")]
-        }
+        LiveEvent::TurnStart { from, body } => vec![turn_start_row(from, body)],
+        LiveEvent::TurnEnd { ok: true, .. } => vec![turn_ok_row()],
+        LiveEvent::TurnEnd { ok: false, note } => vec![turn_fail_row(note.as_deref())],
         LiveEvent::Note { text } => vec![note(text)],
         LiveEvent::Stream { value } => crate::stream::classify_value(value, ctx),
         LiveEvent::StatusChanged { .. }
@@ -31,7 +25,7 @@ pub fn classify(event: &LiveEvent, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
         LiveEvent::Unrecognised { value } => vec![crate::stream::unrecognised(value)],
         LiveEvent::Unreadable { error, preview } => vec![
             TermMsg::new(Level::Error, format!("unreadable line · {error}"))
-                .icon("✗")
+                .icon(icon::ERROR)
                 .body(preview.clone()),
         ],
     };
@@ -61,25 +55,13 @@ pub fn classify_log_event(event: &LogEvent, ctx: &mut ClassifyCtx) -> TermEnvelo
     }
 }
 
-/// Parses and classifies one line of any supported log. `seq` is stamped on the envelope.
-pub fn classify_line(line: &[u8], seq: u64, ctx: &mut ClassifyCtx) -> TermEnvelope {
-    let mut env = classify_log_event(&parse_line(line), ctx);
-    env.seq = Some(seq);
+/// Parses and classifies one line of any supported log, whole or over the line limit; the
+/// envelope's `seq` is [`Line::number`]. The one public way to classify a line: a whole line
+/// from elsewhere is [`Line::whole`]`(seq, bytes)`.
+pub fn classify_line(line: &Line, ctx: &mut ClassifyCtx) -> TermEnvelope {
+    let mut env = classify_log_event(&line_event(line), ctx);
+    env.seq = Some(line.number);
     env
-}
-
-fn turn_start(from: &str, body: &str) -> TermMsg {
-    let summary = if from.trim().is_empty() {
-        "TURN".to_owned()
-    } else {
-        format!("TURN ← {from}")
-    };
-    let row = TermMsg::new(Level::Info, summary).icon("◆");
-    if body.trim().is_empty() {
-        row
-    } else {
-        row.body(body)
-    }
 }
 
 /// Longest summary a note shows before the rest moves to its body.

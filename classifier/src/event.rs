@@ -9,6 +9,8 @@
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::lines::{Line, Oversize};
+
 /// One event of an agent session, as stored and classified.
 ///
 /// Serialises to the hyperhive event-log shape (`{"kind": …}`), without `ts`, which lives
@@ -108,6 +110,33 @@ pub fn parse_line(line: &[u8]) -> LogEvent {
     };
     parsed.bom = bom;
     parsed
+}
+
+/// What a framed line means: [`parse_line`] of a whole line, [`over_limit`] of an over-long
+/// one. The one door from a [`Line`] to an event.
+pub fn line_event(line: &Line) -> LogEvent {
+    match line.oversize {
+        None => parse_line(&line.bytes),
+        Some(over) => LogEvent::at(None, over_limit(&line.bytes, over)),
+    }
+}
+
+/// The event of a line over the line limit, from its first bytes: an
+/// [`LiveEvent::Unreadable`] saying how long it was, in the one wording every path shows
+/// (`{len} bytes, over the {limit}-byte line limit`). Its preview always ends in `…`: the
+/// line went on.
+pub fn over_limit(head: &[u8], over: Oversize) -> LiveEvent {
+    let Oversize { len, limit } = over;
+    let mut event = unreadable(
+        head,
+        format!("{len} bytes, over the {limit}-byte line limit"),
+    );
+    if let LiveEvent::Unreadable { preview, .. } = &mut event
+        && !preview.ends_with('…')
+    {
+        preview.push('…');
+    }
+    event
 }
 
 impl LogEvent {

@@ -10,11 +10,17 @@
 //! unknown input becomes a row that says what was wrong. It does not render HTML except
 //! through [`markdown`], the one door by which agent text becomes markup.
 //!
+//! Bytes become envelopes through one type, [`LogClassifier`] (feed chunks, finish); its rustdoc
+//! says how a server that stores lines first gets the same envelopes.
+//!
 //! Contents, in the order data flows:
-//! - [`lines`]: bytes in arbitrary chunks → lines ([`LineReader`]).
-//! - [`event`]: a line → a [`LiveEvent`] with its time ([`parse_line`]).
+//! - [`lines`]: bytes in arbitrary chunks → lines ([`LineReader`]); framing only.
+//! - [`event`]: a line → a [`LiveEvent`] with its time ([`parse_line`], [`event::line_event`]).
 //! - [`classify`] with a [`ClassifyCtx`]: an event → rows ([`TermMsg`]), in an envelope
-//!   ([`TermEnvelope`]) for the wire.
+//!   ([`TermEnvelope`]) for the wire; [`classify_line`] does both for one [`Line`].
+//! - [`LogClassifier`]: all of the above for a whole log.
+//! - [`row_kind`], [`tool_of`], [`icon`]: what a row is, read back from its icon and summary
+//!   (the wire has no kind tag); [`duration`]: the one way durations are written.
 //! - [`markdown`]: a markdown body → safe HTML.
 //! - [`partial`]: `stream_event` partial messages → a live preview ([`Preview`]).
 
@@ -22,7 +28,9 @@ mod ansi;
 mod classify;
 mod ctx;
 pub mod event;
+mod kind;
 pub mod lines;
+mod log;
 pub mod markdown;
 mod msg;
 pub mod partial;
@@ -34,7 +42,10 @@ mod tools;
 pub use crate::classify::{classify, classify_line, classify_log_event};
 pub use crate::ctx::ClassifyCtx;
 pub use crate::event::{LiveEvent, LogEvent, parse_line};
-pub use crate::lines::{Line, LineReader};
+pub use crate::kind::{RowKind, icon, row_kind, tool_of};
+pub use crate::lines::{Line, LineReader, MAX_LINE_BYTES};
+pub use crate::log::LogClassifier;
 pub use crate::msg::{BodyFormat, Level, TermEnvelope, TermMsg};
 pub use crate::partial::{Preview, PreviewKind};
 pub use crate::text::sanitize;
+pub use crate::time::duration;

@@ -11,15 +11,17 @@
 //! the limit: it is yielded once, as a [`Line`] with [`Line::oversize`] set and only its first
 //! bytes kept, so the caller shows one error row and goes on with the next line.
 //!
+//! This module only frames bytes: it knows nothing of what a line means. A [`Line`] (whole
+//! or over-long) becomes an envelope through [`classify_line`](crate::classify_line); the
+//! usual caller is [`LogClassifier`](crate::LogClassifier), which owns a reader.
+//!
 //! Cost: one `memchr` scan per chunk, one copy per line (a line inside one chunk is copied
 //! straight out of it; a line spanning chunks is gathered in an amortised buffer), so a huge
 //! line arriving in small chunks stays linear.
 
-use crate::ctx::ClassifyCtx;
-use crate::event::{LogEvent, parse_line, unreadable};
-use crate::msg::TermEnvelope;
-
-/// Default longest line a [`LineReader`] buffers: 64 MiB.
+/// The one line limit: the longest line kept whole, 64 MiB; the default of every path that
+/// reads a log ([`LogClassifier`](crate::LogClassifier), so `hiveterm classify` and the page's
+/// worker; the server's ingest, issue 8).
 pub const MAX_LINE_BYTES: usize = 64 * 1024 * 1024;
 
 /// How many leading bytes of an over-long line are kept for the error row's preview.
@@ -47,30 +49,15 @@ pub struct Oversize {
 }
 
 impl Line {
-    /// The line as an event: [`parse_line`] of its bytes, or for an over-long line a
-    /// [`LiveEvent::Unreadable`](crate::LiveEvent::Unreadable) saying how long it was.
-    pub fn event(&self) -> LogEvent {
-        match self.oversize {
-            None => parse_line(&self.bytes),
-            Some(Oversize { len, limit }) => LogEvent::at(
-                None,
-                unreadable(
-                    &self.bytes,
-                    format!(
-                        "line {} is {len} bytes, over the {limit}-byte line limit",
-                        self.number
-                    ),
-                ),
-            ),
+    /// A whole line (not over any limit) numbered `number`: how a caller that stored a
+    /// line's bytes, or has them from elsewhere, hands them back to
+    /// [`classify_line`](crate::classify_line).
+    pub fn whole(number: u64, bytes: impl Into<Vec<u8>>) -> Line {
+        Line {
+            number,
+            bytes: bytes.into(),
+            oversize: None,
         }
-    }
-
-    /// Parses and classifies the line; the envelope's `seq` is the line number. The one call
-    /// a reader loop needs: `reader.push(chunk, |line| out(line.classify(&mut ctx)))`.
-    pub fn classify(&self, ctx: &mut ClassifyCtx) -> TermEnvelope {
-        let mut env = crate::classify_log_event(&self.event(), ctx);
-        env.seq = Some(self.number);
-        env
     }
 }
 

@@ -9,6 +9,7 @@
 use serde_json::{Map, Value};
 
 use crate::ctx::ClassifyCtx;
+use crate::kind::{icon, turn_start_row};
 use crate::msg::{BodyFormat, Level, TermMsg};
 use crate::text::{fold_whitespace, line_count, preview, truncate_chars};
 
@@ -112,7 +113,7 @@ pub(crate) fn classify_value(value: &Value, ctx: &mut ClassifyCtx) -> Vec<TermMs
 pub(crate) fn unrecognised(value: &Value) -> TermMsg {
     let raw = value.to_string();
     let summary = truncate_chars(&raw, RAW_SUMMARY_CHARS);
-    let row = TermMsg::new(Level::Warn, summary.clone()).icon("!");
+    let row = TermMsg::new(Level::Warn, summary.clone()).icon(icon::UNRECOGNISED);
     if summary.len() == raw.len() {
         row
     } else {
@@ -171,7 +172,8 @@ fn push_text(text: &str, api_error: bool, rows: &mut Vec<TermMsg>) {
         return;
     }
     if api_error {
-        let row = TermMsg::new(Level::Error, truncate_chars(&fold_whitespace(text), 200)).icon("✗");
+        let row = TermMsg::new(Level::Error, truncate_chars(&fold_whitespace(text), 200))
+            .icon(icon::ERROR);
         rows.push(if line_count(text) > 1 || text.chars().count() > 200 {
             row.body(text)
         } else {
@@ -205,10 +207,10 @@ fn assistant_block(block: &Value, api_error: bool, ctx: &mut ClassifyCtx, rows: 
             } else {
                 text
             };
-            rows.push(TermMsg::new(Level::Debug, summary).icon("💭"));
+            rows.push(TermMsg::new(Level::Debug, summary).icon(icon::THINKING));
         }
         Some("redacted_thinking") => {
-            rows.push(TermMsg::new(Level::Debug, "thinking … (redacted)").icon("💭"));
+            rows.push(TermMsg::new(Level::Debug, "thinking … (redacted)").icon(icon::THINKING));
         }
         Some("tool_use" | "server_tool_use" | "mcp_tool_use") => {
             let name = str_field(b, "name").unwrap_or("?");
@@ -222,7 +224,7 @@ fn assistant_block(block: &Value, api_error: bool, ctx: &mut ClassifyCtx, rows: 
             // A server-side tool's result (web search, web fetch, code execution…).
             rows.push(tool_result_row(b, None, ctx));
         }
-        Some("image") => rows.push(TermMsg::new(Level::Info, image_label(b)).icon("🖼️")),
+        Some("image") => rows.push(TermMsg::new(Level::Info, image_label(b)).icon(icon::IMAGE)),
         Some(other) => rows.push(TermMsg::new(Level::Debug, format!("⚙ {other} block"))),
         None => rows.push(malformed("assistant", "content block without a type")),
     }
@@ -262,7 +264,7 @@ fn user(obj: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
                     }
                     Some("image") => {
                         let b = block.as_object().expect("has a type, so an object");
-                        rows.push(TermMsg::new(Level::Info, image_label(b)).icon("🖼️"));
+                        rows.push(TermMsg::new(Level::Info, image_label(b)).icon(icon::IMAGE));
                     }
                     Some(other) => {
                         rows.push(TermMsg::new(Level::Debug, format!("⚙ {other} block")))
@@ -341,11 +343,7 @@ fn user_text(obj: &Map<String, Value>, text: &str) -> Option<TermMsg> {
         });
     }
     let from = if flag("isSidechain") { "agent" } else { "user" };
-    Some(
-        TermMsg::new(Level::Info, format!("TURN ← {from}"))
-            .icon("◆")
-            .body(text),
-    )
+    Some(turn_start_row(from, text))
 }
 
 /// The text between `<name>` and `</name>`, when `s` has both.
@@ -410,7 +408,11 @@ fn tool_result_row(b: &Map<String, Value>, id: Option<&str>, ctx: &mut ClassifyC
     let level = if is_error { Level::Error } else { Level::Info };
     let trimmed = text.trim();
     if line_count(trimmed) <= 1 && trimmed.chars().count() <= SHORT_RESULT_CHARS {
-        let icon = if is_error { "✗" } else { "←" };
+        let icon = if is_error {
+            icon::ERROR
+        } else {
+            icon::TOOL_RESULT
+        };
         let summary = if trimmed.is_empty() {
             "(no output)"
         } else {

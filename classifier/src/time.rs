@@ -1,4 +1,5 @@
-//! Time without a clock: RFC 3339 timestamps to unix seconds and back to `HH:MMZ`.
+//! Time without a clock: RFC 3339 timestamps to unix seconds and back to `HH:MMZ`, and the
+//! one way a duration is written ([`duration`]).
 
 /// Parses `YYYY-MM-DDTHH:MM:SS[.frac](Z|±HH:MM)` into unix seconds.
 pub fn parse_rfc3339(s: &str) -> Option<f64> {
@@ -68,6 +69,32 @@ fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
     era * 146_097 + doe - 719_468
 }
 
+/// A duration for a reader, the one style of every row summary and of the page (turn
+/// durations): `250ms` under a second, `4.2s` under ten, `42s` under a minute, `3m 07s` under
+/// an hour, then `1h 05m`. Rounded to the unit shown; empty for a negative or non-finite
+/// value (nothing true to say).
+pub fn duration(secs: f64) -> String {
+    if !secs.is_finite() || secs < 0.0 {
+        return String::new();
+    }
+    let ms = (secs * 1000.0).round();
+    if ms < 1000.0 {
+        return format!("{}ms", ms as u64);
+    }
+    let tenths = (secs * 10.0).round() as u64;
+    if tenths < 100 {
+        return format!("{}.{}s", tenths / 10, tenths % 10);
+    }
+    let s = secs.round() as u64;
+    if s < 60 {
+        format!("{s}s")
+    } else if s < 3600 {
+        format!("{}m {:02}s", s / 60, s % 60)
+    } else {
+        format!("{}h {:02}m", s / 3600, s % 3600 / 60)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -94,5 +121,31 @@ mod tests {
         assert_eq!(hh_mm_z(1_796_004_921.9), "02:15Z");
         assert_eq!(hh_mm_z(0.0), "00:00Z");
         assert_eq!(hh_mm_z(-60.0), "23:59Z");
+    }
+
+    #[test]
+    fn duration_cases() {
+        let check = |secs: f64, want: &str| assert_eq!(duration(secs), want, "{secs}");
+        check(0.0, "0ms");
+        check(0.25, "250ms");
+        check(0.9994, "999ms");
+        check(0.9996, "1.0s");
+        check(1.0, "1.0s");
+        check(4.24, "4.2s");
+        check(9.94, "9.9s");
+        check(9.96, "10s");
+        check(42.4, "42s");
+        check(59.4, "59s");
+        check(59.6, "1m 00s");
+        check(125.0, "2m 05s");
+        check(187.0, "3m 07s");
+        check(3599.4, "59m 59s");
+        check(3599.6, "1h 00m");
+        check(3900.0, "1h 05m");
+        check(360_000.0, "100h 00m");
+        check(-1.0, "");
+        check(-0.0, "0ms");
+        check(f64::NAN, "");
+        check(f64::INFINITY, "");
     }
 }

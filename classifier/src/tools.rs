@@ -145,7 +145,7 @@ impl<'a> Tool<'a> {
             Tool::Hyperhive(t) => hive::hyperhive_icon(t),
             Tool::Bash(t) => hive::bash_icon(t),
             Tool::Matrix(t) => hive::matrix_icon(t),
-            Tool::OtherMcp { .. } => "🔧",
+            Tool::OtherMcp { .. } => crate::kind::icon::TOOL,
             Tool::Plain(name) => builtin::icon(name),
         }
     }
@@ -548,6 +548,132 @@ mod tests {
         check("mcp__hyperhive__send", r#"{"to":{"name":"a"},"body":"b"}"#, "📤", "send* 1L", Md("b"));
         check("TodoWrite", r#"{"todos":null}"#, "🗒️", "TodoWrite()", No);
         check("AskUserQuestion", r#"{"questions":[{"question":5}]}"#, "❓", "AskUserQuestion questions: [1]", No);
+    }
+
+    /// Every tool's row reads back as a tool call naming the tool as its summary prints it
+    /// (so [`crate::kind::icon::TOOLS`] holds every icon these functions can return), with
+    /// and without arguments.
+    #[test]
+    fn every_tool_row_is_a_tool_call() {
+        use crate::kind::{RowKind, row_kind, tool_of};
+        let builtin = [
+            "Read",
+            "NotebookRead",
+            "ReadMcpResourceTool",
+            "Edit",
+            "MultiEdit",
+            "Write",
+            "NotebookEdit",
+            "Glob",
+            "Grep",
+            "Bash",
+            "BashOutput",
+            "TaskOutput",
+            "PowerShell",
+            "KillShell",
+            "KillBash",
+            "TaskStop",
+            "TodoWrite",
+            "TaskCreate",
+            "TaskUpdate",
+            "TaskGet",
+            "TaskList",
+            "Agent",
+            "Task",
+            "WebFetch",
+            "WebSearch",
+            "ToolSearch",
+            "Skill",
+            "SlashCommand",
+            "SendMessage",
+            "ScheduleWakeup",
+            "CronCreate",
+            "CronDelete",
+            "CronList",
+            "EnterWorktree",
+            "ExitWorktree",
+            "Monitor",
+            "ListAgents",
+            "ListMcpResourcesTool",
+            "Workflow",
+            "ReportFindings",
+            "AskUserQuestion",
+            "EnterPlanMode",
+            "ExitPlanMode",
+            "LSP",
+            "SomethingNew",
+        ];
+        let hive = [
+            "send",
+            "recv",
+            "ask",
+            "answer",
+            "remind",
+            "set_status",
+            "get_loose_ends",
+            "cancel_loose_end",
+            "get_agent_meta",
+            "ack_until",
+            "get_logs",
+            "get_host_journal",
+            "restart",
+            "kill",
+            "start",
+            "update",
+            "list_containers",
+            "request_spawn",
+            "list_schedules",
+            "something_new",
+        ];
+        let bash = ["run", "kill", "other"];
+        let matrix = [
+            "send_message",
+            "send_reply",
+            "send_dm",
+            "read_room",
+            "mark_read",
+            "list_rooms",
+            "list_room_members",
+            "list_invites",
+            "other",
+        ];
+        let mut calls: Vec<(String, String)> = builtin
+            .iter()
+            .map(|n| (n.to_string(), n.to_string()))
+            .collect();
+        calls.extend(
+            hive.iter()
+                .map(|t| (format!("mcp__hyperhive__{t}"), format!("{t}*"))),
+        );
+        calls.extend(
+            bash.iter()
+                .map(|t| (format!("mcp__bash__{t}"), format!("{t}*"))),
+        );
+        calls.extend(
+            matrix
+                .iter()
+                .map(|t| (format!("mcp__matrix__{t}"), format!("{t}*"))),
+        );
+        calls.push((
+            "mcp__github__create_issue".into(),
+            "github:create_issue".into(),
+        ));
+        calls.push(("mcp__".into(), "mcp__".into()));
+        for (name, shown) in &calls {
+            for input in [
+                json!({}),
+                json!({"file_path": "a", "command": "ls", "x": 1}),
+                json!(7),
+            ] {
+                let row = tool_use_row(name, &input);
+                assert_eq!(row_kind(&row), RowKind::ToolCall, "{name} {input}: {row:?}");
+                assert_eq!(
+                    tool_of(&row),
+                    Some(shown.as_str()),
+                    "{name} {input}: {row:?}"
+                );
+            }
+        }
     }
 
     /// The design notes write some icons with U+FE0F; rows carry them the same way.

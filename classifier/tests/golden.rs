@@ -13,7 +13,10 @@
 //! To add a fixture: copy it into `fixtures/<dir>/`, add it to [`FIXTURES`], create its
 //! (empty) golden file so `include_str!` compiles, and regenerate.
 
-use classifier::{BodyFormat, ClassifyCtx, LineReader, TermEnvelope, TermMsg, classify_line};
+use classifier::{
+    BodyFormat, ClassifyCtx, LineReader, RowKind, TermEnvelope, TermMsg, classify_line, row_kind,
+    tool_of,
+};
 use serde_json::Value;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
@@ -84,12 +87,12 @@ fn classify_log(log: &[u8]) -> Vec<(Vec<u8>, TermEnvelope)> {
     let mut out = Vec::new();
     for chunk in log.chunks(CHUNK) {
         reader.push(chunk, |line| {
-            let env = classify_line(&line.bytes, line.number, &mut ctx);
+            let env = classify_line(&line, &mut ctx);
             out.push((line.bytes, env));
         });
     }
     reader.finish(|line| {
-        let env = classify_line(&line.bytes, line.number, &mut ctx);
+        let env = classify_line(&line, &mut ctx);
         out.push((line.bytes, env));
     });
     out
@@ -430,4 +433,111 @@ fn fixture_list_matches_the_files() {
         stale.is_empty(),
         "golden files without a fixture: {stale:?}"
     );
+}
+
+/// A tool's name as its call row's summary prints it (the rule of `classifier::tools`):
+/// `mcp__hyperhive__send` → `send*`, `mcp__github__create_issue` → `github:create_issue`.
+fn shown_tool_name(name: &str) -> String {
+    match name.strip_prefix("mcp__").and_then(|r| r.split_once("__")) {
+        Some(("hyperhive" | "bash" | "matrix", t)) if !t.is_empty() => format!("{t}*"),
+        Some((s, t)) if !s.is_empty() && !t.is_empty() => format!("{s}:{t}"),
+        _ => name.to_owned(),
+    }
+}
+
+/// The row kinds a source line must give, from how its rows are made: a hyperhive
+/// `turn_start` is one turn start, a `turn_end` one turn end (ok or fail by its `ok`); an
+/// assistant message gives one tool call per `tool_use` block, naming its tool, in order; a
+/// user message's text may open a turn (a prompt), first; no other line gives a turn or
+/// tool-call row. Returns the kinds that are not [`RowKind::Other`], in order, and whether a
+/// user prompt may add a turn start at the front.
+fn made_kinds(v: &Value) -> (Vec<(RowKind, Option<String>)>, bool) {
+    if let Some(kind) = v.get("kind").and_then(Value::as_str) {
+        return match kind {
+            "turn_start" => (vec![(RowKind::TurnStart, None)], false),
+            "turn_end" => match v.get("ok").and_then(Value::as_bool) {
+                Some(true) => (vec![(RowKind::TurnOk, None)], false),
+                Some(false) => (vec![(RowKind::TurnFail, None)], false),
+                None => (vec![], false),
+            },
+            "stream" => made_kinds(v.get("value").unwrap_or(&Value::Null)),
+            _ => (vec![], false),
+        };
+    }
+    let blocks = v
+        .pointer("/message/content")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    match v.get("type").and_then(Value::as_str) {
+        Some("assistant") => {
+            let calls = blocks
+                .iter()
+                .filter(|b| {
+                    matches!(
+                        b.get("type").and_then(Value::as_str),
+                        Some("tool_use" | "server_tool_use" | "mcp_tool_use")
+                    )
+                })
+                .map(|b| {
+                    let name = b.get("name").and_then(Value::as_str).unwrap_or("?");
+                    (RowKind::ToolCall, Some(shown_tool_name(name)))
+                })
+                .collect();
+            (calls, false)
+        }
+        Some("user") => (vec![], true),
+        _ => (vec![], false),
+    }
+}
+
+/// Issue 8 §2: `row_kind` and `tool_of` agree with how every row of every real fixture was
+/// made, so the page can rely on them instead of matching icons.
+#[wasm_bindgen_test(unsupported = test)]
+fn every_golden_row_reads_back_as_what_made_it() {
+    let mut problems = Vec::new();
+    let mut seen = std::collections::HashMap::<RowKind, usize>::new();
+    for fx in FIXTURES {
+        for (bytes, env) in classify_log(fx.log) {
+            let seq = env.seq.unwrap_or(0);
+            let got: Vec<(RowKind, Option<String>)> = env
+                .msgs
+                .iter()
+                .map(|m| (row_kind(m), tool_of(m).map(str::to_owned)))
+                .collect();
+            for (kind, _) in &got {
+                *seen.entry(*kind).or_default() += 1;
+            }
+            let got: Vec<_> = got
+                .into_iter()
+                .filter(|(k, _)| *k != RowKind::Other)
+                .collect();
+            let (mut want, prompt) = serde_json::from_slice::<Value>(&bytes)
+                .map(|v| made_kinds(&v))
+                .unwrap_or_default();
+            if prompt && got.first() == Some(&(RowKind::TurnStart, None)) {
+                want.insert(0, (RowKind::TurnStart, None));
+            }
+            if got != want {
+                problems.push(format!(
+                    "{}/{} #{seq}: {got:?}, made as {want:?}",
+                    fx.dir, fx.name
+                ));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    // The fixtures exercise every kind the logs can show today.
+    for kind in [
+        RowKind::TurnStart,
+        RowKind::TurnOk,
+        RowKind::TurnFail,
+        RowKind::ToolCall,
+        RowKind::Other,
+    ] {
+        assert!(
+            seen.get(&kind).is_some_and(|n| *n > 0),
+            "no {kind:?} row in the fixtures"
+        );
+    }
 }

@@ -10,22 +10,23 @@
 
 #![cfg(not(target_arch = "wasm32"))]
 
-use classifier::lines::{LineReader, MAX_LINE_BYTES};
 use classifier::markdown::{MAX_DEPTH, render};
-use classifier::{ClassifyCtx, Level, LiveEvent, TermEnvelope, classify_line, parse_line};
+use classifier::{
+    ClassifyCtx, Level, Line, LiveEvent, LogClassifier, MAX_LINE_BYTES, TermEnvelope,
+    classify_line, parse_line,
+};
 
 const MB: usize = 1024 * 1024;
 
 /// Reads `input` in `chunk`-byte pieces with line limit `limit` and classifies every line with
 /// one context.
 fn classify_all(input: &[u8], chunk: usize, limit: usize) -> Vec<TermEnvelope> {
-    let mut ctx = ClassifyCtx::new();
-    let mut reader = LineReader::with_limit(limit);
+    let mut log = LogClassifier::with_limit(limit);
     let mut out = Vec::new();
     for piece in input.chunks(chunk) {
-        reader.push(piece, |line| out.push(line.classify(&mut ctx)));
+        log.feed(piece, |env| out.push(env));
     }
-    reader.finish(|line| out.push(line.classify(&mut ctx)));
+    log.finish(|env| out.push(env));
     out
 }
 
@@ -114,7 +115,7 @@ fn every_committed_hostile_log_holds() {
 /// A single line that is not JSON gives one envelope with an error row whose summary
 /// contains `says`.
 fn check_unreadable(line: &[u8], says: &str) {
-    let env = classify_line(line, 1, &mut ClassifyCtx::new());
+    let env = classify_line(&Line::whole(1, line), &mut ClassifyCtx::new());
     let error = env
         .msgs
         .iter()
@@ -227,7 +228,7 @@ fn wrong_shapes_give_one_envelope_and_no_error() {
         r#""text""#,
     ];
     for case in cases {
-        let env = classify_line(case.as_bytes(), 1, &mut ClassifyCtx::new());
+        let env = classify_line(&Line::whole(1, case.as_bytes()), &mut ClassifyCtx::new());
         assert!(
             env.msgs.iter().all(|m| m.level != Level::Error),
             "{case}: valid JSON of a wrong shape is not an error: {env:?}"
@@ -244,7 +245,7 @@ fn unknown_types_are_warned_about() {
         r#"{"neither":"kind nor type"}"#,
         r#"[1,2,3]"#,
     ] {
-        let env = classify_line(case.as_bytes(), 1, &mut ClassifyCtx::new());
+        let env = classify_line(&Line::whole(1, case.as_bytes()), &mut ClassifyCtx::new());
         assert!(
             env.msgs.iter().any(|m| m.level == Level::Warn),
             "{case}: no warn row: {env:?}"
@@ -308,22 +309,21 @@ fn fifty_mb_of_garbage_is_one_error_row() {
 #[test]
 fn a_line_over_the_limit_is_one_error_row_and_the_next_goes_on() {
     // Over the default limit, fed in 1 MB pieces of one buffer: never held whole.
-    let mut reader = LineReader::new();
-    let mut ctx = ClassifyCtx::new();
+    let mut log = LogClassifier::new();
     let mut envs = Vec::new();
     let head = br#"{"type":"assistant","message":{"content":[{"type":"text","text":""#;
-    reader.push(b"{\"kind\":\"note\",\"text\":\"before\"}\n", |l| {
-        envs.push(l.classify(&mut ctx))
+    log.feed(b"{\"kind\":\"note\",\"text\":\"before\"}\n", |e| {
+        envs.push(e)
     });
-    reader.push(head, |l| envs.push(l.classify(&mut ctx)));
+    log.feed(head, |e| envs.push(e));
     let piece = vec![b'y'; MB];
     for _ in 0..MAX_LINE_BYTES / MB + 1 {
-        reader.push(&piece, |l| envs.push(l.classify(&mut ctx)));
+        log.feed(&piece, |e| envs.push(e));
     }
-    reader.push(b"\"}]}}\n{\"kind\":\"note\",\"text\":\"after\"}", |l| {
-        envs.push(l.classify(&mut ctx))
+    log.feed(b"\"}]}}\n{\"kind\":\"note\",\"text\":\"after\"}", |e| {
+        envs.push(e)
     });
-    reader.finish(|l| envs.push(l.classify(&mut ctx)));
+    log.finish(|e| envs.push(e));
     let len = head.len() + (MAX_LINE_BYTES / MB + 1) * MB + 5;
     assert_eq!(envs.len(), 3, "{envs:?}");
     assert_eq!(
@@ -333,7 +333,7 @@ fn a_line_over_the_limit_is_one_error_row_and_the_next_goes_on() {
     let over = &envs[1].msgs;
     assert_eq!(over.len(), 1);
     assert_eq!(over[0].level, Level::Error);
-    let says = format!("line 2 is {len} bytes, over the {MAX_LINE_BYTES}-byte line limit");
+    let says = format!("unreadable line · {len} bytes, over the {MAX_LINE_BYTES}-byte line limit");
     assert!(over[0].summary.contains(&says), "{:?}", over[0].summary);
     assert!(
         over[0]

@@ -2,7 +2,7 @@
 //! its rows out, written as `level icon summary` with indented `body`/`coalesce` lines.
 //! Tool-call summaries have their own table in `src/tools.rs`.
 
-use classifier::{ClassifyCtx, TermMsg, classify_line};
+use classifier::{ClassifyCtx, Line, TermMsg, classify_line};
 
 fn render(msgs: &[TermMsg]) -> String {
     let mut out = String::new();
@@ -32,7 +32,7 @@ fn check_after(lines: &[&str], expect: &str) {
     let mut ctx = ClassifyCtx::new();
     let mut last = Vec::new();
     for (i, line) in lines.iter().enumerate() {
-        last = classify_line(line.as_bytes(), i as u64 + 1, &mut ctx).msgs;
+        last = classify_line(&Line::whole(i as u64 + 1, line.as_bytes()), &mut ctx).msgs;
     }
     let got = render(&last);
     let want = if expect.is_empty() {
@@ -458,7 +458,7 @@ fn transcript_bookkeeping_is_quiet() {
 #[test]
 fn unreadable_lines_are_error_rows() {
     let mut ctx = ClassifyCtx::new();
-    let env = classify_line(b"{not json", 3, &mut ctx);
+    let env = classify_line(&Line::whole(3, &b"{not json"[..]), &mut ctx);
     assert_eq!(env.seq, Some(3));
     assert_eq!(env.msgs.len(), 1);
     assert_eq!(env.msgs[0].level, classifier::Level::Error);

@@ -4,7 +4,7 @@ use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::path::PathBuf;
 
-use classifier::{ClassifyCtx, Level, LineReader, TermEnvelope};
+use classifier::{Level, LogClassifier, MAX_LINE_BYTES, TermEnvelope};
 
 /// Arguments of `hiveterm classify`.
 #[derive(clap::Args)]
@@ -14,6 +14,10 @@ pub struct Args {
     /// Print rows for a human instead of JSON envelopes.
     #[arg(long)]
     pretty: bool,
+    /// Longest line classified, in bytes; a longer line is one error row saying how long it
+    /// was.
+    #[arg(long, default_value_t = MAX_LINE_BYTES, value_name = "BYTES")]
+    max_line_bytes: usize,
 }
 
 /// How much of the input is read at a time.
@@ -37,7 +41,8 @@ pub fn run(args: &Args) -> Result<(), String> {
         pretty: args.pretty,
         colour,
     };
-    match pump(&mut input, &mut sink) {
+    let mut log = LogClassifier::with_limit(args.max_line_bytes.max(1));
+    match pump(&mut input, &mut log, &mut sink) {
         Ok(()) => sink.out.flush().map_err(Failure::Write),
         Err(e) => Err(e),
     }
@@ -72,15 +77,18 @@ impl<W: Write> Sink<W> {
     }
 }
 
-/// Reads `input` to its end, classifying each line with one context and emitting its envelope.
-fn pump(input: &mut dyn Read, sink: &mut Sink<impl Write>) -> Result<(), Failure> {
-    let mut ctx = ClassifyCtx::new();
-    let mut reader = LineReader::new();
+/// Reads `input` to its end through `log`, emitting each line's envelope.
+fn pump(
+    input: &mut dyn Read,
+    log: &mut LogClassifier,
+    sink: &mut Sink<impl Write>,
+) -> Result<(), Failure> {
     let mut buf = vec![0u8; CHUNK];
     let mut result = Ok(());
-    let mut emit = |line: classifier::Line, result: &mut io::Result<()>| {
+    // After a write error, later envelopes are dropped and reading stops.
+    let mut emit = |result: &mut io::Result<()>, env: TermEnvelope| {
         if result.is_ok() {
-            *result = sink.emit(&line.classify(&mut ctx));
+            *result = sink.emit(&env);
         }
     };
     loop {
@@ -90,12 +98,12 @@ fn pump(input: &mut dyn Read, sink: &mut Sink<impl Write>) -> Result<(), Failure
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(Failure::Read(e)),
         };
-        reader.push(&buf[..n], |line| emit(line, &mut result));
+        log.feed(&buf[..n], |env| emit(&mut result, env));
         if result.is_err() {
             break;
         }
     }
-    reader.finish(|line| emit(line, &mut result));
+    log.finish(|env| emit(&mut result, env));
     result.map_err(Failure::Write)
 }
 

@@ -8,7 +8,8 @@
 //! [`SessionFold::checkpoint`] gives and resume with [`SessionFold::resume`]; they never
 //! classify by themselves.
 
-use classifier::event::unreadable;
+use classifier::event::over_limit;
+use classifier::lines::Oversize;
 use classifier::{ClassifyCtx, LogEvent, Preview, TermEnvelope, classify_log_event, parse_line};
 use serde::{Deserialize, Serialize};
 
@@ -27,18 +28,12 @@ pub struct StoredEvent {
     pub cut: Option<(u64, u64)>,
 }
 
-/// What a stored line means: [`parse_line`] of it, or for a cut line an unreadable event
-/// saying how long it was.
+/// What a stored line means: [`parse_line`] of it, or for a cut line the classifier's
+/// [`over_limit`] event (the one wording of every path).
 pub fn event_of(raw: &[u8], cut: Option<(u64, u64)>) -> LogEvent {
     match cut {
         None => parse_line(raw),
-        Some((len, limit)) => LogEvent::at(
-            None,
-            unreadable(
-                raw,
-                format!("line is {len} bytes, over the {limit}-byte line limit"),
-            ),
-        ),
+        Some((len, limit)) => LogEvent::at(None, over_limit(raw, Oversize { len, limit })),
     }
 }
 

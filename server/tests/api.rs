@@ -5,7 +5,7 @@ mod common;
 use axum::Router;
 use axum::body::Body;
 use axum::http::{HeaderMap, Request, StatusCode};
-use classifier::{ClassifyCtx, LineReader, TermMsg};
+use classifier::{ClassifyCtx, LogClassifier, TermMsg};
 use common::{TestDb, fixture};
 use hiveterm::Config;
 use http_body_util::BodyExt;
@@ -94,11 +94,10 @@ async fn history_all(app: &Router, id: &str, limit: usize) -> Vec<Value> {
 /// What `hiveterm classify` gives: one context over the whole file; the k-th non-blank
 /// line is the server's seq k.
 fn classify_file(bytes: &[u8]) -> Vec<Vec<TermMsg>> {
-    let mut ctx = ClassifyCtx::new();
-    let mut reader = LineReader::new();
+    let mut log = LogClassifier::new();
     let mut out = Vec::new();
-    reader.push(bytes, |line| out.push(line.classify(&mut ctx).msgs));
-    reader.finish(|line| out.push(line.classify(&mut ctx).msgs));
+    log.feed(bytes, |env| out.push(env.msgs));
+    log.finish(|env| out.push(env.msgs));
     out
 }
 
@@ -300,7 +299,9 @@ async fn recv_result_on_a_later_page_keeps_its_correlation() {
     let expect = classify_file(body.as_bytes());
     assert_eq!(with_ctx, expect[21]);
     let mut empty = ClassifyCtx::new();
-    let alone = classifier::classify_line(result.to_string().as_bytes(), 22, &mut empty).msgs;
+    let alone =
+        classifier::classify_line(&classifier::Line::whole(22, result.to_string()), &mut empty)
+            .msgs;
     assert_ne!(with_ctx, alone, "the recv correlation must change the row");
     assert!(with_ctx[0].summary.starts_with("recv"), "{with_ctx:?}");
 }

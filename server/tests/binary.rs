@@ -8,7 +8,7 @@ use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use classifier::{ClassifyCtx, LineReader, TermMsg};
+use classifier::{LogClassifier, TermMsg};
 use common::{call, call_json, spawn};
 use serde_json::Value;
 
@@ -114,11 +114,10 @@ async fn sigkill_during_ingest_loses_no_acknowledged_event() {
 }
 
 fn classify_file(bytes: &[u8]) -> Vec<Vec<TermMsg>> {
-    let mut ctx = ClassifyCtx::new();
-    let mut reader = LineReader::new();
+    let mut log = LogClassifier::new();
     let mut out = Vec::new();
-    reader.push(bytes, |line| out.push(line.classify(&mut ctx).msgs));
-    reader.finish(|line| out.push(line.classify(&mut ctx).msgs));
+    log.feed(bytes, |env| out.push(env.msgs));
+    log.finish(|env| out.push(env.msgs));
     out
 }
 

@@ -7,6 +7,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::kind::icon;
 use crate::msg::{Level, TermMsg};
 use crate::text::{line_count, preview};
 
@@ -30,7 +31,7 @@ pub(super) fn classify(subtype: Option<&str>, obj: &Map<String, Value>) -> Vec<T
                 None => "thinking…".to_owned(),
             };
             TermMsg::new(Level::Debug, summary)
-                .icon("🧠")
+                .icon(icon::THINKING_TOKENS)
                 .coalesce("thinking-tok")
         }
         "plugin_install" => {
@@ -242,8 +243,11 @@ fn compact_boundary(obj: &Map<String, Value>) -> TermMsg {
         (None, Some(post)) => summary.push_str(&format!(" · {} tokens after", int(post))),
         (None, None) => {}
     }
-    if let Some(ms) = field("duration_ms", "durationMs").and_then(Value::as_f64) {
-        summary.push_str(&format!(" · {}", duration_ms(ms)));
+    if let Some(d) = field("duration_ms", "durationMs")
+        .and_then(Value::as_f64)
+        .and_then(millis)
+    {
+        summary.push_str(&format!(" · {d}"));
     }
     TermMsg::new(Level::Debug, summary)
 }
@@ -264,8 +268,8 @@ fn api_retry(obj: &Map<String, Value>) -> TermMsg {
         (None, Some(e)) => summary.push_str(&format!(" · {e}")),
         (None, None) => {}
     }
-    if let Some(ms) = n("retry_delay_ms") {
-        summary.push_str(&format!(" · in {}", duration_ms(ms)));
+    if let Some(d) = n("retry_delay_ms").and_then(millis) {
+        summary.push_str(&format!(" · in {d}"));
     }
     TermMsg::new(Level::Warn, summary)
 }
@@ -300,8 +304,11 @@ fn api_error(obj: &Map<String, Value>) -> TermMsg {
         (Some(a), None) => summary.push_str(&format!(" · retry {}", int(a))),
         _ => {}
     }
-    if let Some(ms) = n("retryInMs").or_else(|| n("retry_delay_ms")) {
-        summary.push_str(&format!(" in {}", duration_ms(ms)));
+    if let Some(d) = n("retryInMs")
+        .or_else(|| n("retry_delay_ms"))
+        .and_then(millis)
+    {
+        summary.push_str(&format!(" in {d}"));
     }
     let row = TermMsg::new(Level::Error, summary);
     match error.and_then(|e| e.get("message")).and_then(Value::as_str) {
@@ -366,7 +373,7 @@ pub(super) fn task_event(sub: &str, obj: &Map<String, Value>) -> TermMsg {
         if let Some(t) = s("subagent_type").or(s("task_type")) {
             summary.push_str(&format!(" [{t}]"));
         }
-        let row = TermMsg::new(Level::Info, summary).icon("⌁");
+        let row = TermMsg::new(Level::Info, summary).icon(icon::TASK);
         return match s("prompt").map(str::trim).filter(|p| !p.is_empty()) {
             Some(p) => row.body_as(p, crate::msg::BodyFormat::Markdown),
             None => row,
@@ -389,7 +396,7 @@ pub(super) fn task_event(sub: &str, obj: &Map<String, Value>) -> TermMsg {
     if let Some(f) = s("output_file") {
         summary.push_str(&format!(" · → {f}"));
     }
-    let row = TermMsg::new(level, summary).icon("⌁");
+    let row = TermMsg::new(level, summary).icon(icon::TASK);
     match s("summary").map(str::trim).filter(|t| !t.is_empty()) {
         Some(full)
             if preview(full).chars().count() < full.chars().count() || line_count(full) > 1 =>
@@ -409,23 +416,8 @@ fn int(n: f64) -> String {
     }
 }
 
-/// Milliseconds for a reader: `517ms`, `1.2s`, `2m 5s`, `1h 3m`.
-pub(crate) fn duration_ms(ms: f64) -> String {
-    if !ms.is_finite() || ms < 0.0 {
-        return format!("{ms}ms");
-    }
-    if ms < 1000.0 {
-        return format!("{}ms", ms.round() as i64);
-    }
-    let secs = ms / 1000.0;
-    if secs < 60.0 {
-        return format!("{:.1}s", secs);
-    }
-    let total = secs.round() as i64;
-    let (h, m, s) = (total / 3600, (total % 3600) / 60, total % 60);
-    if h > 0 {
-        format!("{h}h {m}m")
-    } else {
-        format!("{m}m {s}s")
-    }
+/// `ms` milliseconds as [`crate::duration`] writes them; `None` when there is nothing true
+/// to say (negative, not a number).
+pub(crate) fn millis(ms: f64) -> Option<String> {
+    Some(crate::time::duration(ms / 1000.0)).filter(|d| !d.is_empty())
 }

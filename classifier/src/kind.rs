@@ -1,0 +1,274 @@
+//! The row vocabulary: the icons that mark a row's structure ([`icon`]), the rows that open
+//! and close turns (made here, and only here), and how to read a row back: [`row_kind`] and
+//! [`tool_of`].
+//!
+//! The wire carries no kind tag (a [`TermMsg`] is six fields), so whoever needs to know what
+//! a row is — the page's turn times, its in-flight banner, its tool filter, a summary fold —
+//! asks these functions rather than matching icons and summaries of its own. They read what
+//! this module's makers (and [`crate::tools`]' tool-call rows) write, and the golden test
+//! holds them to every row of every real fixture. Icons are compared without U+FE0F (the
+//! emoji variation selector), so `✏️` and `✏` are the same icon.
+
+use crate::msg::{Level, TermMsg};
+
+/// The icons of structural rows, as rows carry them. Tool-call rows carry one of
+/// [`TOOLS`](icon::TOOLS).
+pub mod icon {
+    /// `◆ TURN ← …`: a turn starts.
+    pub const TURN_START: &str = "◆";
+    /// `✅ turn ok`: a turn ended well.
+    pub const TURN_OK: &str = "✅";
+    /// `❌ turn fail — …`: a turn failed.
+    pub const TURN_FAIL: &str = "❌";
+    /// `⏹ interrupted by user`: the user stopped the turn.
+    pub const INTERRUPTED: &str = "⏹";
+    /// A tool's result (`← output`).
+    pub const TOOL_RESULT: &str = "←";
+    /// An error row: a tool error, an API error message, an unreadable line.
+    pub const ERROR: &str = "✗";
+    /// A shape nobody recognises (the raw JSON).
+    pub const UNRECOGNISED: &str = "!";
+    /// The model's thinking.
+    pub const THINKING: &str = "💭";
+    /// Thinking-token ticks.
+    pub const THINKING_TOKENS: &str = "🧠";
+    /// A subagent task started or ended.
+    pub const TASK: &str = "⌁";
+    /// An image in a message.
+    pub const IMAGE: &str = "🖼\u{fe0f}";
+    /// The generic tool icon (an MCP tool, an unknown built-in).
+    pub const TOOL: &str = "🔧";
+
+    /// Every icon a tool-call row can carry (the per-tool icons of [`crate::tools`]).
+    pub const TOOLS: &[&str] = &[
+        "📖",
+        "✏\u{fe0f}",
+        "📝",
+        "📓",
+        "📂",
+        "🔍",
+        "🖥\u{fe0f}",
+        "🛑",
+        "🗒\u{fe0f}",
+        "🤖",
+        "🌐",
+        "🔎",
+        "🧰",
+        "🧩",
+        "📤",
+        "📥",
+        "⏰",
+        "⏱\u{fe0f}",
+        "🌿",
+        "📡",
+        "📋",
+        "🔀",
+        "📑",
+        "❓",
+        "🗺\u{fe0f}",
+        "🧭",
+        "✍\u{fe0f}",
+        "🏷\u{fe0f}",
+        "🪢",
+        "✂\u{fe0f}",
+        "ℹ\u{fe0f}",
+        "✅",
+        "📜",
+        "↻",
+        "⏹\u{fe0f}",
+        "▶\u{fe0f}",
+        "🔄",
+        "📦",
+        "💬",
+        "👁\u{fe0f}",
+        TOOL,
+    ];
+
+    /// Whether two icons are the same, ignoring U+FE0F.
+    pub fn same(a: &str, b: &str) -> bool {
+        a.chars()
+            .filter(|&c| c != '\u{fe0f}')
+            .eq(b.chars().filter(|&c| c != '\u{fe0f}'))
+    }
+}
+
+/// What a row is, structurally. Read with [`row_kind`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RowKind {
+    /// `◆ TURN ← …` (or `◆ TURN`): a turn starts; its body is the prompt.
+    TurnStart,
+    /// `✅ turn ok`: the turn ended well.
+    TurnOk,
+    /// `❌ turn fail — <why>` (or `❌ turn fail`): the turn ended in failure.
+    TurnFail,
+    /// `⏹ interrupted by user`: the user stopped the turn (not a turn start).
+    Interrupted,
+    /// A tool call: the tool's icon and `<tool> <salient args>`; [`tool_of`] names the tool.
+    ToolCall,
+    /// Anything else: text, thinking, tool results, notes, system and error rows.
+    Other,
+}
+
+impl RowKind {
+    /// A turn end, good or bad.
+    pub fn is_turn_end(self) -> bool {
+        matches!(self, RowKind::TurnOk | RowKind::TurnFail)
+    }
+}
+
+/// Summary prefix of a turn-start row.
+const TURN: &str = "TURN";
+/// Summary of a good turn end.
+const TURN_OK: &str = "turn ok";
+/// Summary (prefix) of a failed turn end.
+const TURN_FAIL: &str = "turn fail";
+/// Summary of an interruption.
+const INTERRUPTED: &str = "interrupted by user";
+
+/// `◆ TURN ← from` (`◆ TURN` when `from` is blank) with the prompt as its body (none when
+/// blank).
+pub(crate) fn turn_start_row(from: &str, body: &str) -> TermMsg {
+    let summary = if from.trim().is_empty() {
+        TURN.to_owned()
+    } else {
+        format!("{TURN} ← {from}")
+    };
+    let row = TermMsg::new(Level::Info, summary).icon(icon::TURN_START);
+    if body.trim().is_empty() {
+        row
+    } else {
+        row.body(body)
+    }
+}
+
+/// `✅ turn ok` (info).
+pub(crate) fn turn_ok_row() -> TermMsg {
+    TermMsg::new(Level::Info, TURN_OK).icon(icon::TURN_OK)
+}
+
+/// `❌ turn fail — <why>` (error); `❌ turn fail` when `why` is blank. Only the first line of
+/// `why` is kept.
+pub(crate) fn turn_fail_row(why: Option<&str>) -> TermMsg {
+    let why = why.map(str::trim).and_then(|w| w.lines().next());
+    let summary = match why {
+        Some(why) if !why.is_empty() => format!("{TURN_FAIL} — {why}"),
+        _ => TURN_FAIL.to_owned(),
+    };
+    TermMsg::new(Level::Error, summary).icon(icon::TURN_FAIL)
+}
+
+/// `⏹ interrupted by user` (warn).
+#[allow(dead_code)] // Made by the interruption rows of issue 10.
+pub(crate) fn interrupted_row() -> TermMsg {
+    TermMsg::new(Level::Warn, INTERRUPTED).icon(icon::INTERRUPTED)
+}
+
+/// What `msg` is, read from its icon (without U+FE0F), summary and level — exactly the rows
+/// this crate makes: a turn row is only ever one of this module's makers', a tool call only a
+/// tool-call row (info, one of [`icon::TOOLS`]).
+pub fn row_kind(msg: &TermMsg) -> RowKind {
+    let Some(ic) = msg.icon.as_deref() else {
+        return RowKind::Other;
+    };
+    let s = msg.summary.as_str();
+    if icon::same(ic, icon::TURN_START) && (s == TURN || s.starts_with("TURN ← ")) {
+        RowKind::TurnStart
+    } else if icon::same(ic, icon::TURN_OK) && s == TURN_OK {
+        RowKind::TurnOk
+    } else if icon::same(ic, icon::TURN_FAIL) && (s == TURN_FAIL || s.starts_with("turn fail — "))
+    {
+        RowKind::TurnFail
+    } else if icon::same(ic, icon::INTERRUPTED) && msg.level == Level::Warn && s == INTERRUPTED {
+        RowKind::Interrupted
+    } else if msg.level == Level::Info && icon::TOOLS.iter().any(|t| icon::same(ic, t)) {
+        RowKind::ToolCall
+    } else {
+        RowKind::Other
+    }
+}
+
+/// The tool a tool-call row called, as its summary names it (`Read`, `send*`,
+/// `github:create_issue`): the summary's first word without a trailing `()`. `None` for any
+/// other row. What the page's tool filter lists.
+pub fn tool_of(msg: &TermMsg) -> Option<&str> {
+    if row_kind(msg) != RowKind::ToolCall {
+        return None;
+    }
+    let word = msg.summary.split_whitespace().next()?;
+    Some(word.strip_suffix("()").unwrap_or(word))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(msg: TermMsg, kind: RowKind, tool: Option<&str>) {
+        assert_eq!(row_kind(&msg), kind, "{msg:?}");
+        assert_eq!(tool_of(&msg), tool, "{msg:?}");
+    }
+
+    #[test]
+    fn the_makers_rows_read_back() {
+        check(turn_start_row("operator", "go"), RowKind::TurnStart, None);
+        check(turn_start_row(" ", ""), RowKind::TurnStart, None);
+        check(turn_ok_row(), RowKind::TurnOk, None);
+        check(turn_fail_row(Some("boom\nmore")), RowKind::TurnFail, None);
+        check(turn_fail_row(None), RowKind::TurnFail, None);
+        check(interrupted_row(), RowKind::Interrupted, None);
+        assert_eq!(
+            turn_fail_row(Some("boom\nmore")).summary,
+            "turn fail — boom"
+        );
+    }
+
+    #[test]
+    fn look_alikes_are_not_structural() {
+        let row = |icon: &str, level: Level, summary: &str| TermMsg::new(level, summary).icon(icon);
+        // A hyperhive ack_until call carries ✅; kill carries ⏹️.
+        check(
+            row("✅", Level::Info, "ack_until* 12:00"),
+            RowKind::ToolCall,
+            Some("ack_until*"),
+        );
+        check(
+            row("⏹\u{fe0f}", Level::Info, "kill* a1"),
+            RowKind::ToolCall,
+            Some("kill*"),
+        );
+        check(row("◆", Level::Info, "TURNIP"), RowKind::Other, None);
+        check(TermMsg::new(Level::Info, "turn ok"), RowKind::Other, None);
+        check(
+            row("⏹", Level::Error, "interrupted by user"),
+            RowKind::Other,
+            None,
+        );
+        check(
+            row("🖼\u{fe0f}", Level::Info, "image · png"),
+            RowKind::Other,
+            None,
+        );
+        check(row("←", Level::Info, "ok"), RowKind::Other, None);
+        check(row("📖", Level::Debug, "Read x"), RowKind::Other, None);
+    }
+
+    #[test]
+    fn icons_compare_without_the_variation_selector() {
+        check(
+            TermMsg::new(Level::Info, "Edit a.rs · -1 +1").icon("✏"),
+            RowKind::ToolCall,
+            Some("Edit"),
+        );
+        check(
+            TermMsg::new(Level::Info, "TodoWrite()").icon("🗒\u{fe0f}"),
+            RowKind::ToolCall,
+            Some("TodoWrite"),
+        );
+        check(
+            TermMsg::new(Level::Info, "turn ok").icon("✅\u{fe0f}"),
+            RowKind::TurnOk,
+            None,
+        );
+        assert!(icon::same("✏\u{fe0f}", "✏"));
+        assert!(!icon::same("✏", "📝"));
+    }
+}

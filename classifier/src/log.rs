@@ -1,0 +1,90 @@
+//! [`LogClassifier`]: the one way from bytes to envelopes.
+
+use crate::classify::classify_line;
+use crate::ctx::ClassifyCtx;
+use crate::lines::{Line, LineReader, MAX_LINE_BYTES};
+use crate::msg::TermEnvelope;
+
+/// Turns a log, fed as chunks of bytes split anywhere, into one [`TermEnvelope`] per
+/// non-blank line, numbered by its 1-based physical line (`seq`), each classified with the
+/// context of every line before it.
+///
+/// It owns a [`LineReader`] (framing, with the one line limit, [`MAX_LINE_BYTES`] by
+/// default) and a [`ClassifyCtx`] (correlation), and classifies each line with
+/// [`classify_line`]. `hiveterm classify`, the page's Web Worker and the throughput
+/// benchmark all go through it, so a log gives the same envelopes on every path, whatever its
+/// chunking and whatever its line sizes — a line over the limit included, which is one
+/// `✗ unreadable line · N bytes, over the L-byte line limit` error row everywhere.
+///
+/// ```
+/// use classifier::LogClassifier;
+///
+/// let mut log = LogClassifier::new();
+/// let mut envs = Vec::new();
+/// log.feed(b"{\"kind\":\"turn_start\",\"from\":\"operator\",\"body\":\"go\"}\n{\"kind\":", |e| envs.push(e));
+/// log.feed(b"\"turn_end\",\"ok\":true}", |e| envs.push(e));
+/// log.finish(|e| envs.push(e));
+/// assert_eq!(envs.len(), 2);
+/// assert_eq!(envs[1].seq, Some(2));
+/// assert_eq!(envs[1].msgs[0].summary, "turn ok");
+/// ```
+///
+/// # A server that stores lines and classifies them later
+///
+/// A server that must store each line before classifying it (and classify again when the
+/// classifier changes) uses the same two halves this type joins, and gets the same envelopes:
+/// 1. **Split, don't classify:** feed the bytes to a [`LineReader`] (same limit) and store
+///    each [`Line`] as it comes: its `bytes` and, for an over-long line, its
+///    [`oversize`](Line::oversize) (`len` and `limit`; `bytes` then holds only the first
+///    [`OVERSIZE_HEAD_BYTES`](crate::lines::OVERSIZE_HEAD_BYTES)). Nothing more is needed to
+///    show that line's row later.
+/// 2. **Classify a stored line:** rebuild `Line { number: seq, bytes, oversize }` and call
+///    [`classify_line`] with the session's own [`ClassifyCtx`] (serialisable, so it can be
+///    checkpointed), in seq order. The envelope is exactly the one this type gives for that
+///    line, `seq` being `number`. (A server that numbers lines by its own seq, or that fills
+///    in a missing `ts` with the time it received the line, does that after.)
+#[derive(Debug, Default)]
+pub struct LogClassifier {
+    reader: LineReader,
+    ctx: ClassifyCtx,
+}
+
+impl LogClassifier {
+    /// At the start of a log, with the one line limit [`MAX_LINE_BYTES`].
+    pub fn new() -> LogClassifier {
+        LogClassifier::with_limit(MAX_LINE_BYTES)
+    }
+
+    /// At the start of a log, keeping lines of at most `limit` bytes whole (tests lower it).
+    pub fn with_limit(limit: usize) -> LogClassifier {
+        LogClassifier {
+            reader: LineReader::with_limit(limit),
+            ctx: ClassifyCtx::new(),
+        }
+    }
+
+    /// Feeds the next chunk; calls `out` with the envelope of each line it completes, in
+    /// order (an envelope may have no rows: an agent-state event).
+    pub fn feed(&mut self, chunk: &[u8], mut out: impl FnMut(TermEnvelope)) {
+        let ctx = &mut self.ctx;
+        self.reader
+            .push(chunk, |line: Line| out(classify_line(&line, ctx)));
+    }
+
+    /// Ends the log: the envelope of a last line that had no newline, if any.
+    pub fn finish(&mut self, mut out: impl FnMut(TermEnvelope)) {
+        let ctx = &mut self.ctx;
+        self.reader
+            .finish(|line: Line| out(classify_line(&line, ctx)));
+    }
+
+    /// Physical lines seen so far, blank ones included.
+    pub fn lines_seen(&self) -> u64 {
+        self.reader.lines_seen()
+    }
+
+    /// The correlation context after the lines classified so far.
+    pub fn ctx(&self) -> &ClassifyCtx {
+        &self.ctx
+    }
+}

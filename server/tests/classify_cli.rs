@@ -1,0 +1,84 @@
+//! `hiveterm classify` as a user runs it: the real binary, a real file, its stdout.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use classifier::TermEnvelope;
+
+/// The line limit the over-long-line log is read with: low, so the test is fast. The same
+/// number is in `app/tests/over_long_line.rs`.
+const LIMIT: usize = 1024;
+
+fn over_long_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../classifier/tests/over_long")
+}
+
+fn classify(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_hiveterm"))
+        .arg("classify")
+        .args(args)
+        .output()
+        .expect("run hiveterm classify");
+    assert!(
+        out.status.success(),
+        "hiveterm classify failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8 output")
+}
+
+/// Issue 8's bug: a line over the limit gave a JSON-syntax error row in the page but
+/// "over the limit" in `hiveterm classify`. The CLI's envelopes for a log with three lines
+/// over the limit are the ones committed in `expected.jsonl`, which the worker's test
+/// (`app/tests/over_long_line.rs`, natively and in wasm) holds the page's worker to.
+#[test]
+fn over_long_line_gives_the_same_envelopes_in_the_cli_as_in_the_worker() {
+    let dir = over_long_dir();
+    let log = dir.join("log.jsonl");
+    let got = classify(&[
+        "--max-line-bytes",
+        &LIMIT.to_string(),
+        log.to_str().unwrap(),
+    ]);
+    let expected_path = dir.join("expected.jsonl");
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&expected_path, &got).unwrap();
+    }
+    let expected = std::fs::read_to_string(&expected_path).unwrap();
+    assert_eq!(got, expected);
+    // What the file pins: the over-long lines say so, in the one wording.
+    let envs: Vec<TermEnvelope> = got
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let over: Vec<(u64, &str)> = envs
+        .iter()
+        .filter(|e| e.msgs[0].summary.contains("line limit"))
+        .map(|e| (e.seq.unwrap(), e.msgs[0].summary.as_str()))
+        .collect();
+    assert_eq!(
+        over,
+        [
+            (
+                3,
+                "unreadable line · 4224 bytes, over the 1024-byte line limit"
+            ),
+            (
+                6,
+                "unreadable line · 1556 bytes, over the 1024-byte line limit"
+            ),
+            (
+                9,
+                "unreadable line · 1200 bytes, over the 1024-byte line limit"
+            ),
+        ]
+    );
+}
+
+#[test]
+fn the_default_limit_reads_those_lines_whole() {
+    let log = over_long_dir().join("log.jsonl");
+    let got = classify(&[log.to_str().unwrap()]);
+    assert!(!got.contains("line limit"), "{got}");
+    assert_eq!(got.lines().count(), 8, "one envelope per non-blank line");
+}
