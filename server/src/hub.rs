@@ -130,7 +130,8 @@ impl Hub {
     }
 
     /// Installs the state after a commit and broadcasts the batch. `frames` are the SSE
-    /// frames of the committed events after the previous head; `preview_changed` says the
+    /// frames of the committed events after the previous head, or `None` when they are too
+    /// big to broadcast (clients read them from the database); `preview_changed` says the
     /// batch changed the partial message (then one `preview` frame follows its envelopes:
     /// the state at its end).
     pub fn publish(
@@ -138,13 +139,15 @@ impl Hub {
         info: SessionInfo,
         fold: SessionFold,
         preview_changed: bool,
-        mut frames: Vec<u8>,
+        frames: Option<Vec<u8>>,
     ) {
         let mut inner = self.lock();
         let after = inner.info.last_seq;
         let changed = inner.fold.badges != fold.badges
             || inner.info.ended != info.ended
             || inner.info.title != info.title;
+        let inline = frames.is_some();
+        let mut frames = frames.unwrap_or_default();
         if preview_changed {
             inner.preview_frame = Bytes::from(preview_frame(&fold.preview));
             frames.extend_from_slice(&inner.preview_frame);
@@ -157,7 +160,7 @@ impl Hub {
         inner.info = info;
         inner.fold = fold;
         if last != after || !frames.is_empty() {
-            let bytes = (frames.len() <= MAX_INLINE_BATCH).then(|| Bytes::from(frames));
+            let bytes = (inline && frames.len() <= MAX_INLINE_BATCH).then(|| Bytes::from(frames));
             let preview = (preview_changed || !inner.fold.preview.preview.is_empty())
                 .then(|| inner.preview_frame.clone());
             let batch = Batch {

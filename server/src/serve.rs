@@ -18,9 +18,10 @@ pub struct ServeOptions {
     /// Address to listen on. Anything but loopback requires --token.
     #[arg(long, default_value = "127.0.0.1:7171")]
     pub addr: SocketAddr,
-    /// The database file (created if missing).
-    #[arg(long, default_value = "hiveterm.db")]
-    pub db: PathBuf,
+    /// The database: a SQLite file (created if missing), or a PostgreSQL URL
+    /// (`postgres://user@host/dbname`), which any number of replicas may share.
+    #[arg(long, env = "HIVETERM_DB", default_value = "hiveterm.db")]
+    pub db: String,
     /// Require this token on every API call (`Authorization: Bearer T` or `?token=T`); at
     /// least 16 characters. Visible to other users in `ps`: prefer --token-file or the
     /// HIVETERM_TOKEN environment variable.
@@ -87,8 +88,8 @@ struct Running {
     token: Option<String>,
     server: tokio::task::JoinHandle<std::io::Result<()>>,
     stop_http: Arc<tokio::sync::Notify>,
-    /// Held (locked) until the process ends.
-    _db_lock: std::fs::File,
+    /// The SQLite file, held (locked) until the process ends.
+    _db_lock: Option<std::fs::File>,
 }
 
 /// Shortest token accepted.
@@ -115,6 +116,17 @@ fn token(options: &ServeOptions) -> Result<Option<String>, String> {
             ))
         }
         t => Ok(t),
+    }
+}
+
+/// The database as logged: a PostgreSQL URL without its user and password.
+fn db_label(db: &str) -> String {
+    match db.split_once("://") {
+        Some((scheme, rest)) if crate::store::is_postgres(db) => {
+            let host = rest.rsplit_once('@').map_or(rest, |(_, host)| host);
+            format!("{scheme}://{host}")
+        }
+        _ => db.to_owned(),
     }
 }
 
@@ -169,9 +181,16 @@ async fn start(options: &ServeOptions) -> Result<Running, String> {
              {max_line_bytes}: a line stored whole could not be posted"
         ));
     }
-    let db_lock = lock_db(&options.db)?;
-    let store = Store::open(&options.db)
-        .map_err(|e| format!("cannot open {}: {e}", options.db.display()))?;
+    let postgres = crate::store::is_postgres(&options.db);
+    // Replicas share a PostgreSQL database; a SQLite file is this process's alone.
+    let db_lock = if postgres {
+        None
+    } else {
+        Some(lock_db(std::path::Path::new(&options.db))?)
+    };
+    let db_name = db_label(&options.db);
+    let store = Store::open_db(&options.db, crate::store::CHECKPOINT_EVERY)
+        .map_err(|e| format!("cannot open {db_name}: {e}"))?;
     let listener = TcpListener::bind(options.addr)
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", options.addr))?;
@@ -207,8 +226,7 @@ async fn start(options: &ServeOptions) -> Result<Running, String> {
         async move { stop.notified().await },
     ));
     tracing::info!(
-        "database {}; at most {} connections",
-        options.db.display(),
+        "database {db_name}; at most {} connections",
         limits.max_connections
     );
     Ok(Running {

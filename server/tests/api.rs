@@ -334,14 +334,7 @@ async fn invalid_lines_are_stored_exactly_and_shown_as_rows() {
     assert_eq!(level(3), "warn");
     assert_eq!(level(5), "debug");
     // Stored byte for byte.
-    let conn = rusqlite::Connection::open(db.db_path()).unwrap();
-    let raws: Vec<Vec<u8>> = conn
-        .prepare("SELECT raw FROM events WHERE session = 'bad' ORDER BY seq")
-        .unwrap()
-        .query_map([], |r| r.get(0))
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap();
+    let raws: Vec<Vec<u8>> = db.raw_events("bad").into_iter().map(|e| e.raw).collect();
     assert_eq!(raws, lines.iter().map(|l| l.to_vec()).collect::<Vec<_>>());
     let (_, state) = json_of(&app, "GET", "/api/sessions/bad/state", vec![]).await;
     assert_eq!(state["errors"], 2);
@@ -383,16 +376,9 @@ async fn oversized_line_is_cut_and_shown_as_an_error_row() {
     let summary = envs[1]["msgs"][0]["summary"].as_str().unwrap();
     assert!(summary.contains(&long.len().to_string()), "{summary}");
     assert_eq!(envs[2]["msgs"][0]["summary"], "after");
-    let conn = rusqlite::Connection::open(db.db_path()).unwrap();
-    let (len, cut): (usize, i64) = conn
-        .query_row(
-            "SELECT length(raw), cut_len FROM events WHERE session='cut' AND seq=2",
-            [],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .unwrap();
-    assert!(len < long.len());
-    assert_eq!(cut as usize, long.len());
+    let cut = &db.raw_events("cut")[1];
+    assert!(cut.raw.len() < long.len());
+    assert_eq!(cut.cut_len, Some(long.len() as i64));
 }
 
 #[tokio::test]
@@ -521,8 +507,7 @@ async fn state_is_the_same_after_reopening_the_database() {
     )
     .await;
     db.state.store().close().await;
-    let store = hiveterm::Store::open_with(&db.db_path(), 4).unwrap();
-    let app = hiveterm::app(hiveterm::AppState::new(store, Config::default()));
+    let app = hiveterm::app(hiveterm::AppState::new(db.reopen(4), Config::default()));
     let (_, after) = json_of(&app, "GET", "/api/sessions/h/state", vec![]).await;
     assert_eq!(before, after);
     assert_eq!(
@@ -721,34 +706,22 @@ async fn a_body_of_several_megabytes_within_the_limit_is_accepted() {
 }
 
 /// The envelopes with rows of a session, oldest first, classified afresh from its raw events
-/// as stored in the database file (one context over the whole session): the reference the
-/// stored envelopes are held to.
-fn replay_from_file(db: &std::path::Path, id: &str) -> Vec<Value> {
-    let conn =
-        rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
-            .unwrap();
-    let mut stmt = conn
-        .prepare("SELECT seq, ts, raw FROM events WHERE session = ?1 ORDER BY seq")
-        .unwrap();
+/// as stored in the database (one context over the whole session): the reference the stored
+/// envelopes are held to.
+fn replay_from_db(db: &TestDb, id: &str) -> Vec<Value> {
     let mut ctx = ClassifyCtx::new();
-    stmt.query_map([id], |r| {
-        Ok((
-            r.get::<_, i64>(0)?,
-            r.get::<_, f64>(1)?,
-            r.get::<_, Vec<u8>>(2)?,
-        ))
-    })
-    .unwrap()
-    .map(|row| {
-        let (seq, ts, raw) = row.unwrap();
-        let mut env = classifier::classify_log_event(&classifier::parse_line(&raw), &mut ctx);
-        env.seq = Some(seq as u64);
-        env.ts = Some(ts);
-        env
-    })
-    .filter(|env| !env.msgs.is_empty())
-    .map(|env| serde_json::to_value(env).unwrap())
-    .collect()
+    db.raw_events(id)
+        .into_iter()
+        .map(|ev| {
+            let mut env =
+                classifier::classify_log_event(&classifier::parse_line(&ev.raw), &mut ctx);
+            env.seq = Some(ev.seq);
+            env.ts = Some(ev.ts);
+            env
+        })
+        .filter(|env| !env.msgs.is_empty())
+        .map(|env| serde_json::to_value(env).unwrap())
+        .collect()
 }
 
 /// The stored envelopes serve the same pages as classifying the raw events afresh, also
@@ -764,7 +737,7 @@ async fn stored_envelopes_equal_a_fresh_replay_and_survive_a_rebuild() {
         &fixture("claude-code-2.1.332/tool_errors.stream.jsonl"),
     )
     .await;
-    let all = replay_from_file(&db.db_path(), "r");
+    let all = replay_from_db(&db, "r");
     let (_, info) = json_of(&app, "GET", "/api/sessions/r", vec![]).await;
     let head = info["last_seq"].as_u64().unwrap();
     assert!(all.len() > 40, "{}", all.len());
@@ -793,16 +766,10 @@ async fn stored_envelopes_equal_a_fresh_replay_and_survive_a_rebuild() {
     };
     let before = pages(app).await;
     db.state.store().close().await;
-    let conn = rusqlite::Connection::open(db.db_path()).unwrap();
-    conn.execute(
-        "UPDATE meta SET value = 'another classifier' WHERE key = 'derived'",
-        [],
-    )
-    .unwrap();
-    conn.execute("DELETE FROM rendered WHERE seq % 2 = 0", [])
-        .unwrap();
-    drop(conn);
-    let store = hiveterm::Store::open_with(&db.db_path(), 4).unwrap();
-    let app = hiveterm::app(hiveterm::AppState::new(store, Config::default()));
+    db.sql(
+        "UPDATE meta SET value = 'another classifier' WHERE key = 'derived';
+         DELETE FROM rendered WHERE seq % 2 = 0;",
+    );
+    let app = hiveterm::app(hiveterm::AppState::new(db.reopen(4), Config::default()));
     assert_eq!(pages(app).await, before);
 }

@@ -334,10 +334,8 @@ async fn a_500_says_nothing_of_the_failure() {
         post(&app, "/api/sessions/s/events", &[NDJSON], NOTE).await,
         StatusCode::OK
     );
-    // Break the database under the server: the next write fails inside SQLite.
-    let conn = rusqlite::Connection::open(db.db_path()).unwrap();
-    conn.execute_batch("DROP TABLE rendered").unwrap();
-    drop(conn);
+    // Break the database under the server: the next write fails inside it.
+    db.sql("DROP TABLE rendered");
     let (status, _, body) = raw(
         &app,
         "POST",

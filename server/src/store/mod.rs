@@ -15,6 +15,7 @@
 //! - history pages and SSE backlogs read from the stored envelopes, never classified again.
 
 mod error;
+mod postgres;
 mod request;
 mod sqlite;
 
@@ -30,6 +31,73 @@ use crate::hub::Hub;
 /// The default checkpoint interval.
 pub const CHECKPOINT_EVERY: u64 = 256;
 
+/// Most frames one SSE backfill read returns: a slow client holds at most a few such chunks.
+pub(crate) const BACKFILL_ROWS: i64 = 128;
+/// Bytes after which an SSE backfill read stops adding frames.
+pub(crate) const BACKFILL_BYTES: usize = 128 * 1024;
+
+/// Bytes after which a history page stops (it always has at least one envelope); it then
+/// says `"cut_by_bytes": true` and `next_before` goes on from there.
+pub(crate) const HISTORY_PAGE_BYTES: usize = 16 * 1024 * 1024;
+
+/// A history page (see `docs/API.md`) built from stored envelopes read newest first, up to
+/// `limit + 1` of them: at most `limit` envelopes and [`HISTORY_PAGE_BYTES`].
+pub(crate) struct HistoryPage {
+    out: Vec<u8>,
+    limit: usize,
+    taken: usize,
+    oldest: Option<u64>,
+    more: bool,
+    cut: bool,
+}
+
+impl HistoryPage {
+    pub(crate) fn new(limit: usize) -> HistoryPage {
+        let mut out = Vec::with_capacity(64 * 1024);
+        out.extend_from_slice(b"{\"envelopes\":[");
+        HistoryPage {
+            out,
+            limit,
+            taken: 0,
+            oldest: None,
+            more: false,
+            cut: false,
+        }
+    }
+
+    /// Adds the next (older) envelope; answers whether to go on.
+    pub(crate) fn push(&mut self, seq: u64, json: &str) -> bool {
+        if self.taken == self.limit {
+            self.more = true;
+            return false;
+        }
+        // Bounded in bytes too, with at least one envelope so a page always moves on.
+        if self.taken > 0 && self.out.len() + json.len() > HISTORY_PAGE_BYTES {
+            (self.more, self.cut) = (true, true);
+            return false;
+        }
+        if self.taken > 0 {
+            self.out.push(b',');
+        }
+        self.out.extend_from_slice(json.as_bytes());
+        self.oldest = Some(seq);
+        self.taken += 1;
+        true
+    }
+
+    /// The page's JSON, `head` being the newest stored seq when it was read.
+    pub(crate) fn finish(mut self, head: u64) -> Vec<u8> {
+        self.out.extend_from_slice(b"],\"next_before\":");
+        match self.oldest.filter(|_| self.more) {
+            Some(seq) => self.out.extend_from_slice(seq.to_string().as_bytes()),
+            None => self.out.extend_from_slice(b"null"),
+        }
+        let tail = format!(",\"head\":{head},\"cut_by_bytes\":{}}}", self.cut);
+        self.out.extend_from_slice(tail.as_bytes());
+        self.out
+    }
+}
+
 /// What derived data (checkpoints, stored envelopes) depends on: this crate's version, the
 /// source of the classifier and of the fold (`fold.rs`, `badges.rs`; fingerprinted by
 /// `build.rs`) and the checkpoint interval. Derived data written under another is dropped and
@@ -42,6 +110,11 @@ pub(crate) fn derived_format(every: u64) -> String {
     )
 }
 
+/// Whether `db` names a PostgreSQL database rather than a SQLite file.
+pub fn is_postgres(db: &str) -> bool {
+    db.starts_with("postgres://") || db.starts_with("postgresql://")
+}
+
 /// The database and the sessions' hubs. Cheap to clone.
 #[derive(Clone)]
 pub struct Store {
@@ -52,6 +125,8 @@ pub struct Store {
 enum Backend {
     /// One SQLite file, one writer thread.
     Sqlite(sqlite::Sqlite),
+    /// A PostgreSQL database shared by any number of replicas.
+    Postgres(postgres::Postgres),
 }
 
 impl Store {
@@ -60,6 +135,20 @@ impl Store {
     /// their producer is gone.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
         Store::open_with(path, CHECKPOINT_EVERY)
+    }
+
+    /// Opens the database `db` names: a `postgres://` or `postgresql://` URL is a PostgreSQL
+    /// database (migrated on open; it must be called inside a tokio runtime), anything else
+    /// the path of a SQLite file.
+    pub fn open_db(db: &str, checkpoint_every: u64) -> Result<Store, StoreError> {
+        if is_postgres(db) {
+            let db = postgres::Postgres::open(db, checkpoint_every.max(1))?;
+            Ok(Store {
+                backend: Arc::new(Backend::Postgres(db)),
+            })
+        } else {
+            Store::open_with(Path::new(db), checkpoint_every)
+        }
     }
 
     /// [`Store::open`] with a checkpoint interval (tests use small ones).
@@ -75,6 +164,7 @@ impl Store {
     pub async fn close(&self) {
         match &*self.backend {
             Backend::Sqlite(db) => db.close().await,
+            Backend::Postgres(db) => db.close(),
         }
     }
 
@@ -88,6 +178,7 @@ impl Store {
     ) -> Result<bool, StoreError> {
         match &*self.backend {
             Backend::Sqlite(db) => db.open_session(id, title, source).await,
+            Backend::Postgres(db) => db.open_session(id, title, source).await,
         }
     }
 
@@ -95,6 +186,7 @@ impl Store {
     pub async fn append(&self, append: Append) -> Result<Appended, StoreError> {
         match &*self.backend {
             Backend::Sqlite(db) => db.append(append).await,
+            Backend::Postgres(db) => db.append(append).await,
         }
     }
 
@@ -102,6 +194,7 @@ impl Store {
     pub async fn end_session(&self, id: &str) -> Result<SessionInfo, StoreError> {
         match &*self.backend {
             Backend::Sqlite(db) => db.end_session(id).await,
+            Backend::Postgres(db) => db.end_session(id).await,
         }
     }
 
@@ -109,6 +202,7 @@ impl Store {
     pub async fn sessions(&self) -> Result<Vec<SessionInfo>, StoreError> {
         match &*self.backend {
             Backend::Sqlite(db) => db.sessions().await,
+            Backend::Postgres(db) => db.sessions().await,
         }
     }
 
@@ -116,6 +210,7 @@ impl Store {
     pub async fn follow_pos(&self, path: &str) -> Result<Option<FollowPos>, StoreError> {
         match &*self.backend {
             Backend::Sqlite(db) => db.follow_pos(path).await,
+            Backend::Postgres(db) => db.follow_pos(path).await,
         }
     }
 
@@ -123,6 +218,7 @@ impl Store {
     pub fn checkpoint_every(&self) -> u64 {
         match &*self.backend {
             Backend::Sqlite(db) => db.checkpoint_every(),
+            Backend::Postgres(db) => db.checkpoint_every(),
         }
     }
 
@@ -131,6 +227,7 @@ impl Store {
     pub(crate) async fn hub(&self, id: &str) -> Result<Option<Arc<Hub>>, StoreError> {
         match &*self.backend {
             Backend::Sqlite(db) => db.hub(id).await,
+            Backend::Postgres(db) => db.hub(id).await,
         }
     }
 
@@ -145,6 +242,7 @@ impl Store {
     ) -> Result<Vec<u8>, StoreError> {
         match &*self.backend {
             Backend::Sqlite(db) => db.history_page(id, head, before, limit).await,
+            Backend::Postgres(db) => db.history_page(id, head, before, limit).await,
         }
     }
 
@@ -158,6 +256,7 @@ impl Store {
     ) -> Result<(Vec<u8>, u64), StoreError> {
         match &*self.backend {
             Backend::Sqlite(db) => db.frames(id, after, upto).await,
+            Backend::Postgres(db) => db.frames(id, after, upto).await,
         }
     }
 }

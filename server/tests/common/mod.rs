@@ -25,10 +25,83 @@ pub fn fixture(rel: &str) -> Vec<u8> {
     std::fs::read(repo().join("fixtures").join(rel)).expect("fixture")
 }
 
-/// A fresh database in a temp dir, with a small checkpoint interval so tests cross many.
+/// The PostgreSQL server tests use when `HIVETERM_TEST_DB=postgres`.
+pub const TEST_POSTGRES: &str = "postgres://root@127.0.0.1:5432/test";
+
+/// Whether the suite runs against PostgreSQL: `HIVETERM_TEST_DB=postgres` (CI runs the
+/// server's suite once per backend; a PostgreSQL server that is not there fails the tests).
+pub fn on_postgres() -> bool {
+    std::env::var("HIVETERM_TEST_DB").is_ok_and(|v| v == "postgres")
+}
+
+/// Runs `f` with a fresh connection to `url` on a thread of its own (callable from sync
+/// code and from inside a runtime alike).
+pub fn with_postgres<T: Send>(
+    url: &str,
+    f: impl AsyncFnOnce(&tokio_postgres::Client) -> T + Send,
+) -> T {
+    std::thread::scope(|scope| {
+        scope
+            .spawn(|| {
+                let rt = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .expect("runtime");
+                rt.block_on(async {
+                    let (client, conn) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+                        .await
+                        .unwrap_or_else(|e| panic!("PostgreSQL at {url}: {e}"));
+                    let driver = tokio::spawn(conn);
+                    let out = f(&client).await;
+                    drop(client);
+                    let _ = driver.await;
+                    out
+                })
+            })
+            .join()
+            .expect("PostgreSQL helper thread")
+    })
+}
+
+/// A new empty schema in the test database, and the URL of the database with it first on
+/// the search path: each test gets its own tables.
+pub fn fresh_postgres_schema() -> (String, String) {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let schema = format!(
+        "t_{}_{}_{nanos}",
+        std::process::id(),
+        NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    );
+    with_postgres(TEST_POSTGRES, async |c| {
+        c.batch_execute(&format!("CREATE SCHEMA {schema}"))
+            .await
+            .expect("create schema")
+    });
+    let url = format!("{TEST_POSTGRES}?options=-c%20search_path%3D{schema}");
+    (schema, url)
+}
+
+/// A fresh database (a SQLite file in a temp dir, or a fresh PostgreSQL schema), with a
+/// small checkpoint interval so tests cross many.
 pub struct TestDb {
     pub dir: tempfile::TempDir,
     pub state: AppState,
+    /// What `Store::open_db` opens: the file's path or the PostgreSQL URL.
+    pub spec: String,
+    /// The PostgreSQL schema, dropped with the `TestDb`.
+    schema: Option<String>,
+}
+
+/// One stored event as the database holds it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawEvent {
+    pub seq: u64,
+    pub ts: f64,
+    pub raw: Vec<u8>,
+    pub cut_len: Option<i64>,
 }
 
 impl TestDb {
@@ -38,16 +111,91 @@ impl TestDb {
 
     pub fn with(mut config: Config, checkpoint_every: u64) -> TestDb {
         let dir = tempfile::tempdir().expect("tempdir");
-        let store = Store::open_with(&dir.path().join("test.db"), checkpoint_every).expect("open");
+        let (spec, schema) = if on_postgres() {
+            let (schema, url) = fresh_postgres_schema();
+            (url, Some(schema))
+        } else {
+            (dir.path().join("test.db").display().to_string(), None)
+        };
+        let store = Store::open_db(&spec, checkpoint_every).expect("open");
         config.static_dir = dir.path().join("dist");
         TestDb {
             state: AppState::new(store, config),
             dir,
+            spec,
+            schema,
         }
     }
 
+    /// The SQLite file (for the tests that only run on SQLite).
     pub fn db_path(&self) -> std::path::PathBuf {
-        self.dir.path().join("test.db")
+        assert!(
+            self.schema.is_none(),
+            "a SQLite-only test run on PostgreSQL"
+        );
+        std::path::PathBuf::from(&self.spec)
+    }
+
+    /// The same database opened again (after `store().close()`).
+    pub fn reopen(&self, checkpoint_every: u64) -> Store {
+        Store::open_db(&self.spec, checkpoint_every).expect("reopen")
+    }
+
+    /// Runs SQL statements on the database, beside the server.
+    pub fn sql(&self, sql: &str) {
+        if self.schema.is_some() {
+            with_postgres(&self.spec, async |c| c.batch_execute(sql).await.expect(sql));
+        } else {
+            let conn = rusqlite::Connection::open(&self.spec).unwrap();
+            conn.execute_batch(sql).expect(sql);
+        }
+    }
+
+    /// A session's events as stored, oldest first.
+    pub fn raw_events(&self, session: &str) -> Vec<RawEvent> {
+        let sql = "SELECT seq, ts, raw, cut_len FROM events WHERE session = $1 ORDER BY seq";
+        if self.schema.is_some() {
+            with_postgres(&self.spec, async |c| {
+                let rows = c.query(sql, &[&session]).await.expect(sql);
+                rows.iter()
+                    .map(|r| RawEvent {
+                        seq: r.get::<_, i64>(0) as u64,
+                        ts: r.get(1),
+                        raw: r.get(2),
+                        cut_len: r.get(3),
+                    })
+                    .collect()
+            })
+        } else {
+            let conn = rusqlite::Connection::open(&self.spec).unwrap();
+            let mut stmt = conn.prepare(&sql.replace("$1", "?1")).unwrap();
+            stmt.query_map([session], |r| {
+                Ok(RawEvent {
+                    seq: r.get::<_, i64>(0)? as u64,
+                    ts: r.get(1)?,
+                    raw: r.get(2)?,
+                    cut_len: r.get(3)?,
+                })
+            })
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+        }
+    }
+}
+
+impl Drop for TestDb {
+    fn drop(&mut self) {
+        if let Some(schema) = &self.schema {
+            with_postgres(TEST_POSTGRES, async |c| {
+                // A connection of the store left in a transaction must not hang the test.
+                let _ = c
+                    .batch_execute(&format!(
+                        "SET lock_timeout = '5s'; DROP SCHEMA {schema} CASCADE"
+                    ))
+                    .await;
+            });
+        }
     }
 }
 

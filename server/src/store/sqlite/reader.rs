@@ -9,21 +9,12 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 
 use crate::fold::{SessionFold, StoredEvent};
 use crate::hub::{Hub, SessionInfo, push_json_frame};
-use crate::store::{FollowPos, StoreError};
+use crate::store::{BACKFILL_BYTES, BACKFILL_ROWS, FollowPos, HistoryPage, StoreError};
 
 use super::schema::checkpoint_at;
 
-/// Bytes after which a history page stops (it always has at least one envelope); it then
-/// says `"cut_by_bytes": true` and `next_before` goes on from there.
-pub(crate) const HISTORY_PAGE_BYTES: usize = 16 * 1024 * 1024;
-
 /// Events read from the database at a time.
 const CHUNK_EVENTS: u64 = 512;
-
-/// Most frames one backfill read returns: a slow client holds at most a few such chunks.
-const BACKFILL_ROWS: i64 = 128;
-/// Bytes after which a backfill read stops adding frames.
-const BACKFILL_BYTES: usize = 128 * 1024;
 
 /// Read-only connections to the database, reused.
 pub(super) struct Readers {
@@ -197,35 +188,14 @@ pub(super) fn rendered_page(
     let rows = stmt.query_map(params![session, hi as i64, limit as i64 + 1], |r| {
         Ok((r.get::<_, i64>(0)? as u64, r.get::<_, String>(1)?))
     })?;
-    let mut out = Vec::with_capacity(64 * 1024);
-    out.extend_from_slice(b"{\"envelopes\":[");
-    let mut oldest = None;
-    let mut more = false;
-    let mut cut = false;
-    for (n, row) in rows.enumerate() {
+    let mut page = HistoryPage::new(limit);
+    for row in rows {
         let (seq, json) = row?;
-        if n == limit {
-            more = true;
+        if !page.push(seq, &json) {
             break;
         }
-        // Bounded in bytes too, with at least one envelope so a page always moves on.
-        if n > 0 && out.len() + json.len() > HISTORY_PAGE_BYTES {
-            (more, cut) = (true, true);
-            break;
-        }
-        if n > 0 {
-            out.push(b',');
-        }
-        out.extend_from_slice(json.as_bytes());
-        oldest = Some(seq);
     }
-    out.extend_from_slice(b"],\"next_before\":");
-    match oldest.filter(|_| more) {
-        Some(seq) => out.extend_from_slice(seq.to_string().as_bytes()),
-        None => out.extend_from_slice(b"null"),
-    }
-    out.extend_from_slice(format!(",\"head\":{head},\"cut_by_bytes\":{cut}}}").as_bytes());
-    Ok(out)
+    Ok(page.finish(head))
 }
 
 /// SSE frames of the stored envelopes of events `(after, upto]`, a bounded chunk of them.

@@ -274,7 +274,8 @@ fn publish(hubs: &Hubs, pending: HashMap<String, Pending>) {
         if p.created {
             hubs.insert(id, p.hub.clone());
         }
-        p.hub.publish(p.info, p.fold, p.preview_changed, p.frames);
+        p.hub
+            .publish(p.info, p.fold, p.preview_changed, Some(p.frames));
     }
 }
 

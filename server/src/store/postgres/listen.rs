@@ -1,0 +1,88 @@
+//! `LISTEN hiveterm`: replicas' commits, as `"events <seq> <session>"` (events up to `seq`
+//! stored) or `"row <seq> <session>"` (the session opened or ended). A session whose hub is
+//! loaded here is brought up to the database ([`super::writer::refresh`]); its SSE clients
+//! then get the new envelopes from the hub's broadcast, exactly once and in order, as if this
+//! replica had stored them. A lost connection is reopened, and every loaded hub refreshed
+//! (notifications sent meanwhile were lost).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use deadpool_postgres::Pool;
+use futures_util::StreamExt;
+use tokio_postgres::{AsyncMessage, NoTls};
+
+use super::{CHANNEL, Postgres, Shared};
+
+/// Listens forever (until the task is aborted).
+pub(super) async fn run(pool: Pool, shared: Arc<Shared>) {
+    let db = Postgres {
+        pool,
+        shared,
+        listener: std::sync::Mutex::new(None),
+    };
+    loop {
+        if let Err(e) = listen(&db).await {
+            tracing::warn!("LISTEN {CHANNEL}: {e}; reconnecting");
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+}
+
+async fn listen(db: &Postgres) -> Result<(), String> {
+    let (client, mut connection) = db
+        .shared
+        .config
+        .connect(NoTls)
+        .await
+        .map_err(|e| e.to_string())?;
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let driver = tokio::spawn(async move {
+        let mut messages = futures_util::stream::poll_fn(move |cx| connection.poll_message(cx));
+        while let Some(message) = messages.next().await {
+            match message {
+                Ok(AsyncMessage::Notification(n)) => {
+                    if tx.send(n.payload().to_owned()).is_err() {
+                        return;
+                    }
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    tracing::warn!("LISTEN connection: {e}");
+                    return;
+                }
+            }
+        }
+    });
+    client
+        .batch_execute(&format!("LISTEN {CHANNEL}"))
+        .await
+        .map_err(|e| e.to_string())?;
+    // Anything committed before LISTEN took effect.
+    let loaded: Vec<String> = db.shared.hubs.lock().keys().cloned().collect();
+    for id in loaded {
+        refresh(db, &id).await;
+    }
+    while let Some(payload) = rx.recv().await {
+        let mut parts = payload.splitn(3, ' ');
+        let (Some(kind), Some(seq), Some(id)) = (parts.next(), parts.next(), parts.next()) else {
+            continue;
+        };
+        // A session not loaded here loads from the database when asked for.
+        let Some(seen) = db.shared.hubs.get(id).map(|hub| hub.lock().info.last_seq) else {
+            continue;
+        };
+        // Events not seen yet, or the row changed (opened, ended).
+        if kind == "row" || seq.parse::<u64>().is_ok_and(|seq| seq > seen) {
+            refresh(db, id).await;
+        }
+    }
+    driver.abort();
+    Err("the connection closed".into())
+}
+
+async fn refresh(db: &Postgres, id: &str) {
+    if let Err(e) = super::writer::refresh(db, id).await {
+        tracing::warn!("bringing session {id} up to the database: {e}");
+    }
+}

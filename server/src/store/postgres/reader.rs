@@ -1,0 +1,250 @@
+//! Reading PostgreSQL: the sessions, the events of a session, its fold at any seq (a
+//! checkpoint plus the events after it, through the one fold), and history pages and SSE
+//! backlogs from the stored envelopes. The same answers as `crate::store::sqlite::reader`.
+
+use deadpool_postgres::GenericClient;
+use tokio_postgres::Row;
+
+use super::pg;
+use super::schema::checkpoint_at;
+use crate::fold::{SessionFold, StoredEvent};
+use crate::hub::{SessionInfo, push_json_frame};
+use crate::store::{BACKFILL_BYTES, BACKFILL_ROWS, FollowPos, HistoryPage, StoreError};
+
+/// Events read from the database at a time.
+const CHUNK_EVENTS: u64 = 512;
+
+/// The columns of a session row, in [`session_row`]'s order.
+pub(super) const SESSION_COLUMNS: &str = "id, title, source, started, ended, last_seq";
+
+pub(super) fn session_row(r: &Row) -> SessionInfo {
+    let ended: Option<f64> = r.get(4);
+    SessionInfo {
+        id: r.get(0),
+        title: r.get(1),
+        source: r.get(2),
+        started: r.get(3),
+        ended,
+        live: ended.is_none(),
+        last_seq: r.get::<_, i64>(5) as u64,
+    }
+}
+
+/// All sessions, newest first.
+pub(super) async fn sessions(client: &impl GenericClient) -> Result<Vec<SessionInfo>, StoreError> {
+    let rows = client
+        .query(
+            &format!("SELECT {SESSION_COLUMNS} FROM sessions ORDER BY started DESC, id"),
+            &[],
+        )
+        .await
+        .map_err(pg)?;
+    Ok(rows.iter().map(session_row).collect())
+}
+
+/// One session's row.
+pub(super) async fn session(
+    client: &impl GenericClient,
+    id: &str,
+) -> Result<Option<SessionInfo>, StoreError> {
+    let stmt = client
+        .prepare_cached(&format!(
+            "SELECT {SESSION_COLUMNS} FROM sessions WHERE id = $1"
+        ))
+        .await
+        .map_err(pg)?;
+    let row = client.query_opt(&stmt, &[&id]).await.map_err(pg)?;
+    Ok(row.as_ref().map(session_row))
+}
+
+/// A followed file's stored position.
+pub(super) async fn follow_pos(
+    client: &impl GenericClient,
+    path: &str,
+) -> Result<Option<FollowPos>, StoreError> {
+    let row = client
+        .query_opt(
+            r#"SELECT dev, ino, "offset" FROM follows WHERE path = $1"#,
+            &[&path],
+        )
+        .await
+        .map_err(pg)?;
+    Ok(row.map(|r| FollowPos {
+        path: path.to_owned(),
+        dev: r.get::<_, i64>(0) as u64,
+        ino: r.get::<_, i64>(1) as u64,
+        offset: r.get::<_, i64>(2) as u64,
+    }))
+}
+
+/// Events `(after, upto]` of a session, oldest first.
+pub(super) async fn load_events(
+    client: &impl GenericClient,
+    session: &str,
+    after: u64,
+    upto: u64,
+) -> Result<Vec<StoredEvent>, StoreError> {
+    let stmt = client
+        .prepare_cached(
+            "SELECT seq, ts, raw, cut_len, cut_limit FROM events
+             WHERE session = $1 AND seq > $2 AND seq <= $3 ORDER BY seq",
+        )
+        .await
+        .map_err(pg)?;
+    let rows = client
+        .query(&stmt, &[&session, &(after as i64), &(upto as i64)])
+        .await
+        .map_err(pg)?;
+    Ok(rows
+        .iter()
+        .map(|r| {
+            let cut_len: Option<i64> = r.get(3);
+            let cut_limit: Option<i64> = r.get(4);
+            StoredEvent {
+                seq: r.get::<_, i64>(0) as u64,
+                ts: r.get(1),
+                raw: r.get(2),
+                cut: cut_len.map(|len| (len as u64, cut_limit.unwrap_or(0) as u64)),
+            }
+        })
+        .collect())
+}
+
+/// Folds the events `(fold's seq = from, upto]` of a session into `fold`; answers whether
+/// the partial message changed.
+pub(super) async fn fold_events(
+    client: &impl GenericClient,
+    session: &str,
+    fold: &mut SessionFold,
+    from: u64,
+    upto: u64,
+) -> Result<bool, StoreError> {
+    let (mut pos, mut preview_changed) = (from, false);
+    while pos < upto {
+        let to = upto.min(pos + CHUNK_EVENTS);
+        for ev in load_events(client, session, pos, to).await? {
+            preview_changed |= fold.step_stored(&ev).preview_changed;
+        }
+        pos = to;
+    }
+    Ok(preview_changed)
+}
+
+/// The session's fold after event `seq`: the newest checkpoint at or before it plus the
+/// events in between, with no partial message (previews are transient).
+pub(super) async fn fold_at(
+    client: &impl GenericClient,
+    session: &str,
+    seq: u64,
+) -> Result<SessionFold, StoreError> {
+    let (pos, cp) = checkpoint_at(client, session, seq).await?;
+    let mut fold = SessionFold::resume(cp);
+    fold_events(client, session, &mut fold, pos, seq).await?;
+    fold.preview = Default::default();
+    Ok(fold)
+}
+
+/// A history page (`{"envelopes", "next_before", "head"}`, see `docs/API.md`) from the
+/// stored envelopes: events with rows and `seq < before` (and `<= head`), newest first.
+pub(super) async fn rendered_page(
+    client: &impl GenericClient,
+    session: &str,
+    head: u64,
+    before: Option<u64>,
+    limit: usize,
+) -> Result<Vec<u8>, StoreError> {
+    let hi = before.map_or(head + 1, |b| b.min(head + 1));
+    let stmt = client
+        .prepare_cached(
+            "SELECT seq, json FROM rendered WHERE session = $1 AND seq < $2
+             ORDER BY seq DESC LIMIT $3",
+        )
+        .await
+        .map_err(pg)?;
+    let params: [&(dyn tokio_postgres::types::ToSql + Sync); 3] =
+        [&session, &(hi as i64), &(limit as i64 + 1)];
+    let rows = client
+        .query_raw(&stmt, params.iter().copied())
+        .await
+        .map_err(pg)?;
+    futures_util::pin_mut!(rows);
+    let mut page = HistoryPage::new(limit);
+    while let Some(row) = futures_util::StreamExt::next(&mut rows).await {
+        let row = row.map_err(pg)?;
+        if !page.push(row.get::<_, i64>(0) as u64, row.get(1)) {
+            break;
+        }
+    }
+    Ok(page.finish(head))
+}
+
+/// SSE frames of the stored envelopes of events `(after, upto]`, a bounded chunk of them.
+/// Returns the frames and the seq they reach (`upto` when all were read).
+pub(super) async fn rendered_frames(
+    client: &impl GenericClient,
+    session: &str,
+    after: u64,
+    upto: u64,
+) -> Result<(Vec<u8>, u64), StoreError> {
+    let stmt = client
+        .prepare_cached(
+            "SELECT seq, json FROM rendered WHERE session = $1 AND seq > $2 AND seq <= $3
+             ORDER BY seq LIMIT $4",
+        )
+        .await
+        .map_err(pg)?;
+    let rows = client
+        .query(
+            &stmt,
+            &[&session, &(after as i64), &(upto as i64), &BACKFILL_ROWS],
+        )
+        .await
+        .map_err(pg)?;
+    let mut out = Vec::new();
+    let mut last = after;
+    for row in &rows {
+        let seq = row.get::<_, i64>(0) as u64;
+        let json: &str = row.get(1);
+        push_json_frame(&mut out, seq, json);
+        last = seq;
+        if out.len() >= BACKFILL_BYTES {
+            return Ok((out, last));
+        }
+    }
+    let all = (rows.len() as i64) < BACKFILL_ROWS;
+    Ok((out, if all { upto } else { last }))
+}
+
+/// SSE frames of every stored envelope of events `(after, upto]`, or `None` when they come to
+/// more than `max` bytes (then clients read them from the database themselves).
+pub(super) async fn rendered_frames_upto(
+    client: &impl GenericClient,
+    session: &str,
+    after: u64,
+    upto: u64,
+    max: usize,
+) -> Result<Option<Vec<u8>>, StoreError> {
+    let stmt = client
+        .prepare_cached(
+            "SELECT seq, json FROM rendered WHERE session = $1 AND seq > $2 AND seq <= $3
+             ORDER BY seq",
+        )
+        .await
+        .map_err(pg)?;
+    let params: [&(dyn tokio_postgres::types::ToSql + Sync); 3] =
+        [&session, &(after as i64), &(upto as i64)];
+    let rows = client
+        .query_raw(&stmt, params.iter().copied())
+        .await
+        .map_err(pg)?;
+    futures_util::pin_mut!(rows);
+    let mut out = Vec::new();
+    while let Some(row) = futures_util::StreamExt::next(&mut rows).await {
+        let row = row.map_err(pg)?;
+        push_json_frame(&mut out, row.get::<_, i64>(0) as u64, row.get(1));
+        if out.len() > max {
+            return Ok(None);
+        }
+    }
+    Ok(Some(out))
+}

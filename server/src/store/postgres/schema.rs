@@ -1,0 +1,251 @@
+//! The PostgreSQL schema: its migrations, run on start under an advisory lock so replicas
+//! starting together do not race, and the rebuild of the derived tables when the fold
+//! changes, done once (the first replica to take the lock) for all replicas.
+//!
+//! The same tables as SQLite's (`crate::store::sqlite::schema`), in PostgreSQL types, plus
+//! `schema_version`. Raw events are `BYTEA`, byte for byte.
+
+use deadpool_postgres::{Client, GenericClient};
+
+use super::{pg, reader};
+use crate::fold::{Checkpoint, SessionFold};
+use crate::store::StoreError;
+
+/// The advisory lock key that serialises migrations and rebuilds across replicas.
+const MIGRATE_LOCK: i64 = 0x6869_7665_7465_726d; // "hiveterm"
+
+/// Schema migrations; entry `i` takes `schema_version` from `i` to `i + 1`.
+const MIGRATIONS: &[&str] = &[r#"
+CREATE TABLE sessions (
+    id       TEXT PRIMARY KEY,
+    title    TEXT NOT NULL,
+    source   TEXT NOT NULL,
+    started  DOUBLE PRECISION NOT NULL,
+    ended    DOUBLE PRECISION,
+    last_seq BIGINT NOT NULL DEFAULT 0
+);
+CREATE TABLE events (
+    session   TEXT NOT NULL,
+    seq       BIGINT NOT NULL,
+    ts        DOUBLE PRECISION NOT NULL,
+    received  DOUBLE PRECISION NOT NULL,
+    raw       BYTEA NOT NULL,
+    cut_len   BIGINT,
+    cut_limit BIGINT,
+    PRIMARY KEY (session, seq)
+);
+CREATE TABLE checkpoints (
+    session TEXT NOT NULL,
+    seq     BIGINT NOT NULL,
+    ctx     TEXT NOT NULL,
+    badges  TEXT NOT NULL,
+    PRIMARY KEY (session, seq)
+);
+CREATE TABLE rendered (
+    session TEXT NOT NULL,
+    seq     BIGINT NOT NULL,
+    json    TEXT NOT NULL,
+    PRIMARY KEY (session, seq)
+);
+CREATE TABLE follows (
+    path     TEXT PRIMARY KEY,
+    session  TEXT NOT NULL,
+    dev      BIGINT NOT NULL,
+    ino      BIGINT NOT NULL,
+    "offset" BIGINT NOT NULL
+);
+CREATE TABLE meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+"#];
+
+/// Migrates the schema and rebuilds stale derived tables, holding the advisory lock: two
+/// replicas starting together on an empty database make one schema, and one rebuild.
+pub(super) async fn prepare(client: &mut Client, every: u64) -> Result<(), StoreError> {
+    client
+        .execute("SELECT pg_advisory_lock($1)", &[&MIGRATE_LOCK])
+        .await
+        .map_err(pg)?;
+    let result = async {
+        migrate(client).await?;
+        rebuild_derived_if_stale(client, every).await
+    }
+    .await;
+    let unlock = client
+        .execute("SELECT pg_advisory_unlock($1)", &[&MIGRATE_LOCK])
+        .await;
+    result?;
+    unlock.map_err(pg)?;
+    Ok(())
+}
+
+async fn migrate(client: &mut Client) -> Result<(), StoreError> {
+    client
+        .batch_execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+        .await
+        .map_err(pg)?;
+    let version: i32 = client
+        .query_opt("SELECT version FROM schema_version", &[])
+        .await
+        .map_err(pg)?
+        .map_or(0, |r| r.get(0));
+    if version as usize > MIGRATIONS.len() {
+        return Err(StoreError::TooNew(i64::from(version), MIGRATIONS.len()));
+    }
+    for (i, sql) in MIGRATIONS.iter().enumerate().skip(version as usize) {
+        let tx = client.transaction().await.map_err(pg)?;
+        tx.batch_execute(sql).await.map_err(pg)?;
+        tx.execute("DELETE FROM schema_version", &[])
+            .await
+            .map_err(pg)?;
+        tx.execute(
+            "INSERT INTO schema_version(version) VALUES ($1)",
+            &[&((i + 1) as i32)],
+        )
+        .await
+        .map_err(pg)?;
+        tx.commit().await.map_err(pg)?;
+        tracing::info!("database migrated to schema version {}", i + 1);
+    }
+    Ok(())
+}
+
+/// Drops derived data made under another [`crate::store::derived_format`] and derives it
+/// again from the raw events, through the one fold.
+async fn rebuild_derived_if_stale(client: &mut Client, every: u64) -> Result<(), StoreError> {
+    let want = crate::store::derived_format(every);
+    let have: Option<String> = client
+        .query_opt("SELECT value FROM meta WHERE key = 'derived'", &[])
+        .await
+        .map_err(pg)?
+        .map(|r| r.get(0));
+    if have.as_deref() == Some(want.as_str()) {
+        return Ok(());
+    }
+    let tx = client.transaction().await.map_err(pg)?;
+    tx.batch_execute("DELETE FROM checkpoints; DELETE FROM rendered;")
+        .await
+        .map_err(pg)?;
+    let sessions: Vec<String> = tx
+        .query("SELECT id FROM sessions", &[])
+        .await
+        .map_err(pg)?
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    for id in &sessions {
+        let mut fold = SessionFold::default();
+        let mut pos = 0;
+        loop {
+            let events = reader::load_events(&tx, id, pos, pos + 4096).await?;
+            if events.is_empty() {
+                break;
+            }
+            for ev in events {
+                let env = fold.step_stored(&ev).env;
+                if !env.msgs.is_empty() {
+                    insert_rendered(&tx, id, ev.seq, &serde_json::to_string(&env)?).await?;
+                }
+                if ev.seq % every == 0 {
+                    insert_checkpoint(&tx, id, ev.seq, &fold.checkpoint()).await?;
+                }
+                pos = ev.seq;
+            }
+        }
+    }
+    tx.execute(
+        "INSERT INTO meta(key, value) VALUES ('derived', $1)
+         ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+        &[&want],
+    )
+    .await
+    .map_err(pg)?;
+    tx.commit().await.map_err(pg)?;
+    if !sessions.is_empty() {
+        tracing::info!("rebuilt derived rows of {} sessions", sessions.len());
+    }
+    Ok(())
+}
+
+/// Stores the envelope (as JSON) of event `seq`, which has rows.
+pub(super) async fn insert_rendered(
+    client: &impl GenericClient,
+    id: &str,
+    seq: u64,
+    json: &str,
+) -> Result<(), StoreError> {
+    let stmt = client
+        .prepare_cached(
+            "INSERT INTO rendered(session, seq, json) VALUES ($1, $2, $3)
+             ON CONFLICT (session, seq) DO UPDATE SET json = EXCLUDED.json",
+        )
+        .await
+        .map_err(pg)?;
+    client
+        .execute(&stmt, &[&id, &(seq as i64), &json])
+        .await
+        .map_err(pg)?;
+    Ok(())
+}
+
+/// Stores the fold after event `seq`.
+pub(super) async fn insert_checkpoint(
+    client: &impl GenericClient,
+    id: &str,
+    seq: u64,
+    cp: &Checkpoint,
+) -> Result<(), StoreError> {
+    let ctx = serde_json::to_string(&cp.ctx)?;
+    let badges = serde_json::to_string(&cp.badges)?;
+    let stmt = client
+        .prepare_cached(
+            "INSERT INTO checkpoints(session, seq, ctx, badges) VALUES ($1, $2, $3, $4)
+             ON CONFLICT (session, seq) DO UPDATE SET ctx = EXCLUDED.ctx, badges = EXCLUDED.badges",
+        )
+        .await
+        .map_err(pg)?;
+    client
+        .execute(&stmt, &[&id, &(seq as i64), &ctx, &badges])
+        .await
+        .map_err(pg)?;
+    Ok(())
+}
+
+/// The newest checkpoint at or before `seq`: its seq and the fold; `(0, empty)` when there
+/// is none.
+pub(super) async fn checkpoint_at(
+    client: &impl GenericClient,
+    session: &str,
+    seq: u64,
+) -> Result<(u64, Checkpoint), StoreError> {
+    let stmt = client
+        .prepare_cached(
+            "SELECT seq, ctx, badges FROM checkpoints
+             WHERE session = $1 AND seq <= $2 ORDER BY seq DESC LIMIT 1",
+        )
+        .await
+        .map_err(pg)?;
+    // The newest one that parses: one that does not falls back to an earlier one, or to
+    // the start (as SQLite's).
+    let mut upto = seq as i64;
+    loop {
+        let Some(row) = client
+            .query_opt(&stmt, &[&session, &upto])
+            .await
+            .map_err(pg)?
+        else {
+            return Ok((0, Checkpoint::default()));
+        };
+        let (cp, ctx, badges): (i64, String, String) = (row.get(0), row.get(1), row.get(2));
+        match (serde_json::from_str(&ctx), serde_json::from_str(&badges)) {
+            (Ok(ctx), Ok(badges)) => return Ok((cp as u64, Checkpoint { ctx, badges })),
+            _ => {
+                tracing::warn!(
+                    "checkpoint {cp} of session {session:?} does not parse; using an earlier one"
+                );
+                upto = cp - 1;
+            }
+        }
+    }
+}

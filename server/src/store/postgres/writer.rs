@@ -1,0 +1,308 @@
+//! Writing PostgreSQL: open, append and end, each one transaction that first takes the
+//! session's row lock, so seqs are assigned in the database, gapless across replicas. A
+//! write is answered only after its commit; the commit also announces it on [`CHANNEL`]
+//! (`pg_notify` is delivered at commit) so other replicas bring their hubs up to it.
+
+use std::sync::Arc;
+
+use deadpool_postgres::GenericClient;
+
+use super::{CHANNEL, Postgres, pg, reader};
+use crate::fold::{SessionFold, event_time};
+use crate::hub::{Hub, MAX_INLINE_BATCH, SessionInfo, push_json_frame};
+use crate::store::{Append, Appended, StoreError};
+
+/// Creates session `id` if it does not exist; answers whether it was created.
+async fn insert_session(
+    client: &impl GenericClient,
+    id: &str,
+    title: &str,
+    source: &str,
+) -> Result<bool, StoreError> {
+    let n = client
+        .execute(
+            "INSERT INTO sessions(id, title, source, started, ended, last_seq)
+             VALUES ($1, $2, $3, $4, NULL, 0) ON CONFLICT (id) DO NOTHING",
+            &[&id, &title, &source, &crate::now()],
+        )
+        .await
+        .map_err(pg)?;
+    if n == 1 {
+        tracing::info!("session {id} created ({source}): {title}");
+    }
+    Ok(n == 1)
+}
+
+/// The session's row, locked until the transaction ends.
+async fn lock_session(
+    client: &impl GenericClient,
+    id: &str,
+) -> Result<Option<SessionInfo>, StoreError> {
+    let row = client
+        .query_opt(
+            &format!(
+                "SELECT {} FROM sessions WHERE id = $1 FOR UPDATE",
+                reader::SESSION_COLUMNS
+            ),
+            &[&id],
+        )
+        .await
+        .map_err(pg)?;
+    Ok(row.as_ref().map(reader::session_row))
+}
+
+/// Announces a commit to every replica: `kind` is `events` (events up to `seq` stored) or
+/// `row` (the session row changed).
+async fn notify(
+    client: &impl GenericClient,
+    kind: &str,
+    id: &str,
+    seq: u64,
+) -> Result<(), StoreError> {
+    let payload = format!("{kind} {seq} {id}");
+    client
+        .execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &payload])
+        .await
+        .map_err(pg)?;
+    Ok(())
+}
+
+/// A hub brought up to a committed session row: its fold after `info.last_seq`, whether the
+/// partial message changed, and the frames of the events it had not seen (`None` when they
+/// are too many to broadcast).
+pub(super) struct CaughtUp {
+    pub(super) hub: Arc<Hub>,
+    pub(super) fold: SessionFold,
+    pub(super) preview_changed: bool,
+    pub(super) frames: Option<Vec<u8>>,
+}
+
+/// The hub of the session whose committed row is `info` (loaded if need be), with the fold
+/// and frames of the events other replicas stored since it last saw the session. The caller
+/// holds the session's write lock.
+pub(super) async fn catch_up(
+    db: &Postgres,
+    client: &impl GenericClient,
+    info: &SessionInfo,
+) -> Result<CaughtUp, StoreError> {
+    let id = info.id.as_str();
+    let Some(hub) = db.shared.hubs.get(id) else {
+        let fold = reader::fold_at(client, id, info.last_seq).await?;
+        let hub = Arc::new(Hub::new(info.clone(), fold.clone()));
+        db.shared.hubs.lock().insert(id.to_owned(), hub.clone());
+        return Ok(CaughtUp {
+            hub,
+            fold,
+            preview_changed: false,
+            frames: Some(Vec::new()),
+        });
+    };
+    let (seen, mut fold) = {
+        let inner = hub.lock();
+        (inner.info.last_seq, inner.fold.clone())
+    };
+    let mut preview_changed = false;
+    let mut frames = Some(Vec::new());
+    if info.last_seq > seen {
+        preview_changed = reader::fold_events(client, id, &mut fold, seen, info.last_seq).await?;
+        frames =
+            reader::rendered_frames_upto(client, id, seen, info.last_seq, MAX_INLINE_BATCH).await?;
+    }
+    if info.ended.is_some() && !fold.preview.preview.is_empty() {
+        // A message cut off by the end is no longer being written.
+        fold.preview = crate::fold::LivePreview {
+            preview: classifier::Preview::new(),
+            seq: info.last_seq,
+        };
+        preview_changed = true;
+    }
+    Ok(CaughtUp {
+        hub,
+        fold,
+        preview_changed,
+        frames,
+    })
+}
+
+/// Brings the hub of `id`, if loaded, up to the committed row (after this replica's open or
+/// end, or another replica's write). Takes the session's write lock.
+pub(super) async fn refresh(db: &Postgres, id: &str) -> Result<(), StoreError> {
+    if db.shared.hubs.get(id).is_none() {
+        return Ok(());
+    }
+    let lock = db.shared.lock_of(id);
+    let _guard = lock.lock().await;
+    let client = db.client().await?;
+    let Some(info) = reader::session(&client, id).await? else {
+        return Ok(());
+    };
+    let c = catch_up(db, &client, &info).await?;
+    c.hub.publish(info, c.fold, c.preview_changed, c.frames);
+    Ok(())
+}
+
+pub(super) async fn open_session(
+    db: &Postgres,
+    id: &str,
+    title: &str,
+    source: &str,
+) -> Result<bool, StoreError> {
+    let mut client = db.client().await?;
+    let tx = client.transaction().await.map_err(pg)?;
+    let created = insert_session(&tx, id, title, source).await?;
+    if !created {
+        tx.execute(
+            "UPDATE sessions SET ended = NULL WHERE id = $1 AND ended IS NOT NULL",
+            &[&id],
+        )
+        .await
+        .map_err(pg)?;
+    }
+    notify(&tx, "row", id, 0).await?;
+    tx.commit().await.map_err(pg)?;
+    refresh(db, id).await?;
+    Ok(created)
+}
+
+pub(super) async fn end_session(db: &Postgres, id: &str) -> Result<SessionInfo, StoreError> {
+    let mut client = db.client().await?;
+    let tx = client.transaction().await.map_err(pg)?;
+    let Some(mut info) = lock_session(&tx, id).await? else {
+        tx.rollback().await.map_err(pg)?;
+        return Err(StoreError::NoSession(id.to_owned()));
+    };
+    if info.ended.is_none() {
+        let now = crate::now();
+        tx.execute("UPDATE sessions SET ended = $2 WHERE id = $1", &[&id, &now])
+            .await
+            .map_err(pg)?;
+        notify(&tx, "row", id, info.last_seq).await?;
+        (info.ended, info.live) = (Some(now), false);
+    }
+    tx.commit().await.map_err(pg)?;
+    refresh(db, id).await?;
+    Ok(info)
+}
+
+/// Stores lines: each through the session's fold, then the raw event, its envelope (if it
+/// has rows) and, every `checkpoint_every` events, the fold. Publishes after the commit; a
+/// refused or failed append is rolled back.
+pub(super) async fn append(db: &Postgres, a: Append) -> Result<Appended, StoreError> {
+    let lock = db.shared.lock_of(&a.session);
+    let _guard = lock.lock().await;
+    let mut client = db.client().await?;
+    let tx = client.transaction().await.map_err(pg)?;
+    match write(db, &tx, a).await {
+        Ok((info, caught, appended)) => {
+            tx.commit().await.map_err(pg)?;
+            let CaughtUp {
+                hub,
+                fold,
+                preview_changed,
+                frames,
+            } = caught;
+            hub.publish(info, fold, preview_changed, frames);
+            Ok(appended)
+        }
+        Err(e) => {
+            let _ = tx.rollback().await;
+            Err(e)
+        }
+    }
+}
+
+/// The statements of an append, inside its transaction: the session's row (after these
+/// lines), its hub's next state and the answer.
+async fn write(
+    db: &Postgres,
+    tx: &impl GenericClient,
+    a: Append,
+) -> Result<(SessionInfo, CaughtUp, Appended), StoreError> {
+    let every = db.shared.checkpoint_every;
+    let created = match &a.create {
+        Some((title, source)) => insert_session(tx, &a.session, title, source).await?,
+        None => false,
+    };
+    let Some(mut info) = lock_session(tx, &a.session).await? else {
+        return Err(StoreError::NoSession(a.session));
+    };
+    if info.ended.is_some() {
+        return Err(StoreError::Ended(a.session));
+    }
+    let mut caught = catch_up(db, tx, &info).await?;
+    let insert = tx
+        .prepare_cached(
+            "INSERT INTO events(session, seq, ts, received, raw, cut_len, cut_limit)
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        )
+        .await
+        .map_err(pg)?;
+    let mut seqs = Vec::with_capacity(a.lines.len());
+    for line in &a.lines {
+        let seq = info.last_seq + 1;
+        let event = crate::fold::event_of(&line.bytes, line.cut);
+        let ts = event_time(&event, line.received);
+        let step = caught.fold.step(&event, seq, ts);
+        caught.preview_changed |= step.preview_changed;
+        let cut_len = line.cut.map(|c| c.0 as i64);
+        let cut_limit = line.cut.map(|c| c.1 as i64);
+        tx.execute(
+            &insert,
+            &[
+                &a.session,
+                &(seq as i64),
+                &ts,
+                &line.received,
+                &line.bytes,
+                &cut_len,
+                &cut_limit,
+            ],
+        )
+        .await
+        .map_err(pg)?;
+        if !step.env.msgs.is_empty() {
+            let json = serde_json::to_string(&step.env)?;
+            super::schema::insert_rendered(tx, &a.session, seq, &json).await?;
+            if let Some(frames) = &mut caught.frames {
+                push_json_frame(frames, seq, &json);
+            }
+        }
+        if caught
+            .frames
+            .as_ref()
+            .is_some_and(|f| f.len() > MAX_INLINE_BATCH)
+        {
+            caught.frames = None;
+        }
+        info.last_seq = seq;
+        if seq % every == 0 {
+            let cp = caught.fold.checkpoint();
+            super::schema::insert_checkpoint(tx, &a.session, seq, &cp).await?;
+        }
+        seqs.push(seq);
+    }
+    tx.execute(
+        "UPDATE sessions SET last_seq = $2 WHERE id = $1",
+        &[&a.session, &(info.last_seq as i64)],
+    )
+    .await
+    .map_err(pg)?;
+    if let Some(f) = &a.follow {
+        tx.execute(
+            r#"INSERT INTO follows(path, session, dev, ino, "offset") VALUES ($1, $2, $3, $4, $5)
+               ON CONFLICT (path) DO UPDATE SET session = EXCLUDED.session, dev = EXCLUDED.dev,
+               ino = EXCLUDED.ino, "offset" = EXCLUDED."offset""#,
+            &[
+                &f.path,
+                &a.session,
+                &(f.dev as i64),
+                &(f.ino as i64),
+                &(f.offset as i64),
+            ],
+        )
+        .await
+        .map_err(pg)?;
+    }
+    notify(tx, "events", &a.session, info.last_seq).await?;
+    Ok((info, caught, Appended { created, seqs }))
+}
