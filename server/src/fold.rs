@@ -1,39 +1,47 @@
 //! The one per-session fold: each stored event, in seq order, becomes its envelope and moves
 //! the session's state on (classifier context, badges, the partial message being written).
 //!
-//! Every path that turns stored events into rows goes through [`SessionFold::step`]: the
-//! writer as it stores an event, a hub loaded from a checkpoint plus the events after it,
-//! and the rebuild of the derived tables when the classifier changes. So an event gives the
-//! same envelope, and the same badges after it, on every path. Backends store what
+//! Lines are split by the classifier's `LineReader` and stored unclassified; a stored line
+//! becomes an event through the classifier's `line_event` (the one wording of an over-long
+//! line) and a row through `classify_log_event`, exactly as `classifier::LogClassifier` and
+//! `hiveterm classify` do. Every path that turns stored events into rows goes through
+//! [`SessionFold::step`]: the writer as it stores an event, a hub loaded from a checkpoint
+//! plus the events after it, and the rebuild of the derived tables when the classifier
+//! changes. So an event gives the same envelope, and the same badges after it, on every path. Backends store what
 //! [`SessionFold::checkpoint`] gives and resume with [`SessionFold::resume`]; they never
 //! classify by themselves.
 
-use classifier::event::over_limit;
+use classifier::event::line_event;
 use classifier::lines::Oversize;
-use classifier::{ClassifyCtx, LogEvent, Preview, TermEnvelope, classify_log_event, parse_line};
+use classifier::{ClassifyCtx, Line, LogEvent, Preview, TermEnvelope, classify_log_event};
 use serde::{Deserialize, Serialize};
 
 use crate::badges::Badges;
 
-/// One event as stored.
+/// One event as stored: its time and its line, numbered by its seq.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StoredEvent {
-    /// Its seq.
-    pub seq: u64,
     /// Its time (the line's, else when received).
     pub ts: f64,
-    /// The bytes as received (the first bytes only, for a cut line).
-    pub raw: Vec<u8>,
-    /// For a line over the limit: its full length and the limit.
-    pub cut: Option<(u64, u64)>,
+    /// The line as stored: `number` is the seq, `bytes` as received (the first bytes only, and
+    /// `oversize` set, for a line over the limit).
+    pub line: Line,
 }
 
-/// What a stored line means: [`parse_line`] of it, or for a cut line the classifier's
-/// [`over_limit`] event (the one wording of every path).
-pub fn event_of(raw: &[u8], cut: Option<(u64, u64)>) -> LogEvent {
-    match cut {
-        None => parse_line(raw),
-        Some((len, limit)) => LogEvent::at(None, over_limit(raw, Oversize { len, limit })),
+impl StoredEvent {
+    /// The event's seq.
+    pub fn seq(&self) -> u64 {
+        self.line.number
+    }
+}
+
+/// The line stored as event `seq`: its bytes and, for a line over the limit, its full length
+/// and the limit (what a [`classifier::LineReader`] said of it).
+pub fn stored_line(seq: u64, bytes: Vec<u8>, cut: Option<(u64, u64)>) -> Line {
+    Line {
+        number: seq,
+        bytes,
+        oversize: cut.map(|(len, limit)| Oversize { len, limit }),
     }
 }
 
@@ -100,7 +108,9 @@ impl SessionFold {
         }
     }
 
-    /// Folds in `event`, stored as `seq` at time `ts`; answers its envelope.
+    /// Folds in `event` (the [`line_event`] of a [`stored_line`]: the classifier's one door
+    /// from a line to an event, so an over-long line reads as it does everywhere), stored as
+    /// `seq` at time `ts`; answers its envelope: [`classifier::classify_line`]'s, with `ts`.
     pub fn step(&mut self, event: &LogEvent, seq: u64, ts: f64) -> Step {
         let mut env = classify_log_event(event, &mut self.ctx);
         env.seq = Some(seq);
@@ -118,6 +128,6 @@ impl SessionFold {
 
     /// Folds in a stored event.
     pub fn step_stored(&mut self, ev: &StoredEvent) -> Step {
-        self.step(&event_of(&ev.raw, ev.cut), ev.seq, ev.ts)
+        self.step(&line_event(&ev.line), ev.seq(), ev.ts)
     }
 }

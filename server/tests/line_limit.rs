@@ -32,11 +32,12 @@ fn log_with_a_big_tool_result(big: usize) -> Vec<u8> {
     log
 }
 
-/// `hiveterm classify` of `path`: the `msgs` of each envelope, the k-th being the server's
-/// seq k (the log has no blank lines).
-fn classify(path: &std::path::Path) -> Vec<Value> {
+/// `hiveterm classify [ARGS] PATH`: the `msgs` of each envelope, the k-th being the
+/// server's seq k (the logs here have no blank lines).
+fn classify(path: &std::path::Path, args: &[&str]) -> Vec<Value> {
     let out = Command::new(env!("CARGO_BIN_EXE_hiveterm"))
         .arg("classify")
+        .args(args)
         .arg(path)
         .stderr(Stdio::inherit())
         .output()
@@ -106,36 +107,21 @@ async fn stream(addr: SocketAddr, id: &str, n: usize) -> Vec<Value> {
     out
 }
 
-/// Regression: the server stored lines up to 4 MiB by default while `hiveterm classify` and
-/// the page take 64 MiB, so a 5 MB tool result (a `cat` of a big file) was a real row
-/// offline but an "unreadable line" error row live and in history.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_5_mb_line_gives_the_same_rows_through_post_follow_history_and_sse_as_classify() {
-    let dir = tempfile::tempdir().unwrap();
-    let log = dir.path().join("big.jsonl");
-    let bytes = log_with_a_big_tool_result(5_000_000);
-    std::fs::write(&log, &bytes).unwrap();
-    let want = with_rows(&classify(&log));
-    let big = &want.iter().find(|(_, m)| m.to_string().len() > 5_000_000);
-    assert!(big.is_some(), "the 5 MB result is a row of its own text");
-    let db = dir.path().join("s.db");
-    let (mut child, addr) = spawn(
-        &[
-            "serve",
-            "--addr",
-            "127.0.0.1:0",
-            "--db",
-            db.to_str().unwrap(),
-            "--follow",
-            log.to_str().unwrap(),
-        ],
-        &[],
-    );
+/// Serves `--follow` of `log` (with `args`), POSTs the same bytes to another session, and
+/// holds both sessions' history pages (limit 7) and SSE streams to `hiveterm classify`'s
+/// envelopes of the file (with the same `args`).
+async fn same_rows_on_every_path(dir: &std::path::Path, log: &std::path::Path, args: &[&str]) {
+    let bytes = std::fs::read(log).unwrap();
+    let want = with_rows(&classify(log, args));
+    let db = common::DbSpec::fresh(dir);
+    let mut serve = vec!["serve", "--addr", "127.0.0.1:0", "--db", &db.spec];
+    serve.extend_from_slice(&["--follow", log.to_str().unwrap()]);
+    serve.extend_from_slice(args);
+    let (mut child, addr) = spawn(&serve, &[]);
     let (status, v) = call_json(addr, "POST", "/api/sessions/posted/events", bytes).await;
     assert_eq!(status, 200, "{v}");
-    let followed = hiveterm::ingest::follow_session_id(&log);
-    let n = v["seqs"].as_array().unwrap().len() as u64;
-    wait_for(addr, &followed, n).await;
+    let followed = hiveterm::ingest::follow_session_id(log);
+    wait_for(addr, &followed, v["last_seq"].as_u64().unwrap()).await;
     for id in ["posted", followed.as_str()] {
         let history = seq_msgs(&all_history(addr, id, 7).await);
         same(&history, &want, &format!("{id} history"));
@@ -144,6 +130,43 @@ async fn a_5_mb_line_gives_the_same_rows_through_post_follow_history_and_sse_as_
     }
     child.kill().unwrap();
     child.wait().unwrap();
+}
+
+/// Regression: the server stored lines up to 4 MiB by default while `hiveterm classify` and
+/// the page take 64 MiB, so a 5 MB tool result (a `cat` of a big file) was a real row
+/// offline but an "unreadable line" error row live and in history.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_5_mb_line_gives_the_same_rows_through_post_follow_history_and_sse_as_classify() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("big.jsonl");
+    std::fs::write(&log, log_with_a_big_tool_result(5_000_000)).unwrap();
+    let want = classify(&log, &[]);
+    let big = want.iter().find(|m| m.to_string().len() > 5_000_000);
+    assert!(big.is_some(), "the 5 MB result is a row of its own text");
+    same_rows_on_every_path(dir.path(), &log, &[]).await;
+}
+
+/// Regression (issue 8 §1): the server's replay had a wording of its own for a line over the
+/// limit ("line is N bytes, over …"); lines over a lowered limit now read as `hiveterm
+/// classify` says them, through POST, `--follow`, history and the stream.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lines_over_a_lowered_limit_give_the_same_rows_on_every_path_as_classify() {
+    let dir = tempfile::tempdir().unwrap();
+    // The classifier's over-long-line log; its last line gets its newline (`--follow` waits
+    // for a line's end).
+    let mut bytes =
+        std::fs::read(common::repo().join("classifier/tests/over_long/log.jsonl")).unwrap();
+    if bytes.last() != Some(&b'\n') {
+        bytes.push(b'\n');
+    }
+    let log = dir.path().join("over_long.jsonl");
+    std::fs::write(&log, bytes).unwrap();
+    let over = classify(&log, &["--max-line-bytes", "1024"])
+        .iter()
+        .filter(|m| m.to_string().contains("over the 1024-byte line limit"))
+        .count();
+    assert_eq!(over, 3, "the log has three lines over the limit");
+    same_rows_on_every_path(dir.path(), &log, &["--max-line-bytes", "1024"]).await;
 }
 
 /// A request limit at or below the line limit would refuse lines the server stores whole.

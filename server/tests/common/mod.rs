@@ -95,6 +95,49 @@ pub struct TestDb {
     schema: Option<String>,
 }
 
+/// A fresh database for a `hiveterm` process: `--db` `spec` is a file in `dir`, or with
+/// `HIVETERM_TEST_DB=postgres` a fresh schema's URL (the schema dropped with it).
+pub struct DbSpec {
+    pub spec: String,
+    schema: Option<String>,
+}
+
+impl DbSpec {
+    pub fn fresh(dir: &Path) -> DbSpec {
+        if on_postgres() {
+            let (schema, spec) = fresh_postgres_schema();
+            DbSpec {
+                spec,
+                schema: Some(schema),
+            }
+        } else {
+            DbSpec {
+                spec: dir.join("test.db").display().to_string(),
+                schema: None,
+            }
+        }
+    }
+}
+
+impl Drop for DbSpec {
+    fn drop(&mut self) {
+        if let Some(schema) = &self.schema {
+            drop_schema(schema);
+        }
+    }
+}
+
+fn drop_schema(schema: &str) {
+    with_postgres(TEST_POSTGRES, async |c| {
+        // A connection left in a transaction must not hang the test.
+        let _ = c
+            .batch_execute(&format!(
+                "SET lock_timeout = '5s'; DROP SCHEMA {schema} CASCADE"
+            ))
+            .await;
+    });
+}
+
 /// One stored event as the database holds it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RawEvent {
@@ -187,14 +230,7 @@ impl TestDb {
 impl Drop for TestDb {
     fn drop(&mut self) {
         if let Some(schema) = &self.schema {
-            with_postgres(TEST_POSTGRES, async |c| {
-                // A connection of the store left in a transaction must not hang the test.
-                let _ = c
-                    .batch_execute(&format!(
-                        "SET lock_timeout = '5s'; DROP SCHEMA {schema} CASCADE"
-                    ))
-                    .await;
-            });
+            drop_schema(schema);
         }
     }
 }

@@ -7,7 +7,7 @@ use tokio_postgres::Row;
 
 use super::pg;
 use super::schema::checkpoint_at;
-use crate::fold::{SessionFold, StoredEvent};
+use crate::fold::{SessionFold, StoredEvent, stored_line};
 use crate::hub::{SessionInfo, push_json_frame};
 use crate::store::{BACKFILL_BYTES, BACKFILL_ROWS, FollowPos, HistoryPage, StoreError};
 
@@ -100,11 +100,10 @@ pub(super) async fn load_events(
         .map(|r| {
             let cut_len: Option<i64> = r.get(3);
             let cut_limit: Option<i64> = r.get(4);
+            let cut = cut_len.map(|len| (len as u64, cut_limit.unwrap_or(0) as u64));
             StoredEvent {
-                seq: r.get::<_, i64>(0) as u64,
                 ts: r.get(1),
-                raw: r.get(2),
-                cut: cut_len.map(|len| (len as u64, cut_limit.unwrap_or(0) as u64)),
+                line: stored_line(r.get::<_, i64>(0) as u64, r.get(2), cut),
             }
         })
         .collect())

@@ -145,12 +145,12 @@ async fn rebuild_derived_if_stale(client: &mut Client, every: u64) -> Result<(),
             for ev in events {
                 let env = fold.step_stored(&ev).env;
                 if !env.msgs.is_empty() {
-                    insert_rendered(&tx, id, ev.seq, &serde_json::to_string(&env)?).await?;
+                    insert_rendered(&tx, id, ev.seq(), &serde_json::to_string(&env)?).await?;
                 }
-                if ev.seq % every == 0 {
-                    insert_checkpoint(&tx, id, ev.seq, &fold.checkpoint()).await?;
+                if ev.seq() % every == 0 {
+                    insert_checkpoint(&tx, id, ev.seq(), &fold.checkpoint()).await?;
                 }
-                pos = ev.seq;
+                pos = ev.seq();
             }
         }
     }

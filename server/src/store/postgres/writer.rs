@@ -8,7 +8,9 @@ use std::sync::Arc;
 use deadpool_postgres::GenericClient;
 
 use super::{CHANNEL, Postgres, pg, reader};
-use crate::fold::{SessionFold, event_time};
+use classifier::event::line_event;
+
+use crate::fold::{SessionFold, event_time, stored_line};
 use crate::hub::{Hub, MAX_INLINE_BATCH, SessionInfo, push_json_frame};
 use crate::store::{Append, Appended, StoreError};
 
@@ -238,21 +240,22 @@ async fn write(
         .await
         .map_err(pg)?;
     let mut seqs = Vec::with_capacity(a.lines.len());
-    for line in &a.lines {
+    for raw in a.lines {
         let seq = info.last_seq + 1;
-        let event = crate::fold::event_of(&line.bytes, line.cut);
-        let ts = event_time(&event, line.received);
+        let line = stored_line(seq, raw.bytes, raw.cut);
+        let event = line_event(&line);
+        let ts = event_time(&event, raw.received);
         let step = caught.fold.step(&event, seq, ts);
         caught.preview_changed |= step.preview_changed;
-        let cut_len = line.cut.map(|c| c.0 as i64);
-        let cut_limit = line.cut.map(|c| c.1 as i64);
+        let cut_len = raw.cut.map(|c| c.0 as i64);
+        let cut_limit = raw.cut.map(|c| c.1 as i64);
         tx.execute(
             &insert,
             &[
                 &a.session,
                 &(seq as i64),
                 &ts,
-                &line.received,
+                &raw.received,
                 &line.bytes,
                 &cut_len,
                 &cut_limit,

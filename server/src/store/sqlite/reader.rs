@@ -7,7 +7,7 @@ use std::sync::Mutex;
 
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 
-use crate::fold::{SessionFold, StoredEvent};
+use crate::fold::{SessionFold, StoredEvent, stored_line};
 use crate::hub::{Hub, SessionInfo, push_json_frame};
 use crate::store::{BACKFILL_BYTES, BACKFILL_ROWS, FollowPos, HistoryPage, StoreError};
 
@@ -130,11 +130,10 @@ pub(super) fn load_events(
     let rows = stmt.query_map(params![session, after as i64, upto as i64], |r| {
         let cut_len: Option<i64> = r.get(3)?;
         let cut_limit: Option<i64> = r.get(4)?;
+        let cut = cut_len.map(|len| (len as u64, cut_limit.unwrap_or(0) as u64));
         Ok(StoredEvent {
-            seq: r.get::<_, i64>(0)? as u64,
             ts: r.get(1)?,
-            raw: r.get(2)?,
-            cut: cut_len.map(|len| (len as u64, cut_limit.unwrap_or(0) as u64)),
+            line: stored_line(r.get::<_, i64>(0)? as u64, r.get(2)?, cut),
         })
     })?;
     Ok(rows.collect::<Result<_, _>>()?)

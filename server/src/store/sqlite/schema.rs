@@ -137,12 +137,12 @@ fn rebuild_derived_if_stale(conn: &mut Connection, every: u64) -> Result<(), Sto
             for ev in events {
                 let env = fold.step_stored(&ev).env;
                 if !env.msgs.is_empty() {
-                    insert_rendered(&tx, id, ev.seq, &serde_json::to_string(&env)?)?;
+                    insert_rendered(&tx, id, ev.seq(), &serde_json::to_string(&env)?)?;
                 }
-                if ev.seq % every == 0 {
-                    insert_checkpoint(&tx, id, ev.seq, &fold.checkpoint())?;
+                if ev.seq() % every == 0 {
+                    insert_checkpoint(&tx, id, ev.seq(), &fold.checkpoint())?;
                 }
-                pos = ev.seq;
+                pos = ev.seq();
             }
         }
     }

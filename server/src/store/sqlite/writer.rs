@@ -9,7 +9,9 @@ use std::sync::Arc;
 use rusqlite::{Connection, params};
 use tokio::sync::{mpsc, oneshot};
 
-use crate::fold::{LivePreview, SessionFold, event_time};
+use classifier::event::line_event;
+
+use crate::fold::{LivePreview, SessionFold, event_time, stored_line};
 use crate::hub::{Hub, Hubs, SessionInfo, push_json_frame};
 use crate::store::{Append, Appended, StoreError};
 
@@ -342,20 +344,21 @@ impl Group<'_> {
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
         )?;
         let mut seqs = Vec::with_capacity(a.lines.len());
-        for line in a.lines {
+        for raw in a.lines {
             let seq = p.info.last_seq + 1;
-            let event = crate::fold::event_of(&line.bytes, line.cut);
-            let ts = event_time(&event, line.received);
+            let line = stored_line(seq, raw.bytes, raw.cut);
+            let event = line_event(&line);
+            let ts = event_time(&event, raw.received);
             let step = p.fold.step(&event, seq, ts);
             p.preview_changed |= step.preview_changed;
             insert.execute(params![
                 a.session,
                 seq as i64,
                 ts,
-                line.received,
+                raw.received,
                 line.bytes,
-                line.cut.map(|c| c.0 as i64),
-                line.cut.map(|c| c.1 as i64),
+                raw.cut.map(|c| c.0 as i64),
+                raw.cut.map(|c| c.1 as i64),
             ])?;
             if !step.env.msgs.is_empty() {
                 let json = serde_json::to_string(&step.env)?;
