@@ -1,7 +1,8 @@
 //! The SQLite backend: one file in WAL mode (`synchronous=FULL`), one writer thread owning
-//! the write connection ([`writer`]), a pool of read-only connections ([`reader`]), the
-//! schema and its migrations ([`schema`]).
+//! the write connection ([`writer`]; each command's statements in [`commands`]), a pool of
+//! read-only connections ([`reader`]), the schema and its migrations ([`schema`]).
 
+mod commands;
 mod reader;
 mod schema;
 mod writer;

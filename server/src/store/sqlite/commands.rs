@@ -1,0 +1,227 @@
+//! The statements of each writer command (open, end, append) inside a group's transaction,
+//! and the pending state of the sessions a group touches: their fold moves on here and is
+//! installed in their hubs only after the commit (`super::writer`).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use classifier::event::line_event;
+use rusqlite::{Connection, params};
+
+use crate::fold::{LivePreview, SessionFold, event_time, stored_line};
+use crate::hub::{Hub, SessionInfo, push_json_frame};
+use crate::store::{Append, Appended, StoreError};
+
+use super::Shared;
+use super::schema::{insert_checkpoint, insert_rendered};
+
+/// A session's state while a group is being written; installed in its hub after commit.
+pub(super) struct Pending {
+    pub(super) hub: Arc<Hub>,
+    pub(super) created: bool,
+    pub(super) info: SessionInfo,
+    pub(super) fold: SessionFold,
+    /// Whether this group changed the partial message (then a `preview` frame is published).
+    pub(super) preview_changed: bool,
+    pub(super) frames: Vec<u8>,
+}
+
+/// A session's pending state before a command, to go back to if the command fails (its
+/// frames are only ever appended to, so their length is enough).
+pub(super) struct Snapshot {
+    info: SessionInfo,
+    fold: SessionFold,
+    preview_changed: bool,
+    frames: usize,
+}
+
+impl Pending {
+    pub(super) fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            info: self.info.clone(),
+            fold: self.fold.clone(),
+            preview_changed: self.preview_changed,
+            frames: self.frames.len(),
+        }
+    }
+
+    pub(super) fn restore(&mut self, s: Snapshot) {
+        self.info = s.info;
+        self.fold = s.fold;
+        self.preview_changed = s.preview_changed;
+        self.frames.truncate(s.frames);
+    }
+}
+
+/// One group's transaction and the pending state of the sessions it touches.
+pub(super) struct Group<'a> {
+    pub(super) shared: &'a Shared,
+    pub(super) tx: &'a Connection,
+    pub(super) pending: &'a mut HashMap<String, Pending>,
+}
+
+impl Group<'_> {
+    /// Creates a session, or marks an existing one live again; answers whether it was
+    /// created.
+    pub(super) fn open(&mut self, id: &str, title: &str, source: &str) -> Result<bool, StoreError> {
+        let tx = self.tx;
+        let (p, created) = self.pending_for(id, Some((title, source)))?;
+        if !created && p.info.ended.is_some() {
+            p.info.ended = None;
+            p.info.live = true;
+            tx.execute(
+                "UPDATE sessions SET ended = NULL WHERE id = ?1",
+                params![id],
+            )?;
+        }
+        Ok(created)
+    }
+
+    /// Marks a session ended (idempotent).
+    pub(super) fn end(&mut self, id: &str) -> Result<SessionInfo, StoreError> {
+        let tx = self.tx;
+        let (p, _) = self.pending_for(id, None)?;
+        if p.info.ended.is_none() {
+            // A message cut off by the end is no longer being written.
+            if !p.fold.preview.preview.is_empty() {
+                p.fold.preview = LivePreview {
+                    preview: classifier::Preview::new(),
+                    seq: p.info.last_seq,
+                };
+                p.preview_changed = true;
+            }
+            let now = crate::now();
+            p.info.ended = Some(now);
+            p.info.live = false;
+            tx.execute(
+                "UPDATE sessions SET ended = ?2 WHERE id = ?1",
+                params![id, now],
+            )?;
+        }
+        Ok(p.info.clone())
+    }
+
+    /// Stores lines: each through the session's fold, then the raw event, its envelope (if
+    /// it has rows) and, every `checkpoint_every` events, the fold.
+    pub(super) fn append(&mut self, a: Append) -> Result<Appended, StoreError> {
+        let every = self.shared.checkpoint_every;
+        let tx = self.tx;
+        let create = a.create.as_ref().map(|(t, s)| (t.as_str(), s.as_str()));
+        let (p, created) = self.pending_for(&a.session, create)?;
+        if p.info.ended.is_some() {
+            return Err(StoreError::Ended(a.session));
+        }
+        let mut insert = tx.prepare_cached(
+            "INSERT INTO events(session, seq, ts, received, raw, cut_len, cut_limit)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        )?;
+        let mut seqs = Vec::with_capacity(a.lines.len());
+        for raw in a.lines {
+            let seq = p.info.last_seq + 1;
+            let line = stored_line(seq, raw.bytes, raw.cut);
+            let event = line_event(&line);
+            let ts = event_time(&event, raw.received);
+            let step = p.fold.step(&event, seq, ts);
+            p.preview_changed |= step.preview_changed;
+            insert.execute(params![
+                a.session,
+                seq as i64,
+                ts,
+                raw.received,
+                line.bytes,
+                raw.cut.map(|c| c.0 as i64),
+                raw.cut.map(|c| c.1 as i64),
+            ])?;
+            if !step.env.msgs.is_empty() {
+                let json = serde_json::to_string(&step.env)?;
+                insert_rendered(tx, &a.session, seq, &json)?;
+                push_json_frame(&mut p.frames, seq, &json);
+            }
+            p.info.last_seq = seq;
+            if seq % every == 0 {
+                insert_checkpoint(tx, &a.session, seq, &p.fold.checkpoint())?;
+            }
+            seqs.push(seq);
+        }
+        tx.prepare_cached("UPDATE sessions SET last_seq = ?2 WHERE id = ?1")?
+            .execute(params![a.session, p.info.last_seq as i64])?;
+        if let Some(f) = &a.follow {
+            tx.prepare_cached(
+                "INSERT OR REPLACE INTO follows(path, session, dev, ino, offset)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?
+            .execute(params![
+                f.path,
+                a.session,
+                f.dev as i64,
+                f.ino as i64,
+                f.offset as i64
+            ])?;
+        }
+        Ok(Appended { created, seqs })
+    }
+
+    /// The pending state of session `id` in this group, from its hub (loaded if need be), or
+    /// a new session when it does not exist and `create` is given. Also answers whether it
+    /// was created by this call.
+    fn pending_for(
+        &mut self,
+        id: &str,
+        create: Option<(&str, &str)>,
+    ) -> Result<(&mut Pending, bool), StoreError> {
+        let mut created = false;
+        if !self.pending.contains_key(id) {
+            let p = match self.shared.hub(id)? {
+                Some(hub) => {
+                    let inner = hub.lock();
+                    let (info, fold) = (inner.info.clone(), inner.fold.clone());
+                    drop(inner);
+                    Pending {
+                        hub,
+                        created: false,
+                        info,
+                        fold,
+                        preview_changed: false,
+                        frames: Vec::new(),
+                    }
+                }
+                None => {
+                    let Some((title, source)) = create else {
+                        return Err(StoreError::NoSession(id.to_owned()));
+                    };
+                    created = true;
+                    self.create(id, title, source)?
+                }
+            };
+            self.pending.insert(id.to_owned(), p);
+        }
+        let p = self.pending.get_mut(id).expect("inserted above");
+        Ok((p, created))
+    }
+
+    fn create(&self, id: &str, title: &str, source: &str) -> Result<Pending, StoreError> {
+        let info = SessionInfo {
+            id: id.to_owned(),
+            title: title.to_owned(),
+            source: source.to_owned(),
+            started: crate::now(),
+            ended: None,
+            live: true,
+            last_seq: 0,
+        };
+        self.tx.execute(
+            "INSERT INTO sessions(id, title, source, started, ended, last_seq)
+             VALUES (?1, ?2, ?3, ?4, NULL, 0)",
+            params![info.id, info.title, info.source, info.started],
+        )?;
+        tracing::info!("session {id} created ({source}): {title:?}");
+        Ok(Pending {
+            hub: Arc::new(Hub::new(info.clone(), SessionFold::default())),
+            created: true,
+            info,
+            fold: SessionFold::default(),
+            preview_changed: false,
+            frames: Vec::new(),
+        })
+    }
+}
