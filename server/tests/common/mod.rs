@@ -84,32 +84,18 @@ pub fn fresh_postgres_schema() -> (String, String) {
     (schema, url)
 }
 
-/// A fresh database (a SQLite file in a temp dir, or a fresh PostgreSQL schema), with a
-/// small checkpoint interval so tests cross many.
-pub struct TestDb {
-    pub dir: tempfile::TempDir,
-    pub state: AppState,
-    /// What `Store::open_db` opens: the file's path or the PostgreSQL URL.
-    pub spec: String,
-    /// The PostgreSQL schema, dropped with the `TestDb`.
-    schema: Option<String>,
-}
-
-/// A fresh database for a `hiveterm` process: `--db` `spec` is a file in `dir`, or with
-/// `HIVETERM_TEST_DB=postgres` a fresh schema's URL (the schema dropped with it).
+/// A fresh database: `spec` (what `--db` and `Store::open_db` take) is a file in a directory,
+/// or with `HIVETERM_TEST_DB=postgres` the URL of a fresh schema (dropped with it).
 pub struct DbSpec {
     pub spec: String,
     schema: Option<String>,
 }
 
 impl DbSpec {
+    /// On the backend the suite runs against.
     pub fn fresh(dir: &Path) -> DbSpec {
         if on_postgres() {
-            let (schema, spec) = fresh_postgres_schema();
-            DbSpec {
-                spec,
-                schema: Some(schema),
-            }
+            DbSpec::fresh_postgres(dir)
         } else {
             DbSpec {
                 spec: dir.join("test.db").display().to_string(),
@@ -117,76 +103,23 @@ impl DbSpec {
             }
         }
     }
-}
 
-impl Drop for DbSpec {
-    fn drop(&mut self) {
-        if let Some(schema) = &self.schema {
-            drop_schema(schema);
-        }
-    }
-}
-
-fn drop_schema(schema: &str) {
-    with_postgres(TEST_POSTGRES, async |c| {
-        // A connection left in a transaction must not hang the test.
-        let _ = c
-            .batch_execute(&format!(
-                "SET lock_timeout = '5s'; DROP SCHEMA {schema} CASCADE"
-            ))
-            .await;
-    });
-}
-
-/// One stored event as the database holds it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RawEvent {
-    pub seq: u64,
-    pub ts: f64,
-    pub raw: Vec<u8>,
-    pub cut_len: Option<i64>,
-}
-
-impl TestDb {
-    pub fn new() -> TestDb {
-        TestDb::with(Config::default(), 4)
-    }
-
-    pub fn with(mut config: Config, checkpoint_every: u64) -> TestDb {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let (spec, schema) = if on_postgres() {
-            let (schema, url) = fresh_postgres_schema();
-            (url, Some(schema))
-        } else {
-            (dir.path().join("test.db").display().to_string(), None)
-        };
-        let store = Store::open_db(&spec, checkpoint_every).expect("open");
-        config.static_dir = dir.path().join("dist");
-        TestDb {
-            state: AppState::new(store, config),
-            dir,
+    /// On PostgreSQL, whatever the suite runs against.
+    pub fn fresh_postgres(_dir: &Path) -> DbSpec {
+        let (schema, spec) = fresh_postgres_schema();
+        DbSpec {
             spec,
-            schema,
+            schema: Some(schema),
         }
     }
 
-    /// The SQLite file (for the tests that only run on SQLite).
-    pub fn db_path(&self) -> std::path::PathBuf {
-        assert!(
-            self.schema.is_none(),
-            "a SQLite-only test run on PostgreSQL"
-        );
-        std::path::PathBuf::from(&self.spec)
-    }
-
-    /// The same database opened again (after `store().close()`).
-    pub fn reopen(&self, checkpoint_every: u64) -> Store {
-        Store::open_db(&self.spec, checkpoint_every).expect("reopen")
+    pub fn is_postgres(&self) -> bool {
+        self.schema.is_some()
     }
 
     /// Runs SQL statements on the database, beside the server.
     pub fn sql(&self, sql: &str) {
-        if self.schema.is_some() {
+        if self.is_postgres() {
             with_postgres(&self.spec, async |c| c.batch_execute(sql).await.expect(sql));
         } else {
             let conn = rusqlite::Connection::open(&self.spec).unwrap();
@@ -194,10 +127,23 @@ impl TestDb {
         }
     }
 
+    /// The first column of the first row of a query, as text.
+    pub fn query_one(&self, sql: &str) -> String {
+        if self.is_postgres() {
+            with_postgres(&self.spec, async |c| {
+                c.query_one(sql, &[]).await.expect(sql).get::<_, String>(0)
+            })
+        } else {
+            let conn = rusqlite::Connection::open(&self.spec).unwrap();
+            conn.query_row(sql, [], |r| r.get::<_, String>(0))
+                .expect(sql)
+        }
+    }
+
     /// A session's events as stored, oldest first.
     pub fn raw_events(&self, session: &str) -> Vec<RawEvent> {
         let sql = "SELECT seq, ts, raw, cut_len FROM events WHERE session = $1 ORDER BY seq";
-        if self.schema.is_some() {
+        if self.is_postgres() {
             with_postgres(&self.spec, async |c| {
                 let rows = c.query(sql, &[&session]).await.expect(sql);
                 rows.iter()
@@ -227,11 +173,77 @@ impl TestDb {
     }
 }
 
-impl Drop for TestDb {
+impl Drop for DbSpec {
     fn drop(&mut self) {
         if let Some(schema) = &self.schema {
-            drop_schema(schema);
+            with_postgres(TEST_POSTGRES, async |c| {
+                // A connection left in a transaction must not hang the test.
+                let _ = c
+                    .batch_execute(&format!(
+                        "SET lock_timeout = '5s'; DROP SCHEMA {schema} CASCADE"
+                    ))
+                    .await;
+            });
         }
+    }
+}
+
+/// One stored event as the database holds it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawEvent {
+    pub seq: u64,
+    pub ts: f64,
+    pub raw: Vec<u8>,
+    pub cut_len: Option<i64>,
+}
+
+/// A fresh database (see [`DbSpec`]) opened as a store, with a small checkpoint interval so
+/// tests cross many.
+pub struct TestDb {
+    pub state: AppState,
+    pub db: DbSpec,
+    pub dir: tempfile::TempDir,
+}
+
+impl TestDb {
+    pub fn new() -> TestDb {
+        TestDb::with(Config::default(), 4)
+    }
+
+    pub fn with(mut config: Config, checkpoint_every: u64) -> TestDb {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let db = DbSpec::fresh(dir.path());
+        let store = Store::open_db(&db.spec, checkpoint_every).expect("open");
+        config.static_dir = dir.path().join("dist");
+        TestDb {
+            state: AppState::new(store, config),
+            db,
+            dir,
+        }
+    }
+
+    /// The SQLite file (for the tests that only run on SQLite).
+    pub fn db_path(&self) -> std::path::PathBuf {
+        assert!(
+            !self.db.is_postgres(),
+            "a SQLite-only test run on PostgreSQL"
+        );
+        std::path::PathBuf::from(&self.db.spec)
+    }
+
+    /// The same database opened again (after `store().close()`).
+    pub fn reopen(&self, checkpoint_every: u64) -> Store {
+        Store::open_db(&self.db.spec, checkpoint_every).expect("reopen")
+    }
+
+    /// Runs SQL statements on the database, beside the server.
+    pub fn sql(&self, sql: &str) {
+        self.db.sql(sql);
+    }
+
+    /// A session's events as stored, oldest first.
+    pub fn raw_events(&self, session: &str) -> Vec<RawEvent> {
+        self.db.raw_events(session)
     }
 }
 
@@ -284,11 +296,26 @@ pub async fn send(
     headers: &[(&str, &str)],
     body: Vec<u8>,
 ) -> (StatusCode, HeaderMap, Incoming) {
-    let stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
+    try_send(addr, method, path, headers, body)
+        .await
+        .unwrap_or_else(|e| panic!("{method} {path}: {e}"))
+}
+
+/// [`send`] that answers a failed connection or request as an error.
+pub async fn try_send(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Vec<u8>,
+) -> Result<(StatusCode, HeaderMap, Incoming), String> {
+    let stream = tokio::net::TcpStream::connect(addr)
+        .await
+        .map_err(|e| format!("connect: {e}"))?;
     stream.set_nodelay(true).expect("nodelay");
     let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
         .await
-        .expect("handshake");
+        .map_err(|e| format!("handshake: {e}"))?;
     tokio::spawn(conn);
     let mut req = Request::builder()
         .method(method)
@@ -308,9 +335,9 @@ pub async fn send(
     let res = sender
         .send_request(req.body(Full::new(Bytes::from(body))).expect("request"))
         .await
-        .expect("response");
+        .map_err(|e| format!("response: {e}"))?;
     let (parts, body) = res.into_parts();
-    (parts.status, parts.headers, body)
+    Ok((parts.status, parts.headers, body))
 }
 
 /// A whole request: status and body bytes.
