@@ -12,12 +12,21 @@ use serde::{Deserialize, Serialize};
 /// How many unanswered tool calls are remembered; older ones are forgotten first.
 pub const MAX_PENDING_TOOLS: usize = 4096;
 
+/// Longest tool-call id or tool name remembered, in bytes; a call with a longer one is not
+/// remembered (its result is shown as any tool's would be).
+pub const MAX_TOOL_KEY_BYTES: usize = 256;
+
+/// Most bytes of ids and names remembered in all; older calls are forgotten first.
+pub const MAX_CTX_BYTES: usize = 512 * 1024;
+
 /// Correlation state carried from one event to the next within one log.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(from = "CtxWire", into = "CtxWire")]
 pub struct ClassifyCtx {
     names: HashMap<String, String>,
     order: VecDeque<String>,
+    /// Bytes of the ids and names in `names`.
+    bytes: usize,
 }
 
 /// The wire form: calls in the order they were made, oldest first.
@@ -33,17 +42,26 @@ impl ClassifyCtx {
         ClassifyCtx::default()
     }
 
-    /// Remembers that tool call `id` called `name`.
+    /// Remembers that tool call `id` called `name` (within [`MAX_PENDING_TOOLS`],
+    /// [`MAX_TOOL_KEY_BYTES`] and [`MAX_CTX_BYTES`]).
     pub fn record_tool_use(&mut self, id: &str, name: &str) {
+        if id.len() > MAX_TOOL_KEY_BYTES || name.len() > MAX_TOOL_KEY_BYTES {
+            return;
+        }
         if let Some(old) = self.names.get_mut(id) {
+            self.bytes = self.bytes - old.len() + name.len();
             name.clone_into(old);
             return;
         }
-        if self.order.len() >= MAX_PENDING_TOOLS
+        while (self.order.len() >= MAX_PENDING_TOOLS
+            || self.bytes + id.len() + name.len() > MAX_CTX_BYTES)
             && let Some(oldest) = self.order.pop_front()
         {
-            self.names.remove(&oldest);
+            if let Some(old) = self.names.remove(&oldest) {
+                self.bytes -= oldest.len() + old.len();
+            }
         }
+        self.bytes += id.len() + name.len();
         self.names.insert(id.to_owned(), name.to_owned());
         self.order.push_back(id.to_owned());
     }
@@ -85,5 +103,40 @@ impl From<ClassifyCtx> for CtxWire {
             })
             .collect();
         CtxWire { tools }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_ids_and_names_are_not_remembered() {
+        let mut ctx = ClassifyCtx::new();
+        let long = "i".repeat(MAX_TOOL_KEY_BYTES + 1);
+        ctx.record_tool_use(&long, "Read");
+        ctx.record_tool_use("id", &long);
+        assert!(ctx.is_empty());
+        ctx.record_tool_use(&"i".repeat(MAX_TOOL_KEY_BYTES), "Read");
+        assert_eq!(ctx.len(), 1);
+    }
+
+    #[test]
+    fn total_bytes_are_capped_oldest_first() {
+        let mut ctx = ClassifyCtx::new();
+        let name = "n".repeat(MAX_TOOL_KEY_BYTES);
+        for i in 0..MAX_PENDING_TOOLS {
+            ctx.record_tool_use(&format!("{i:0>256}"), &name);
+        }
+        assert!(ctx.bytes <= MAX_CTX_BYTES, "{}", ctx.bytes);
+        let kept = ctx.len();
+        assert_eq!(kept, MAX_CTX_BYTES / 512);
+        let last = format!("{:0>256}", MAX_PENDING_TOOLS - 1);
+        assert_eq!(ctx.tool_name(&last), Some(name.as_str()));
+        assert_eq!(ctx.tool_name(&format!("{:0>256}", 0)), None);
+        // The count bound still holds for small calls, and a round trip keeps the bytes.
+        let wire = serde_json::to_string(&ctx).unwrap();
+        let back: ClassifyCtx = serde_json::from_str(&wire).unwrap();
+        assert_eq!(back, ctx);
     }
 }

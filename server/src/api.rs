@@ -2,7 +2,7 @@
 //!
 //! | method and path                              | answer                                  |
 //! |----------------------------------------------|-----------------------------------------|
-//! | `GET  /sessions`                             | `{"sessions": [SessionInfo…]}` newest first |
+//! | `GET  /sessions?limit&before`                | `{"sessions": [SessionInfo…], "next_before"}` newest first |
 //! | `GET  /sessions/{id}`                        | `SessionInfo`                           |
 //! | `GET  /sessions/{id}/state`                  | `SessionInfo` + badges                  |
 //! | `GET  /sessions/{id}/events/history?before&limit` | `{"envelopes", "next_before", "head"}` |
@@ -100,9 +100,38 @@ fn number(params: &HashMap<String, String>, key: &str) -> Result<Option<u64>, Ap
         .transpose()
 }
 
-async fn list_sessions(State(state): State<AppState>) -> Result<Response, AppError> {
-    let sessions = state.store().sessions().await?;
-    Ok(Json(json!({ "sessions": sessions })).into_response())
+/// Default and largest page of `GET /sessions`.
+pub const SESSIONS_DEFAULT: usize = 500;
+/// Largest page of `GET /sessions`.
+pub const SESSIONS_MAX: usize = 1000;
+
+/// `GET /sessions?limit&before`: newest first, a page at a time; `next_before` (the last
+/// one's `started~id`) asks for the next.
+async fn list_sessions(
+    State(state): State<AppState>,
+    Query(params): Query<HashMap<String, String>>,
+) -> Result<Response, AppError> {
+    let limit = number(&params, "limit")?
+        .map_or(SESSIONS_DEFAULT, |l| {
+            usize::try_from(l).unwrap_or(SESSIONS_MAX)
+        })
+        .clamp(1, SESSIONS_MAX);
+    let before = match params.get("before") {
+        None => None,
+        Some(cursor) => Some(
+            cursor
+                .split_once('~')
+                .and_then(|(t, id)| Some((t.parse::<f64>().ok()?, id.to_owned())))
+                .filter(|(t, _)| t.is_finite())
+                .ok_or_else(|| AppError::BadRequest("before must be a next_before".into()))?,
+        ),
+    };
+    let mut sessions = state.store().sessions(before, limit + 1).await?;
+    let next = (sessions.len() > limit).then(|| {
+        sessions.truncate(limit);
+        sessions.last().map(|s| format!("{}~{}", s.started, s.id))
+    });
+    Ok(Json(json!({ "sessions": sessions, "next_before": next.flatten() })).into_response())
 }
 
 async fn get_session(

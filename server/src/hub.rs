@@ -175,12 +175,19 @@ impl Hub {
     }
 }
 
-/// Every loaded session's hub, by id. A hub is loaded once (under the registry's lock) and
-/// stays: it is the session's live state for this process.
+/// Every loaded session's hub, by id. A hub is loaded once, under its own session's lock
+/// (a big session's first load after a restart takes seconds: the registry is not held
+/// meanwhile, so every other request goes on). Beyond [`MAX_HUBS`], hubs nobody holds (no
+/// stream, no request, not in a write) are dropped: they are loaded again from the database
+/// when asked for (a partial-message preview, which is not stored, goes with them).
 #[derive(Default)]
 pub struct Hubs {
     map: Mutex<HashMap<String, Arc<Hub>>>,
+    loading: Mutex<HashMap<String, Arc<Mutex<()>>>>,
 }
+
+/// How many hubs stay loaded before idle ones are dropped.
+pub const MAX_HUBS: usize = 1024;
 
 impl Hubs {
     /// The locked map (the writer inserts the hubs of sessions it created after the commit).
@@ -193,24 +200,66 @@ impl Hubs {
         self.lock().get(id).cloned()
     }
 
-    /// The hub of `id`, loaded with `load` (`None`: no such session) under the registry's
-    /// lock, so it is loaded once and never while a writer is committing to that session
-    /// (writers take the hub before they write).
+    /// Registers the hub of a session the writer just created, or answers the one a reader
+    /// loaded between the commit and now (so there is only ever one hub per session).
+    pub fn insert_created(&self, id: String, hub: Arc<Hub>) -> Arc<Hub> {
+        let mut map = self.lock();
+        let hub = map.entry(id).or_insert(hub).clone();
+        evict_idle(&mut map);
+        hub
+    }
+
+    /// The hub of `id`, loaded with `load` (`None`: no such session) under `id`'s own lock, so
+    /// it is loaded once and never while a writer is committing to that session (writers
+    /// take the hub, through here, before they write).
     pub fn get_or_load<E>(
         &self,
         id: &str,
         load: impl FnOnce() -> Result<Option<Hub>, E>,
     ) -> Result<Option<Arc<Hub>>, E> {
-        let mut hubs = self.lock();
-        if let Some(hub) = hubs.get(id) {
-            return Ok(Some(hub.clone()));
+        if let Some(hub) = self.get(id) {
+            return Ok(Some(hub));
         }
-        Ok(load()?.map(|hub| {
-            let hub = Arc::new(hub);
-            hubs.insert(id.to_owned(), hub.clone());
-            hub
-        }))
+        let turn = {
+            let mut loading = self.loading.lock().unwrap_or_else(|e| e.into_inner());
+            loading.entry(id.to_owned()).or_default().clone()
+        };
+        let guard = turn.lock().unwrap_or_else(|e| e.into_inner());
+        let result = match self.get(id) {
+            Some(hub) => Ok(Some(hub)),
+            None => load().map(|loaded| {
+                loaded.map(|hub| {
+                    let hub = Arc::new(hub);
+                    let mut map = self.lock();
+                    map.insert(id.to_owned(), hub.clone());
+                    evict_idle(&mut map);
+                    hub
+                })
+            }),
+        };
+        drop(guard);
+        let mut loading = self.loading.lock().unwrap_or_else(|e| e.into_inner());
+        if loading.get(id).is_some_and(|t| Arc::ptr_eq(t, &turn)) && Arc::strong_count(&turn) == 2 {
+            loading.remove(id);
+        }
+        result
     }
+}
+
+/// Drops hubs only the registry holds once there are more than [`MAX_HUBS`], down to half.
+fn evict_idle(map: &mut HashMap<String, Arc<Hub>>) {
+    if map.len() <= MAX_HUBS {
+        return;
+    }
+    let mut excess = map.len() - MAX_HUBS / 2;
+    map.retain(|_, hub| {
+        if excess > 0 && Arc::strong_count(hub) == 1 {
+            excess -= 1;
+            false
+        } else {
+            true
+        }
+    });
 }
 
 /// The `/state` object: the session row and its badges side by side.

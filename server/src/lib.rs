@@ -83,6 +83,7 @@ use tokio::sync::watch;
 
 use crate::hub::Hub;
 
+pub use crate::hub::MAX_HUBS;
 pub use crate::hub::MAX_INLINE_BATCH;
 pub use crate::store::Store;
 pub use crate::web::CSP;

@@ -271,7 +271,11 @@ async fn listing(state: &AppState) -> Response {
         )
         .into_response();
     }
-    let sessions = match state.store().sessions().await {
+    let sessions = match state
+        .store()
+        .sessions(None, crate::api::SESSIONS_DEFAULT)
+        .await
+    {
         Ok(s) => s,
         Err(e) => return crate::AppError::from(e).into_response(),
     };

@@ -123,7 +123,7 @@ async fn sessions_list_starts_empty_and_lists_newest_first() {
     let app = hiveterm::app(db.state.clone());
     assert_eq!(
         json_of(&app, "GET", "/api/sessions", vec![]).await,
-        (StatusCode::OK, json!({"sessions": []}))
+        (StatusCode::OK, json!({"sessions": [], "next_before": null}))
     );
     post(&app, "first", b"{\"kind\":\"note\",\"text\":\"a\"}\n").await;
     tokio::time::sleep(std::time::Duration::from_millis(5)).await;

@@ -87,7 +87,7 @@ async fn follows_partial_lines_truncation_rotation_and_restart() {
     append(&log, &format!("{}\n", note("g")));
     store.close().await;
     let store = db.reopen(hiveterm::store::CHECKPOINT_EVERY);
-    let sessions = store.sessions().await.unwrap();
+    let sessions = store.sessions(None, usize::MAX).await.unwrap();
     let info = sessions.iter().find(|s| s.id == id).unwrap();
     // With SQLite a restarted server ends the sessions its sources fed; PostgreSQL replicas
     // share sessions, so one restarting ends none (docs/DEPLOY.md).

@@ -198,11 +198,16 @@ impl Store {
         }
     }
 
-    /// All sessions, newest first.
-    pub async fn sessions(&self) -> Result<Vec<SessionInfo>, StoreError> {
+    /// At most `limit` sessions, newest first (by `started`, then id), after `before` (the
+    /// `started` and id of the previous page's last one).
+    pub async fn sessions(
+        &self,
+        before: Option<(f64, String)>,
+        limit: usize,
+    ) -> Result<Vec<SessionInfo>, StoreError> {
         match &*self.backend {
-            Backend::Sqlite(db) => db.sessions().await,
-            Backend::Postgres(db) => db.sessions().await,
+            Backend::Sqlite(db) => db.sessions(before, limit).await,
+            Backend::Postgres(db) => db.sessions(before, limit).await,
         }
     }
 
@@ -211,6 +216,15 @@ impl Store {
         match &*self.backend {
             Backend::Sqlite(db) => db.follow_pos(path).await,
             Backend::Postgres(db) => db.follow_pos(path).await,
+        }
+    }
+
+    /// How many sessions' hubs are loaded in memory (idle ones are dropped beyond
+    /// `hub::MAX_HUBS`).
+    pub fn loaded_hubs(&self) -> usize {
+        match &*self.backend {
+            Backend::Sqlite(db) => db.loaded_hubs(),
+            Backend::Postgres(db) => db.loaded_hubs(),
         }
     }
 

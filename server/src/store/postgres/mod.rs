@@ -155,12 +155,15 @@ impl Postgres {
         };
         let fold = reader::fold_at(&client, id, info.last_seq).await?;
         let hub = Arc::new(Hub::new(info, fold));
-        self.shared.hubs.lock().insert(id.to_owned(), hub.clone());
-        Ok(Some(hub))
+        Ok(Some(self.shared.hubs.insert_created(id.to_owned(), hub)))
     }
 
-    pub(crate) async fn sessions(&self) -> Result<Vec<SessionInfo>, StoreError> {
-        reader::sessions(&self.client().await?).await
+    pub(crate) async fn sessions(
+        &self,
+        before: Option<(f64, String)>,
+        limit: usize,
+    ) -> Result<Vec<SessionInfo>, StoreError> {
+        reader::sessions(&self.client().await?, before.as_ref(), limit).await
     }
 
     pub(crate) async fn follow_pos(&self, path: &str) -> Result<Option<FollowPos>, StoreError> {
@@ -184,6 +187,10 @@ impl Postgres {
         upto: u64,
     ) -> Result<(Vec<u8>, u64), StoreError> {
         reader::rendered_frames(&self.client().await?, id, after, upto).await
+    }
+
+    pub(crate) fn loaded_hubs(&self) -> usize {
+        self.shared.hubs.lock().len()
     }
 
     pub(crate) fn checkpoint_every(&self) -> u64 {

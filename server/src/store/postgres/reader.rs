@@ -30,14 +30,37 @@ pub(super) fn session_row(r: &Row) -> SessionInfo {
     }
 }
 
-/// All sessions, newest first.
-pub(super) async fn sessions(client: &impl GenericClient) -> Result<Vec<SessionInfo>, StoreError> {
-    let rows = client
-        .query(
-            &format!("SELECT {SESSION_COLUMNS} FROM sessions ORDER BY started DESC, id"),
-            &[],
-        )
-        .await
+/// At most `limit` sessions, newest first (by `started`, then id), after `before` (the
+/// `started` and id of the last one of the previous page).
+pub(super) async fn sessions(
+    client: &impl GenericClient,
+    before: Option<&(f64, String)>,
+    limit: usize,
+) -> Result<Vec<SessionInfo>, StoreError> {
+    let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+    let rows =
+        match before {
+            None => client
+                .query(
+                    &format!(
+                        "SELECT {SESSION_COLUMNS} FROM sessions ORDER BY started DESC, id LIMIT $1"
+                    ),
+                    &[&limit],
+                )
+                .await,
+            Some((started, id)) => {
+                client
+                    .query(
+                        &format!(
+                            "SELECT {SESSION_COLUMNS} FROM sessions
+                     WHERE started < $1 OR (started = $1 AND id > $2)
+                     ORDER BY started DESC, id LIMIT $3"
+                        ),
+                        &[started, id, &limit],
+                    )
+                    .await
+            }
+        }
         .map_err(pg)?;
     Ok(rows.iter().map(session_row).collect())
 }

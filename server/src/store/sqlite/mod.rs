@@ -132,9 +132,17 @@ impl Sqlite {
         self.blocking(move |shared| shared.hub(&id)).await
     }
 
-    pub(crate) async fn sessions(&self) -> Result<Vec<SessionInfo>, StoreError> {
-        self.blocking(|shared| shared.readers.with(reader::sessions))
-            .await
+    pub(crate) async fn sessions(
+        &self,
+        before: Option<(f64, String)>,
+        limit: usize,
+    ) -> Result<Vec<SessionInfo>, StoreError> {
+        self.blocking(move |shared| {
+            shared
+                .readers
+                .with(|conn| reader::sessions(conn, before.as_ref(), limit))
+        })
+        .await
     }
 
     pub(crate) async fn follow_pos(&self, path: &str) -> Result<Option<FollowPos>, StoreError> {
@@ -172,6 +180,10 @@ impl Sqlite {
                 .with(|conn| reader::rendered_frames(conn, &id, after, upto))
         })
         .await
+    }
+
+    pub(crate) fn loaded_hubs(&self) -> usize {
+        self.shared.hubs.lock().len()
     }
 
     pub(crate) fn checkpoint_every(&self) -> u64 {

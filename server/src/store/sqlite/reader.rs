@@ -78,14 +78,32 @@ fn session_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<SessionInfo> {
     })
 }
 
-/// All sessions, newest first.
-pub(super) fn sessions(conn: &Connection) -> Result<Vec<SessionInfo>, StoreError> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT id, title, source, started, ended, last_seq FROM sessions
-         ORDER BY started DESC, id",
-    )?;
-    let rows = stmt.query_map([], session_row)?;
-    Ok(rows.collect::<Result<_, _>>()?)
+/// At most `limit` sessions, newest first (by `started`, then id), after `before` (the
+/// `started` and id of the last one of the previous page).
+pub(super) fn sessions(
+    conn: &Connection,
+    before: Option<&(f64, String)>,
+    limit: usize,
+) -> Result<Vec<SessionInfo>, StoreError> {
+    let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+    let rows = match before {
+        None => conn
+            .prepare_cached(
+                "SELECT id, title, source, started, ended, last_seq FROM sessions
+                 ORDER BY started DESC, id LIMIT ?1",
+            )?
+            .query_map(params![limit], session_row)?
+            .collect::<Result<_, _>>()?,
+        Some((started, id)) => conn
+            .prepare_cached(
+                "SELECT id, title, source, started, ended, last_seq FROM sessions
+                 WHERE started < ?1 OR (started = ?1 AND id > ?2)
+                 ORDER BY started DESC, id LIMIT ?3",
+            )?
+            .query_map(params![started, id, limit], session_row)?
+            .collect::<Result<_, _>>()?,
+    };
+    Ok(rows)
 }
 
 /// One session's row.

@@ -230,12 +230,12 @@ impl Writer {
 /// After a commit: the created sessions' hubs are registered, and every touched session's
 /// new state is installed in its hub and its frames broadcast.
 fn publish(hubs: &Hubs, pending: HashMap<String, Pending>) {
-    let mut hubs = hubs.lock();
     for (id, p) in pending {
-        if p.created {
-            hubs.insert(id, p.hub.clone());
-        }
-        p.hub
-            .publish(p.info, p.fold, p.preview_changed, Some(p.frames));
+        let hub = if p.created {
+            hubs.insert_created(id, p.hub)
+        } else {
+            p.hub
+        };
+        hub.publish(p.info, p.fold, p.preview_changed, Some(p.frames));
     }
 }
