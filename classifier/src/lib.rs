@@ -23,6 +23,7 @@
 //!   (the wire has no kind tag); [`duration`]: the one way durations are written.
 //! - [`markdown`]: a markdown body → safe HTML.
 //! - [`partial`]: `stream_event` partial messages → a live preview ([`Preview`]).
+//! - [`redact`]: secrets out of a log's lines before it is shared ([`redact::redact_line`]).
 
 mod ansi;
 mod classify;
@@ -34,6 +35,7 @@ mod log;
 pub mod markdown;
 mod msg;
 pub mod partial;
+pub mod redact;
 mod stream;
 mod text;
 mod time;

@@ -1,5 +1,5 @@
 //! The `hiveterm` command line: see `hiveterm --help` and `docs/CLI.md`. Parses arguments and
-//! calls into the library (`hiveterm::serve`) or `classify_cmd`.
+//! calls into the library (`hiveterm::serve`), `classify_cmd` or `redact_cmd`.
 
 use std::process::ExitCode;
 
@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 use hiveterm::serve::{RunArgs, ServeArgs};
 
 mod classify_cmd;
+mod redact_cmd;
 
 /// Shows what an AI coding agent is doing and did, one terminal-like row per event.
 #[derive(Parser)]
@@ -21,6 +22,9 @@ enum Command {
     /// Classify a log (hyperhive events, Claude Code stream-json or transcript) into rows:
     /// one JSON envelope per non-blank input line.
     Classify(classify_cmd::Args),
+    /// Print a log with its secrets (API keys, tokens, passwords, private keys…) replaced by
+    /// `[REDACTED:<kind>]`: the same lines in the same order, JSON kept valid. Best effort.
+    Redact(redact_cmd::Args),
     /// Serve the agent pages: sessions in a SQLite file, fed by --follow, --stdin, --demo or
     /// POST /api/sessions/{id}/events; prints the URL.
     Serve(ServeArgs),
@@ -33,6 +37,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Classify(args) => classify_cmd::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Redact(args) => redact_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Serve(args) => runtime().and_then(|rt| {
             init_logs();
             rt.block_on(hiveterm::serve::serve(args))
