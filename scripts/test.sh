@@ -41,7 +41,7 @@ cargo test --workspace
 step "the server's suite again, on PostgreSQL (127.0.0.1:5432, database test)"
 # Every machine of this project runs PostgreSQL 15 there (issue 13); not running is a failure.
 pg_isready -q -h 127.0.0.1 -p 5432 || { echo "PostgreSQL is not answering on 127.0.0.1:5432" >&2; exit 1; }
-HIVETERM_TEST_DB=postgres cargo test -p hiveterm --test api --test sse --test follow --test attacks --test line_limit
+HIVETERM_TEST_DB=postgres cargo test -p hiveterm --test api --test sse --test follow --test attacks --test line_limit --test forward
 
 step "golden tests compiled to wasm32, in headless Chromium"
 "$ROOT/scripts/wasm-test.sh" -p classifier --test golden

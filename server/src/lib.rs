@@ -61,6 +61,7 @@
 pub(crate) mod api;
 pub(crate) mod badges;
 pub(crate) mod fold;
+pub(crate) mod forward;
 pub mod guard;
 pub(crate) mod hub;
 pub mod ingest;

@@ -61,6 +61,11 @@ pub struct ServeArgs {
     /// Load the bundled demo logs as sessions.
     #[arg(long)]
     pub demo: bool,
+    /// Post the --follow logs to the hiveterm at this URL (`http://host:port`) instead of
+    /// serving them: no database, no listening; retried and resumed (docs/DEPLOY.md). The
+    /// token (--token, --token-file, HIVETERM_TOKEN) is the remote's.
+    #[arg(long, value_name = "URL", requires = "follow", conflicts_with_all = ["stdin", "demo"])]
+    pub to: Option<String>,
 }
 
 /// `hiveterm run`.
@@ -273,6 +278,11 @@ async fn ctrl_c() {
 pub async fn serve(args: ServeArgs) -> Result<(), String> {
     for path in &args.follow {
         ingest::followable(path)?;
+    }
+    if let Some(to) = &args.to {
+        let remote = crate::forward::Remote::parse(to, token(&args.options)?)?;
+        let max_line = args.options.max_line_bytes.max(1);
+        return crate::forward::run(remote, &args.follow, max_line, ctrl_c()).await;
     }
     let running = start(&args.options).await?;
     let store = running.store.clone();
