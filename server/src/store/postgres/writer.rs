@@ -14,6 +14,38 @@ use crate::fold::{SessionFold, event_time, stored_line};
 use crate::hub::{Hub, MAX_INLINE_BATCH, SessionInfo, push_json_frame};
 use crate::store::{Append, Appended, StoreError};
 
+/// The `events` rows of an append, column by column (for one `INSERT … UNNEST`).
+struct EventRows {
+    seq: Vec<i64>,
+    ts: Vec<f64>,
+    received: Vec<f64>,
+    raw: Vec<Vec<u8>>,
+    cut_len: Vec<Option<i64>>,
+    cut_limit: Vec<Option<i64>>,
+}
+
+impl EventRows {
+    fn with_capacity(n: usize) -> EventRows {
+        EventRows {
+            seq: Vec::with_capacity(n),
+            ts: Vec::with_capacity(n),
+            received: Vec::with_capacity(n),
+            raw: Vec::with_capacity(n),
+            cut_len: Vec::with_capacity(n),
+            cut_limit: Vec::with_capacity(n),
+        }
+    }
+
+    fn push(&mut self, seq: u64, ts: f64, received: f64, raw: Vec<u8>, cut: Option<(u64, u64)>) {
+        self.seq.push(seq as i64);
+        self.ts.push(ts);
+        self.received.push(received);
+        self.raw.push(raw);
+        self.cut_len.push(cut.map(|c| c.0 as i64));
+        self.cut_limit.push(cut.map(|c| c.1 as i64));
+    }
+}
+
 /// Creates session `id` if it does not exist; answers whether it was created.
 async fn insert_session(
     client: &impl GenericClient,
@@ -232,14 +264,12 @@ async fn write(
         return Err(StoreError::Ended(a.session));
     }
     let mut caught = catch_up(db, tx, &info).await?;
-    let insert = tx
-        .prepare_cached(
-            "INSERT INTO events(session, seq, ts, received, raw, cut_len, cut_limit)
-             VALUES ($1, $2, $3, $4, $5, $6, $7)",
-        )
-        .await
-        .map_err(pg)?;
-    let mut seqs = Vec::with_capacity(a.lines.len());
+    // Every line's row goes in with one statement per table (arrays unnested), not one
+    // round trip per line: a session's row lock is held for as short as can be.
+    let n = a.lines.len();
+    let mut events = EventRows::with_capacity(n);
+    let (mut rendered_seqs, mut rendered_json) = (Vec::new(), Vec::new());
+    let mut seqs = Vec::with_capacity(n);
     for raw in a.lines {
         let seq = info.last_seq + 1;
         let line = stored_line(seq, raw.bytes, raw.cut);
@@ -247,28 +277,13 @@ async fn write(
         let ts = event_time(&event, raw.received);
         let step = caught.fold.step(&event, seq, ts);
         caught.preview_changed |= step.preview_changed;
-        let cut_len = raw.cut.map(|c| c.0 as i64);
-        let cut_limit = raw.cut.map(|c| c.1 as i64);
-        tx.execute(
-            &insert,
-            &[
-                &a.session,
-                &(seq as i64),
-                &ts,
-                &raw.received,
-                &line.bytes,
-                &cut_len,
-                &cut_limit,
-            ],
-        )
-        .await
-        .map_err(pg)?;
         if !step.env.msgs.is_empty() {
             let json = serde_json::to_string(&step.env)?;
-            super::schema::insert_rendered(tx, &a.session, seq, &json).await?;
             if let Some(frames) = &mut caught.frames {
                 push_json_frame(frames, seq, &json);
             }
+            rendered_seqs.push(seq as i64);
+            rendered_json.push(json);
         }
         if caught
             .frames
@@ -277,12 +292,39 @@ async fn write(
         {
             caught.frames = None;
         }
+        events.push(seq, ts, raw.received, line.bytes, raw.cut);
         info.last_seq = seq;
         if seq % every == 0 {
             let cp = caught.fold.checkpoint();
             super::schema::insert_checkpoint(tx, &a.session, seq, &cp).await?;
         }
         seqs.push(seq);
+    }
+    tx.execute(
+        "INSERT INTO events(session, seq, ts, received, raw, cut_len, cut_limit)
+         SELECT $1, * FROM UNNEST($2::BIGINT[], $3::FLOAT8[], $4::FLOAT8[], $5::BYTEA[],
+                                  $6::BIGINT[], $7::BIGINT[])",
+        &[
+            &a.session,
+            &events.seq,
+            &events.ts,
+            &events.received,
+            &events.raw,
+            &events.cut_len,
+            &events.cut_limit,
+        ],
+    )
+    .await
+    .map_err(pg)?;
+    if !rendered_seqs.is_empty() {
+        tx.execute(
+            "INSERT INTO rendered(session, seq, json)
+             SELECT $1, * FROM UNNEST($2::BIGINT[], $3::TEXT[])
+             ON CONFLICT (session, seq) DO UPDATE SET json = EXCLUDED.json",
+            &[&a.session, &rendered_seqs, &rendered_json],
+        )
+        .await
+        .map_err(pg)?;
     }
     tx.execute(
         "UPDATE sessions SET last_seq = $2 WHERE id = $1",
