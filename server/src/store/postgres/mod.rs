@@ -48,13 +48,21 @@ pub(crate) struct Postgres {
 struct Shared {
     config: tokio_postgres::Config,
     hubs: Hubs,
-    /// Each session's write lock: held to change its hub.
-    locks: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
+    /// Each session's write lock (held to change its hub) and queue of appends.
+    locks: Mutex<HashMap<String, Arc<Slot>>>,
     checkpoint_every: u64,
 }
 
+/// A session's write lock, and the appends waiting for it (written together by whoever
+/// takes the lock next: `writer::append`).
+#[derive(Default)]
+struct Slot {
+    lock: tokio::sync::Mutex<()>,
+    queue: Mutex<writer::Queued>,
+}
+
 impl Shared {
-    fn lock_of(&self, id: &str) -> Arc<tokio::sync::Mutex<()>> {
+    fn slot_of(&self, id: &str) -> Arc<Slot> {
         let mut locks = self.locks.lock().unwrap_or_else(|e| e.into_inner());
         locks.entry(id.to_owned()).or_default().clone()
     }
@@ -144,8 +152,8 @@ impl Postgres {
         if let Some(hub) = self.shared.hubs.get(id) {
             return Ok(Some(hub));
         }
-        let lock = self.shared.lock_of(id);
-        let _guard = lock.lock().await;
+        let slot = self.shared.slot_of(id);
+        let _guard = slot.lock.lock().await;
         if let Some(hub) = self.shared.hubs.get(id) {
             return Ok(Some(hub));
         }

@@ -6,6 +6,7 @@
 use std::sync::Arc;
 
 use deadpool_postgres::GenericClient;
+use tokio::sync::oneshot;
 
 use super::{CHANNEL, Postgres, pg, reader};
 use classifier::event::line_event;
@@ -164,8 +165,8 @@ pub(super) async fn refresh(db: &Postgres, id: &str) -> Result<(), StoreError> {
     if db.shared.hubs.get(id).is_none() {
         return Ok(());
     }
-    let lock = db.shared.lock_of(id);
-    let _guard = lock.lock().await;
+    let slot = db.shared.slot_of(id);
+    let _guard = slot.lock.lock().await;
     let client = db.client().await?;
     let Some(info) = reader::session(&client, id).await? else {
         return Ok(());
@@ -218,25 +219,67 @@ pub(super) async fn end_session(db: &Postgres, id: &str) -> Result<SessionInfo, 
     Ok(info)
 }
 
+/// Appends queued for a session, each with the channel its answer goes to.
+pub(super) type Queued = Vec<(Append, oneshot::Sender<Result<Appended, StoreError>>)>;
+
 /// Stores lines: each through the session's fold, then the raw event, its envelope (if it
 /// has rows) and, every `checkpoint_every` events, the fold. Publishes after the commit; a
 /// refused or failed append is rolled back.
+///
+/// Appends to one session that arrive while another is being written wait in the session's
+/// queue; whoever takes the session's write lock next writes all of them in one transaction
+/// (group commit: one row lock, one commit, one fsync for many POSTs).
 pub(super) async fn append(db: &Postgres, a: Append) -> Result<Appended, StoreError> {
-    let lock = db.shared.lock_of(&a.session);
-    let _guard = lock.lock().await;
+    let slot = db.shared.slot_of(&a.session);
+    let (reply, answer) = oneshot::channel();
+    slot.queue
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push((a, reply));
+    {
+        let _guard = slot.lock.lock().await;
+        let batch = std::mem::take(&mut *slot.queue.lock().unwrap_or_else(|e| e.into_inner()));
+        if !batch.is_empty() {
+            write_batch(db, batch).await;
+        }
+    }
+    answer.await.map_err(|_| StoreError::Closed)?
+}
+
+/// Writes queued appends of one session in one transaction and answers each (all with the
+/// error when it fails).
+async fn write_batch(db: &Postgres, batch: Queued) {
+    let (appends, replies): (Vec<Append>, Vec<_>) = batch.into_iter().unzip();
+    match commit_batch(db, appends).await {
+        Ok(answers) => {
+            for (reply, appended) in replies.into_iter().zip(answers) {
+                let _ = reply.send(Ok(appended));
+            }
+        }
+        Err(e) => {
+            for reply in replies {
+                // The same answer for each (a refusal stays a refusal: 404, 409).
+                let err = match &e {
+                    StoreError::NoSession(id) => StoreError::NoSession(id.clone()),
+                    StoreError::Ended(id) => StoreError::Ended(id.clone()),
+                    other => StoreError::Corrupt(other.to_string()),
+                };
+                let _ = reply.send(Err(err));
+            }
+        }
+    }
+}
+
+async fn commit_batch(db: &Postgres, appends: Vec<Append>) -> Result<Vec<Appended>, StoreError> {
     let mut client = db.client().await?;
     let tx = client.transaction().await.map_err(pg)?;
-    match write(db, &tx, a).await {
-        Ok((info, caught, appended)) => {
+    match write_appends(db, &tx, appends).await {
+        Ok((info, caught, answers)) => {
             tx.commit().await.map_err(pg)?;
-            let CaughtUp {
-                hub,
-                fold,
-                preview_changed,
-                frames,
-            } = caught;
-            hub.publish(info, fold, preview_changed, frames);
-            Ok(appended)
+            caught
+                .hub
+                .publish(info, caught.fold, caught.preview_changed, caught.frames);
+            Ok(answers)
         }
         Err(e) => {
             let _ = tx.rollback().await;
@@ -245,25 +288,53 @@ pub(super) async fn append(db: &Postgres, a: Append) -> Result<Appended, StoreEr
     }
 }
 
-/// The statements of an append, inside its transaction: the session's row (after these
-/// lines), its hub's next state and the answer.
-async fn write(
+/// The statements of a batch of appends to one session, inside its transaction: the
+/// session's row (after them), its hub's next state, and each append's answer.
+async fn write_appends(
     db: &Postgres,
     tx: &impl GenericClient,
-    a: Append,
-) -> Result<(SessionInfo, CaughtUp, Appended), StoreError> {
-    let every = db.shared.checkpoint_every;
-    let created = match &a.create {
-        Some((title, source)) => insert_session(tx, &a.session, title, source).await?,
-        None => false,
-    };
-    let Some(mut info) = lock_session(tx, &a.session).await? else {
-        return Err(StoreError::NoSession(a.session));
+    appends: Vec<Append>,
+) -> Result<(SessionInfo, CaughtUp, Vec<Appended>), StoreError> {
+    let id = appends[0].session.clone();
+    let mut created = false;
+    if let Some((title, source)) = appends.iter().find_map(|a| a.create.as_ref()) {
+        created = insert_session(tx, &id, title, source).await?;
+    }
+    let Some(mut info) = lock_session(tx, &id).await? else {
+        return Err(StoreError::NoSession(id));
     };
     if info.ended.is_some() {
-        return Err(StoreError::Ended(a.session));
+        return Err(StoreError::Ended(id));
     }
     let mut caught = catch_up(db, tx, &info).await?;
+    let mut answers = Vec::with_capacity(appends.len());
+    for a in appends {
+        let seqs = write_lines(db, tx, &mut info, &mut caught, a).await?;
+        // Only the first append (the one that made it) says it created the session.
+        answers.push(Appended {
+            created: std::mem::take(&mut created),
+            seqs,
+        });
+    }
+    tx.execute(
+        "UPDATE sessions SET last_seq = $2 WHERE id = $1",
+        &[&id, &(info.last_seq as i64)],
+    )
+    .await
+    .map_err(pg)?;
+    notify(tx, "events", &id, info.last_seq).await?;
+    Ok((info, caught, answers))
+}
+
+/// One append's lines: folded, then inserted; answers their seqs.
+async fn write_lines(
+    db: &Postgres,
+    tx: &impl GenericClient,
+    info: &mut SessionInfo,
+    caught: &mut CaughtUp,
+    a: Append,
+) -> Result<Vec<u64>, StoreError> {
+    let every = db.shared.checkpoint_every;
     // Every line's row goes in with one statement per table (arrays unnested), not one
     // round trip per line: a session's row lock is held for as short as can be.
     let n = a.lines.len();
@@ -294,7 +365,7 @@ async fn write(
         }
         events.push(seq, ts, raw.received, line.bytes, raw.cut);
         info.last_seq = seq;
-        if seq % every == 0 {
+        if seq.is_multiple_of(every) {
             let cp = caught.fold.checkpoint();
             super::schema::insert_checkpoint(tx, &a.session, seq, &cp).await?;
         }
@@ -326,12 +397,6 @@ async fn write(
         .await
         .map_err(pg)?;
     }
-    tx.execute(
-        "UPDATE sessions SET last_seq = $2 WHERE id = $1",
-        &[&a.session, &(info.last_seq as i64)],
-    )
-    .await
-    .map_err(pg)?;
     if let Some(f) = &a.follow {
         tx.execute(
             r#"INSERT INTO follows(path, session, dev, ino, "offset") VALUES ($1, $2, $3, $4, $5)
@@ -348,6 +413,5 @@ async fn write(
         .await
         .map_err(pg)?;
     }
-    notify(tx, "events", &a.session, info.last_seq).await?;
-    Ok((info, caught, Appended { created, seqs }))
+    Ok(seqs)
 }
