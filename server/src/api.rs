@@ -186,15 +186,23 @@ async fn post_events(
     State(state): State<AppState>,
     Path(id): Path<String>,
     Query(params): Query<HashMap<String, String>>,
+    headers: axum::http::HeaderMap,
     body: Body,
 ) -> Result<Response, AppError> {
     check_id(&id)?;
+    let key = match headers.get("idempotency-key") {
+        None => None,
+        Some(k) => Some(
+            k.to_str()
+                .map_err(|_| AppError::BadRequest("an Idempotency-Key is visible ASCII".into()))?,
+        ),
+    };
     let limit = state.config().max_request_bytes;
     let too_large = || AppError::TooLarge(format!("the request body is over {limit} bytes"));
     let bytes = axum::body::to_bytes(body, limit)
         .await
         .map_err(|_| too_large())?;
     let title = params.get("title").cloned().unwrap_or_else(|| id.clone());
-    let posted = crate::post::post_lines(&state, &id, &title, bytes).await?;
+    let posted = crate::post::post_lines(&state, &id, &title, bytes, key).await?;
     Ok(Json(posted).into_response())
 }

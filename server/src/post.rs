@@ -11,6 +11,9 @@
 //!   even when it is stored in several appends.
 //! - The answer is a seq range (`first_seq`, `last_seq`, `count`); `seqs` lists them only up
 //!   to [`LISTED_SEQS`].
+//! - With an `Idempotency-Key`, every turn records how many lines were stored under the key
+//!   in its own transaction; a retry of the same body with the same key skips those lines
+//!   and answers the whole range, so a producer that got no answer can safely send again.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, Weak};
@@ -29,6 +32,8 @@ pub const APPEND_LINES: usize = 4096;
 pub const APPEND_BYTES: usize = 8 * 1024 * 1024;
 /// Most seqs listed one by one in an answer.
 pub const LISTED_SEQS: usize = 1000;
+/// Longest idempotency key.
+pub const MAX_KEY_CHARS: usize = 200;
 /// Bytes of the body cut into lines at a time.
 const SLICE: usize = 64 * 1024;
 
@@ -75,7 +80,15 @@ pub async fn post_lines(
     id: &str,
     title: &str,
     body: Bytes,
+    key: Option<&str>,
 ) -> Result<Posted, AppError> {
+    if let Some(key) = key
+        && !(1..=MAX_KEY_CHARS).contains(&key.len())
+    {
+        return Err(AppError::BadRequest(format!(
+            "an Idempotency-Key is 1-{MAX_KEY_CHARS} characters"
+        )));
+    }
     let newlines = memchr::memchr_iter(b'\n', &body).count();
     if newlines >= MAX_LINES_PER_REQUEST {
         return Err(AppError::TooLarge(format!(
@@ -84,30 +97,50 @@ pub async fn post_lines(
     }
     let lock = state.post_locks().get(id);
     let _turn = lock.lock().await;
+    let done = match key {
+        Some(key) => state.store().keyed(id, key).await?,
+        None => None,
+    };
     let mut posting = Posting {
         store: state.store(),
         id,
         title,
+        key,
         posted: Posted {
             session: id.to_owned(),
             created: false,
-            first_seq: None,
-            last_seq: None,
-            count: 0,
-            seqs: Some(Vec::new()),
+            first_seq: done.map(|d| d.first_seq),
+            last_seq: done.map(|d| d.last_seq),
+            count: done.map_or(0, |d| d.lines),
+            seqs: match done {
+                None => Some(Vec::new()),
+                Some(d) if d.lines <= LISTED_SEQS as u64 => {
+                    Some((d.first_seq..=d.last_seq).collect())
+                }
+                Some(_) => None,
+            },
         },
         lines: Vec::new(),
         bytes: 0,
     };
+    // Lines a try with this key already stored.
+    let mut skip = done.map_or(0, |d| d.lines);
     let mut reader = LineReader::with_limit(state.config().max_line_bytes);
+    let mut take = |lines: &mut Vec<RawLine>, line: classifier::Line| {
+        if skip > 0 {
+            skip -= 1;
+        } else {
+            lines.push(RawLine::from_line(line));
+        }
+    };
     for slice in body.chunks(SLICE) {
         let mut lines = std::mem::take(&mut posting.lines);
-        reader.push(slice, |line| lines.push(RawLine::from_line(line)));
+        reader.push(slice, |line| take(&mut lines, line));
         posting.lines = lines;
         posting.flush(false).await?;
     }
     let mut lines = std::mem::take(&mut posting.lines);
-    reader.finish(|line| lines.push(RawLine::from_line(line)));
+    reader.finish(|line| take(&mut lines, line));
     posting.lines = lines;
     posting.flush(true).await?;
     if posting.posted.count == 0 && !posting.posted.created {
@@ -122,6 +155,7 @@ struct Posting<'a> {
     store: &'a Store,
     id: &'a str,
     title: &'a str,
+    key: Option<&'a str>,
     posted: Posted,
     /// Lines cut but not stored yet.
     lines: Vec<RawLine>,
@@ -161,6 +195,7 @@ impl Posting<'_> {
                 lines,
                 create: Some((self.title.to_owned(), "post".to_owned())),
                 follow: None,
+                key: self.key.map(str::to_owned),
             })
             .await
             .map_err(|e| {

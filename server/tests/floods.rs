@@ -386,3 +386,56 @@ async fn the_session_list_comes_in_pages() {
     let (status, _) = call_json(addr, "GET", "/api/sessions?before=nonsense", vec![]).await;
     assert_eq!(status, 400);
 }
+
+#[tokio::test]
+async fn a_retried_post_with_an_idempotency_key_is_stored_once() {
+    let db = TestDb::new();
+    let addr = spawn_server(db.state.clone()).await;
+    let post = |key: &'static str, body: String| async move {
+        let (status, _, body) = common::send(
+            addr,
+            "POST",
+            "/api/sessions/k/events",
+            &[("idempotency-key", key)],
+            body.into_bytes(),
+        )
+        .await;
+        let bytes = http_body_util::BodyExt::collect(body)
+            .await
+            .unwrap()
+            .to_bytes();
+        (status, serde_json::from_slice::<Value>(&bytes).unwrap())
+    };
+    let lines: Vec<String> = (0..6).map(|i| note(&format!("n{i}")) + "\n").collect();
+    let (status, first) = post("batch-1", lines.concat()).await;
+    assert_eq!(status, 200, "{first}");
+    // The answer was lost; the producer sends the same body again.
+    let (status, again) = post("batch-1", lines.concat()).await;
+    assert_eq!(status, 200, "{again}");
+    assert_eq!(again["first_seq"], first["first_seq"]);
+    assert_eq!(again["last_seq"], 6);
+    assert_eq!(again["count"], 6);
+    assert_eq!(again["seqs"], serde_json::json!([1, 2, 3, 4, 5, 6]));
+    // A request cut off after its first part: the retry stores only the rest.
+    let (status, _) = post("batch-2", lines[..2].concat()).await;
+    assert_eq!(status, 200);
+    let (status, rest) = post("batch-2", lines.concat()).await;
+    assert_eq!(status, 200, "{rest}");
+    assert_eq!(
+        (rest["first_seq"].as_u64(), rest["last_seq"].as_u64()),
+        (Some(7), Some(12))
+    );
+    // Without a key (or with another) it is stored again, as before.
+    let (status, other) = post("batch-3", lines[..1].concat()).await;
+    assert_eq!(status, 200);
+    assert_eq!(other["first_seq"], 13);
+    let (_, s) = call_json(addr, "GET", "/api/sessions/k", vec![]).await;
+    assert_eq!(s["last_seq"], 13);
+    let texts: Vec<String> = db
+        .raw_events("k")
+        .iter()
+        .map(|e| String::from_utf8_lossy(&e.raw).into_owned())
+        .collect();
+    assert_eq!(texts.len(), 13);
+    assert_eq!(texts[6..12].concat(), lines.concat().replace('\n', ""));
+}

@@ -35,6 +35,7 @@ async fn store_lines(
             lines,
             create: None,
             follow,
+            key: None,
         })
         .await
         .map(drop)
@@ -361,6 +362,7 @@ pub async fn demo(store: &Store, max_line: usize) -> Result<(), StoreError> {
                 lines,
                 create: Some(((*title).to_owned(), "demo".to_owned())),
                 follow: None,
+                key: None,
             })
             .await?;
         store.end_session(id).await?;

@@ -24,7 +24,7 @@ use std::sync::Arc;
 
 pub use crate::hub::SessionInfo;
 pub use error::StoreError;
-pub use request::{Append, Appended, FollowPos, RawLine};
+pub use request::{Append, Appended, FollowPos, Keyed, RawLine};
 
 use crate::hub::Hub;
 
@@ -208,6 +208,14 @@ impl Store {
         match &*self.backend {
             Backend::Sqlite(db) => db.sessions(before, limit).await,
             Backend::Postgres(db) => db.sessions(before, limit).await,
+        }
+    }
+
+    /// What was stored under idempotency key `key` of session `id`, if anything.
+    pub async fn keyed(&self, id: &str, key: &str) -> Result<Option<Keyed>, StoreError> {
+        match &*self.backend {
+            Backend::Sqlite(db) => db.keyed(id, key).await,
+            Backend::Postgres(db) => db.keyed(id, key).await,
         }
     }
 

@@ -65,4 +65,18 @@ pub struct Append {
     pub create: Option<(String, String)>,
     /// A followed file's position to commit with the lines.
     pub follow: Option<FollowPos>,
+    /// An idempotency key (`POST` with `Idempotency-Key`): the lines are counted under it in
+    /// the same transaction, so a retry knows what was stored (see [`Keyed`]).
+    pub key: Option<String>,
+}
+
+/// What was stored under an idempotency key of a session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Keyed {
+    /// The seq of its first line.
+    pub first_seq: u64,
+    /// The seq of its last line.
+    pub last_seq: u64,
+    /// How many lines (their seqs are consecutive).
+    pub lines: u64,
 }

@@ -24,7 +24,7 @@ use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
 use tokio_postgres::NoTls;
 
 use crate::hub::{Hub, Hubs, SessionInfo};
-use crate::store::{Append, Appended, FollowPos, StoreError};
+use crate::store::{Append, Appended, FollowPos, Keyed, StoreError};
 
 /// The channel replicas announce committed writes on (see [`listen`]).
 const CHANNEL: &str = "hiveterm";
@@ -195,6 +195,10 @@ impl Postgres {
         upto: u64,
     ) -> Result<(Vec<u8>, u64), StoreError> {
         reader::rendered_frames(&self.client().await?, id, after, upto).await
+    }
+
+    pub(crate) async fn keyed(&self, id: &str, key: &str) -> Result<Option<Keyed>, StoreError> {
+        reader::keyed(&self.client().await?, id, key).await
     }
 
     pub(crate) fn loaded_hubs(&self) -> usize {

@@ -9,7 +9,7 @@ use super::pg;
 use super::schema::checkpoint_at;
 use crate::fold::{SessionFold, StoredEvent, stored_line};
 use crate::hub::{SessionInfo, push_json_frame};
-use crate::store::{BACKFILL_BYTES, BACKFILL_ROWS, FollowPos, HistoryPage, StoreError};
+use crate::store::{BACKFILL_BYTES, BACKFILL_ROWS, FollowPos, HistoryPage, Keyed, StoreError};
 
 /// Events read from the database at a time.
 const CHUNK_EVENTS: u64 = 512;
@@ -97,6 +97,26 @@ pub(super) async fn follow_pos(
         dev: r.get::<_, i64>(0) as u64,
         ino: r.get::<_, i64>(1) as u64,
         offset: r.get::<_, i64>(2) as u64,
+    }))
+}
+
+/// What was stored under an idempotency key.
+pub(super) async fn keyed(
+    client: &impl GenericClient,
+    session: &str,
+    key: &str,
+) -> Result<Option<Keyed>, StoreError> {
+    let row = client
+        .query_opt(
+            "SELECT first_seq, last_seq, lines FROM idempotency WHERE session = $1 AND key = $2",
+            &[&session, &key],
+        )
+        .await
+        .map_err(pg)?;
+    Ok(row.map(|r| Keyed {
+        first_seq: r.get::<_, i64>(0) as u64,
+        last_seq: r.get::<_, i64>(1) as u64,
+        lines: r.get::<_, i64>(2) as u64,
     }))
 }
 

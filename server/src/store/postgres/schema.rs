@@ -15,7 +15,8 @@ use crate::store::StoreError;
 const MIGRATE_LOCK: i64 = 0x6869_7665_7465_726d; // "hiveterm"
 
 /// Schema migrations; entry `i` takes `schema_version` from `i` to `i + 1`.
-const MIGRATIONS: &[&str] = &[r#"
+const MIGRATIONS: &[&str] = &[
+    r#"
 CREATE TABLE sessions (
     id       TEXT PRIMARY KEY,
     title    TEXT NOT NULL,
@@ -58,7 +59,18 @@ CREATE TABLE meta (
     key   TEXT PRIMARY KEY,
     value TEXT NOT NULL
 );
-"#];
+"#,
+    r#"
+CREATE TABLE idempotency (
+    session   TEXT NOT NULL,
+    key       TEXT NOT NULL,
+    first_seq BIGINT NOT NULL,
+    last_seq  BIGINT NOT NULL,
+    lines     BIGINT NOT NULL,
+    PRIMARY KEY (session, key)
+);
+"#,
+];
 
 /// Migrates the schema and rebuilds stale derived tables, holding the advisory lock: two
 /// replicas starting together on an empty database make one schema, and one rebuild.

@@ -413,5 +413,22 @@ async fn write_lines(
         .await
         .map_err(pg)?;
     }
+    if let (Some(key), Some(&first)) = (&a.key, seqs.first()) {
+        tx.execute(
+            "INSERT INTO idempotency(session, key, first_seq, last_seq, lines)
+             VALUES ($1, $2, $3, $4, $5)
+             ON CONFLICT (session, key) DO UPDATE SET last_seq = EXCLUDED.last_seq,
+             lines = idempotency.lines + EXCLUDED.lines",
+            &[
+                &a.session,
+                key,
+                &(first as i64),
+                &(info.last_seq as i64),
+                &(seqs.len() as i64),
+            ],
+        )
+        .await
+        .map_err(pg)?;
+    }
     Ok(seqs)
 }

@@ -14,7 +14,7 @@ use std::thread::JoinHandle;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::hub::{Hub, Hubs, SessionInfo};
-use crate::store::{Append, Appended, FollowPos, StoreError};
+use crate::store::{Append, Appended, FollowPos, Keyed, StoreError};
 
 use reader::Readers;
 use writer::{WriteCmd, Writer};
@@ -180,6 +180,12 @@ impl Sqlite {
                 .with(|conn| reader::rendered_frames(conn, &id, after, upto))
         })
         .await
+    }
+
+    pub(crate) async fn keyed(&self, id: &str, key: &str) -> Result<Option<Keyed>, StoreError> {
+        let (id, key) = (id.to_owned(), key.to_owned());
+        self.blocking(move |shared| shared.readers.with(|conn| reader::keyed(conn, &id, &key)))
+            .await
     }
 
     pub(crate) fn loaded_hubs(&self) -> usize {

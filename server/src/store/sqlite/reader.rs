@@ -9,7 +9,7 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 
 use crate::fold::{SessionFold, StoredEvent, stored_line};
 use crate::hub::{Hub, SessionInfo, push_json_frame};
-use crate::store::{BACKFILL_BYTES, BACKFILL_ROWS, FollowPos, HistoryPage, StoreError};
+use crate::store::{BACKFILL_BYTES, BACKFILL_ROWS, FollowPos, HistoryPage, Keyed, StoreError};
 
 use super::schema::checkpoint_at;
 
@@ -131,6 +131,26 @@ pub(super) fn follow_pos(conn: &Connection, path: &str) -> Result<Option<FollowP
                 })
             },
         )
+        .optional()?)
+}
+
+/// What was stored under an idempotency key.
+pub(super) fn keyed(
+    conn: &Connection,
+    session: &str,
+    key: &str,
+) -> Result<Option<Keyed>, StoreError> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT first_seq, last_seq, lines FROM idempotency WHERE session = ?1 AND key = ?2",
+        )?
+        .query_row(params![session, key], |r| {
+            Ok(Keyed {
+                first_seq: r.get::<_, i64>(0)? as u64,
+                last_seq: r.get::<_, i64>(1)? as u64,
+                lines: r.get::<_, i64>(2)? as u64,
+            })
+        })
         .optional()?)
 }
 

@@ -70,6 +70,16 @@ CREATE TABLE rendered (
     PRIMARY KEY (session, seq)
 );
 "#,
+    r#"
+CREATE TABLE idempotency (
+    session   TEXT NOT NULL,
+    key       TEXT NOT NULL,
+    first_seq INTEGER NOT NULL,
+    last_seq  INTEGER NOT NULL,
+    lines     INTEGER NOT NULL,
+    PRIMARY KEY (session, key)
+);
+"#,
 ];
 
 /// Opens (creating or migrating) the database at `path` as the write connection, marks the
