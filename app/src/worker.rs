@@ -4,14 +4,17 @@
 //! objects:
 //! - worker → page `{kind: "ready"}` once it listens;
 //! - page → worker `{kind: "file", file: Blob}` (a `File`, or the `Blob` of pasted text);
-//! - worker → page `{kind: "rows", json: "[TermEnvelope…]", read, total, lines}` after each
-//!   chunk (the first chunk is small so the first rows show at once), then `{kind: "done", …}`.
+//! - worker → page `{kind: "rows", json: "[TermEnvelope…]", read, total, lines, summary}`
+//!   after each chunk (the first chunk is small so the first rows show at once), then
+//!   `{kind: "done", …}` with the same fields. `summary` is a JSON string: the
+//!   [`classifier::Summary`] of the file read so far (the keys `hiveterm summary --json`
+//!   prints, docs/CLI.md); the one on `done` is the whole file's.
 //!
 //! The file is read with `File.slice` and `FileReaderSync`, chunk by chunk, through one
 //! [`classifier::LogClassifier`] (the same type `hiveterm classify` uses, with the same line
 //! limit): each line's `seq` is its 1-based line number and its rows are exactly the CLI's.
 
-use classifier::{LogClassifier, TermEnvelope};
+use classifier::{LogClassifier, Summary, TermEnvelope};
 
 /// Bytes read for the first chunk: small, so the first rows show quickly.
 pub const FIRST_CHUNK: usize = 128 * 1024;
@@ -19,23 +22,35 @@ pub const FIRST_CHUNK: usize = 128 * 1024;
 pub const CHUNK: usize = 4 * 1024 * 1024;
 
 /// Classifies a stream of chunks, returning after each the envelopes that have rows (an
-/// envelope without rows is not sent). Pure; the worker feeds it file slices.
-#[derive(Debug, Default)]
+/// envelope without rows is not sent), and keeps the file's [`Summary`]. Pure; the worker
+/// feeds it file slices.
+#[derive(Debug)]
 pub struct Classifier {
     log: LogClassifier,
+}
+
+impl Default for Classifier {
+    fn default() -> Classifier {
+        Classifier::new()
+    }
 }
 
 impl Classifier {
     /// With the one line limit, [`classifier::MAX_LINE_BYTES`].
     pub fn new() -> Classifier {
-        Classifier::default()
+        Classifier::with_limit(classifier::MAX_LINE_BYTES)
     }
 
     /// With another line limit (tests lower it).
     pub fn with_limit(limit: usize) -> Classifier {
         Classifier {
-            log: LogClassifier::with_limit(limit),
+            log: LogClassifier::with_limit(limit).with_summary(),
         }
+    }
+
+    /// The summary of the lines so far.
+    pub fn summary(&self) -> Summary {
+        self.log.summary().unwrap_or_default()
     }
 
     /// Classifies one chunk.
@@ -91,8 +106,10 @@ mod imp {
         let _ = scope().post_message(&o);
     }
 
-    fn post_rows(envs: &[TermEnvelope], read: f64, total: f64, lines: u64, kind: &str) {
+    fn post_rows(c: &Classifier, envs: &[TermEnvelope], read: f64, total: f64, kind: &str) {
         let json = serde_json::to_string(envs).unwrap_or_else(|_| "[]".to_owned());
+        let summary = serde_json::to_string(&c.summary()).unwrap_or_else(|_| "{}".to_owned());
+        let lines = c.lines();
         post(
             kind,
             &[
@@ -100,6 +117,7 @@ mod imp {
                 ("read", read.into()),
                 ("total", total.into()),
                 ("lines", (lines as f64).into()),
+                ("summary", summary.into()),
             ],
         );
     }
@@ -147,11 +165,11 @@ mod imp {
             };
             let envs = c.push(&bytes);
             at = end;
-            post_rows(&envs, at, total, c.lines(), "rows");
+            post_rows(&c, &envs, at, total, "rows");
             size = CHUNK as f64;
         }
         let envs = c.finish();
-        post_rows(&envs, total, total, c.lines(), "done");
+        post_rows(&c, &envs, total, total, "done");
     }
 }
 
@@ -188,5 +206,27 @@ mod tests {
     fn rowless_lines_send_no_envelope() {
         let input = b"{\"kind\":\"status_changed\",\"ts\":1.0,\"status\":\"busy\"}\n";
         assert!(run_split(input, 7).is_empty());
+    }
+
+    #[test]
+    fn the_summary_grows_with_the_file() {
+        let input = b"{\"kind\":\"turn_start\",\"ts\":1.0,\"from\":\"operator\",\"body\":\"go\"}\nnot json\n{\"kind\":\"turn_end\",\"ts\":3.0,\"ok\":true}";
+        let mut c = Classifier::new();
+        let first = input.iter().position(|&b| b == b'\n').unwrap() + 1;
+        c.push(&input[..first]);
+        assert_eq!((c.summary().turns, c.summary().errors), (1, 0));
+        c.push(&input[first..]);
+        c.finish();
+        let s = c.summary();
+        assert_eq!(
+            (
+                s.turns,
+                s.turns_ok,
+                s.errors,
+                s.first_error_seq,
+                s.duration_s
+            ),
+            (1, 1, 1, Some(2), Some(2.0))
+        );
     }
 }

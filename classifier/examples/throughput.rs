@@ -3,9 +3,10 @@
 //! `cargo run --release --example throughput -p classifier -- MODE FILE`, MODE being:
 //! - `floor`: read FILE in 256 KiB chunks, split lines with [`LineReader`], parse every line
 //!   into a `serde_json::Value`, nothing else;
-//! - `classify`: the same reading through a [`LogClassifier`] (as `hiveterm classify` and the
-//!   page's worker do); each envelope lives only until the next line, as in a streaming
-//!   consumer.
+//! - `classify`: the same reading through a [`LogClassifier`] (as `hiveterm classify` does);
+//!   each envelope lives only until the next line, as in a streaming consumer;
+//! - `summary`: `classify` with the summary fold on (`LogClassifier::with_summary`, as the
+//!   page's worker and `hiveterm summary` run it).
 //!
 //! Prints wall time, CPU time, lines, MB/s and peak RSS, then one `RESULT key=value ...` line
 //! for scripts (scripts/bench-classify.sh). CPU time (`/proc/self/schedstat`) is what to compare
@@ -27,6 +28,7 @@ const CHUNK: usize = 256 * 1024;
 enum Mode {
     Floor,
     Classify,
+    Summary,
 }
 
 /// What each mode sums, so that no work can be optimised away.
@@ -44,8 +46,9 @@ fn main() -> ExitCode {
     let (mode, path) = match args.as_slice() {
         [m, p] if m == "floor" => (Mode::Floor, p),
         [m, p] if m == "classify" => (Mode::Classify, p),
+        [m, p] if m == "summary" => (Mode::Summary, p),
         _ => {
-            eprintln!("usage: throughput floor|classify FILE");
+            eprintln!("usage: throughput floor|classify|summary FILE");
             return ExitCode::from(2);
         }
     };
@@ -62,7 +65,11 @@ fn main() -> ExitCode {
     let mut tally = Tally::default();
     let mut bytes = 0u64;
     let mut reader = LineReader::new();
-    let mut log = LogClassifier::new();
+    let mut log = if mode == Mode::Summary {
+        LogClassifier::new().with_summary()
+    } else {
+        LogClassifier::new()
+    };
     let mut buf = vec![0u8; CHUNK];
     let mut floor = |line: classifier::Line| {
         tally.lines += 1;
@@ -96,12 +103,12 @@ fn main() -> ExitCode {
         bytes += n as u64;
         match mode {
             Mode::Floor => reader.push(&buf[..n], &mut floor),
-            Mode::Classify => log.feed(&buf[..n], &mut classified),
+            Mode::Classify | Mode::Summary => log.feed(&buf[..n], &mut classified),
         }
     }
     match mode {
         Mode::Floor => reader.finish(&mut floor),
-        Mode::Classify => {
+        Mode::Classify | Mode::Summary => {
             log.finish(&mut classified);
             tally = Tally {
                 lines: envelopes,
@@ -121,11 +128,20 @@ fn main() -> ExitCode {
     let name = match mode {
         Mode::Floor => "floor",
         Mode::Classify => "classify",
+        Mode::Summary => "summary",
     };
     let what = match mode {
         Mode::Floor => "parsed",
-        Mode::Classify => "rows",
+        Mode::Classify | Mode::Summary => "rows",
     };
+    if let Some(s) = log.summary() {
+        println!(
+            "summary: {} turns, {} tool calls, {} errors",
+            s.turns,
+            s.tool_calls.values().sum::<u64>(),
+            s.errors
+        );
+    }
     println!(
         "{name}: {secs:.3} s wall, {cpu_text} s CPU, {} lines, {mb:.1} MB, {:.1} MB/s, peak RSS {}; {what} {}, check {}",
         tally.lines,

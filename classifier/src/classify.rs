@@ -12,9 +12,20 @@ use crate::text::{sanitize, truncate_chars};
 /// every string in the result is free of escape sequences and control characters.
 pub fn classify(event: &LiveEvent, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
     let mut rows = match event {
-        LiveEvent::TurnStart { from, body } => vec![turn_start_row(from, body)],
-        LiveEvent::TurnEnd { ok: true, .. } => vec![turn_ok_row()],
-        LiveEvent::TurnEnd { ok: false, note } => vec![turn_fail_row(note.as_deref())],
+        LiveEvent::TurnStart { from, body } => {
+            crate::stream::harness_turn(ctx, false, &mut Vec::new());
+            vec![turn_start_row(from, body)]
+        }
+        LiveEvent::TurnEnd { ok, note } => {
+            let mut rows = Vec::new();
+            crate::stream::harness_turn(ctx, true, &mut rows);
+            rows.push(if *ok {
+                turn_ok_row()
+            } else {
+                turn_fail_row(note.as_deref())
+            });
+            rows
+        }
         LiveEvent::Note { text } => vec![note(text)],
         LiveEvent::Stream { value } => crate::stream::classify_value(value, ctx),
         LiveEvent::StatusChanged { .. }

@@ -1,9 +1,10 @@
 //! [`ClassifyCtx`]: what classifying one event needs to know about the events before it.
 //!
-//! Today that is only which tool each `tool_use` id called, so a `tool_result` can be shown
-//! according to its call (a `recv` result as markdown). It is small, bounded and serialisable,
-//! so a server can hand it to a page that resumes mid-log and the page classifies the rest
-//! exactly as the server would have.
+//! Which tool each `tool_use` id called, so a `tool_result` can be shown according to its call
+//! (a `recv` result as markdown); and where the log is in its turns ([`Turns`]): whether a
+//! harness writes the turn rows, how many runs are open, the partial answer streamed so far.
+//! It is small, bounded and serialisable, so a server can hand it to a page that resumes
+//! mid-log and the page classifies the rest exactly as the server would have.
 
 use std::collections::{HashMap, VecDeque};
 
@@ -27,13 +28,35 @@ pub struct ClassifyCtx {
     order: VecDeque<String>,
     /// Bytes of the ids and names in `names`.
     bytes: usize,
+    pub(crate) turns: Turns,
 }
 
-/// The wire form: calls in the order they were made, oldest first.
+/// Where a log is in its turns (the rules are in `stream.rs`'s docs and docs/ROWS.md).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub(crate) struct Turns {
+    /// A hyperhive `turn_start`/`turn_end` was seen: the harness writes the turn rows, and
+    /// the stream's `init` and `result` lines add none.
+    pub harness: bool,
+    /// Turns opened (by an `init`, a prompt) and not yet ended.
+    pub open: u32,
+    /// A stream-json prompt opened the open turn; the `init` that follows adds nothing.
+    pub awaiting_init: bool,
+    /// An `init` opened the open turn and no assistant message has come since: a prompt now
+    /// is that turn's, not a new one.
+    pub fresh: bool,
+    /// Answer text streamed (`stream_event` text deltas) since the last complete assistant
+    /// message: what an interrupted turn shows as its partial answer.
+    pub partial: String,
+}
+
+/// The wire form: calls in the order they were made, oldest first, and the turn state.
 #[derive(Serialize, Deserialize)]
 struct CtxWire {
     #[serde(default)]
     tools: Vec<(String, String)>,
+    #[serde(default)]
+    turns: Turns,
 }
 
 impl ClassifyCtx {
@@ -88,6 +111,7 @@ impl From<CtxWire> for ClassifyCtx {
         for (id, name) in wire.tools {
             ctx.record_tool_use(&id, &name);
         }
+        ctx.turns = wire.turns;
         ctx
     }
 }
@@ -102,7 +126,10 @@ impl From<ClassifyCtx> for CtxWire {
                 (id, name)
             })
             .collect();
-        CtxWire { tools }
+        CtxWire {
+            tools,
+            turns: ctx.turns,
+        }
     }
 }
 

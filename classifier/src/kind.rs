@@ -114,6 +114,15 @@ impl RowKind {
     pub fn is_turn_end(self) -> bool {
         matches!(self, RowKind::TurnOk | RowKind::TurnFail)
     }
+
+    /// No turn is running after this row: a turn end or an interruption. (In stream-json a
+    /// `result` may still follow an interruption: that is one more turn end, not a new turn.)
+    pub fn ends_turn(self) -> bool {
+        matches!(
+            self,
+            RowKind::TurnOk | RowKind::TurnFail | RowKind::Interrupted
+        )
+    }
 }
 
 /// Summary prefix of a turn-start row.
@@ -141,7 +150,7 @@ pub(crate) fn turn_start_row(from: &str, body: &str) -> TermMsg {
     }
 }
 
-/// `✅ turn ok` (info).
+/// `✅ turn ok` (info); a `result` line's turn end adds its figures as the body.
 pub(crate) fn turn_ok_row() -> TermMsg {
     TermMsg::new(Level::Info, TURN_OK).icon(icon::TURN_OK)
 }
@@ -158,7 +167,6 @@ pub(crate) fn turn_fail_row(why: Option<&str>) -> TermMsg {
 }
 
 /// `⏹ interrupted by user` (warn).
-#[allow(dead_code)] // Made by the interruption rows of issue 10.
 pub(crate) fn interrupted_row() -> TermMsg {
     TermMsg::new(Level::Warn, INTERRUPTED).icon(icon::INTERRUPTED)
 }

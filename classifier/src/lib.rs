@@ -21,6 +21,7 @@
 //! - [`LogClassifier`]: all of the above for a whole log.
 //! - [`row_kind`], [`tool_of`], [`icon`]: what a row is, read back from its icon and summary
 //!   (the wire has no kind tag); [`duration`]: the one way durations are written.
+//! - [`SummaryFold`]: envelopes (with their events) → the log's [`Summary`], incrementally.
 //! - [`markdown`]: a markdown body → safe HTML.
 //! - [`partial`]: `stream_event` partial messages → a live preview ([`Preview`]).
 //! - [`redact`]: secrets out of a log's lines before it is shared ([`redact::redact_line`]).
@@ -37,6 +38,7 @@ mod msg;
 pub mod partial;
 pub mod redact;
 mod stream;
+mod summary;
 mod text;
 mod time;
 mod tools;
@@ -49,5 +51,6 @@ pub use crate::lines::{Line, LineReader, MAX_LINE_BYTES};
 pub use crate::log::LogClassifier;
 pub use crate::msg::{BodyFormat, Level, TermEnvelope, TermMsg};
 pub use crate::partial::{Preview, PreviewKind};
+pub use crate::summary::{Summary, SummaryFold};
 pub use crate::text::sanitize;
 pub use crate::time::duration;

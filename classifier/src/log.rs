@@ -1,9 +1,11 @@
 //! [`LogClassifier`]: the one way from bytes to envelopes.
 
-use crate::classify::classify_line;
+use crate::classify::classify_log_event;
 use crate::ctx::ClassifyCtx;
+use crate::event::line_event;
 use crate::lines::{Line, LineReader, MAX_LINE_BYTES};
 use crate::msg::TermEnvelope;
+use crate::summary::{Summary, SummaryFold};
 
 /// Turns a log, fed as chunks of bytes split anywhere, into one [`TermEnvelope`] per
 /// non-blank line, numbered by its 1-based physical line (`seq`), each classified with the
@@ -11,7 +13,7 @@ use crate::msg::TermEnvelope;
 ///
 /// It owns a [`LineReader`] (framing, with the one line limit, [`MAX_LINE_BYTES`] by
 /// default) and a [`ClassifyCtx`] (correlation), and classifies each line with
-/// [`classify_line`]. `hiveterm classify`, the page's Web Worker and the throughput
+/// [`classify_line`](crate::classify_line). `hiveterm classify`, the page's Web Worker and the throughput
 /// benchmark all go through it, so a log gives the same envelopes on every path, whatever its
 /// chunking and whatever its line sizes — a line over the limit included, which is one
 /// `✗ unreadable line · N bytes, over the L-byte line limit` error row everywhere.
@@ -39,14 +41,23 @@ use crate::msg::TermEnvelope;
 ///    [`OVERSIZE_HEAD_BYTES`](crate::lines::OVERSIZE_HEAD_BYTES)). Nothing more is needed to
 ///    show that line's row later.
 /// 2. **Classify a stored line:** rebuild `Line { number: seq, bytes, oversize }` and call
-///    [`classify_line`] with the session's own [`ClassifyCtx`] (serialisable, so it can be
+///    [`classify_line`](crate::classify_line) with the session's own [`ClassifyCtx`] (serialisable, so it can be
 ///    checkpointed), in seq order. The envelope is exactly the one this type gives for that
-///    line, `seq` being `number`. (A server that numbers lines by its own seq, or that fills
+///    line, `seq` being `number`. For the summary, fold each line's event
+///    ([`event::line_event`](crate::event::line_event)) and envelope into the session's
+///    [`SummaryFold`] (serialisable too) with [`SummaryFold::add`]. (A server that numbers lines by its own seq, or that fills
 ///    in a missing `ts` with the time it received the line, does that after.)
+///
+/// # The summary
+///
+/// [`with_summary`](LogClassifier::with_summary) also folds every line into a
+/// [`SummaryFold`], read at any point with [`summary`](LogClassifier::summary) (the page's
+/// worker sends it with each batch of rows; `hiveterm summary` prints it at the end).
 #[derive(Debug, Default)]
 pub struct LogClassifier {
     reader: LineReader,
     ctx: ClassifyCtx,
+    fold: Option<SummaryFold>,
 }
 
 impl LogClassifier {
@@ -60,22 +71,34 @@ impl LogClassifier {
         LogClassifier {
             reader: LineReader::with_limit(limit),
             ctx: ClassifyCtx::new(),
+            fold: None,
         }
+    }
+
+    /// Also folds the log into its [`Summary`].
+    #[must_use]
+    pub fn with_summary(mut self) -> LogClassifier {
+        self.fold = Some(SummaryFold::new());
+        self
     }
 
     /// Feeds the next chunk; calls `out` with the envelope of each line it completes, in
     /// order (an envelope may have no rows: an agent-state event).
     pub fn feed(&mut self, chunk: &[u8], mut out: impl FnMut(TermEnvelope)) {
-        let ctx = &mut self.ctx;
+        let (ctx, fold) = (&mut self.ctx, &mut self.fold);
         self.reader
-            .push(chunk, |line: Line| out(classify_line(&line, ctx)));
+            .push(chunk, |line: Line| out(step(&line, ctx, fold)));
     }
 
     /// Ends the log: the envelope of a last line that had no newline, if any.
     pub fn finish(&mut self, mut out: impl FnMut(TermEnvelope)) {
-        let ctx = &mut self.ctx;
-        self.reader
-            .finish(|line: Line| out(classify_line(&line, ctx)));
+        let (ctx, fold) = (&mut self.ctx, &mut self.fold);
+        self.reader.finish(|line: Line| out(step(&line, ctx, fold)));
+    }
+
+    /// The summary of the lines so far, when made [`with_summary`](Self::with_summary).
+    pub fn summary(&self) -> Option<Summary> {
+        self.fold.as_ref().map(SummaryFold::summary)
     }
 
     /// Physical lines seen so far, blank ones included.
@@ -87,4 +110,15 @@ impl LogClassifier {
     pub fn ctx(&self) -> &ClassifyCtx {
         &self.ctx
     }
+}
+
+/// One line: exactly [`classify_line`](crate::classify_line), and the summary fold if any.
+fn step(line: &Line, ctx: &mut ClassifyCtx, fold: &mut Option<SummaryFold>) -> TermEnvelope {
+    let event = line_event(line);
+    let mut env = classify_log_event(&event, ctx);
+    env.seq = Some(line.number);
+    if let Some(fold) = fold {
+        fold.add(&event.event, &env);
+    }
+    env
 }

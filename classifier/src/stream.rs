@@ -9,18 +9,19 @@
 use serde_json::{Map, Value};
 
 use crate::ctx::ClassifyCtx;
-use crate::kind::{icon, turn_start_row};
+use crate::kind::{RowKind, icon, row_kind, turn_start_row};
 use crate::msg::{BodyFormat, Level, TermMsg};
 use crate::text::{fold_whitespace, line_count, preview, truncate_chars};
 
 mod system;
+mod turns;
 
-/// Line types Claude Code declares that carry nothing a reader needs as a row.
-/// (`stream_event` partials: the complete message that follows carries the content.)
+pub(crate) use self::turns::harness_turn;
+
+/// Line types Claude Code declares that carry nothing a reader needs as a row. (`result`,
+/// `init` and `stream_event` are read by [`turns`]: turn ends and starts, partial answers.)
 const QUIET_TYPES: &[&str] = &[
-    "result",
     "rate_limit_event",
-    "stream_event",
     "keep_alive",
     "control_request",
     "control_response",
@@ -60,6 +61,15 @@ pub(crate) fn classify_value(value: &Value, ctx: &mut ClassifyCtx) -> Vec<TermMs
         return vec![unrecognised(value)];
     };
     let subtype = obj.get("subtype").and_then(Value::as_str);
+    match (ty, subtype) {
+        ("system", Some("init")) => return turns::init(ctx),
+        ("result", _) => return turns::result(obj, ctx),
+        ("stream_event", _) => {
+            turns::stream_event(obj, ctx);
+            return Vec::new();
+        }
+        _ => {}
+    }
     if let Some(sub @ ("task_started" | "task_notification")) = subtype {
         return vec![system::task_event(sub, obj)];
     }
@@ -164,6 +174,7 @@ fn assistant(obj: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
             ),
         )),
     }
+    turns::assistant(obj, ctx, api_error, &mut rows);
     rows
 }
 
@@ -244,7 +255,11 @@ fn image_label(b: &Map<String, Value>) -> String {
 fn user(obj: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
     let content = obj.get("message").and_then(|m| m.get("content"));
     match content {
-        Some(Value::String(text)) => user_text(obj, text).into_iter().collect(),
+        Some(Value::String(text)) => {
+            let mut rows = Vec::new();
+            user_text_rows(obj, text, ctx, &mut rows);
+            rows
+        }
         Some(Value::Array(blocks)) => {
             let mut rows = Vec::new();
             let mut text = String::new();
@@ -275,10 +290,10 @@ fn user(obj: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
                     )),
                 }
             }
-            if let Some(row) = user_text(obj, &text) {
-                rows.insert(0, row);
-            }
-            rows
+            let mut head = Vec::new();
+            user_text_rows(obj, &text, ctx, &mut head);
+            head.append(&mut rows);
+            head
         }
         other => vec![malformed(
             "user",
@@ -287,6 +302,28 @@ fn user(obj: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
                 json_kind(other)
             ),
         )],
+    }
+}
+
+/// A user message's text as rows, in front of its other blocks' rows: an interruption (with
+/// the partial answer it cut), a prompt as the turn state has it ([`turns::prompt`]), or what
+/// [`user_text`] makes of it.
+fn user_text_rows(
+    obj: &Map<String, Value>,
+    text: &str,
+    ctx: &mut ClassifyCtx,
+    rows: &mut Vec<TermMsg>,
+) {
+    if turns::is_interruption(text) {
+        turns::interrupted(ctx, turns::is_transcript(obj), rows);
+        return;
+    }
+    if let Some(row) = user_text(obj, text) {
+        rows.push(if row_kind(&row) == RowKind::TurnStart {
+            turns::prompt(ctx, row, turns::is_transcript(obj))
+        } else {
+            row
+        });
     }
 }
 

@@ -445,23 +445,39 @@ fn shown_tool_name(name: &str) -> String {
     }
 }
 
-/// The row kinds a source line must give, from how its rows are made: a hyperhive
-/// `turn_start` is one turn start, a `turn_end` one turn end (ok or fail by its `ok`); an
-/// assistant message gives one tool call per `tool_use` block, naming its tool, in order; a
-/// user message's text may open a turn (a prompt), first; no other line gives a turn or
-/// tool-call row. Returns the kinds that are not [`RowKind::Other`], in order, and whether a
-/// user prompt may add a turn start at the front.
-fn made_kinds(v: &Value) -> (Vec<(RowKind, Option<String>)>, bool) {
+/// What a source line's rows must read back as, from how they are made.
+#[derive(Default)]
+struct Made {
+    /// The kinds other than [`RowKind::Other`], in order.
+    kinds: Vec<(RowKind, Option<String>)>,
+    /// A user line: its text may open a turn (a prompt), first.
+    prompt: bool,
+    /// A transcript assistant line whose message ends the turn: may add a turn end, last.
+    may_end: bool,
+}
+
+/// The row kinds a source line must give, from how its rows are made (`harness`: a hyperhive
+/// turn event came before): a hyperhive `turn_start` is one turn start, a `turn_end` one turn
+/// end (ok or fail by its `ok`); without a harness, a stream-json `init` is a turn start and
+/// a `result` a turn end (fail when `is_error` or an `error_*` subtype); an assistant message
+/// gives one tool call per `tool_use` block, naming its tool, in order; a user message's text
+/// may open a turn (a prompt), first; Claude Code's interruption marker is one interruption;
+/// nothing else gives a turn or tool-call row.
+fn made_kinds(v: &Value, harness: bool) -> Made {
+    let kinds = |kinds| Made {
+        kinds,
+        ..Made::default()
+    };
     if let Some(kind) = v.get("kind").and_then(Value::as_str) {
         return match kind {
-            "turn_start" => (vec![(RowKind::TurnStart, None)], false),
+            "turn_start" => kinds(vec![(RowKind::TurnStart, None)]),
             "turn_end" => match v.get("ok").and_then(Value::as_bool) {
-                Some(true) => (vec![(RowKind::TurnOk, None)], false),
-                Some(false) => (vec![(RowKind::TurnFail, None)], false),
-                None => (vec![], false),
+                Some(true) => kinds(vec![(RowKind::TurnOk, None)]),
+                Some(false) => kinds(vec![(RowKind::TurnFail, None)]),
+                None => Made::default(),
             },
-            "stream" => made_kinds(v.get("value").unwrap_or(&Value::Null)),
-            _ => (vec![], false),
+            "stream" => made_kinds(v.get("value").unwrap_or(&Value::Null), harness),
+            _ => Made::default(),
         };
     }
     let blocks = v
@@ -469,7 +485,19 @@ fn made_kinds(v: &Value) -> (Vec<(RowKind, Option<String>)>, bool) {
         .and_then(Value::as_array)
         .cloned()
         .unwrap_or_default();
+    let subtype = v.get("subtype").and_then(Value::as_str).unwrap_or("");
     match v.get("type").and_then(Value::as_str) {
+        Some("system") if subtype == "init" && !harness => kinds(vec![(RowKind::TurnStart, None)]),
+        Some("result") if !harness => {
+            let fail = v.get("is_error").and_then(Value::as_bool) == Some(true)
+                || subtype.starts_with("error");
+            let kind = if fail {
+                RowKind::TurnFail
+            } else {
+                RowKind::TurnOk
+            };
+            kinds(vec![(kind, None)])
+        }
         Some("assistant") => {
             let calls = blocks
                 .iter()
@@ -484,10 +512,32 @@ fn made_kinds(v: &Value) -> (Vec<(RowKind, Option<String>)>, bool) {
                     (RowKind::ToolCall, Some(shown_tool_name(name)))
                 })
                 .collect();
-            (calls, false)
+            let stop = v.pointer("/message/stop_reason").and_then(Value::as_str);
+            Made {
+                kinds: calls,
+                prompt: false,
+                may_end: v.get("sessionId").is_some()
+                    && matches!(stop, Some("end_turn" | "stop_sequence" | "refusal")),
+            }
         }
-        Some("user") => (vec![], true),
-        _ => (vec![], false),
+        Some("user") => {
+            let text: String = match v.pointer("/message/content") {
+                Some(Value::String(s)) => s.clone(),
+                _ => blocks
+                    .iter()
+                    .filter_map(|b| b.get("text").and_then(Value::as_str))
+                    .collect(),
+            };
+            if text.trim().starts_with("[Request interrupted by user") {
+                kinds(vec![(RowKind::Interrupted, None)])
+            } else {
+                Made {
+                    prompt: true,
+                    ..Made::default()
+                }
+            }
+        }
+        _ => Made::default(),
     }
 }
 
@@ -498,6 +548,7 @@ fn every_golden_row_reads_back_as_what_made_it() {
     let mut problems = Vec::new();
     let mut seen = std::collections::HashMap::<RowKind, usize>::new();
     for fx in FIXTURES {
+        let mut harness = false;
         for (bytes, env) in classify_log(fx.log) {
             let seq = env.seq.unwrap_or(0);
             let got: Vec<(RowKind, Option<String>)> = env
@@ -512,11 +563,22 @@ fn every_golden_row_reads_back_as_what_made_it() {
                 .into_iter()
                 .filter(|(k, _)| *k != RowKind::Other)
                 .collect();
-            let (mut want, prompt) = serde_json::from_slice::<Value>(&bytes)
-                .map(|v| made_kinds(&v))
-                .unwrap_or_default();
-            if prompt && got.first() == Some(&(RowKind::TurnStart, None)) {
+            let value = serde_json::from_slice::<Value>(&bytes).unwrap_or_default();
+            let made = made_kinds(&value, harness);
+            if matches!(
+                value.get("kind").and_then(Value::as_str),
+                Some("turn_start" | "turn_end")
+            ) {
+                harness = true;
+            }
+            let mut want = made.kinds;
+            if made.prompt && got.first() == Some(&(RowKind::TurnStart, None)) {
                 want.insert(0, (RowKind::TurnStart, None));
+            }
+            if made.may_end
+                && let Some(last @ (RowKind::TurnOk | RowKind::TurnFail, None)) = got.last()
+            {
+                want.push(last.clone());
             }
             if got != want {
                 problems.push(format!(
@@ -540,4 +602,74 @@ fn every_golden_row_reads_back_as_what_made_it() {
             "no {kind:?} row in the fixtures"
         );
     }
+}
+
+/// Issue 10: the real partial-message stream cut at every `stream_event` line, then ended by a
+/// failed turn or by an interrupt: the `(interrupted)` row holds exactly the answer text
+/// streamed since the last complete assistant message (none when there is none), before the
+/// end row.
+#[wasm_bindgen_test(unsupported = test)]
+fn a_cut_partial_answer_is_kept_at_every_stream_event() {
+    let fx = FIXTURES
+        .iter()
+        .find(|f| f.name == "partial_messages.stream.jsonl")
+        .expect("the partial-message fixture");
+    let lines: Vec<&[u8]> = fx
+        .log
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .collect();
+    let endings: [(&str, RowKind); 2] = [
+        (
+            r#"{"type":"result","subtype":"error_during_execution","is_error":true}"#,
+            RowKind::TurnFail,
+        ),
+        (
+            r#"{"type":"user","message":{"role":"user","content":[{"type":"text","text":"[Request interrupted by user]"}]}}"#,
+            RowKind::Interrupted,
+        ),
+    ];
+    let mut cuts = 0;
+    for cut in 1..=lines.len() {
+        let v: Value = serde_json::from_slice(lines[cut - 1]).unwrap();
+        if v.get("type").and_then(Value::as_str) != Some("stream_event") {
+            continue;
+        }
+        cuts += 1;
+        // What was streamed: text deltas since the last assistant line, by reading the lines.
+        let mut streamed = String::new();
+        for line in &lines[..cut] {
+            let v: Value = serde_json::from_slice(line).unwrap();
+            match v.get("type").and_then(Value::as_str) {
+                Some("assistant") => streamed.clear(),
+                Some("stream_event")
+                    if v.pointer("/event/delta/type").and_then(Value::as_str)
+                        == Some("text_delta") =>
+                {
+                    streamed.push_str(v.pointer("/event/delta/text").unwrap().as_str().unwrap());
+                }
+                _ => {}
+            }
+        }
+        for (end, kind) in endings {
+            let mut log = lines[..cut].join(&b'\n');
+            log.push(b'\n');
+            log.extend_from_slice(end.as_bytes());
+            let envs = classify_log(&log);
+            let last = &envs.last().unwrap().1.msgs;
+            let want_rows = if streamed.is_empty() { 1 } else { 2 };
+            assert_eq!(last.len(), want_rows, "cut at {cut}: {last:?}");
+            assert_eq!(row_kind(last.last().unwrap()), kind, "cut at {cut}");
+            if !streamed.is_empty() {
+                assert_eq!(last[0].summary, "(interrupted)", "cut at {cut}");
+                assert_eq!(
+                    last[0].body.as_deref(),
+                    Some(streamed.as_str()),
+                    "cut at {cut}"
+                );
+                assert_eq!(last[0].body_format, Some(BodyFormat::Markdown));
+            }
+        }
+    }
+    assert!(cuts >= 40, "only {cuts} stream_event lines");
 }

@@ -305,9 +305,7 @@ fn claude_code_user_messages() {
 #[test]
 fn dropped_lines() {
     for line in [
-        r#"{"type":"result","subtype":"success","is_error":false}"#,
         r#"{"type":"rate_limit_event","rate_limit_info":{}}"#,
-        r#"{"type":"system","subtype":"init","model":"m"}"#,
         r#"{"type":"stream_event","event":{"type":"content_block_delta"}}"#,
     ] {
         check(line, "");
@@ -362,7 +360,12 @@ fn api_retry_and_error() {
     );
     check(
         r#"{"type":"system","subtype":"api_error","error":{"message":"529 {}","status":529,"formatted":"529 Overloaded"},"retryInMs":517,"retryAttempt":1,"maxRetries":5}"#,
-        "error · ✗ api error · 529 Overloaded · retry 1/5 in 517ms\n  body plain: 529 {}",
+        "warn · ⚠ api retry · 1/5 · 529 Overloaded · in 517ms\n  body plain: 529 {}",
+    );
+    // A transcript retry is the same warn row as stream-json's (issue 10).
+    check(
+        r#"{"type":"system","subtype":"api_error","error":{"status":500},"retryAttempt":3}"#,
+        "warn · ⚠ api retry · attempt 3 · 500",
     );
     check(
         r#"{"type":"system","subtype":"api_error","error":"boom"}"#,
@@ -477,4 +480,176 @@ fn escape_sequences_never_reach_rows() {
         r#"{"kind":"note","ts":1,"text":"stderr: \u001b[31mred\u001b[0m"}"#,
         "warn · stderr: red",
     );
+}
+
+// How a turn ends and starts in a raw Claude Code log (issue 10; rules in src/stream/turns.rs).
+
+/// A hyperhive harness around the stream: its turn events are the only turn rows.
+const HARNESS: &str = r#"{"kind":"turn_start","ts":1,"from":"operator","body":"go"}"#;
+
+fn wrapped(line: &str) -> String {
+    format!(r#"{{"kind":"stream","ts":2,"value":{line}}}"#)
+}
+
+/// `result` → its row without a harness, and no row inside one (raw line and hyperhive
+/// `stream` wrapper both).
+fn check_result(result: &str, expect: &str) {
+    check(result, expect);
+    check_after(&[HARNESS, result], "");
+    check_after(&[HARNESS, &wrapped(result)], "");
+}
+
+#[test]
+fn every_result_subtype_is_a_turn_end() {
+    // Real (file_tools.stream.jsonl, trimmed).
+    check_result(
+        r#"{"type":"result","subtype":"success","is_error":false,"duration_ms":20512,"duration_api_ms":18870,"num_turns":17,"result":"Done","total_cost_usd":0.031464,"usage":{"input_tokens":4210,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":1210},"permission_denials":[]}"#,
+        "info ✅ turn ok\n  body plain: time 21s (API 19s)\nturns 17\ncost $0.031464\ntokens 4210 in · 1210 out · 0 cache read · 0 cache write",
+    );
+    // Real: an API failure is subtype success with is_error true (api_fatal_400).
+    check_result(
+        r#"{"type":"result","subtype":"success","is_error":true,"duration_ms":528,"num_turns":1,"result":"API Error: 400 messages.0.content: mock says this request is invalid\nmore","total_cost_usd":0}"#,
+        "error ❌ turn fail — API Error: 400 messages.0.content: mock says this request is invalid\n  body plain: time 528ms\nturns 1\ncost $0",
+    );
+    // Schema: every error_* subtype.
+    check_result(
+        r#"{"type":"result","subtype":"error_max_turns","is_error":true,"num_turns":12}"#,
+        "error ❌ turn fail — max turns (12)\n  body plain: turns 12",
+    );
+    check_result(
+        r#"{"type":"result","subtype":"error_during_execution","is_error":true,"errors":["Tool crashed\nstack"]}"#,
+        "error ❌ turn fail — Tool crashed",
+    );
+    check_result(
+        r#"{"type":"result","subtype":"error_during_execution","is_error":false,"errors":[]}"#,
+        "error ❌ turn fail — error during execution",
+    );
+    check_result(
+        r#"{"type":"result","subtype":"error_max_budget_usd","is_error":true,"total_cost_usd":2.5}"#,
+        "error ❌ turn fail — max budget ($2.5)\n  body plain: cost $2.5",
+    );
+    check_result(
+        r#"{"type":"result","subtype":"error_max_structured_output_retries","is_error":true}"#,
+        "error ❌ turn fail — structured output retries used up",
+    );
+    check_result(
+        r#"{"type":"result","subtype":"error_rate_limited","is_error":true}"#,
+        "error ❌ turn fail — rate limited",
+    );
+    check_result(
+        r#"{"type":"result","subtype":"success","is_error":true,"api_error_status":529}"#,
+        "error ❌ turn fail — API error 529",
+    );
+    check_result(
+        r#"{"type":"result","subtype":"success","is_error":false,"permission_denials":[{"tool_name":"Bash"},{"tool_name":"Write"}]}"#,
+        "info ✅ turn ok\n  body plain: permission denials 2 (Bash, Write)",
+    );
+    check_result(r#"{"type":"result"}"#, "info ✅ turn ok");
+}
+
+const INIT: &str = r#"{"type":"system","subtype":"init","session_id":"s","model":"m"}"#;
+const PROMPT: &str =
+    r#"{"type":"user","message":{"role":"user","content":"fix it"},"session_id":"s"}"#;
+const RESULT: &str = r#"{"type":"result","subtype":"success","is_error":false}"#;
+
+#[test]
+fn stream_json_turn_starts() {
+    // No user message: the init opens the turn.
+    check(INIT, "info ◆ TURN ← user");
+    check_after(&[HARNESS, INIT], "");
+    check_after(&[HARNESS, &wrapped(INIT)], "");
+    // A prompt before the init opens it; the init adds nothing.
+    check(PROMPT, "info ◆ TURN ← user\n  body plain: fix it");
+    check_after(&[PROMPT, INIT], "");
+    // A prompt right after the init is that turn's prompt, not a second start.
+    check_after(
+        &[INIT, PROMPT],
+        "info · prompt ← user\n  body plain: fix it",
+    );
+    // The next run opens the next turn.
+    check_after(&[INIT, RESULT, INIT], "info ◆ TURN ← user");
+    check_after(
+        &[PROMPT, INIT, RESULT, PROMPT],
+        "info ◆ TURN ← user\n  body plain: fix it",
+    );
+    // A run opened while one is open (a background task's notification) is the task's.
+    check_after(&[INIT, INIT], "info ◆ TURN ← task");
+    check_after(&[INIT, INIT, RESULT, RESULT, INIT], "info ◆ TURN ← user");
+}
+
+#[test]
+fn interruptions() {
+    for text in [
+        "[Request interrupted by user]",
+        "[Request interrupted by user for tool use]",
+    ] {
+        let stream = format!(
+            r#"{{"type":"user","message":{{"role":"user","content":[{{"type":"text","text":"{text}"}}]}},"session_id":"s"}}"#
+        );
+        check(&stream, "warn ⏹ interrupted by user");
+        let transcript = format!(
+            r#"{{"type":"user","message":{{"role":"user","content":"{text}"}},"sessionId":"s","uuid":"u"}}"#
+        );
+        check(&transcript, "warn ⏹ interrupted by user");
+    }
+    let delta = |t: &str| {
+        format!(
+            r#"{{"type":"stream_event","event":{{"type":"content_block_delta","index":0,"delta":{{"type":"text_delta","text":"{t}"}}}},"session_id":"s"}}"#
+        )
+    };
+    let stop = r#"{"type":"user","message":{"role":"user","content":[{"type":"text","text":"[Request interrupted by user]"}]}}"#;
+    check_after(
+        &[INIT, &delta("Half "), &delta("an answer"), stop],
+        "info · (interrupted)\n  body markdown: Half an answer\nwarn ⏹ interrupted by user",
+    );
+    let fail = r#"{"type":"result","subtype":"error_during_execution","is_error":true}"#;
+    check_after(&[INIT, &delta("Half")], "");
+    check_after(
+        &[INIT, &delta("Half"), fail],
+        "info · (interrupted)\n  body markdown: Half\nerror ❌ turn fail — error during execution",
+    );
+    // The complete message came: nothing was cut.
+    let complete = r#"{"type":"assistant","message":{"content":[{"type":"text","text":"Half"}]},"session_id":"s"}"#;
+    check_after(
+        &[INIT, &delta("Half"), complete, fail],
+        "error ❌ turn fail — error during execution",
+    );
+    // Under a harness, its turn end shows the cut answer too.
+    check_after(
+        &[
+            HARNESS,
+            &wrapped(&delta("Half")),
+            r#"{"kind":"turn_end","ts":3,"ok":false,"note":"killed"}"#,
+        ],
+        "info · (interrupted)\n  body markdown: Half\nerror ❌ turn fail — killed",
+    );
+    // A subagent's forwarded deltas are not the main answer.
+    let sub = r#"{"type":"stream_event","parent_tool_use_id":"toolu_1","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"sub"}}}"#;
+    check_after(&[INIT, sub, RESULT], "info ✅ turn ok");
+}
+
+#[test]
+fn transcript_turn_ends_at_the_answer_that_ends_it() {
+    let prompt =
+        r#"{"type":"user","message":{"role":"user","content":"hi"},"sessionId":"s","uuid":"u1"}"#;
+    let thinking = r#"{"type":"assistant","message":{"id":"m1","content":[{"type":"thinking","thinking":"hm"}],"stop_reason":"end_turn"},"sessionId":"s","uuid":"u2"}"#;
+    let answer = r#"{"type":"assistant","message":{"id":"m1","content":[{"type":"text","text":"Hello"}],"stop_reason":"end_turn"},"sessionId":"s","uuid":"u3"}"#;
+    let tool = r#"{"type":"assistant","message":{"id":"m0","content":[{"type":"text","text":"Looking"}],"stop_reason":"tool_use"},"sessionId":"s","uuid":"u4"}"#;
+    let failed = r#"{"type":"assistant","message":{"content":[{"type":"text","text":"API Error: 400 bad"}],"stop_reason":"stop_sequence"},"isApiErrorMessage":true,"sessionId":"s","uuid":"u5"}"#;
+    check_after(&[prompt, thinking], "debug 💭 hm");
+    check_after(
+        &[prompt, thinking, answer],
+        "info · \n  body markdown: Hello\ninfo ✅ turn ok",
+    );
+    check_after(&[prompt, tool], "info · \n  body markdown: Looking");
+    check_after(
+        &[prompt, failed],
+        "error ✗ API Error: 400 bad\nerror ❌ turn fail — API Error: 400 bad",
+    );
+    // No open turn (ended already, or no prompt): no second end.
+    check_after(&[prompt, answer, answer], "info · \n  body markdown: Hello");
+    check(answer, "info · \n  body markdown: Hello");
+    // Stream-json assistant lines never end a turn (their result does).
+    let stream_answer = r#"{"type":"assistant","message":{"content":[{"type":"text","text":"Hello"}],"stop_reason":"end_turn"},"session_id":"s"}"#;
+    check_after(&[PROMPT, stream_answer], "info · \n  body markdown: Hello");
 }

@@ -23,8 +23,9 @@ pub struct Args {
 /// How much of the input is read at a time.
 const CHUNK: usize = 256 * 1024;
 
-pub fn run(args: &Args) -> Result<(), String> {
-    let (mut input, name): (Box<dyn Read>, String) = match &args.path {
+/// The log at `path` (standard input for none or `-`) and its name for messages.
+pub(crate) fn open(path: Option<&PathBuf>) -> Result<(Box<dyn Read>, String), String> {
+    Ok(match path {
         None => (Box::new(io::stdin().lock()), "standard input".to_owned()),
         Some(p) if p.as_os_str() == "-" => {
             (Box::new(io::stdin().lock()), "standard input".to_owned())
@@ -33,7 +34,11 @@ pub fn run(args: &Args) -> Result<(), String> {
             let file = File::open(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
             (Box::new(file), p.display().to_string())
         }
-    };
+    })
+}
+
+pub fn run(args: &Args) -> Result<(), String> {
+    let (mut input, name) = open(args.path.as_ref())?;
     let stdout = io::stdout();
     let colour = args.pretty && stdout.is_terminal();
     let mut sink = Sink {
@@ -42,7 +47,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         colour,
     };
     let mut log = LogClassifier::with_limit(args.max_line_bytes.max(1));
-    match pump(&mut input, &mut log, &mut sink) {
+    match pump(&mut input, &mut log, |env| sink.emit(&env)) {
         Ok(()) => sink.out.flush().map_err(Failure::Write),
         Err(e) => Err(e),
     }
@@ -54,7 +59,7 @@ pub fn run(args: &Args) -> Result<(), String> {
 }
 
 /// Why classifying stopped early.
-enum Failure {
+pub(crate) enum Failure {
     Read(io::Error),
     Write(io::Error),
 }
@@ -77,18 +82,19 @@ impl<W: Write> Sink<W> {
     }
 }
 
-/// Reads `input` to its end through `log`, emitting each line's envelope.
-fn pump(
+/// Reads `input` to its end through `log`, handing each line's envelope to `emit`; stops at
+/// the first error `emit` returns.
+pub(crate) fn pump(
     input: &mut dyn Read,
     log: &mut LogClassifier,
-    sink: &mut Sink<impl Write>,
+    mut emit: impl FnMut(TermEnvelope) -> io::Result<()>,
 ) -> Result<(), Failure> {
     let mut buf = vec![0u8; CHUNK];
     let mut result = Ok(());
     // After a write error, later envelopes are dropped and reading stops.
-    let mut emit = |result: &mut io::Result<()>, env: TermEnvelope| {
+    let mut send = |result: &mut io::Result<()>, env: TermEnvelope| {
         if result.is_ok() {
-            *result = sink.emit(&env);
+            *result = emit(env);
         }
     };
     loop {
@@ -98,12 +104,12 @@ fn pump(
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(Failure::Read(e)),
         };
-        log.feed(&buf[..n], |env| emit(&mut result, env));
+        log.feed(&buf[..n], |env| send(&mut result, env));
         if result.is_err() {
             break;
         }
     }
-    log.finish(|env| emit(&mut result, env));
+    log.finish(|env| send(&mut result, env));
     result.map_err(Failure::Write)
 }
 

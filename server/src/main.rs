@@ -1,5 +1,5 @@
 //! The `hiveterm` command line: see `hiveterm --help` and `docs/CLI.md`. Parses arguments and
-//! calls into the library (`hiveterm::serve`), `classify_cmd` or `redact_cmd`.
+//! calls into the library (`hiveterm::serve`), `classify_cmd`, `redact_cmd` or `summary_cmd`.
 
 use std::process::ExitCode;
 
@@ -8,6 +8,7 @@ use hiveterm::serve::{RunArgs, ServeArgs};
 
 mod classify_cmd;
 mod redact_cmd;
+mod summary_cmd;
 
 /// Shows what an AI coding agent is doing and did, one terminal-like row per event.
 #[derive(Parser)]
@@ -25,6 +26,9 @@ enum Command {
     /// Print a log with its secrets (API keys, tokens, passwords, private keys…) replaced by
     /// `[REDACTED:<kind>]`: the same lines in the same order, JSON kept valid. Best effort.
     Redact(redact_cmd::Args),
+    /// Summarise a log for a postmortem: turns and how they ended, errors (and the first),
+    /// tool calls, duration, tokens, cost, models, files changed; --json for one object.
+    Summary(summary_cmd::Args),
     /// Serve the agent pages: sessions in a SQLite file, fed by --follow, --stdin, --demo or
     /// POST /api/sessions/{id}/events; prints the URL.
     Serve(ServeArgs),
@@ -38,6 +42,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Classify(args) => classify_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Redact(args) => redact_cmd::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Summary(args) => summary_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Serve(args) => runtime().and_then(|rt| {
             init_logs();
             rt.block_on(hiveterm::serve::serve(args))

@@ -113,9 +113,16 @@ async fn sigkill_during_ingest_loses_no_acknowledged_event() {
     child.wait().unwrap();
 }
 
-fn classify_file(bytes: &[u8]) -> Vec<Vec<TermMsg>> {
+/// The agent's stream as `hiveterm classify` gives it inside `run`'s own turn: after a
+/// harness `turn_start`, whose turn rows are then the only ones (the stream's `init` and
+/// `result` add none, issue 10).
+fn classify_in_a_turn(bytes: &[u8]) -> Vec<Vec<TermMsg>> {
     let mut log = LogClassifier::new();
     let mut out = Vec::new();
+    log.feed(
+        b"{\"kind\":\"turn_start\",\"from\":\"operator\",\"body\":\"run\"}\n",
+        |_| {},
+    );
     log.feed(bytes, |env| out.push(env.msgs));
     log.finish(|env| out.push(env.msgs));
     out
@@ -229,7 +236,7 @@ async fn run_a_fake_agent_serves_it_and_records_everything() {
             .all(|((_, r), l)| r.as_slice() == *l),
         "stdout lines stored byte for byte"
     );
-    let expect = classify_file(&fixture);
+    let expect = classify_in_a_turn(&fixture);
     for ((seq, _), want) in raws.iter().zip(expect) {
         let got: Vec<TermMsg> = envs
             .iter()

@@ -82,3 +82,86 @@ fn the_default_limit_reads_those_lines_whole() {
     assert!(!got.contains("line limit"), "{got}");
     assert_eq!(got.lines().count(), 8, "one envelope per non-blank line");
 }
+
+fn hiveterm(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_hiveterm"))
+        .args(args)
+        .output()
+        .expect("run hiveterm");
+    assert!(
+        out.status.success(),
+        "hiveterm {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8 output")
+}
+
+fn fixture(rel: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../fixtures")
+        .join(rel)
+        .display()
+        .to_string()
+}
+
+/// `hiveterm summary --json`: one object, the keys docs/CLI.md lists (issue 10).
+#[test]
+fn summary_json_of_a_real_log() {
+    let out = hiveterm(&[
+        "summary",
+        "--json",
+        &fixture("claude-code-2.1.332/tool_errors.stream.jsonl"),
+    ]);
+    assert_eq!(out.lines().count(), 1, "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["turns"], 1);
+    assert_eq!(v["turns_ok"], 1);
+    assert_eq!(v["turns_failed"], 0);
+    assert_eq!(v["turns_interrupted"], 0);
+    assert_eq!(v["tool_calls"]["Read"], 4);
+    assert_eq!(v["errors"], 9);
+    assert_eq!(v["first_error_seq"], 4);
+    assert_eq!(v["cost_usd"], 0.021136);
+    assert_eq!(v["input_tokens"], 2374);
+    assert_eq!(v["output_tokens"], 582);
+    assert_eq!(v["models"], serde_json::json!(["claude-opus-5-5"]));
+    assert_eq!(v["files_changed"].as_array().unwrap().len(), 2);
+    assert_eq!(v["duration_s"], 0.908);
+}
+
+/// Without `--json`: a short report; standard input with `-`; an unreadable file is exit 1.
+#[test]
+fn summary_report_and_errors() {
+    let out = hiveterm(&[
+        "summary",
+        &fixture("claude-code-2.1.332/api_fatal_400.stream.jsonl"),
+    ]);
+    assert!(out.starts_with("turns      1 started, 1 failed\n"), "{out}");
+    assert!(out.contains("errors     2 (first at #2)"), "{out}");
+    assert!(out.lines().count() <= 10, "{out}");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hiveterm"))
+        .args(["summary", "--json", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin
+            .write_all(b"{\"kind\":\"turn_start\",\"ts\":1,\"from\":\"op\",\"body\":\"x\"}\n")
+            .unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (v["turns"].as_u64(), v["first_error_seq"].is_null()),
+        (Some(1), true)
+    );
+    let missing = Command::new(env!("CARGO_BIN_EXE_hiveterm"))
+        .args(["summary", "/nonexistent/log.jsonl"])
+        .output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("cannot read"));
+}

@@ -2,7 +2,8 @@
 //!
 //! Each subtype gives its category's level (`docs/ROWS.md`, "system lines"): thinking-token ticks,
 //! plugin-install and status ticks are debug and coalesced in place; `commands_changed` is a
-//! debug row with a body; `api_retry` warns, `api_error` is an error; every other subtype,
+//! debug row with a body; `api_retry` warns, and so does a transcript's `api_error` that is a
+//! retry (the same row in both formats); any other `api_error` is an error; every other subtype,
 //! known or not, is a debug `⚙ <subtype>` note, with its salient detail where it has one.
 
 use serde_json::{Map, Value};
@@ -274,10 +275,10 @@ fn api_retry(obj: &Map<String, Value>) -> TermMsg {
     TermMsg::new(Level::Warn, summary)
 }
 
-/// A hard API error. Transcripts write retries as `api_error` lines with the retry fields.
+/// A hard API error — or, when it carries retry fields (transcripts write their retries as
+/// `api_error` lines), a retry, shown as stream-json shows `api_retry`: the same warn row.
 fn api_error(obj: &Map<String, Value>) -> TermMsg {
     let n = |k: &str| obj.get(k).and_then(Value::as_f64);
-    let mut summary = "✗ api error".to_owned();
     let error = obj.get("error");
     let formatted = error
         .and_then(|e| e.get("formatted"))
@@ -290,27 +291,34 @@ fn api_error(obj: &Map<String, Value>) -> TermMsg {
         .and_then(|e| e.get("status"))
         .and_then(Value::as_f64)
         .map(int);
-    match (status, text.is_empty()) {
-        (Some(st), true) => summary.push_str(&format!(" · {st}")),
-        (Some(st), false) if !text.starts_with(&st) => summary.push_str(&format!(" · {st} {text}")),
-        (_, false) => summary.push_str(&format!(" · {text}")),
-        (None, true) => {}
-    }
-    match (
-        n("retryAttempt").or_else(|| n("attempt")),
-        n("maxRetries").or_else(|| n("max_retries")),
-    ) {
-        (Some(a), Some(m)) => summary.push_str(&format!(" · retry {}/{}", int(a), int(m))),
-        (Some(a), None) => summary.push_str(&format!(" · retry {}", int(a))),
+    let what = match (status, text.is_empty()) {
+        (Some(st), true) => Some(st),
+        (Some(st), false) if !text.starts_with(&st) => Some(format!("{st} {text}")),
+        (_, false) => Some(text),
+        (None, true) => None,
+    };
+    let attempt = n("retryAttempt").or_else(|| n("attempt"));
+    let max = n("maxRetries").or_else(|| n("max_retries"));
+    let delay = n("retryInMs")
+        .or_else(|| n("retry_delay_ms"))
+        .and_then(millis);
+    let (level, mut summary) = if attempt.is_some() {
+        (Level::Warn, "⚠ api retry".to_owned())
+    } else {
+        (Level::Error, "✗ api error".to_owned())
+    };
+    match (attempt, max) {
+        (Some(a), Some(m)) => summary.push_str(&format!(" · {}/{}", int(a), int(m))),
+        (Some(a), None) => summary.push_str(&format!(" · attempt {}", int(a))),
         _ => {}
     }
-    if let Some(d) = n("retryInMs")
-        .or_else(|| n("retry_delay_ms"))
-        .and_then(millis)
-    {
-        summary.push_str(&format!(" in {d}"));
+    if let Some(what) = what {
+        summary.push_str(&format!(" · {what}"));
     }
-    let row = TermMsg::new(Level::Error, summary);
+    if let Some(d) = delay {
+        summary.push_str(&format!(" · in {d}"));
+    }
+    let row = TermMsg::new(level, summary);
     match error.and_then(|e| e.get("message")).and_then(Value::as_str) {
         Some(m) if formatted.is_some() => row.body(m),
         _ => row,

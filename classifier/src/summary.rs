@@ -1,0 +1,291 @@
+//! The postmortem summary of a log: a pure, incremental fold over its events and envelopes.
+//!
+//! [`SummaryFold::add`] takes each event with the envelope it was classified into, in log
+//! order; [`SummaryFold::summary`] is the [`Summary`] so far, at any point. The fold is
+//! serialisable (serde), so a server checkpoints it beside the [`ClassifyCtx`] and resumes
+//! it; folding a log in pieces gives the same summary as folding it whole.
+//!
+//! What is counted, and from where:
+//! - turns started / ok / failed / interrupted: the rows, through [`row_kind`];
+//! - errors and warnings: rows of that level; `first_error_seq` the seq of the first envelope
+//!   with an error row;
+//! - duration: the first to the last envelope time;
+//! - tool calls: every `tool_use` block (a subagent's forwarded ones included), by the tool's
+//!   name as the log writes it; tool errors: `tool_result` blocks with `is_error`;
+//! - tokens: the `usage` of `result` lines when the log has any (their sum), else of
+//!   assistant messages (each message once, however many lines it is written in);
+//! - cost: the largest `total_cost_usd` (Claude Code's is cumulative within a session, so
+//!   summing would count it again and again);
+//! - models: the `model` of `init` lines and assistant messages, in first-seen order;
+//! - subagents started: `Task`/`Agent` tool calls;
+//! - files changed: the paths of `Write`, `Edit`, `MultiEdit` and `NotebookEdit` calls, in
+//!   first-seen order.
+//!
+//! [`ClassifyCtx`]: crate::ClassifyCtx
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::event::LiveEvent;
+use crate::kind::{RowKind, row_kind};
+use crate::msg::{Level, TermEnvelope};
+
+/// What a log says happened: the JSON `hiveterm summary --json` prints, the server serves and
+/// the page shows. Keys are documented in `docs/CLI.md`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    /// Turns started (`◆ TURN` rows).
+    pub turns: u64,
+    /// Turns that ended well (`✅ turn ok`).
+    pub turns_ok: u64,
+    /// Turns that failed (`❌ turn fail`).
+    pub turns_failed: u64,
+    /// Interruptions by the user (`⏹ interrupted by user`).
+    pub turns_interrupted: u64,
+    /// Tool calls by tool name, as the log names the tool.
+    pub tool_calls: BTreeMap<String, u64>,
+    /// Tool results that were errors.
+    pub tool_errors: u64,
+    /// Error rows.
+    pub errors: u64,
+    /// Warning rows.
+    pub warnings: u64,
+    /// The seq of the first envelope with an error row; `null` when there is none.
+    pub first_error_seq: Option<u64>,
+    /// Unix seconds of the first envelope with a time.
+    pub started_at: Option<f64>,
+    /// Unix seconds of the last (latest) envelope time.
+    pub ended_at: Option<f64>,
+    /// Seconds from the first to the last envelope time, to the millisecond; `null` without
+    /// times.
+    pub duration_s: Option<f64>,
+    /// The session's cost in US dollars (the largest `total_cost_usd`); `null` when no line
+    /// says.
+    pub cost_usd: Option<f64>,
+    /// Input tokens.
+    pub input_tokens: u64,
+    /// Output tokens.
+    pub output_tokens: u64,
+    /// Tokens read from the prompt cache.
+    pub cache_read_tokens: u64,
+    /// Tokens written to the prompt cache.
+    pub cache_creation_tokens: u64,
+    /// Models used, in first-seen order.
+    pub models: Vec<String>,
+    /// Subagents started (`Task`/`Agent` calls).
+    pub subagents: u64,
+    /// Files written or edited, in first-seen order.
+    pub files_changed: Vec<String>,
+}
+
+/// Token counts from one `usage` object.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+struct Tokens {
+    input: u64,
+    output: u64,
+    cache_read: u64,
+    cache_creation: u64,
+}
+
+impl Tokens {
+    fn of(usage: Option<&Value>) -> Option<Tokens> {
+        let u = usage?.as_object()?;
+        let n = |k: &str| u.get(k).and_then(Value::as_u64).unwrap_or(0);
+        Some(Tokens {
+            input: n("input_tokens"),
+            output: n("output_tokens"),
+            cache_read: n("cache_read_input_tokens"),
+            cache_creation: n("cache_creation_input_tokens"),
+        })
+    }
+
+    fn add(&mut self, o: Tokens) {
+        self.input += o.input;
+        self.output += o.output;
+        self.cache_read += o.cache_read;
+        self.cache_creation += o.cache_creation;
+    }
+
+    fn sub(&mut self, o: Tokens) {
+        self.input = self.input.saturating_sub(o.input);
+        self.output = self.output.saturating_sub(o.output);
+        self.cache_read = self.cache_read.saturating_sub(o.cache_read);
+        self.cache_creation = self.cache_creation.saturating_sub(o.cache_creation);
+    }
+}
+
+/// The fold: a [`Summary`] in the making, with what it needs to count each thing once.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SummaryFold {
+    summary: Summary,
+    /// Tokens of `result` lines, and whether there was one.
+    result_tokens: Tokens,
+    results: u64,
+    /// Tokens of assistant messages; the last message's id and counted usage, so its other
+    /// lines replace rather than add.
+    message_tokens: Tokens,
+    last_message: Option<(String, Tokens)>,
+}
+
+impl SummaryFold {
+    /// At the start of a log.
+    pub fn new() -> SummaryFold {
+        SummaryFold::default()
+    }
+
+    /// Folds in the next event and the envelope it was classified into.
+    pub fn add(&mut self, event: &LiveEvent, env: &TermEnvelope) {
+        self.rows(env);
+        let LiveEvent::Stream { value } = event else {
+            return;
+        };
+        match value.get("type").and_then(Value::as_str) {
+            Some("assistant") => self.assistant(value),
+            Some("user") => self.user(value),
+            Some("result") => self.result(value),
+            Some("system") if value.get("subtype").and_then(Value::as_str) == Some("init") => {
+                self.model(value.get("model"));
+            }
+            _ => {}
+        }
+    }
+
+    /// The summary so far.
+    pub fn summary(&self) -> Summary {
+        let mut s = self.summary.clone();
+        let t = if self.results > 0 {
+            self.result_tokens
+        } else {
+            self.message_tokens
+        };
+        s.input_tokens = t.input;
+        s.output_tokens = t.output;
+        s.cache_read_tokens = t.cache_read;
+        s.cache_creation_tokens = t.cache_creation;
+        // To the millisecond: log times are no finer, and the difference of two unix times
+        // in f64 is not exact.
+        s.duration_s = s
+            .started_at
+            .zip(s.ended_at)
+            .map(|(a, b)| ((b - a) * 1000.0).round() / 1000.0);
+        s
+    }
+
+    fn rows(&mut self, env: &TermEnvelope) {
+        let s = &mut self.summary;
+        if let Some(ts) = env.ts.filter(|t| t.is_finite()) {
+            s.started_at = Some(s.started_at.map_or(ts, |a| a.min(ts)));
+            s.ended_at = Some(s.ended_at.map_or(ts, |b| b.max(ts)));
+        }
+        for msg in &env.msgs {
+            match msg.level {
+                Level::Error => {
+                    s.errors += 1;
+                    if s.first_error_seq.is_none() {
+                        s.first_error_seq = env.seq;
+                    }
+                }
+                Level::Warn => s.warnings += 1,
+                Level::Debug | Level::Info => {}
+            }
+            match row_kind(msg) {
+                RowKind::TurnStart => s.turns += 1,
+                RowKind::TurnOk => s.turns_ok += 1,
+                RowKind::TurnFail => s.turns_failed += 1,
+                RowKind::Interrupted => s.turns_interrupted += 1,
+                RowKind::ToolCall | RowKind::Other => {}
+            }
+        }
+    }
+
+    fn assistant(&mut self, value: &Value) {
+        let message = value.get("message");
+        self.model(message.and_then(|m| m.get("model")));
+        if let Some(tokens) = Tokens::of(message.and_then(|m| m.get("usage"))) {
+            let id = message
+                .and_then(|m| m.get("id"))
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            match &mut self.last_message {
+                Some((last, counted)) if !id.is_empty() && last == id => {
+                    self.message_tokens.sub(*counted);
+                    *counted = tokens;
+                }
+                _ => self.last_message = Some((id.to_owned(), tokens)),
+            }
+            self.message_tokens.add(tokens);
+        }
+        let Some(blocks) = message
+            .and_then(|m| m.get("content"))
+            .and_then(Value::as_array)
+        else {
+            return;
+        };
+        for b in blocks {
+            if !matches!(
+                b.get("type").and_then(Value::as_str),
+                Some("tool_use" | "server_tool_use" | "mcp_tool_use")
+            ) {
+                continue;
+            }
+            let name = b.get("name").and_then(Value::as_str).unwrap_or("?");
+            *self.summary.tool_calls.entry(name.to_owned()).or_default() += 1;
+            let input = b.get("input");
+            match name {
+                "Task" | "Agent" => self.summary.subagents += 1,
+                "Write" | "Edit" | "MultiEdit" | "NotebookEdit" => {
+                    let path = ["file_path", "notebook_path", "path"]
+                        .iter()
+                        .find_map(|k| input.and_then(|i| i.get(*k)).and_then(Value::as_str));
+                    if let Some(path) = path
+                        && !self.summary.files_changed.iter().any(|p| p == path)
+                    {
+                        self.summary.files_changed.push(path.to_owned());
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn user(&mut self, value: &Value) {
+        let Some(blocks) = value.pointer("/message/content").and_then(Value::as_array) else {
+            return;
+        };
+        self.summary.tool_errors += blocks
+            .iter()
+            .filter(|b| {
+                b.get("type").and_then(Value::as_str) == Some("tool_result")
+                    && b.get("is_error").and_then(Value::as_bool) == Some(true)
+            })
+            .count() as u64;
+    }
+
+    fn result(&mut self, value: &Value) {
+        self.results += 1;
+        if let Some(tokens) = Tokens::of(value.get("usage")) {
+            self.result_tokens.add(tokens);
+        }
+        if let Some(cost) = value
+            .get("total_cost_usd")
+            .and_then(Value::as_f64)
+            .filter(|c| c.is_finite())
+        {
+            let s = &mut self.summary;
+            s.cost_usd = Some(s.cost_usd.map_or(cost, |c| c.max(cost)));
+        }
+    }
+
+    fn model(&mut self, model: Option<&Value>) {
+        if let Some(m) = model.and_then(Value::as_str)
+            && !m.is_empty()
+            && !m.starts_with('<')
+            && !self.summary.models.iter().any(|x| x == m)
+        {
+            self.summary.models.push(m.to_owned());
+        }
+    }
+}

@@ -1,0 +1,256 @@
+//! The summary fold (issue 10): hand-checked summaries of real fixtures, and the fold in
+//! pieces (checkpointed through serde at every split point) equal to the fold of the whole.
+
+use std::collections::BTreeMap;
+
+use classifier::event::line_event;
+use classifier::{
+    ClassifyCtx, LineReader, LiveEvent, LogClassifier, Summary, SummaryFold, TermEnvelope,
+    classify_log_event,
+};
+
+fn fixture(rel: &str) -> Vec<u8> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../fixtures")
+        .join(rel);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Every line's event and envelope, as `LogClassifier` makes them.
+fn steps(log: &[u8]) -> Vec<(LiveEvent, TermEnvelope)> {
+    let mut reader = LineReader::new();
+    let mut ctx = ClassifyCtx::new();
+    let mut out = Vec::new();
+    let mut step = |line: classifier::Line| {
+        let ev = line_event(&line);
+        let mut env = classify_log_event(&ev, &mut ctx);
+        env.seq = Some(line.number);
+        out.push((ev.event, env));
+    };
+    reader.push(log, &mut step);
+    reader.finish(&mut step);
+    out
+}
+
+fn summarize(rel: &str) -> Summary {
+    let mut log = LogClassifier::new().with_summary();
+    let bytes = fixture(rel);
+    for chunk in bytes.chunks(4093) {
+        log.feed(chunk, |_| {});
+    }
+    log.finish(|_| {});
+    log.summary().expect("made with_summary")
+}
+
+fn tools(calls: &[(&str, u64)]) -> BTreeMap<String, u64> {
+    calls.iter().map(|(t, n)| ((*t).to_owned(), *n)).collect()
+}
+
+fn strings(v: &[&str]) -> Vec<String> {
+    v.iter().map(|s| (*s).to_owned()).collect()
+}
+
+/// Checked by hand against the file: two `init`/`result` runs (the second a background task's
+/// notification), the main agent's Agent call and the subagent's forwarded Read and Bash,
+/// tokens the sum of the two results' usage (577+349 in, 92+17 out), cost the largest
+/// (both results say 0.012368: cumulative, not 0.024736).
+#[test]
+fn subagent_stream() {
+    assert_eq!(
+        summarize("claude-code-2.1.332/subagent.stream.jsonl"),
+        Summary {
+            turns: 2,
+            turns_ok: 2,
+            tool_calls: tools(&[("Agent", 1), ("Bash", 1), ("Read", 1)]),
+            started_at: Some(1_796_004_934.614),
+            ended_at: Some(1_796_004_935.113),
+            duration_s: Some(0.499),
+            cost_usd: Some(0.012368),
+            input_tokens: 926,
+            output_tokens: 109,
+            models: strings(&["claude-opus-5-5"]),
+            subagents: 1,
+            ..Summary::default()
+        }
+    );
+}
+
+/// A transcript: one prompt, its turn ended by the final `end_turn` answer; 16 tool calls; one
+/// failed tool result (the only error row, line 57); no result line, so no cost, and tokens
+/// from the assistant messages' usage, each message once.
+#[test]
+fn file_tools_transcript() {
+    assert_eq!(
+        summarize("claude-code-2.1.332/file_tools.transcript.jsonl"),
+        Summary {
+            turns: 1,
+            turns_ok: 1,
+            tool_calls: tools(&[
+                ("Bash", 3),
+                ("Edit", 1),
+                ("Glob", 1),
+                ("Grep", 3),
+                ("Read", 4),
+                ("TaskCreate", 1),
+                ("TaskUpdate", 2),
+                ("Write", 1),
+            ]),
+            tool_errors: 1,
+            errors: 1,
+            first_error_seq: Some(57),
+            started_at: Some(1_796_004_921.804),
+            ended_at: Some(1_796_004_923.178),
+            duration_s: Some(1.374),
+            input_tokens: 3866,
+            output_tokens: 800,
+            models: strings(&["claude-opus-5-5"]),
+            files_changed: strings(&[
+                "/home/dev/work/file_tools/src/lib.rs",
+                "/home/dev/work/file_tools/docs/CHANGELOG.md",
+            ]),
+            ..Summary::default()
+        }
+    );
+}
+
+/// A hyperhive log around a run that hit an API 400: the harness's one turn, failed; the
+/// stream's init/result add no turn; errors: the API error message row (line 7) and the
+/// failed turn; one warning (the harness's stderr note); cost 0 from the result.
+#[test]
+fn hyperhive_api_fatal_400() {
+    assert_eq!(
+        summarize("hyperhive/api_fatal_400.events.jsonl"),
+        Summary {
+            turns: 1,
+            turns_failed: 1,
+            errors: 2,
+            warnings: 1,
+            first_error_seq: Some(7),
+            started_at: Some(1_796_004_903.959),
+            ended_at: Some(1_796_004_906.509),
+            duration_s: Some(2.55),
+            cost_usd: Some(0.0),
+            models: strings(&["claude-opus-5-5"]),
+            ..Summary::default()
+        }
+    );
+}
+
+/// Nine failed tool calls out of twelve, each an error row (the first at line 4); the turn
+/// still ended ok; two files changed (an Edit that failed still names its file).
+#[test]
+fn tool_errors_stream() {
+    assert_eq!(
+        summarize("claude-code-2.1.332/tool_errors.stream.jsonl"),
+        Summary {
+            turns: 1,
+            turns_ok: 1,
+            tool_calls: tools(&[
+                ("Bash", 2),
+                ("Edit", 3),
+                ("Read", 4),
+                ("TodoWrite", 1),
+                ("WebFetch", 1),
+                ("Write", 1),
+            ]),
+            tool_errors: 9,
+            errors: 9,
+            first_error_seq: Some(4),
+            started_at: Some(1_796_004_937.565),
+            ended_at: Some(1_796_004_938.473),
+            duration_s: Some(0.908),
+            cost_usd: Some(0.021136),
+            input_tokens: 2374,
+            output_tokens: 582,
+            models: strings(&["claude-opus-5-5"]),
+            files_changed: strings(&[
+                "/home/dev/work/tool_errors/src/main.rs",
+                "/home/dev/work/tool_errors/README.md",
+            ]),
+            ..Summary::default()
+        }
+    );
+}
+
+/// Retries are warnings in a transcript as in stream-json: three, no error.
+#[test]
+fn api_retry_transcript() {
+    let s = summarize("claude-code-2.1.332/api_retry.transcript.jsonl");
+    assert_eq!(
+        (s.turns, s.turns_ok, s.errors, s.warnings, s.first_error_seq),
+        (1, 1, 0, 3, None)
+    );
+    assert_eq!((s.input_tokens, s.output_tokens), (835, 62));
+}
+
+/// Folding the first k lines, checkpointing the fold through JSON, then folding the rest,
+/// equals folding the whole log — at every k, for every fixture.
+#[test]
+fn incremental_fold_equals_the_whole_at_every_split() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
+    let mut files = Vec::new();
+    for sub in ["claude-code-2.1.332", "hyperhive"] {
+        for e in std::fs::read_dir(dir.join(sub)).unwrap() {
+            files.push(format!(
+                "{sub}/{}",
+                e.unwrap().file_name().to_string_lossy()
+            ));
+        }
+    }
+    files.sort();
+    assert!(files.len() >= 20);
+    for rel in files {
+        let steps = steps(&fixture(&rel));
+        let mut whole = SummaryFold::new();
+        for (ev, env) in &steps {
+            whole.add(ev, env);
+        }
+        let whole = whole.summary();
+        for k in 0..=steps.len() {
+            let mut head = SummaryFold::new();
+            for (ev, env) in &steps[..k] {
+                head.add(ev, env);
+            }
+            let json = serde_json::to_string(&head).unwrap();
+            let mut rest: SummaryFold = serde_json::from_str(&json).unwrap();
+            assert_eq!(rest, head, "{rel}: checkpoint at {k}");
+            for (ev, env) in &steps[k..] {
+                rest.add(ev, env);
+            }
+            assert_eq!(rest.summary(), whole, "{rel}: split at {k}");
+        }
+    }
+}
+
+/// The JSON keys `docs/CLI.md` documents for `hiveterm summary --json`.
+#[test]
+fn json_keys() {
+    let v = serde_json::to_value(Summary::default()).unwrap();
+    let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    for key in [
+        "turns",
+        "turns_ok",
+        "turns_failed",
+        "turns_interrupted",
+        "tool_calls",
+        "tool_errors",
+        "errors",
+        "warnings",
+        "first_error_seq",
+        "duration_s",
+        "cost_usd",
+        "input_tokens",
+        "output_tokens",
+        "cache_read_tokens",
+        "cache_creation_tokens",
+        "models",
+        "subagents",
+        "files_changed",
+        "started_at",
+        "ended_at",
+    ] {
+        assert!(keys.contains(&key), "{key} missing from {keys:?}");
+    }
+    assert_eq!(keys.len(), 20, "{keys:?}");
+    assert_eq!(v["first_error_seq"], serde_json::Value::Null);
+}
