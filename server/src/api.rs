@@ -5,6 +5,7 @@
 //! | `GET  /sessions?limit&before`                | `{"sessions": [SessionInfo…], "next_before"}` newest first |
 //! | `GET  /sessions/{id}`                        | `SessionInfo`                           |
 //! | `GET  /sessions/{id}/state`                  | `SessionInfo` + badges                  |
+//! | `GET  /sessions/{id}/summary`                | the postmortem `classifier::Summary`    |
 //! | `GET  /sessions/{id}/events/history?before&limit` | `{"envelopes", "next_before", "head"}` |
 //! | `GET  /sessions/{id}/events/stream?after`    | SSE, see [`crate::sse`]                 |
 //! | `POST /sessions/{id}/events?title`           | JSONL in; `{"session", "created", "first_seq", "last_seq", "count", "seqs"}` |
@@ -38,6 +39,7 @@ pub fn router(state: AppState) -> Router<AppState> {
         .route("/sessions", get(list_sessions))
         .route("/sessions/{id}", get(get_session))
         .route("/sessions/{id}/state", get(get_state))
+        .route("/sessions/{id}/summary", get(get_summary))
         .route("/sessions/{id}/events", post(post_events))
         .route("/sessions/{id}/end", post(end_session))
         .route("/sessions/{id}/events/history", get(history))
@@ -148,6 +150,16 @@ async fn get_state(
 ) -> Result<Response, AppError> {
     let hub = state.session(&id).await?;
     Ok(json_text(hub.state_json()))
+}
+
+/// The summary of the session's events so far: the classifier's summary fold, kept up to
+/// date by the session's fold as events are stored (never a pass over the log).
+async fn get_summary(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Response, AppError> {
+    let hub = state.session(&id).await?;
+    Ok(Json(hub.summary()).into_response())
 }
 
 async fn end_session(

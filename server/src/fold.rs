@@ -1,5 +1,6 @@
 //! The one per-session fold: each stored event, in seq order, becomes its envelope and moves
-//! the session's state on (classifier context, badges, the partial message being written).
+//! the session's state on (classifier context, badges, the postmortem summary, the partial
+//! message being written).
 //!
 //! Lines are split by the classifier's `LineReader` and stored unclassified; a stored line
 //! becomes an event through the classifier's `line_event` (the one wording of an over-long
@@ -13,7 +14,9 @@
 
 use classifier::event::line_event;
 use classifier::lines::Oversize;
-use classifier::{ClassifyCtx, Line, LogEvent, Preview, TermEnvelope, classify_log_event};
+use classifier::{
+    ClassifyCtx, Line, LogEvent, Preview, SummaryFold, TermEnvelope, classify_log_event,
+};
 use serde::{Deserialize, Serialize};
 
 use crate::badges::Badges;
@@ -68,6 +71,29 @@ pub struct Checkpoint {
     pub ctx: ClassifyCtx,
     /// The badges.
     pub badges: Badges,
+    /// The summary fold.
+    #[serde(default)]
+    pub summary: SummaryFold,
+}
+
+impl Checkpoint {
+    /// The stored columns: `ctx`, `badges` and `summary` as JSON.
+    pub fn to_columns(&self) -> serde_json::Result<[String; 3]> {
+        Ok([
+            serde_json::to_string(&self.ctx)?,
+            serde_json::to_string(&self.badges)?,
+            serde_json::to_string(&self.summary)?,
+        ])
+    }
+
+    /// Reads the stored columns back; `None` when one does not parse.
+    pub fn from_columns(ctx: &str, badges: &str, summary: &str) -> Option<Checkpoint> {
+        Some(Checkpoint {
+            ctx: serde_json::from_str(ctx).ok()?,
+            badges: serde_json::from_str(badges).ok()?,
+            summary: serde_json::from_str(summary).ok()?,
+        })
+    }
 }
 
 /// A session's state after its newest folded event.
@@ -77,6 +103,8 @@ pub struct SessionFold {
     pub ctx: ClassifyCtx,
     /// The header's badges.
     pub badges: Badges,
+    /// The postmortem summary (`GET …/summary`), the classifier's fold.
+    pub summary: SummaryFold,
     /// The partial message being written (not checkpointed: a restarted server has none).
     pub preview: LivePreview,
 }
@@ -96,6 +124,7 @@ impl SessionFold {
         SessionFold {
             ctx: cp.ctx,
             badges: cp.badges,
+            summary: cp.summary,
             preview: LivePreview::default(),
         }
     }
@@ -105,6 +134,7 @@ impl SessionFold {
         Checkpoint {
             ctx: self.ctx.clone(),
             badges: self.badges.clone(),
+            summary: self.summary.clone(),
         }
     }
 
@@ -114,6 +144,8 @@ impl SessionFold {
     pub fn step(&mut self, event: &LogEvent, seq: u64, ts: f64) -> Step {
         let mut env = classify_log_event(event, &mut self.ctx);
         env.seq = Some(seq);
+        // The summary sees the envelope `hiveterm summary` sees: the line's own time only.
+        self.summary.add(&event.event, &env);
         env.ts = Some(ts);
         self.badges.apply(event, ts, &env.msgs);
         let preview_changed = self.preview.preview.apply(&event.event);

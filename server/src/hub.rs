@@ -129,6 +129,11 @@ impl Hub {
         self.lock().state_json.clone()
     }
 
+    /// The postmortem summary of the committed events.
+    pub fn summary(&self) -> classifier::Summary {
+        self.lock().fold.summary.summary()
+    }
+
     /// Installs the state after a commit and broadcasts the batch. `frames` are the SSE
     /// frames of the committed events after the previous head, or `None` when they are too
     /// big to broadcast (clients read them from the database); `preview_changed` says the

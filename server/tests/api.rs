@@ -773,3 +773,54 @@ async fn stored_envelopes_equal_a_fresh_replay_and_survive_a_rebuild() {
     let app = hiveterm::app(hiveterm::AppState::new(db.reopen(4), Config::default()));
     assert_eq!(pages(app).await, before);
 }
+
+/// `hiveterm summary --json PATH`.
+fn summary_cli(path: &std::path::Path) -> Value {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hiveterm"))
+        .args(["summary", "--json"])
+        .arg(path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// `GET …/summary` is `hiveterm summary --json` of the same events: posted in pieces (the
+/// fold is incremental), and again after a restart (a checkpoint every 4 events plus the
+/// events after it).
+#[tokio::test]
+async fn summary_equals_hiveterm_summary_of_the_same_events() {
+    for rel in [
+        "claude-code-2.1.332/file_tools.stream.jsonl",
+        "claude-code-2.1.332/tool_errors.stream.jsonl",
+        "claude-code-2.1.332/subagent.stream.jsonl",
+        "claude-code-2.1.332/basic_markdown.transcript.jsonl",
+        "hyperhive/api_fatal_400.events.jsonl",
+        "hyperhive/mcp_tools.events.jsonl",
+    ] {
+        let path = common::repo().join("fixtures").join(rel);
+        let want = summary_cli(&path);
+        let db = TestDb::new();
+        let app = hiveterm::app(db.state.clone());
+        let bytes = fixture(rel);
+        let lines: Vec<&[u8]> = bytes.split_inclusive(|&b| b == b'\n').collect();
+        for piece in lines.chunks(lines.len() / 3 + 1) {
+            post(&app, "s", &piece.concat()).await;
+        }
+        let (status, got) = json_of(&app, "GET", "/api/sessions/s/summary", vec![]).await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(got, want, "{rel}");
+        db.state.store().close().await;
+        let app = hiveterm::app(hiveterm::AppState::new(db.reopen(4), Config::default()));
+        let (_, again) = json_of(&app, "GET", "/api/sessions/s/summary", vec![]).await;
+        assert_eq!(again, want, "{rel} after a restart");
+    }
+    let db = TestDb::new();
+    let app = hiveterm::app(db.state.clone());
+    let (status, _) = json_of(&app, "GET", "/api/sessions/nope/summary", vec![]).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}

@@ -70,6 +70,9 @@ CREATE TABLE idempotency (
     PRIMARY KEY (session, key)
 );
 "#,
+    r#"
+ALTER TABLE checkpoints ADD COLUMN summary TEXT NOT NULL DEFAULT '{}';
+"#,
 ];
 
 /// Migrates the schema and rebuilds stale derived tables, holding the advisory lock: two
@@ -208,17 +211,17 @@ pub(super) async fn insert_checkpoint(
     seq: u64,
     cp: &Checkpoint,
 ) -> Result<(), StoreError> {
-    let ctx = serde_json::to_string(&cp.ctx)?;
-    let badges = serde_json::to_string(&cp.badges)?;
+    let [ctx, badges, summary] = cp.to_columns()?;
     let stmt = client
         .prepare_cached(
-            "INSERT INTO checkpoints(session, seq, ctx, badges) VALUES ($1, $2, $3, $4)
-             ON CONFLICT (session, seq) DO UPDATE SET ctx = EXCLUDED.ctx, badges = EXCLUDED.badges",
+            "INSERT INTO checkpoints(session, seq, ctx, badges, summary) VALUES ($1, $2, $3, $4, $5)
+             ON CONFLICT (session, seq) DO UPDATE
+             SET ctx = EXCLUDED.ctx, badges = EXCLUDED.badges, summary = EXCLUDED.summary",
         )
         .await
         .map_err(pg)?;
     client
-        .execute(&stmt, &[&id, &(seq as i64), &ctx, &badges])
+        .execute(&stmt, &[&id, &(seq as i64), &ctx, &badges, &summary])
         .await
         .map_err(pg)?;
     Ok(())
@@ -233,7 +236,7 @@ pub(super) async fn checkpoint_at(
 ) -> Result<(u64, Checkpoint), StoreError> {
     let stmt = client
         .prepare_cached(
-            "SELECT seq, ctx, badges FROM checkpoints
+            "SELECT seq, ctx, badges, summary FROM checkpoints
              WHERE session = $1 AND seq <= $2 ORDER BY seq DESC LIMIT 1",
         )
         .await
@@ -249,10 +252,10 @@ pub(super) async fn checkpoint_at(
         else {
             return Ok((0, Checkpoint::default()));
         };
-        let (cp, ctx, badges): (i64, String, String) = (row.get(0), row.get(1), row.get(2));
-        match (serde_json::from_str(&ctx), serde_json::from_str(&badges)) {
-            (Ok(ctx), Ok(badges)) => return Ok((cp as u64, Checkpoint { ctx, badges })),
-            _ => {
+        let cp: i64 = row.get(0);
+        match Checkpoint::from_columns(row.get(1), row.get(2), row.get(3)) {
+            Some(checkpoint) => return Ok((cp as u64, checkpoint)),
+            None => {
                 tracing::warn!(
                     "checkpoint {cp} of session {session:?} does not parse; using an earlier one"
                 );

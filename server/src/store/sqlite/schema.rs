@@ -6,7 +6,7 @@
 //! - `events(session, seq, ts, received, raw, cut_len, cut_limit)`: each event as received,
 //!   `raw` byte for byte (only the first bytes of a line over the limit, whose length and
 //!   the limit are in `cut_len`/`cut_limit`); `ts` the line's time or `received`;
-//! - `checkpoints(session, seq, ctx, badges)`: the session's fold after event `seq`
+//! - `checkpoints(session, seq, ctx, badges, summary)`: the session's fold after event `seq`
 //!   ([`crate::fold::Checkpoint`]), every `checkpoint_every` events (derived);
 //! - `rendered(session, seq, json)`: the envelope of each event with rows, as the writer
 //!   folded it (derived, like checkpoints; serves history pages without classifying);
@@ -79,6 +79,9 @@ CREATE TABLE idempotency (
     lines     INTEGER NOT NULL,
     PRIMARY KEY (session, key)
 );
+"#,
+    r#"
+ALTER TABLE checkpoints ADD COLUMN summary TEXT NOT NULL DEFAULT '{}';
 "#,
 ];
 
@@ -186,12 +189,12 @@ pub(super) fn insert_checkpoint(
     seq: u64,
     cp: &Checkpoint,
 ) -> Result<(), StoreError> {
-    let ctx = serde_json::to_string(&cp.ctx)?;
-    let badges = serde_json::to_string(&cp.badges)?;
+    let [ctx, badges, summary] = cp.to_columns()?;
     conn.prepare_cached(
-        "INSERT OR REPLACE INTO checkpoints(session, seq, ctx, badges) VALUES (?1, ?2, ?3, ?4)",
+        "INSERT OR REPLACE INTO checkpoints(session, seq, ctx, badges, summary)
+         VALUES (?1, ?2, ?3, ?4, ?5)",
     )?
-    .execute(params![id, seq as i64, ctx, badges])?;
+    .execute(params![id, seq as i64, ctx, badges, summary])?;
     Ok(())
 }
 
@@ -206,21 +209,21 @@ pub(super) fn checkpoint_at(
     // stored an infinite sum as null) falls back to an earlier one, or to the start.
     let mut upto = seq as i64;
     loop {
-        let row: Option<(i64, String, String)> = conn
+        let row: Option<(i64, String, String, String)> = conn
             .prepare_cached(
-                "SELECT seq, ctx, badges FROM checkpoints
+                "SELECT seq, ctx, badges, summary FROM checkpoints
                  WHERE session = ?1 AND seq <= ?2 ORDER BY seq DESC LIMIT 1",
             )?
             .query_row(params![session, upto], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
             })
             .optional()?;
-        let Some((cp, ctx, badges)) = row else {
+        let Some((cp, ctx, badges, summary)) = row else {
             return Ok((0, Checkpoint::default()));
         };
-        match (serde_json::from_str(&ctx), serde_json::from_str(&badges)) {
-            (Ok(ctx), Ok(badges)) => return Ok((cp as u64, Checkpoint { ctx, badges })),
-            _ => {
+        match Checkpoint::from_columns(&ctx, &badges, &summary) {
+            Some(checkpoint) => return Ok((cp as u64, checkpoint)),
+            None => {
                 tracing::warn!(
                     "checkpoint {cp} of session {session:?} does not parse; using an earlier one"
                 );
