@@ -1,6 +1,6 @@
 //! `LISTEN hiveterm`: replicas' commits, as `"events <seq> <session>"` (events up to `seq`
 //! stored) or `"row <seq> <session>"` (the session opened or ended). A session whose hub is
-//! loaded here is brought up to the database ([`super::writer::refresh`]); its SSE clients
+//! loaded here is brought up to the database ([`super::catchup::refresh`]); its SSE clients
 //! then get the new envelopes from the hub's broadcast, exactly once and in order, as if this
 //! replica had stored them. A lost connection is reopened, and every loaded hub refreshed
 //! (notifications sent meanwhile were lost).
@@ -82,7 +82,7 @@ async fn listen(db: &Postgres) -> Result<(), String> {
 }
 
 async fn refresh(db: &Postgres, id: &str) {
-    if let Err(e) = super::writer::refresh(db, id).await {
+    if let Err(e) = super::catchup::refresh(db, id).await {
         tracing::warn!("bringing session {id} up to the database: {e}");
     }
 }

@@ -2,7 +2,8 @@
 //! `hiveterm serve` replicas.
 //!
 //! - [`schema`]: migrations and the derived-table rebuild, under an advisory lock.
-//! - [`reader`]: every query; [`writer`]: open, append, end.
+//! - [`reader`]: every query; [`writer`]: open, append, end; [`catchup`]: a hub brought up
+//!   to the database.
 //! - [`listen`]: `LISTEN hiveterm`; a replica told `(session, seq)` by another brings the
 //!   session's hub up to that seq from the database.
 //!
@@ -12,6 +13,7 @@
 //! across replicas. Before writing, the writer brings the hub up to the row's `last_seq`
 //! (events other replicas stored), so the fold is always the one after the newest event.
 
+mod catchup;
 mod listen;
 mod reader;
 mod schema;
