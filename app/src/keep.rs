@@ -45,10 +45,8 @@ pub fn new_tab_id(random: f64, now: f64) -> String {
     format!("{}-{}", now as u64, (random * 4_294_967_296.0) as u64)
 }
 
-#[cfg(target_arch = "wasm32")]
 pub use imp::{forget, has_tab, keep, restore};
 
-#[cfg(target_arch = "wasm32")]
 mod imp {
     //! Callbacks rather than futures, and one closure type for all: the page's budget.
     use super::*;

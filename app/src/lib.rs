@@ -2,36 +2,54 @@
 //!
 //! Rows come from the `classifier` crate, either live from a `hiveterm serve` (SSE) or from
 //! a log dropped onto the page and classified right here, in a Web Worker (its own wasm,
-//! `src/bin/worker.rs`, which carries the classifier and no Leptos). The page makes no row
-//! content of its own: icons, summaries and levels are drawn as the classifier made them. It
-//! adds the layout (flat or expandable) and the turn times; for those, the in-flight banner
-//! and the tool filter it must know which rows are turn boundaries and tool calls, which
-//! [`state::kind_of`] and [`state::tool_of`] tell today by matching the classifier's icons and
-//! summaries (issue 8 moves that knowledge into the classifier).
+//! `src/bin/worker.rs`, which carries the classifier and no Leptos). The page renders nothing
+//! the classifier did not produce: icons, summaries and levels are the classifier's; the page
+//! adds only the layout (flat or expandable) and the turn times.
 //!
-//! Pure parts, compiled and tested natively:
-//! - [`state`]: the view as a reducer, `apply(state, envelope)`: coalescing, paging, filters,
+//! Pure parts, compiled and tested natively (`cargo test -p app`):
+//! - [`state`]: the rows as a reducer, `apply(state, envelope)`: coalescing, paging, filters,
 //!   bounds, turn times.
-//! - [`layout`]: row heights and offsets for the virtualised list.
-//! - [`text`]: search, highlights, clock and duration formats.
+//! - [`nav`]: navigation as a reducer: the current row, following the tail, permalinks
+//!   (`#seq`, `#seq=a-b`) and paging back to them, selection, where the scroller goes.
+//! - [`layout`]: row heights and offsets for the virtualised list, the rendered window.
+//! - [`text`]: search, highlights, clock and date formats, how much of a big body is drawn.
+//! - [`live`] / [`preview`]: the server's wire (history pages, badges, sessions, SSE
+//!   events) and the throttled live preview.
 //!
-//! Browser parts (components read signals, never compute rows):
-//! - [`row`]: the `<Row>` component, exactly the layout contract of `docs/ROWS.md`.
-//! - [`markdown_view`]: the one place HTML from the classifier's markdown module enters the DOM.
-//! - [`page`]: the page: toolbar, virtualised list, keyboard, drop zone, live view.
-//! - [`offline`] / [`worker`]: reading a dropped file in chunks in a Web Worker.
-//! - [`keep`]: the offline log kept in IndexedDB for a reload of this tab (its pruning is pure).
-//! - [`live`]: the server's SSE stream, history pages and state badges.
+//! The page, one component per file (components read signals, never compute rows):
+//! - [`page`]: the thin `Page` composing the parts below.
+//! - [`banner`], [`toolbar`], [`row_list`] (with [`row`], the layout contract of `docs/ROWS.md`, and
+//!   [`markdown_view`], the one place HTML from the classifier's markdown module enters the
+//!   DOM), [`start_page`], [`drop_zone`].
+//! - [`log_file`]: an offline log opened, read, kept, reopened, closed; [`offline`] /
+//!   [`worker`]: reading it in chunks in a Web Worker; [`keep`]: the copy kept in IndexedDB
+//!   for a reload of the tab (its pruning is pure).
+//! - [`live_view`]: a live session: history, paging back, the SSE stream; [`net`]: the HTTP
+//!   and SSE calls (`gloo-net`).
+//! - [`browser`]: the browser glue — URL, `#seq`, `?token=`, clock, preferences, clipboard —
+//!   and the only `cfg(target_arch)` stand-ins.
 
 pub mod layout;
+pub mod live;
+pub mod nav;
+pub mod preview;
 pub mod state;
 pub mod text;
 
+pub mod banner;
+pub mod browser;
+pub mod drop_zone;
 pub mod keep;
-pub mod live;
+pub mod live_view;
+pub mod log_file;
 pub mod markdown_view;
+pub mod navigator;
+pub mod net;
 pub mod offline;
 pub mod page;
-pub mod prefs;
 pub mod row;
+pub mod row_list;
+pub mod rows;
+pub mod start_page;
+pub mod toolbar;
 pub mod worker;

@@ -1,17 +1,22 @@
-//! The live view's wire: `docs/API.md` of the server (history pages, SSE stream, state).
+//! The live view's wire: `docs/API.md` of the server (history pages, state badges, the
+//! session list), parsed purely and tested natively. The calls themselves are in
+//! [`crate::net`]; the live view that uses them in [`crate::live_view`].
 //!
-//! Parsing is pure and tested natively; the fetch and `EventSource` parts exist in wasm only.
-//! The stream is opened once with `?after=<head>` of the first history page; the browser's
-//! `EventSource` reconnects by itself and resumes with `Last-Event-ID`, and the reducer drops
-//! any envelope it already holds, so a reconnect neither loses nor repeats rows.
-//!
-//! `preview` frames (the partial message being written) never reach the reducer: they pass
-//! a [`PreviewGate`] (at most one render every [`PREVIEW_EVERY_MS`], the newest state always
-//! rendered in the end) into a signal of their own, shown as one row after the list.
+//! History is read in pages, newest first: [`FIRST_PAGE`] envelopes when the page opens,
+//! [`OLDER_PAGE`] more each time the reader scrolls near the top, and [`SEEK_PAGE`] at a time
+//! while paging back to a permalink's row.
 
-use classifier::TermEnvelope;
 use serde::Deserialize;
 use serde_json::Value;
+
+use classifier::TermEnvelope;
+
+/// Envelopes in the first history page a live view loads.
+pub const FIRST_PAGE: u32 = 500;
+/// Envelopes per older page, fetched as the reader scrolls near the top.
+pub const OLDER_PAGE: u32 = 500;
+/// Envelopes per page while paging back to a permalink (fewer round trips).
+pub const SEEK_PAGE: u32 = 1000;
 
 /// A page of history (`GET …/events/history`), newest first.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
@@ -25,136 +30,6 @@ pub struct HistoryPage {
     /// Newest stored seq at the time of the read.
     #[serde(default)]
     pub head: Option<u64>,
-}
-
-/// An SSE `preview` frame: the partial message being written (`docs/API.md`).
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-pub struct PreviewFrame {
-    /// The event that last changed it.
-    #[serde(default)]
-    pub seq: u64,
-    /// `text`, `thinking`, `tool_input`; `None`: nothing is being written.
-    #[serde(default)]
-    pub kind: Option<String>,
-    /// The tool whose input is being written.
-    #[serde(default)]
-    pub tool: Option<String>,
-    /// Everything written so far.
-    #[serde(default)]
-    pub text: String,
-}
-
-impl PreviewFrame {
-    /// The row's icon: 💭 for thinking, ✍ otherwise.
-    pub fn icon(&self) -> &'static str {
-        if self.kind.as_deref() == Some("thinking") {
-            "💭"
-        } else {
-            "✍"
-        }
-    }
-
-    /// The text shown: its last [`PREVIEW_SHOWN_CHARS`] characters (`…` before a cut).
-    pub fn shown_text(&self) -> String {
-        let n = self.text.chars().count();
-        if n <= PREVIEW_SHOWN_CHARS {
-            return self.text.clone();
-        }
-        let tail: String = self.text.chars().skip(n - PREVIEW_SHOWN_CHARS).collect();
-        format!("…{tail}")
-    }
-}
-
-/// Whether an envelope's rows replace the preview: any row but the ones that update in
-/// place (a `coalesce_key`: status and `thinking… ~N tokens` lines arrive between the
-/// deltas of a message being written and must not blink the preview away).
-pub fn replaces_preview(env: &TermEnvelope) -> bool {
-    env.msgs.iter().any(|m| m.coalesce_key.is_none())
-}
-
-/// Shortest interval between two renders of the preview row.
-pub const PREVIEW_EVERY_MS: f64 = 300.0;
-
-/// Most characters of a preview shown (its end: the complete message replaces it anyway).
-pub const PREVIEW_SHOWN_CHARS: usize = 4000;
-
-/// What to do with the preview row.
-#[derive(Debug, Clone, PartialEq)]
-pub enum GateAction {
-    /// Render this now (`None`: remove the row).
-    Show(Option<PreviewFrame>),
-    /// Arm a timer for this many ms, then call [`PreviewGate::fire`].
-    Wait(f64),
-    /// Nothing (a timer is armed and will render the newest state).
-    Hold,
-}
-
-/// Throttles preview frames: the first renders at once, later ones at most every
-/// [`PREVIEW_EVERY_MS`], and the newest always renders when its timer fires. Removal is
-/// immediate: a cleared frame, or an envelope with rows after the preview's seq (the
-/// complete message has arrived). A frame older than the newest row is a cleared one.
-#[derive(Debug, Clone, Default)]
-pub struct PreviewGate {
-    latest: Option<PreviewFrame>,
-    shown_at: Option<f64>,
-    dirty: bool,
-    armed: bool,
-    row_seq: u64,
-}
-
-impl PreviewGate {
-    /// A `preview` frame arrived at `now` (ms).
-    pub fn frame(&mut self, f: PreviewFrame, now: f64) -> GateAction {
-        if f.kind.is_none() || f.seq < self.row_seq {
-            return self.clear();
-        }
-        self.latest = Some(f);
-        self.dirty = true;
-        if self.armed {
-            return GateAction::Hold;
-        }
-        match self.shown_at {
-            Some(t) if now - t < PREVIEW_EVERY_MS => {
-                self.armed = true;
-                GateAction::Wait(PREVIEW_EVERY_MS - (now - t))
-            }
-            _ => {
-                self.shown_at = Some(now);
-                self.dirty = false;
-                GateAction::Show(self.latest.clone())
-            }
-        }
-    }
-
-    /// An envelope of `seq` whose rows [`replaces_preview`] arrived: answers whether the
-    /// preview row must go.
-    pub fn row(&mut self, seq: u64) -> bool {
-        self.row_seq = self.row_seq.max(seq);
-        if self.latest.as_ref().is_some_and(|p| p.seq < seq) {
-            self.clear();
-            true
-        } else {
-            false
-        }
-    }
-
-    /// The armed timer fired at `now`: the state to render, if it changed since the last.
-    pub fn fire(&mut self, now: f64) -> Option<Option<PreviewFrame>> {
-        self.armed = false;
-        if !self.dirty {
-            return None;
-        }
-        self.dirty = false;
-        self.shown_at = Some(now);
-        Some(self.latest.clone())
-    }
-
-    /// Forgets the preview (a reconnect: the server sends the current one again).
-    pub fn clear(&mut self) -> GateAction {
-        self.latest = None;
-        self.dirty = false;
-        GateAction::Show(None)
-    }
 }
 
 /// One header badge: a label and its text.
@@ -312,276 +187,37 @@ pub fn session_meta(s: &SessionItem, offset_min: impl Fn(f64) -> i64) -> String 
     parts.join(" · ")
 }
 
-#[cfg(target_arch = "wasm32")]
-pub use imp::*;
+/// What the SSE stream reports (`docs/API.md`: `message`, `state`, `preview`, and the
+/// browser's `open`/`error`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum StreamMsg {
+    /// An envelope.
+    Envelope(TermEnvelope),
+    /// A state frame.
+    State(Value),
+    /// A preview frame.
+    Preview(crate::preview::PreviewFrame),
+    /// Connected (again).
+    Open,
+    /// Lost; the browser retries.
+    Error,
+}
 
-#[cfg(target_arch = "wasm32")]
-mod imp {
-    use super::*;
-    use wasm_bindgen::JsCast;
-    use wasm_bindgen::prelude::*;
-    use web_sys::{EventSource, MessageEvent};
+/// The SSE event names the live view listens to.
+pub const STREAM_EVENTS: [&str; 5] = ["message", "state", "preview", "open", "error"];
 
-    /// The page's `?token=`, URL-encoded as it came.
-    pub fn page_token() -> Option<String> {
-        let search = web_sys::window()?.location().search().ok()?;
-        search
-            .trim_start_matches('?')
-            .split('&')
-            .find_map(|kv| kv.strip_prefix("token=").map(str::to_owned))
-    }
-
-    async fn get_json<T: serde::de::DeserializeOwned>(url: &str) -> Result<T, String> {
-        use wasm_bindgen_futures::JsFuture;
-        let url = with_token(url, page_token().as_deref());
-        let window = web_sys::window().ok_or("no window")?;
-        let err = |e: JsValue| format!("{e:?}");
-        let resp: web_sys::Response = JsFuture::from(window.fetch_with_str(&url))
-            .await
-            .map_err(err)?
-            .unchecked_into();
-        let text = JsFuture::from(resp.text().map_err(err)?)
-            .await
-            .map_err(err)?
-            .as_string()
-            .unwrap_or_default();
-        if !resp.ok() {
-            return Err(format!("{} {}", resp.status(), text));
+impl StreamMsg {
+    /// One SSE event, by name, with its `data` (absent for `open`/`error`); `None` for a
+    /// frame that does not parse or an event the page does not listen to.
+    pub fn parse(event: &str, data: Option<&str>) -> Option<StreamMsg> {
+        match event {
+            "message" => serde_json::from_str(data?).ok().map(StreamMsg::Envelope),
+            "state" => serde_json::from_str(data?).ok().map(StreamMsg::State),
+            "preview" => serde_json::from_str(data?).ok().map(StreamMsg::Preview),
+            "open" => Some(StreamMsg::Open),
+            "error" => Some(StreamMsg::Error),
+            _ => None,
         }
-        serde_json::from_str(&text).map_err(|e| e.to_string())
-    }
-
-    /// A page of history older than `before` (newest when `None`).
-    pub async fn history(id: &str, before: Option<u64>, limit: u32) -> Result<HistoryPage, String> {
-        let mut url = format!("/api/sessions/{id}/events/history?limit={limit}");
-        if let Some(b) = before {
-            url.push_str(&format!("&before={b}"));
-        }
-        get_json(&url).await
-    }
-
-    /// The badges object.
-    pub async fn state(id: &str) -> Result<Value, String> {
-        get_json(&format!("/api/sessions/{id}/state")).await
-    }
-
-    /// The session list (`GET /api/sessions`), or an error on a static host. Asked for
-    /// relative to the start page (at `/` that is `/api/sessions`), so a page in a static
-    /// host's subfolder asks for nothing outside it.
-    pub async fn sessions() -> Result<Value, String> {
-        get_json("api/sessions").await
-    }
-
-    /// The signals the live view writes.
-    pub struct LiveSignals {
-        /// Session id.
-        pub id: String,
-        /// The rows.
-        pub state: leptos::prelude::RwSignal<crate::state::ViewState>,
-        /// Banner title.
-        pub title: leptos::prelude::RwSignal<String>,
-        /// Banner badges.
-        pub badges: leptos::prelude::RwSignal<Vec<Badge>>,
-        /// The server's turn-in-flight.
-        pub server_in_flight: leptos::prelude::RwSignal<bool>,
-        /// Connection status text.
-        pub conn: leptos::prelude::RwSignal<String>,
-        /// `before` of the next older history page.
-        pub next_before: leptos::prelude::RwSignal<Option<u64>>,
-        /// A permalink's seq still to be found.
-        pub pending_seq: leptos::prelude::RwSignal<Option<u64>>,
-        /// The preview row (throttled).
-        pub preview: leptos::prelude::RwSignal<Option<PreviewFrame>>,
-    }
-
-    /// Applies a gate's answer to the preview signal (arming its timer if asked).
-    fn gate_action(
-        gate: std::rc::Rc<std::cell::RefCell<PreviewGate>>,
-        preview: leptos::prelude::RwSignal<Option<PreviewFrame>>,
-        action: GateAction,
-    ) {
-        use leptos::prelude::*;
-        match action {
-            GateAction::Show(p) => preview.set(p),
-            GateAction::Hold => {}
-            GateAction::Wait(ms) => set_timeout(
-                move || {
-                    let next = gate.borrow_mut().fire(js_sys::Date::now());
-                    if let Some(p) = next {
-                        preview.set(p);
-                    }
-                },
-                std::time::Duration::from_millis(ms.ceil().max(1.0) as u64),
-            ),
-        }
-    }
-
-    fn show_state(sig: &LiveSignals, v: &Value) {
-        use leptos::prelude::*;
-        if let Some(t) = v
-            .get("title")
-            .and_then(Value::as_str)
-            .filter(|t| !t.is_empty())
-        {
-            sig.title.set(t.to_owned());
-        }
-        sig.badges.set(badges(v));
-        sig.server_in_flight.set(turn_in_flight(v));
-    }
-
-    /// Loads the newest history page (and older ones until a permalink's row is held), then
-    /// follows the stream from the page's head.
-    pub fn connect(sig: LiveSignals) {
-        use leptos::prelude::*;
-        sig.title.set(sig.id.clone());
-        sig.conn.set("loading…".into());
-        leptos::task::spawn_local(async move {
-            if let Ok(v) = state(&sig.id).await {
-                show_state(&sig, &v);
-            }
-            let first = match history(&sig.id, None, 500).await {
-                Ok(p) => p,
-                Err(e) => {
-                    sig.conn.set(format!("cannot load: {e}"));
-                    return;
-                }
-            };
-            let head = first.head.unwrap_or(0);
-            sig.state
-                .update(|s| crate::state::prepend(s, &first.envelopes));
-            sig.next_before.set(first.next_before);
-            // A permalink to an older row: page back until it is held.
-            for _ in 0..50 {
-                let Some(want) = sig.pending_seq.get_untracked() else {
-                    break;
-                };
-                let Some(before) = sig.next_before.get_untracked() else {
-                    break;
-                };
-                let held = sig
-                    .state
-                    .with_untracked(|s| s.seq_range().0.is_some_and(|f| f <= want));
-                if held {
-                    break;
-                }
-                match history(&sig.id, Some(before), 1000).await {
-                    Ok(p) => {
-                        sig.state.update(|s| crate::state::prepend(s, &p.envelopes));
-                        sig.next_before.set(p.next_before);
-                    }
-                    Err(_) => break,
-                }
-            }
-            let state_sig = sig.state;
-            let conn = sig.conn;
-            let preview = sig.preview;
-            let gate = std::rc::Rc::new(std::cell::RefCell::new(PreviewGate::default()));
-            let sig2 = std::rc::Rc::new(sig);
-            let sig3 = sig2.clone();
-            let opened = stream(&sig2.id, head, move |m| match m {
-                StreamMsg::Envelope(env) => {
-                    if replaces_preview(&env)
-                        && let Some(seq) = env.seq
-                        && gate.borrow_mut().row(seq)
-                    {
-                        preview.set(None);
-                    }
-                    state_sig.update(|s| crate::state::apply(s, &env));
-                }
-                StreamMsg::Preview(f) => {
-                    let action = gate.borrow_mut().frame(f, js_sys::Date::now());
-                    gate_action(gate.clone(), preview, action);
-                }
-                StreamMsg::State(v) => show_state(&sig3, &v),
-                StreamMsg::Open => {
-                    // The server sends the current preview after the backlog.
-                    let action = gate.borrow_mut().clear();
-                    gate_action(gate.clone(), preview, action);
-                    conn.set("● connected".into());
-                }
-                StreamMsg::Error => conn.set("reconnecting…".into()),
-            });
-            match opened {
-                Ok(s) => std::mem::forget(s),
-                Err(e) => conn.set(format!("cannot stream: {e}")),
-            }
-        });
-    }
-
-    /// What the stream reports.
-    pub enum StreamMsg {
-        /// An envelope.
-        Envelope(TermEnvelope),
-        /// A state frame.
-        State(Value),
-        /// A preview frame.
-        Preview(PreviewFrame),
-        /// Connected (again).
-        Open,
-        /// Lost; the browser retries.
-        Error,
-    }
-
-    /// An open SSE stream; dropping it closes it.
-    pub struct Stream {
-        es: EventSource,
-        _closures: Vec<Closure<dyn FnMut(web_sys::Event)>>,
-    }
-
-    impl Drop for Stream {
-        fn drop(&mut self) {
-            self.es.close();
-        }
-    }
-
-    /// Turns an SSE event's `data` (absent for `open`/`error`) into what the stream reports.
-    type ParseData = fn(Option<String>) -> Option<StreamMsg>;
-
-    /// Opens the stream after `after`.
-    pub fn stream(
-        id: &str,
-        after: u64,
-        on: impl Fn(StreamMsg) + 'static,
-    ) -> Result<Stream, String> {
-        let url = with_token(
-            &format!("/api/sessions/{id}/events/stream?after={after}"),
-            page_token().as_deref(),
-        );
-        let es = EventSource::new(&url).map_err(|e| format!("{e:?}"))?;
-        let on = std::rc::Rc::new(on);
-        // Each SSE event name and what its `data` becomes; `open`/`error` carry none.
-        let listeners: [(&str, ParseData); 5] = [
-            ("message", |d| {
-                serde_json::from_str(&d?).ok().map(StreamMsg::Envelope)
-            }),
-            ("state", |d| {
-                serde_json::from_str(&d?).ok().map(StreamMsg::State)
-            }),
-            ("preview", |d| {
-                serde_json::from_str(&d?).ok().map(StreamMsg::Preview)
-            }),
-            ("open", |_| Some(StreamMsg::Open)),
-            ("error", |_| Some(StreamMsg::Error)),
-        ];
-        let mut closures = Vec::new();
-        for (name, parse) in listeners {
-            let o = on.clone();
-            let c = Closure::wrap(Box::new(move |ev: web_sys::Event| {
-                let data = ev
-                    .dyn_ref::<MessageEvent>()
-                    .and_then(|m| m.data().as_string());
-                if let Some(msg) = parse(data) {
-                    o(msg);
-                }
-            }) as Box<dyn FnMut(web_sys::Event)>);
-            es.add_event_listener_with_callback(name, c.as_ref().unchecked_ref())
-                .map_err(|e| format!("{e:?}"))?;
-            closures.push(c);
-        }
-        Ok(Stream {
-            es,
-            _closures: closures,
-        })
     }
 }
 
@@ -635,111 +271,6 @@ mod tests {
         );
     }
 
-    fn frame(seq: u64, kind: Option<&str>, text: &str) -> PreviewFrame {
-        PreviewFrame {
-            seq,
-            kind: kind.map(str::to_owned),
-            tool: None,
-            text: text.to_owned(),
-        }
-    }
-
-    #[test]
-    fn preview_frame_parses_the_documented_shape() {
-        let f: PreviewFrame = serde_json::from_value(
-            json!({"seq": 7, "kind": "tool_input", "tool": "Read", "text": "{\"file_p"}),
-        )
-        .unwrap();
-        assert_eq!(
-            f,
-            PreviewFrame {
-                seq: 7,
-                kind: Some("tool_input".into()),
-                tool: Some("Read".into()),
-                text: "{\"file_p".into()
-            }
-        );
-        let cleared: PreviewFrame =
-            serde_json::from_value(json!({"seq": 9, "kind": null, "tool": null, "text": ""}))
-                .unwrap();
-        assert_eq!(cleared.kind, None);
-        assert_eq!(frame(1, Some("thinking"), "").icon(), "💭");
-        assert_eq!(frame(1, Some("text"), "").icon(), "✍");
-    }
-
-    #[test]
-    fn preview_shows_the_end_of_a_long_text() {
-        let long = format!("{}é{}", "a".repeat(10), "b".repeat(PREVIEW_SHOWN_CHARS - 1));
-        let shown = frame(1, Some("text"), &long).shown_text();
-        assert_eq!(shown, format!("…é{}", "b".repeat(PREVIEW_SHOWN_CHARS - 1)));
-        assert_eq!(frame(1, Some("text"), "short").shown_text(), "short");
-    }
-
-    #[test]
-    fn preview_gate_renders_at_most_every_300_ms_and_always_the_newest() {
-        let mut g = PreviewGate::default();
-        let a = frame(1, Some("text"), "R");
-        assert_eq!(g.frame(a.clone(), 0.0), GateAction::Show(Some(a)));
-        // Within 300 ms: a timer for the rest of the interval; later frames wait for it.
-        assert_eq!(
-            g.frame(frame(2, Some("text"), "Re"), 100.0),
-            GateAction::Wait(200.0)
-        );
-        assert_eq!(
-            g.frame(frame(3, Some("text"), "Rea"), 150.0),
-            GateAction::Hold
-        );
-        assert_eq!(g.fire(300.0), Some(Some(frame(3, Some("text"), "Rea"))));
-        assert_eq!(
-            g.frame(frame(4, Some("text"), "Read"), 350.0),
-            GateAction::Wait(250.0)
-        );
-        assert_eq!(g.fire(600.0), Some(Some(frame(4, Some("text"), "Read"))));
-        // Nothing new: a timer renders nothing.
-        assert_eq!(g.fire(900.0), None);
-        // After a quiet interval the next frame renders at once.
-        let b = frame(5, Some("text"), "Reads");
-        assert_eq!(g.frame(b.clone(), 1000.0), GateAction::Show(Some(b)));
-    }
-
-    #[test]
-    fn rows_that_update_in_place_leave_the_preview() {
-        let env = |v: Value| serde_json::from_value::<TermEnvelope>(v).unwrap();
-        let check =
-            |v: Value, want: bool| assert_eq!(replaces_preview(&env(v.clone())), want, "{v}");
-        check(json!({"seq": 3, "msgs": []}), false);
-        check(
-            json!({"seq": 3, "msgs": [{"level": "debug", "summary": "thinking… ~6 tokens", "coalesce_key": "thinking"}]}),
-            false,
-        );
-        check(
-            json!({"seq": 3, "msgs": [{"level": "info", "summary": "Reading the lib file now."}]}),
-            true,
-        );
-    }
-
-    #[test]
-    fn preview_gate_removes_at_once() {
-        let mut g = PreviewGate::default();
-        g.frame(frame(1, Some("text"), "R"), 0.0);
-        // A cleared frame removes the row, even while a timer is armed.
-        g.frame(frame(2, Some("text"), "Re"), 10.0);
-        assert_eq!(g.frame(frame(3, None, ""), 20.0), GateAction::Show(None));
-        assert_eq!(g.fire(300.0), None);
-        // An envelope with rows after the preview removes it; one before it does not.
-        g.frame(frame(10, Some("thinking"), "Hm"), 1000.0);
-        assert!(!g.row(9));
-        assert!(g.row(11));
-        assert!(!g.row(12));
-        // A frame older than the newest row is stale: removed, not shown.
-        assert_eq!(
-            g.frame(frame(10, Some("text"), "late"), 2000.0),
-            GateAction::Show(None)
-        );
-        let c = frame(13, Some("text"), "new");
-        assert_eq!(g.frame(c.clone(), 3000.0), GateAction::Show(Some(c)));
-    }
-
     #[test]
     fn session_list_reads_the_documented_shape() {
         let v = serde_json::json!({"sessions": [
@@ -767,6 +298,45 @@ mod tests {
             "2025-11-30 03:00 · 41 events · run"
         );
         assert!(session_list(&serde_json::json!({"sessions": 3})).is_empty());
+    }
+
+    #[test]
+    fn stream_events_parse() {
+        let check = |event: &str, data: Option<&str>, want: Option<StreamMsg>| {
+            assert_eq!(StreamMsg::parse(event, data), want, "{event} {data:?}");
+        };
+        let env: TermEnvelope =
+            serde_json::from_value(json!({"seq": 4, "msgs": [{"level": "info", "summary": "x"}]}))
+                .unwrap();
+        check(
+            "message",
+            Some(r#"{"seq": 4, "msgs": [{"level": "info", "summary": "x"}]}"#),
+            Some(StreamMsg::Envelope(env)),
+        );
+        check("message", Some("not json"), None);
+        check("message", None, None);
+        check(
+            "state",
+            Some(r#"{"live": true}"#),
+            Some(StreamMsg::State(json!({"live": true}))),
+        );
+        check(
+            "preview",
+            Some(r#"{"seq": 2, "kind": "text", "text": "Hi"}"#),
+            Some(StreamMsg::Preview(crate::preview::PreviewFrame {
+                seq: 2,
+                kind: Some("text".into()),
+                tool: None,
+                text: "Hi".into(),
+            })),
+        );
+        check("open", None, Some(StreamMsg::Open));
+        check("error", None, Some(StreamMsg::Error));
+        check("ping", Some("{}"), None);
+        assert_eq!(
+            STREAM_EVENTS,
+            ["message", "state", "preview", "open", "error"]
+        );
     }
 
     #[test]

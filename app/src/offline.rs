@@ -58,10 +58,8 @@ pub fn parse_batch(json: &str) -> Vec<TermEnvelope> {
     serde_json::from_str(json).unwrap_or_default()
 }
 
-#[cfg(target_arch = "wasm32")]
 pub use imp::{Reader, cancel, install, read_blob, text_blob};
 
-#[cfg(target_arch = "wasm32")]
 mod imp {
     use super::*;
     use js_sys::{Object, Reflect};

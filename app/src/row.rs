@@ -8,27 +8,17 @@
 //! - Bodies: markdown in `.md` (through [`crate::markdown_view`]), a diff as coloured
 //!   `+`/`-` lines, anything else as preformatted text. An empty-summary markdown row is flat.
 //! - Every row carries `data-seq`, `data-idx` and `data-pos` (its place in the shown list).
+//! - A row with a `seq` ends with its permalink, an empty `<a class="row-link">` (drawn by
+//!   the CSS, so it adds no text to the row).
 
 use leptos::prelude::*;
 
+use crate::browser::local_offset_min;
 use crate::markdown_view::Markdown;
 use crate::state::{Row as RowData, Shape, TurnTime, shape_of};
-use crate::text::{body_cut, clock, duration, highlight, show_all_label};
+use crate::text::{body_cut, clock, highlight, show_all_label};
 use classifier::BodyFormat;
-
-/// Minutes to add to UTC for local time at `ts` (the browser's zone; UTC natively).
-pub fn local_offset_min(ts: f64) -> i64 {
-    #[cfg(target_arch = "wasm32")]
-    {
-        let d = js_sys::Date::new(&wasm_bindgen::JsValue::from_f64(ts * 1000.0));
-        -(d.get_timezone_offset() as i64)
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        let _ = ts;
-        0
-    }
-}
+use classifier::duration;
 
 /// The text of a row's `.turn-time`: `HH:MM:SS`, and ` · <duration>` on a turn end.
 pub fn turn_time_text(turn: TurnTime) -> String {
@@ -113,6 +103,10 @@ fn body_view(body: String, format: Option<BodyFormat>, query: &str) -> AnyView {
 }
 
 /// One row.
+#[expect(
+    clippy::fn_params_excessive_bools,
+    reason = "a component's flags are its props, each set by name where it is used"
+)]
 #[component]
 pub fn Row(
     /// The row.
@@ -130,12 +124,16 @@ pub fn Row(
     /// Whether the whole body is drawn, however big (the reader asked for it).
     #[prop(optional)]
     full: bool,
+    /// Whether the row is in the selected range (a `#seq=a-b` link, a shift-click).
+    #[prop(optional)]
+    selected: bool,
 ) -> impl IntoView {
     let msg = &row.msg;
     let class = format!(
-        "row level-{}{}",
+        "row level-{}{}{}",
         msg.level.as_str(),
-        if current { " current" } else { "" }
+        if current { " current" } else { "" },
+        if selected { " selected" } else { "" }
     );
     let seq = row.seq.map(|s| s.to_string()).unwrap_or_default();
     let idx = row.idx.to_string();
@@ -148,12 +146,24 @@ pub fn Row(
     let turn_time = row
         .turn
         .map(|t| view! { <span class="turn-time">{turn_time_text(t)}</span> });
+    let link = row.seq.map(|s| {
+        view! {
+            <a
+                class="row-link"
+                href=format!("#{s}")
+                data-pos=pos.clone()
+                title="link to this row (c copies it)"
+                aria-label="link to this row"
+            ></a>
+        }
+    });
     match shape_of(msg) {
         Shape::Flat => view! {
             <div class=class data-seq=seq data-idx=idx data-pos=pos>
                 {glyph}
                 <span class="summary-text">{summary}</span>
                 {turn_time}
+                {link}
             </div>
         }
         .into_any(),
@@ -165,6 +175,7 @@ pub fn Row(
                     {turn_time}
                     <Markdown body=body />
                     {show_all}
+                    {link}
                 </div>
             }
             .into_any()
@@ -178,6 +189,7 @@ pub fn Row(
                         {glyph}
                         <span class="summary-text">{summary}</span>
                         {turn_time}
+                        {link}
                     </summary>
                     {body}
                     {show_all}

@@ -8,10 +8,14 @@
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
-use classifier::{BodyFormat, Level, TermEnvelope, TermMsg};
+use classifier::{Level, RowKind, TermEnvelope, TermMsg, row_kind};
 
 use crate::layout::HeightIndex;
-use crate::text::contains_ci;
+pub use crate::rows::{Filter, Row, Shape, TurnTime, level_index, shape_of};
+
+#[path = "state_prepend.rs"]
+mod prepend;
+pub use prepend::prepend;
 
 /// Pixel height of one line of text; `style/terminal.css` fixes `line-height` to it.
 pub const LINE_PX: f32 = 20.0;
@@ -21,157 +25,6 @@ pub const BODY_MAX_LINES: usize = 30;
 
 /// Rows held by default; older rows are dropped past it (live sessions run for days).
 pub const DEFAULT_MAX_ROWS: usize = 1_000_000;
-
-/// A turn boundary's time, drawn in `.turn-time`, never in the summary.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum TurnTime {
-    /// A turn started at `ts` (unix seconds).
-    Start {
-        /// When.
-        ts: f64,
-    },
-    /// A turn ended at `ts`, `dur` seconds after the open turn start it pairs with.
-    End {
-        /// When.
-        ts: f64,
-        /// Seconds since the paired start, when one was open.
-        dur: Option<f64>,
-    },
-}
-
-/// One row as the page holds it: a [`TermMsg`] with its address and derived facts.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Row {
-    /// Unique within the page's lifetime; the key for rendering and per-row UI state.
-    pub uid: u64,
-    /// The envelope's `seq` (`data-seq`).
-    pub seq: Option<u64>,
-    /// The row's place in its envelope (`data-idx`).
-    pub idx: u32,
-    /// The envelope's time.
-    pub ts: Option<f64>,
-    /// The row itself, verbatim from the classifier.
-    pub msg: TermMsg,
-    /// Turn start/end time, for turn rows with a `ts`.
-    pub turn: Option<TurnTime>,
-    /// The tool a tool-call row called (the summary's first word), for the tool filter.
-    pub tool: Option<String>,
-}
-
-/// What a row is, structurally, read from its icon and summary (the wire has no kind tag).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    /// `◆ TURN ← …`.
-    TurnStart,
-    /// `✅ turn ok` or `❌ turn fail …`.
-    TurnEnd,
-    /// Anything else.
-    Other,
-}
-
-/// Icons that mark something other than a tool call.
-const NON_TOOL_ICONS: &[&str] = &["◆", "💭", "🧠", "←", "✗", "!", "⌁", "⚙"];
-
-fn strip_vs(s: &str) -> String {
-    s.chars().filter(|&c| c != '\u{fe0f}').collect()
-}
-
-/// Classifies a row by icon (compared without U+FE0F) and summary.
-pub fn kind_of(msg: &TermMsg) -> Kind {
-    let icon = msg.icon.as_deref().map(strip_vs).unwrap_or_default();
-    match icon.as_str() {
-        "◆" if msg.summary.starts_with("TURN") => Kind::TurnStart,
-        "✅" if msg.summary == "turn ok" => Kind::TurnEnd,
-        "❌" if msg.summary.starts_with("turn fail") => Kind::TurnEnd,
-        _ => Kind::Other,
-    }
-}
-
-/// The tool a row called, if it is a tool call: an icon that is not structural, and the
-/// summary's first word.
-pub fn tool_of(msg: &TermMsg) -> Option<String> {
-    let icon = strip_vs(msg.icon.as_deref()?);
-    if NON_TOOL_ICONS.contains(&icon.as_str())
-        || msg.level == Level::Debug
-        || kind_of(msg) != Kind::Other
-    {
-        return None;
-    }
-    let word = msg.summary.split_whitespace().next()?;
-    Some(word.trim_end_matches("()").to_owned())
-}
-
-/// How a row is laid out.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Shape {
-    /// No body: one line.
-    Flat,
-    /// Empty summary and a markdown body: the body alone, flat (assistant text).
-    FlatMarkdown,
-    /// Any other body: a `<details>`.
-    Details,
-}
-
-/// The layout a row gets (`docs/ROWS.md`, "What the page adds": flat or expandable).
-pub fn shape_of(msg: &TermMsg) -> Shape {
-    match (&msg.body, msg.body_format) {
-        (None, _) => Shape::Flat,
-        (Some(_), Some(BodyFormat::Markdown)) if msg.summary.trim().is_empty() => {
-            Shape::FlatMarkdown
-        }
-        (Some(_), _) => Shape::Details,
-    }
-}
-
-/// Which rows are shown.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Filter {
-    /// Levels shown, indexed debug, info, warn, error.
-    pub levels: [bool; 4],
-    /// Only calls of this tool, when set.
-    pub tool: Option<String>,
-    /// Only rows whose summary or body contains this (case-insensitive), when not empty.
-    pub query: String,
-}
-
-impl Default for Filter {
-    fn default() -> Filter {
-        Filter {
-            levels: [true; 4],
-            tool: None,
-            query: String::new(),
-        }
-    }
-}
-
-/// Index of a level in [`Filter::levels`].
-pub fn level_index(level: Level) -> usize {
-    match level {
-        Level::Debug => 0,
-        Level::Info => 1,
-        Level::Warn => 2,
-        Level::Error => 3,
-    }
-}
-
-impl Filter {
-    /// Whether a row passes.
-    pub fn passes(&self, row: &Row) -> bool {
-        if !self.levels[level_index(row.msg.level)] {
-            return false;
-        }
-        if let Some(tool) = &self.tool
-            && row.tool.as_deref() != Some(tool.as_str())
-        {
-            return false;
-        }
-        if !self.query.is_empty() {
-            let body = row.msg.body.as_deref().unwrap_or("");
-            return contains_ci(&row.msg.summary, &self.query) || contains_ci(body, &self.query);
-        }
-        true
-    }
-}
 
 /// The page's list of rows and everything derived from it.
 #[derive(Debug, Clone)]
@@ -328,13 +181,20 @@ impl ViewState {
 
     /// The shown position of the first row of envelope `seq`, if shown.
     pub fn position_of_seq(&self, seq: u64) -> Option<usize> {
+        self.position_in(seq, seq)
+    }
+
+    /// The shown position of the first shown row of an envelope in `first..=last`, if any.
+    pub fn position_in(&self, first: u64, last: u64) -> Option<usize> {
         let n = self.visible.partition_point(|&p| {
             self.rows[(p - self.base) as usize]
                 .seq
-                .is_some_and(|s| s < seq)
+                .is_some_and(|s| s < first)
         });
         let row = self.visible_row(n)?;
-        (row.seq == Some(seq)).then_some(n)
+        row.seq
+            .is_some_and(|s| (first..=last).contains(&s))
+            .then_some(n)
     }
 
     /// The next (or previous) shown warn/error row after (before) shown position `from`.
@@ -432,7 +292,7 @@ impl ViewState {
             ts: env.ts,
             msg: msg.clone(),
             turn: None,
-            tool: tool_of(msg),
+            tool: classifier::tool_of(msg).map(str::to_owned),
         }
     }
 
@@ -505,13 +365,13 @@ pub fn apply(state: &mut ViewState, env: &TermEnvelope) {
     }
     for (idx, msg) in env.msgs.iter().enumerate() {
         let mut row = state.make_row(env, idx, msg);
-        match kind_of(msg) {
-            Kind::TurnStart => {
+        match row_kind(msg) {
+            RowKind::TurnStart => {
                 state.in_flight = true;
                 state.open_turn = env.ts;
                 row.turn = env.ts.map(|ts| TurnTime::Start { ts });
             }
-            Kind::TurnEnd => {
+            k if k.is_turn_end() => {
                 state.in_flight = false;
                 let dur = match (state.open_turn.take(), env.ts) {
                     (Some(start), Some(end)) if end >= start => Some(end - start),
@@ -519,7 +379,7 @@ pub fn apply(state: &mut ViewState, env: &TermEnvelope) {
                 };
                 row.turn = env.ts.map(|ts| TurnTime::End { ts, dur });
             }
-            Kind::Other => {}
+            _ => {}
         }
         if let Some(key) = &msg.coalesce_key
             && state
@@ -531,95 +391,6 @@ pub fn apply(state: &mut ViewState, env: &TermEnvelope) {
         }
         state.push_back(row);
     }
-    state.evict();
-}
-
-/// Prepends an older page of envelopes (in any order; those not older than every held seq are
-/// ignored). Coalescing holds across the seam: a page's last row with the same key as the
-/// first held row was replaced by it and is dropped.
-pub fn prepend(state: &mut ViewState, page: &[TermEnvelope]) {
-    let mut page: Vec<&TermEnvelope> = page
-        .iter()
-        .filter(|e| match (e.seq, state.first_seq) {
-            (Some(s), Some(first)) => s < first,
-            (None, _) => false,
-            (Some(_), None) => state.rows.is_empty(),
-        })
-        .collect();
-    if page.is_empty() {
-        return;
-    }
-    page.sort_by_key(|e| e.seq);
-    page.dedup_by_key(|e| e.seq);
-    if state.rows.is_empty() {
-        for env in page {
-            apply(state, env);
-        }
-        return;
-    }
-    let mut older = ViewState::new(usize::MAX);
-    older.next_uid = state.next_uid;
-    older.expand = state.expand;
-    for env in &page {
-        apply(&mut older, env);
-    }
-    state.next_uid = older.next_uid;
-    // The seam: coalescing.
-    if let (Some(last), Some(first)) = (older.rows.back(), state.rows.front())
-        && last.msg.coalesce_key.is_some()
-        && last.msg.coalesce_key == first.msg.coalesce_key
-    {
-        older.pop_back();
-    }
-    // The seam: the first turn end held may pair with the page's open start.
-    if let Some(start) = older.open_turn {
-        for (i, row) in state.rows.iter().enumerate() {
-            match kind_of(&row.msg) {
-                Kind::TurnStart => break,
-                Kind::TurnEnd => {
-                    if let Some(TurnTime::End { ts, dur: None }) = row.turn
-                        && ts >= start
-                    {
-                        let mut fixed = (**row).clone();
-                        fixed.turn = Some(TurnTime::End {
-                            ts,
-                            dur: Some(ts - start),
-                        });
-                        state.rows[i] = Arc::new(fixed);
-                    }
-                    break;
-                }
-                Kind::Other => {}
-            }
-        }
-    }
-    // A turn still open in the older page while none was seen held: in flight.
-    if state.open_turn.is_none() && !state.in_flight && older.in_flight {
-        let held_has_turn = state.rows.iter().any(|r| kind_of(&r.msg) != Kind::Other);
-        if !held_has_turn {
-            state.in_flight = true;
-            state.open_turn = older.open_turn;
-        }
-    }
-    for row in older.rows.iter().rev() {
-        state.note_tool(row);
-    }
-    for (i, c) in older.counts.iter().enumerate() {
-        state.counts[i] += c;
-    }
-    let n = older.rows.len() as u64;
-    state.base -= n;
-    for (row, h) in older
-        .rows
-        .into_iter()
-        .rev()
-        .zip(older.heights.into_iter().rev())
-    {
-        state.rows.push_front(row);
-        state.heights.push_front(h);
-    }
-    state.first_seq = page.first().and_then(|e| e.seq);
-    state.rebuild_visible();
     state.evict();
 }
 

@@ -223,36 +223,6 @@ fn ack_until_check_mark_is_not_a_turn_end() {
 }
 
 #[test]
-fn kinds_compare_icons_without_variation_selector() {
-    assert_eq!(
-        kind_of(&msg(Level::Info, "turn ok").icon("✅\u{fe0f}")),
-        Kind::TurnEnd
-    );
-    assert_eq!(
-        kind_of(&msg(Level::Info, "TURN").icon("◆")),
-        Kind::TurnStart
-    );
-    assert_eq!(kind_of(&msg(Level::Info, "turn ok")), Kind::Other);
-}
-
-#[test]
-fn tools_are_read_from_tool_call_rows() {
-    let check = |m: TermMsg, want: Option<&str>| {
-        assert_eq!(tool_of(&m).as_deref(), want, "{m:?}");
-    };
-    check(msg(Level::Info, "Read src/lib.rs").icon("📖"), Some("Read"));
-    check(msg(Level::Info, "run* $ ls").icon("🖥️"), Some("run*"));
-    check(msg(Level::Info, "recv*()").icon("📥"), Some("recv*"));
-    check(msg(Level::Info, "ok").icon("←"), None);
-    check(msg(Level::Info, "TURN ← a").icon("◆"), None);
-    check(msg(Level::Info, "turn ok").icon("✅"), None);
-    check(msg(Level::Error, "turn fail — x").icon("❌"), None);
-    check(msg(Level::Debug, "thinking").icon("💭"), None);
-    check(msg(Level::Info, "no icon"), None);
-    check(msg(Level::Error, "boom").icon("✗"), None);
-}
-
-#[test]
 fn shapes() {
     let md = |s: &str| msg(Level::Info, s).body_as("hi", BodyFormat::Markdown);
     assert_eq!(shape_of(&msg(Level::Info, "x")), Shape::Flat);

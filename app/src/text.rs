@@ -1,5 +1,5 @@
-//! Small pure text helpers: case-insensitive search, highlight spans, time formats, how much
-//! of a big body is drawn.
+//! Small pure text helpers: case-insensitive search, highlight spans, clock and date formats
+//! (durations are the classifier's [`classifier::duration`]), how much of a big body is drawn.
 
 /// Whether `hay` contains `needle`, ignoring ASCII case. An empty needle matches.
 pub fn contains_ci(hay: &str, needle: &str) -> bool {
@@ -138,24 +138,6 @@ pub fn date_time(ts: f64, offset_min: i64) -> String {
         day / 3600,
         day % 3600 / 60
     )
-}
-
-/// A turn's duration: `850ms`, `42s`, `3m 07s`, `1h 05m`.
-pub fn duration(secs: f64) -> String {
-    if !secs.is_finite() || secs < 0.0 {
-        return String::new();
-    }
-    if secs < 1.0 {
-        return format!("{}ms", (secs * 1000.0).round() as u64);
-    }
-    let s = secs.round() as u64;
-    if s < 60 {
-        format!("{s}s")
-    } else if s < 3600 {
-        format!("{}m {:02}s", s / 60, s % 60)
-    } else {
-        format!("{}h {:02}m", s / 3600, s % 3600 / 60)
-    }
 }
 
 #[cfg(test)]
@@ -297,18 +279,5 @@ mod tests {
             }
         }
         assert_eq!((y, m), (2199, 12));
-    }
-
-    #[test]
-    fn duration_cases() {
-        let check = |s: f64, want: &str| assert_eq!(duration(s), want, "{s}");
-        check(0.25, "250ms");
-        check(1.0, "1s");
-        check(42.4, "42s");
-        check(90.5, "1m 31s");
-        check(187.0, "3m 07s");
-        check(3900.0, "1h 05m");
-        check(-1.0, "");
-        check(f64::NAN, "");
     }
 }

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use app::row::Row;
-use app::state::{Row as RowData, TurnTime, tool_of};
+use app::state::{Row as RowData, TurnTime};
 use classifier::{BodyFormat, Level, TermMsg};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -19,7 +19,7 @@ fn data(seq: u64, idx: u32, msg: TermMsg, turn: Option<TurnTime>) -> RowData {
         seq: Some(seq),
         idx,
         ts: Some(1_764_468_000.0),
-        tool: tool_of(&msg),
+        tool: classifier::tool_of(&msg).map(str::to_owned),
         msg,
         turn,
     }
@@ -66,7 +66,7 @@ fn flat_row_with_icon() {
         ),
         false,
         "",
-        r#"<div class="row level-info" data-seq="3" data-idx="0" data-pos="0"><span class="row-glyph">📖</span><span class="summary-text">Read src/lib.rs</span></div>"#,
+        r##"<div class="row level-info" data-seq="3" data-idx="0" data-pos="0"><span class="row-glyph">📖</span><span class="summary-text">Read src/lib.rs</span><a class="row-link" href="#3" data-pos="0" title="link to this row (c copies it)" aria-label="link to this row"></a></div>"##,
     );
 }
 
@@ -76,7 +76,7 @@ fn flat_row_without_icon_has_no_glyph_cell() {
         data(4, 1, TermMsg::new(Level::Debug, "harness note"), None),
         false,
         "",
-        r#"<div class="row level-debug" data-seq="4" data-idx="1" data-pos="0"><span class="summary-text">harness note</span></div>"#,
+        r##"<div class="row level-debug" data-seq="4" data-idx="1" data-pos="0"><span class="summary-text">harness note</span><a class="row-link" href="#4" data-pos="0" title="link to this row (c copies it)" aria-label="link to this row"></a></div>"##,
     );
 }
 
@@ -95,7 +95,7 @@ fn turn_start_with_body_is_details_with_time_outside_summary() {
         ),
         false,
         "",
-        r#"<details class="row level-info" data-seq="1" data-idx="0" data-pos="0"><summary><span class="row-glyph">◆</span><span class="summary-text">TURN ← operator</span><span class="turn-time">02:00:00</span></summary><pre class="body plain">fix the build</pre></details>"#,
+        r##"<details class="row level-info" data-seq="1" data-idx="0" data-pos="0"><summary><span class="row-glyph">◆</span><span class="summary-text">TURN ← operator</span><span class="turn-time">02:00:00</span><a class="row-link" href="#1" data-pos="0" title="link to this row (c copies it)" aria-label="link to this row"></a></summary><pre class="body plain">fix the build</pre></details>"##,
     );
 }
 
@@ -113,7 +113,7 @@ fn turn_end_shows_time_and_duration() {
         ),
         false,
         "",
-        r#"<div class="row level-error" data-seq="9" data-idx="0" data-pos="0"><span class="row-glyph">❌</span><span class="summary-text">turn fail — claude exited 1</span><span class="turn-time">02:01:30 · 1m 31s</span></div>"#,
+        r##"<div class="row level-error" data-seq="9" data-idx="0" data-pos="0"><span class="row-glyph">❌</span><span class="summary-text">turn fail — claude exited 1</span><span class="turn-time">02:01:30 · 1m 31s</span><a class="row-link" href="#9" data-pos="0" title="link to this row (c copies it)" aria-label="link to this row"></a></div>"##,
     );
 }
 
@@ -128,7 +128,7 @@ fn empty_summary_markdown_row_is_flat_with_md_body() {
         ),
         false,
         "",
-        "<div class=\"row level-info\" data-seq=\"5\" data-idx=\"0\" data-pos=\"0\"><div class=\"md\"><p>hello <em>there</em></p>\n</div></div>",
+        "<div class=\"row level-info\" data-seq=\"5\" data-idx=\"0\" data-pos=\"0\"><div class=\"md\"><p>hello <em>there</em></p>\n</div><a class=\"row-link\" href=\"#5\" data-pos=\"0\" title=\"link to this row (c copies it)\" aria-label=\"link to this row\"></a></div>",
     );
 }
 
@@ -145,7 +145,7 @@ fn markdown_body_with_summary_expands_open_per_preference() {
         ),
         true,
         "",
-        "<details class=\"row level-info\" data-seq=\"6\" data-idx=\"0\" data-pos=\"0\" open=\"\"><summary><span class=\"row-glyph\">📤</span><span class=\"summary-text\">send* → alice · 1L</span></summary><div class=\"md\"><p><strong>hi</strong></p>\n</div></details>",
+        "<details class=\"row level-info\" data-seq=\"6\" data-idx=\"0\" data-pos=\"0\" open=\"\"><summary><span class=\"row-glyph\">📤</span><span class=\"summary-text\">send* → alice · 1L</span><a class=\"row-link\" href=\"#6\" data-pos=\"0\" title=\"link to this row (c copies it)\" aria-label=\"link to this row\"></a></summary><div class=\"md\"><p><strong>hi</strong></p>\n</div></details>",
     );
 }
 
@@ -162,7 +162,7 @@ fn diff_body_colours_added_and_removed_lines() {
         ),
         false,
         "",
-        "<details class=\"row level-info\" data-seq=\"7\" data-idx=\"0\" data-pos=\"0\"><summary><span class=\"row-glyph\">✏️</span><span class=\"summary-text\">Edit src/a.rs · -1 +1</span></summary><pre class=\"body diff\"><span class=\"diff-del\">-old\n</span><span class=\"diff-add\">+new\n</span><span class=\"diff-ctx\"> same\n</span></pre></details>",
+        "<details class=\"row level-info\" data-seq=\"7\" data-idx=\"0\" data-pos=\"0\"><summary><span class=\"row-glyph\">✏️</span><span class=\"summary-text\">Edit src/a.rs · -1 +1</span><a class=\"row-link\" href=\"#7\" data-pos=\"0\" title=\"link to this row (c copies it)\" aria-label=\"link to this row\"></a></summary><pre class=\"body diff\"><span class=\"diff-del\">-old\n</span><span class=\"diff-add\">+new\n</span><span class=\"diff-ctx\"> same\n</span></pre></details>",
     );
 }
 
@@ -177,7 +177,7 @@ fn long_error_result_is_closed_details_with_plain_body() {
         ),
         false,
         "",
-        "<details class=\"row level-error\" data-seq=\"8\" data-idx=\"2\" data-pos=\"0\"><summary><span class=\"summary-text\">3l · error: boom</span></summary><pre class=\"body plain\">error: boom\nat a\nat b</pre></details>",
+        "<details class=\"row level-error\" data-seq=\"8\" data-idx=\"2\" data-pos=\"0\"><summary><span class=\"summary-text\">3l · error: boom</span><a class=\"row-link\" href=\"#8\" data-pos=\"0\" title=\"link to this row (c copies it)\" aria-label=\"link to this row\"></a></summary><pre class=\"body plain\">error: boom\nat a\nat b</pre></details>",
     );
 }
 
@@ -187,7 +187,7 @@ fn warn_row() {
         data(10, 0, TermMsg::new(Level::Warn, "stderr: careful"), None),
         false,
         "",
-        r#"<div class="row level-warn" data-seq="10" data-idx="0" data-pos="0"><span class="summary-text">stderr: careful</span></div>"#,
+        r##"<div class="row level-warn" data-seq="10" data-idx="0" data-pos="0"><span class="summary-text">stderr: careful</span><a class="row-link" href="#10" data-pos="0" title="link to this row (c copies it)" aria-label="link to this row"></a></div>"##,
     );
 }
 
@@ -202,7 +202,7 @@ fn search_hits_are_marked_as_text() {
         ),
         false,
         "todo",
-        r#"<div class="row level-info" data-seq="11" data-idx="0" data-pos="0"><span class="row-glyph">🔎</span><span class="summary-text">Grep &lt;b&gt;<mark>TODO</mark>&lt;/b&gt;</span></div>"#,
+        r##"<div class="row level-info" data-seq="11" data-idx="0" data-pos="0"><span class="row-glyph">🔎</span><span class="summary-text">Grep &lt;b&gt;<mark>TODO</mark>&lt;/b&gt;</span><a class="row-link" href="#11" data-pos="0" title="link to this row (c copies it)" aria-label="link to this row"></a></div>"##,
     );
 }
 
@@ -255,13 +255,13 @@ fn huge_body_is_cut_with_a_show_all_control_and_whole_when_full() {
         false,
         "",
         &format!(
-            "<details class=\"row level-info\" data-seq=\"4\" data-idx=\"0\" data-pos=\"0\"><summary><span class=\"summary-text\">3000l · yyy…</span></summary><pre class=\"body plain\">{shown}</pre><button class=\"show-all\" data-pos=\"0\">show all 3,000 lines (300 KB)</button></details>"
+            "<details class=\"row level-info\" data-seq=\"4\" data-idx=\"0\" data-pos=\"0\"><summary><span class=\"summary-text\">3000l · yyy…</span><a class=\"row-link\" href=\"#4\" data-pos=\"0\" title=\"link to this row (c copies it)\" aria-label=\"link to this row\"></a></summary><pre class=\"body plain\">{shown}</pre><button class=\"show-all\" data-pos=\"0\">show all 3,000 lines (300 KB)</button></details>"
         ),
     );
     assert_eq!(
         render_full(data(4, 0, msg(), None), false, "", true),
         format!(
-            "<details class=\"row level-info\" data-seq=\"4\" data-idx=\"0\" data-pos=\"0\"><summary><span class=\"summary-text\">3000l · yyy…</span></summary><pre class=\"body plain\">{body}</pre></details>"
+            "<details class=\"row level-info\" data-seq=\"4\" data-idx=\"0\" data-pos=\"0\"><summary><span class=\"summary-text\">3000l · yyy…</span><a class=\"row-link\" href=\"#4\" data-pos=\"0\" title=\"link to this row (c copies it)\" aria-label=\"link to this row\"></a></summary><pre class=\"body plain\">{body}</pre></details>"
         )
     );
 }

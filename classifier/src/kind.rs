@@ -38,6 +38,8 @@ pub mod icon {
     pub const IMAGE: &str = "🖼\u{fe0f}";
     /// The generic tool icon (an MCP tool, an unknown built-in).
     pub const TOOL: &str = "🔧";
+    /// The page's live preview of a message still being written (never a stored row).
+    pub const WRITING: &str = "✍";
 
     /// Every icon a tool-call row can carry (the per-tool icons of [`crate::tools`]).
     pub const TOOLS: &[&str] = &[

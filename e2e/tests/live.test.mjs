@@ -168,6 +168,140 @@ test("a permalink to an old row of a live session pages back to it and stays the
   await page.context().close();
 });
 
+// Rows the reader can point at: a range permalink opens at its first row with the range
+// highlighted, and survives a reload; a row's link makes it current and copies its address;
+// shift-click selects the rows between; `c` copies the selection's link; filters still work.
+test("a range permalink (#seq=a-b) highlights its rows; row links copy; shift-click selects", { skip: !HAS_SERVE && "hiveterm serve not built", timeout: 60_000 }, async () => {
+  await postNotes("e2e-range", 300);
+  const url = `http://127.0.0.1:${port}/s/e2e-range`;
+  const page = await openPage(browser, `${url}#seq=120-180`);
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: `http://127.0.0.1:${port}` });
+  const selected = () => page.$$eval(".live .row.selected", (rs) => rs.map((r) => Number(r.dataset.seq)));
+  const inView = (seq) => page.evaluate((seq) => {
+    const row = document.querySelector(`.live .row[data-seq="${seq}"]`);
+    const a = document.querySelector(".scroller").getBoundingClientRect();
+    const b = row?.getBoundingClientRect();
+    return !!row && b.top >= a.top && b.bottom <= a.bottom;
+  }, seq);
+  const opened = async () => {
+    await page.waitForSelector('.live .row.current[data-seq="120"]');
+    await page.waitForTimeout(500);
+    assert.equal(await page.evaluate(() => location.hash), "#seq=120-180");
+    assert.ok(await inView(120), "the range's first row is in view");
+    const sel = await selected();
+    assert.ok(sel.length >= 20 && sel[0] === 120, `selected from 120: ${sel}`);
+    assert.ok(sel.every((s) => s >= 120 && s <= 180), `only the range: ${sel}`);
+    assert.ok(await page.$('.live .row[data-seq="119"]:not(.selected)'), "the row before is not selected");
+  };
+  await opened();
+  await page.screenshot({ path: path.join(SHOTS, "live-range-link.png") });
+  await page.reload();
+  await page.waitForSelector("[data-dropzone]");
+  await opened();
+  // A row's link: current, in the URL, on the clipboard.
+  await page.hover('.live .row[data-seq="130"]');
+  await page.click('.live .row[data-seq="130"] .row-link');
+  await page.waitForSelector('.live .row.current[data-seq="130"]');
+  assert.equal(await page.evaluate(() => location.hash), "#130");
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), `${url}#130`);
+  assert.deepEqual(await selected(), [], "a row's link drops the range");
+  // Shift-click: the rows from the current one to this one.
+  await page.click('.live .row[data-seq="135"] .summary-text', { modifiers: ["Shift"] });
+  await page.waitForFunction(() => location.hash === "#seq=130-135");
+  assert.deepEqual(await selected(), [130, 131, 132, 133, 134, 135]);
+  await page.keyboard.press("c");
+  await page.waitForFunction((want) => navigator.clipboard.readText().then((t) => t === want), `${url}#seq=130-135`);
+  // Search: the matching rows, the selected ones still highlighted.
+  await page.fill(".search", "line 13");
+  await page.waitForFunction(() => document.querySelector(".shown").textContent === "11 of 300 rows");
+  assert.deepEqual(await selected(), [130, 131, 132, 133, 134, 135]);
+  await page.fill(".search", "");
+  await page.waitForFunction(() => document.querySelector(".shown").textContent === "300 rows");
+  await page.keyboard.press("Escape");
+  // j: a key moves one row and links it alone.
+  await page.keyboard.press("j");
+  await page.waitForFunction(() => /^#\d+$/.test(location.hash));
+  assert.deepEqual(await selected(), []);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+// A list taller than a browser can draw (issue 12): past the scroller limit the scroll range
+// maps onto the rows, and every row is still reached exactly. The limit is lowered for the
+// test (localStorage) so a 20,000-row session (400,000 px) is 4 times past it.
+test("a list past the browser's height limit reaches every row: #seq, n/N, search, G, jump to latest", { skip: !HAS_SERVE && "hiveterm serve not built", timeout: 90_000 }, async () => {
+  const N = 20_000;
+  const warnAt = new Set([5_000, 12_345, 19_990]);
+  const body = Array.from({ length: N }, (_, i) => {
+    const n = i + 1;
+    const text = warnAt.has(n) ? `stderr: warning at ${n}` : `stdout: line ${n}`;
+    return JSON.stringify({ kind: "note", ts: 1764468000 + i, text });
+  }).join("\n") + "\n";
+  const r = await fetch(`http://127.0.0.1:${port}/api/sessions/e2e-tall/events`, { method: "POST", headers: NDJSON, body });
+  assert.equal(r.status, 200, await r.text());
+  const init = "localStorage.setItem('hiveterm.test.max-scroll-px', '100000')";
+  // A permalink to the first row: paged back to it, so all 20,000 rows are held.
+  const page = await openPage(browser, `http://127.0.0.1:${port}/s/e2e-tall#1`, { init });
+  const inView = (seq) => page.evaluate((seq) => {
+    const row = document.querySelector(`.live .row[data-seq="${seq}"]`);
+    const a = document.querySelector(".scroller").getBoundingClientRect();
+    const b = row?.getBoundingClientRect();
+    return !!row && b.top >= a.top - 1 && b.bottom <= a.bottom + 1;
+  }, seq);
+  const current = () => page.$eval(".live .row.current", (r) => Number(r.dataset.seq));
+  await page.waitForSelector('.live .row.current[data-seq="1"]', { timeout: 30_000 });
+  await page.waitForFunction((n) => document.querySelector(".shown").textContent === `${n} rows`, N, { timeout: 30_000 });
+  const h = await page.$eval(".scroller", (e) => e.scrollHeight);
+  assert.ok(h <= 100_000 + 2000, `the scroller stays under the limit: ${h}`);
+  // n / N: the next and previous warnings.
+  await page.keyboard.press("n");
+  await page.waitForFunction(() => document.querySelector(".live .row.current")?.dataset.seq === "5000");
+  assert.ok(await inView(5000), "n: 5000 in view");
+  await page.keyboard.press("n");
+  await page.waitForFunction(() => document.querySelector(".live .row.current")?.dataset.seq === "12345");
+  assert.ok(await inView(12345), "n: 12345 in view");
+  await page.keyboard.press("N");
+  await page.waitForFunction(() => document.querySelector(".live .row.current")?.dataset.seq === "5000");
+  assert.ok(await inView(5000), "N: 5000 in view");
+  // G: the very last row.
+  await page.keyboard.press("G");
+  await page.waitForTimeout(300);
+  assert.ok(await inView(N), "G: the last row in view");
+  // The scrollbar dragged to the end: the last row; to the top: the first.
+  await page.$eval(".scroller", (e) => { e.scrollTop = 0; });
+  await page.waitForTimeout(300);
+  assert.ok(await inView(1), "top: the first row in view");
+  await page.click(".jump");
+  await page.waitForTimeout(300);
+  assert.ok(await inView(N), "jump to latest: the last row in view");
+  await page.$eval(".scroller", (e) => { e.scrollTop = e.scrollHeight / 2; });
+  await page.waitForTimeout(300);
+  await page.$eval(".scroller", (e) => { e.scrollTop = e.scrollHeight; });
+  await page.waitForTimeout(300);
+  assert.ok(await inView(N), "scrolled to the bottom: the last row in view");
+  // Search, then a jump to its last hit.
+  await page.fill(".search", "warning at");
+  await page.waitForFunction(() => document.querySelector(".shown").textContent === "3 of 20000 rows");
+  await page.keyboard.press("Escape");
+  await page.keyboard.press("N");
+  await page.waitForFunction(() => document.querySelector(".live .row.current")?.dataset.seq === "19990");
+  assert.equal(await current(), 19990);
+  await page.screenshot({ path: path.join(SHOTS, "live-tall.png") });
+  assert.deepEqual(page.errors, []);
+  // A permalink deep in the session: paged back to (8,500 rows, still past the limit).
+  const deep = await openPage(browser, `http://127.0.0.1:${port}/s/e2e-tall#12000`, { init });
+  await deep.waitForSelector('.live .row.current[data-seq="12000"]', { timeout: 30_000 });
+  await deep.waitForTimeout(300);
+  assert.ok(await deep.evaluate(() => {
+    const row = document.querySelector('.live .row[data-seq="12000"]');
+    const a = document.querySelector(".scroller").getBoundingClientRect();
+    const b = row.getBoundingClientRect();
+    return b.top >= a.top - 1 && b.bottom <= a.bottom + 1;
+  }), "#12000 in view");
+  await deep.context().close();
+  await page.context().close();
+});
+
 // Regression (token): on a server bound beyond loopback (--token), the start page opened with
 // ?token= linked to sessions without it, so a session opened from the list got 401s.
 test("with --token, a session opened from the start page keeps the token", { skip: !HAS_SERVE && "hiveterm serve not built", timeout: 60_000 }, async () => {

@@ -1,0 +1,84 @@
+//! The banner: the log's or session's title, "close" for an offline log, the connection,
+//! the server's badges, the reading progress; it shimmers while a turn is in flight.
+
+use leptos::prelude::*;
+
+use crate::live::Badge;
+use crate::offline::Progress;
+
+/// The banner.
+#[component]
+pub fn Banner(
+    /// The title.
+    title: RwSignal<String>,
+    /// Whether an offline log is open (offers "close").
+    has_log: Memo<bool>,
+    /// Closes the offline log.
+    on_close: Callback<()>,
+    /// The connection's state (live).
+    conn: RwSignal<String>,
+    /// The server's badges (live).
+    badges: RwSignal<Vec<Badge>>,
+    /// Reading an offline log.
+    progress: RwSignal<Option<Progress>>,
+    /// Whether a turn is in flight.
+    #[prop(into)]
+    in_flight: Signal<bool>,
+) -> impl IntoView {
+    view! {
+        <header class="banner" class=("in-flight", move || in_flight.get())>
+            <span class="title">{move || title.get()}</span>
+            <button
+                class="close-log"
+                title="close this log (it is kept only for a reload of this tab)"
+                hidden=move || !has_log.get()
+                on:click=move |_| on_close.run(())
+            >"close ✕"</button>
+            <span class="conn">{move || conn.get()}</span>
+            <span class="badges">
+                {move || badges.get().into_iter().map(|(k, v)| {
+                    let text = if matches!(k.as_str(), "status" | "model" | "ended") {
+                        v
+                    } else {
+                        format!("{k} {v}")
+                    };
+                    view! { <span class=format!("badge badge-{k}") title=k.clone()>{text}</span> }
+                }).collect::<Vec<_>>()}
+            </span>
+            {move || progress.get().map(|p| view! { <ProgressBar p /> })}
+        </header>
+    }
+}
+
+/// How far reading an offline log got (its figures in `data-*` for the tests).
+#[component]
+fn ProgressBar(p: Progress) -> impl IntoView {
+    let pct = if p.total > 0.0 {
+        p.read / p.total * 100.0
+    } else {
+        100.0
+    };
+    let label = match (&p.error, p.done) {
+        (Some(e), _) => format!("error: {e}"),
+        (None, true) => format!(
+            "{} lines · {:.1} MB · {:.0} ms",
+            p.lines,
+            p.total / 1e6,
+            p.done_ms.unwrap_or(0.0)
+        ),
+        (None, false) => format!("{} lines · {:.0}%", p.lines, pct),
+    };
+    let ms = |v: Option<f64>| v.map(|v| format!("{v:.0}")).unwrap_or_default();
+    view! {
+        <div
+            class="progress"
+            data-done=if p.done { "1" } else { "0" }
+            data-first-ms=ms(p.first_ms)
+            data-done-ms=ms(p.done_ms)
+            data-lines=p.lines.to_string()
+        >
+            <div class="bar" style:width=format!("{pct:.1}%")></div>
+            <span class="progress-text">{label}</span>
+        </div>
+    }
+}

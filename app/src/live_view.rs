@@ -1,0 +1,173 @@
+//! A live session on the page: its state badges, its newest history page, older pages as
+//! the reader scrolls up or a permalink asks for them, then its SSE stream from the head of
+//! that first page. Every envelope goes through the row reducer; `preview` frames go to the
+//! preview row through its [`PreviewGate`].
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use leptos::prelude::*;
+use serde_json::Value;
+
+use crate::live::{Badge, FIRST_PAGE, OLDER_PAGE, SEEK_PAGE, StreamMsg, badges, turn_in_flight};
+use crate::nav::MAX_SEEK_PAGES;
+use crate::net;
+use crate::preview::{PreviewFrame, PreviewGate, replaces_preview};
+use crate::row_list::Navigator;
+use crate::state::{apply, prepend};
+
+/// The signals the live view writes.
+#[derive(Clone)]
+pub struct Live {
+    /// Session id.
+    pub id: String,
+    /// The rows and the scroller.
+    pub navi: Navigator,
+    /// Banner title.
+    pub title: RwSignal<String>,
+    /// Banner badges.
+    pub badges: RwSignal<Vec<Badge>>,
+    /// The server's turn-in-flight.
+    pub server_in_flight: RwSignal<bool>,
+    /// Connection status text.
+    pub conn: RwSignal<String>,
+    /// The preview row (throttled).
+    pub preview: RwSignal<Option<PreviewFrame>>,
+    /// `before` of the next older history page; `None` at the start of the session.
+    pub next_before: RwSignal<Option<u64>>,
+    /// An older page is being fetched.
+    pub loading: RwSignal<bool>,
+}
+
+impl Live {
+    /// New signals for session `id`.
+    pub fn new(id: String, navi: Navigator, title: RwSignal<String>) -> Live {
+        Live {
+            id,
+            navi,
+            title,
+            badges: RwSignal::new(Vec::new()),
+            server_in_flight: RwSignal::new(false),
+            conn: RwSignal::new(String::new()),
+            preview: RwSignal::new(None),
+            next_before: RwSignal::new(None),
+            loading: RwSignal::new(false),
+        }
+    }
+
+    fn show_state(&self, v: &Value) {
+        if let Some(t) = v
+            .get("title")
+            .and_then(Value::as_str)
+            .filter(|t| !t.is_empty())
+        {
+            self.title.set(t.to_owned());
+        }
+        self.badges.set(badges(v));
+        self.server_in_flight.set(turn_in_flight(v));
+    }
+
+    /// The one way history is paged back: fetches up to `limit` envelopes before the oldest
+    /// held, puts them before the rows (the current row and the view stay where they were),
+    /// and answers whether a page came.
+    async fn page_back(&self, limit: u32) -> bool {
+        let Some(before) = self.next_before.get_untracked() else {
+            return false;
+        };
+        let Ok(page) = net::history(&self.id, Some(before), limit).await else {
+            return false;
+        };
+        let state = self.navi.state;
+        let size = move || state.with_untracked(|s| (s.layout().total(), s.visible_len()));
+        self.navi.keep_in_place(|| {
+            let (h0, n0) = size();
+            state.update(|s| prepend(s, &page.envelopes));
+            let (h1, n1) = size();
+            self.navi.nav.update(|n| n.prepended(n1.saturating_sub(n0)));
+            h1 - h0
+        });
+        self.next_before.set(page.next_before);
+        true
+    }
+
+    /// The reader scrolled near the top: the next older page, unless one is on its way.
+    pub fn load_older(&self) {
+        if self.loading.get_untracked() || self.next_before.with_untracked(Option::is_none) {
+            return;
+        }
+        self.loading.set(true);
+        let me = self.clone();
+        leptos::task::spawn_local(async move {
+            me.page_back(OLDER_PAGE).await;
+            me.loading.set(false);
+        });
+    }
+
+    /// Loads the state and the newest history page, pages back until a permalink's row is
+    /// held, then follows the stream from the first page's head.
+    pub fn connect(self) {
+        self.title.set(self.id.clone());
+        self.conn.set("loading…".into());
+        leptos::task::spawn_local(async move {
+            if let Ok(v) = net::state(&self.id).await {
+                self.show_state(&v);
+            }
+            let first = match net::history(&self.id, None, FIRST_PAGE).await {
+                Ok(p) => p,
+                Err(e) => {
+                    self.conn.set(format!("cannot load: {e}"));
+                    return;
+                }
+            };
+            let head = first.head.unwrap_or(0);
+            self.navi.state.update(|s| prepend(s, &first.envelopes));
+            self.next_before.set(first.next_before);
+            // A permalink to an older row: page back until it is held.
+            self.loading.set(true);
+            for _ in 0..MAX_SEEK_PAGES {
+                let seek = self.navi.state.with_untracked(|s| {
+                    self.navi
+                        .nav
+                        .with_untracked(|n| n.seek_before(s, self.next_before.get_untracked()))
+                });
+                if seek.is_none() || !self.page_back(SEEK_PAGE).await {
+                    break;
+                }
+            }
+            self.loading.set(false);
+            self.follow(head);
+        });
+    }
+
+    fn follow(self, head: u64) {
+        let gate = Rc::new(RefCell::new(PreviewGate::default()));
+        let (state, conn, preview) = (self.navi.state, self.conn, self.preview);
+        let id = self.id.clone();
+        let opened = net::stream(&id, head, move |m| match m {
+            StreamMsg::Envelope(env) => {
+                if replaces_preview(&env)
+                    && let Some(seq) = env.seq
+                    && gate.borrow_mut().row(seq)
+                {
+                    preview.set(None);
+                }
+                state.update(|s| apply(s, &env));
+            }
+            StreamMsg::Preview(f) => {
+                let action = gate.borrow_mut().frame(f, crate::browser::now_ms());
+                crate::preview::show(gate.clone(), preview, action);
+            }
+            StreamMsg::State(v) => self.show_state(&v),
+            StreamMsg::Open => {
+                // The server sends the current preview after the backlog.
+                let action = gate.borrow_mut().clear();
+                crate::preview::show(gate.clone(), preview, action);
+                conn.set("● connected".into());
+            }
+            StreamMsg::Error => conn.set("reconnecting…".into()),
+        });
+        if let Err(e) = opened {
+            conn.set(format!("cannot stream: {e}"));
+        }
+    }
+}

@@ -1,0 +1,141 @@
+//! An offline log's life on the page: opened (dropped, picked or pasted), read by the worker
+//! with its progress shown, kept for a reload of the tab and reopened by it, closed.
+
+use leptos::prelude::*;
+
+use crate::browser::{self, now_ms};
+use crate::offline::{FromWorker, Progress};
+use crate::row_list::Navigator;
+use crate::state::{apply, clear};
+
+/// The offline log's signals and what changes them.
+#[derive(Clone, Copy)]
+pub struct LogFile {
+    navi: Navigator,
+    title: RwSignal<String>,
+    /// Reading progress; `None`: no log open.
+    pub progress: RwSignal<Option<Progress>>,
+    /// This tab's kept log is being looked up (the start page waits for it).
+    pub restoring: RwSignal<bool>,
+    started_at: StoredValue<f64>,
+}
+
+impl LogFile {
+    /// No log open yet. Offline (`live` false) the worker's messages are handled from now
+    /// on, and this tab's kept log, if any, is reopened.
+    pub fn new(navi: Navigator, title: RwSignal<String>, live: bool) -> LogFile {
+        let log = LogFile {
+            navi,
+            title,
+            progress: RwSignal::new(None),
+            restoring: RwSignal::new(!live && crate::keep::has_tab()),
+            started_at: StoredValue::new(0.0),
+        };
+        if !live {
+            crate::offline::install(move |msg| log.on_worker(msg));
+            crate::keep::restore(move |kept| {
+                if log.progress.with_untracked(Option::is_none)
+                    && let Some((blob, name)) = kept
+                {
+                    log.open_blob(blob, name, true);
+                }
+                log.restoring.set(false);
+            });
+        }
+        log
+    }
+
+    /// Whether a log is open.
+    pub fn is_open(&self) -> bool {
+        self.progress.with(Option::is_some)
+    }
+
+    fn on_worker(self, msg: FromWorker) {
+        let progress = self.progress;
+        match msg {
+            FromWorker::Ready => {}
+            // Late rows of a log that was closed.
+            _ if progress.with_untracked(Option::is_none) => {}
+            FromWorker::Rows {
+                envs,
+                read,
+                total,
+                lines,
+                done,
+            } => {
+                if !envs.is_empty() {
+                    self.navi.state.update(|s| {
+                        for env in &envs {
+                            apply(s, env);
+                        }
+                    });
+                }
+                let elapsed = now_ms() - self.started_at.get_value();
+                progress.update(|p| {
+                    if let Some(p) = p {
+                        (p.read, p.total, p.lines, p.done) = (read, total, lines, done);
+                        if p.first_ms.is_none() && !envs.is_empty() {
+                            p.first_ms = Some(elapsed);
+                        }
+                        if done {
+                            p.done_ms = Some(elapsed);
+                        }
+                    }
+                });
+            }
+            FromWorker::Error(e) => progress.update(|p| {
+                if let Some(p) = p {
+                    p.error = Some(e);
+                    p.done = true;
+                }
+            }),
+        }
+    }
+
+    /// Opens a log. One opened by hand replaces the tab's kept one, and its `#seq` belonged
+    /// to the last log; a reopened kept log (`kept`) keeps the URL's `#seq`, revealed once
+    /// its row is held.
+    pub fn open_blob(self, blob: web_sys::Blob, name: String, kept: bool) {
+        self.restoring.set(false);
+        self.navi.state.update(clear);
+        let permalink = if kept { browser::permalink() } else { None };
+        self.navi.nav.update(|n| n.reset(false, permalink));
+        self.started_at.set_value(now_ms());
+        self.title.set(name.clone());
+        self.progress.set(Some(Progress {
+            total: blob.size(),
+            name: name.clone(),
+            ..Progress::default()
+        }));
+        self.navi.scroll(crate::nav::Scroll::To(0.0));
+        if !kept {
+            browser::clear_permalink();
+            crate::keep::keep(&blob, &name);
+        }
+        crate::offline::read_blob(blob);
+    }
+
+    /// Opens a dropped or picked file.
+    pub fn open_file(self, file: web_sys::File) {
+        let name = file.name();
+        self.open_blob(file.into(), name, false);
+    }
+
+    /// Opens pasted text.
+    pub fn open_text(self, text: String) {
+        if let Some(blob) = crate::offline::text_blob(&text) {
+            self.open_blob(blob, "pasted log".to_owned(), false);
+        }
+    }
+
+    /// Closes the log: back to the start page, and the kept copy forgotten.
+    pub fn close(self) {
+        crate::offline::cancel();
+        crate::keep::forget();
+        self.navi.state.update(clear);
+        self.navi.nav.update(|n| n.reset(false, None));
+        self.progress.set(None);
+        self.title.set("hiveterm".to_owned());
+        browser::clear_permalink();
+    }
+}
