@@ -1,4 +1,6 @@
-//! The real `hiveterm` binary: durability under SIGKILL, and `hiveterm run` with a fake agent.
+//! The real `hiveterm` binary: durability under SIGKILL, and `hiveterm run` with a fake agent
+//! (on the backend the suite runs against: a SQLite file, or with `HIVETERM_TEST_DB=postgres`
+//! a fresh PostgreSQL schema).
 
 mod common;
 
@@ -9,7 +11,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use classifier::{LogClassifier, TermMsg};
-use common::{call, call_json, spawn};
+use common::{DbSpec, call, call_json, spawn};
 use serde_json::Value;
 
 fn note(text: &str) -> String {
@@ -19,8 +21,8 @@ fn note(text: &str) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigkill_during_ingest_loses_no_acknowledged_event() {
     let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("d.db");
-    let db_s = db.to_str().unwrap();
+    let db = DbSpec::fresh(dir.path());
+    let db_s = db.spec.as_str();
     let (mut child, addr) = spawn(&["serve", "--db", db_s, "--addr", "127.0.0.1:0"], &[]);
     let acked: Arc<Mutex<Vec<(String, u64)>>> = Arc::default();
     let mut posters = Vec::new();
@@ -64,40 +66,30 @@ async fn sigkill_during_ingest_loses_no_acknowledged_event() {
     let acked = acked.lock().unwrap().clone();
     assert!(acked.len() >= 100, "only {} acknowledged", acked.len());
 
-    // Restarted on the same file: everything acknowledged is there, once, at its seq.
+    // Restarted on the same database: everything acknowledged is there, once, at its seq.
     let (mut child, addr) = spawn(&["serve", "--db", db_s, "--addr", "127.0.0.1:0"], &[]);
-    {
-        let conn = rusqlite::Connection::open(&db).unwrap();
-        let check: String = conn
-            .query_row("PRAGMA integrity_check", [], |r| r.get(0))
-            .unwrap();
-        assert_eq!(check, "ok");
-        let (count, max): (u64, u64) = conn
-            .query_row(
-                "SELECT count(*), max(seq) FROM events WHERE session = 'dur'",
-                [],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
-            .unwrap();
-        assert_eq!(count, max, "seqs have no gaps");
-        let mut stmt = conn
-            .prepare("SELECT seq FROM events WHERE session = 'dur' AND raw = ?1")
-            .unwrap();
-        for (line, seq) in &acked {
-            let seqs: Vec<u64> = stmt
-                .query_map([line.as_bytes()], |r| r.get(0))
-                .unwrap()
-                .map(Result::unwrap)
-                .collect();
-            assert_eq!(seqs, [*seq], "{line}");
-        }
-        let last_seq: u64 = conn
-            .query_row("SELECT last_seq FROM sessions WHERE id = 'dur'", [], |r| {
-                r.get(0)
-            })
-            .unwrap();
-        assert_eq!(last_seq, max);
+    if !db.is_postgres() {
+        assert_eq!(db.query_one("PRAGMA integrity_check"), "ok");
     }
+    let stored = db.raw_events("dur");
+    let seqs: Vec<u64> = stored.iter().map(|e| e.seq).collect();
+    let max = stored.len() as u64;
+    assert_eq!(seqs, (1..=max).collect::<Vec<_>>(), "seqs have no gaps");
+    let mut at: std::collections::HashMap<&[u8], Vec<u64>> = std::collections::HashMap::new();
+    for e in &stored {
+        at.entry(e.raw.as_slice()).or_default().push(e.seq);
+    }
+    for (line, seq) in &acked {
+        assert_eq!(
+            at.get(line.as_bytes()).map(Vec::as_slice),
+            Some(&[*seq][..]),
+            "{line}"
+        );
+    }
+    assert_eq!(
+        db.query_one("SELECT CAST(last_seq AS TEXT) FROM sessions WHERE id = 'dur'"),
+        max.to_string()
+    );
     // And it goes on from there.
     let (_, s) = call_json(addr, "GET", "/api/sessions/dur", vec![]).await;
     let last = s["last_seq"].as_u64().unwrap();
@@ -131,7 +123,7 @@ fn classify_in_a_turn(bytes: &[u8]) -> Vec<Vec<TermMsg>> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn run_a_fake_agent_serves_it_and_records_everything() {
     let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("r.db");
+    let db = DbSpec::fresh(dir.path());
     let fixture_rel = "claude-code-2.1.332/file_tools.stream.jsonl";
     let fixture_path = common::repo().join("fixtures").join(fixture_rel);
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fake-agent.sh");
@@ -142,7 +134,7 @@ async fn run_a_fake_agent_serves_it_and_records_everything() {
             "--title",
             "fake agent",
             "--db",
-            db.to_str().unwrap(),
+            &db.spec,
             "--addr",
             "127.0.0.1:0",
             "--",
@@ -172,7 +164,7 @@ async fn run_a_fake_agent_serves_it_and_records_everything() {
     );
 
     // What it stored, read back through the library.
-    let store = hiveterm::Store::open(&db).unwrap();
+    let store = hiveterm::Store::open_db(&db.spec, hiveterm::store::CHECKPOINT_EVERY).unwrap();
     let state = hiveterm::AppState::new(store, hiveterm::Config::default());
     let addr = common::spawn_server(state).await;
     let envs = common::all_history(addr, &id, 1000).await;
@@ -215,15 +207,11 @@ async fn run_a_fake_agent_serves_it_and_records_everything() {
 
     // Every stdout line stored byte for byte, classified as `hiveterm classify` does.
     let fixture = common::fixture(fixture_rel);
-    let conn = rusqlite::Connection::open(&db).unwrap();
-    let raws: Vec<(u64, Vec<u8>)> = conn
-        .prepare(
-            "SELECT seq, raw FROM events WHERE session = ?1 AND raw NOT LIKE '{\"kind\"%' ORDER BY seq",
-        )
-        .unwrap()
-        .query_map([&id], |r| Ok((r.get(0)?, r.get(1)?)))
-        .unwrap()
-        .map(Result::unwrap)
+    let raws: Vec<(u64, Vec<u8>)> = db
+        .raw_events(&id)
+        .into_iter()
+        .filter(|e| !e.raw.starts_with(b"{\"kind\""))
+        .map(|e| (e.seq, e.raw))
         .collect();
     let lines: Vec<&[u8]> = fixture
         .split(|&b| b == b'\n')
@@ -267,10 +255,9 @@ fn serve_refuses_a_public_address_without_a_token() {
 #[test]
 fn run_of_a_command_that_cannot_start_says_why() {
     let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("r.db");
+    let db = DbSpec::fresh(dir.path());
     let out = Command::new(env!("CARGO_BIN_EXE_hiveterm"))
-        .args(["run", "--once", "--addr", "127.0.0.1:0", "--db"])
-        .arg(&db)
+        .args(["run", "--once", "--addr", "127.0.0.1:0", "--db", &db.spec])
         .args(["--", "/nonexistent/agent", "-p", "hi"])
         .output()
         .unwrap();
@@ -285,15 +272,14 @@ fn run_of_a_command_that_cannot_start_says_why() {
 #[test]
 fn follow_of_a_path_not_there_yet_says_it_waits() {
     let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("f.db");
+    let db = DbSpec::fresh(dir.path());
     let (there, missing) = (
         dir.path().join("there.jsonl"),
         dir.path().join("typo.jsonl"),
     );
     std::fs::write(&there, note("hello") + "\n").unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_hiveterm"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--db"])
-        .arg(&db)
+        .args(["serve", "--addr", "127.0.0.1:0", "--db", &db.spec])
         .arg("--follow")
         .arg(&there)
         .arg("--follow")

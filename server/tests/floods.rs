@@ -1,11 +1,14 @@
-//! Issue 9's floods and poisons, against the real router over a real SQLite file: a POST
-//! of millions of lines while another session posts, history pages of huge events, a
-//! `1e308` that made a checkpoint unreadable, a checkpoint that does not parse, one failing
-//! command in a write group, badge values of any size.
+//! Issue 9's floods and poisons, against the real router over a real database (SQLite, or
+//! PostgreSQL with `HIVETERM_TEST_DB=postgres`): a POST of millions of lines while another
+//! session posts, history pages of huge events, a `1e308` that made a checkpoint unreadable, a
+//! checkpoint that does not parse, one failing write among others, badge values of any size.
+//!
+//! No timing asserts (they flaked on a loaded machine): "does not wait for" is asserted as an
+//! order of events — requests answered while the big one is still in flight.
 
 mod common;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use common::{TestDb, call_json, spawn_server};
 use hiveterm::{AppState, Config};
@@ -20,11 +23,9 @@ async fn a_post_of_8_million_lines_is_refused_before_anything_is_stored() {
     let db = TestDb::new();
     let addr = spawn_server(db.state.clone()).await;
     let body = b"x\n".repeat(8 * 1024 * 1024);
-    let t = Instant::now();
     let (status, v) = call_json(addr, "POST", "/api/sessions/flood/events", body).await;
     assert_eq!(status, 413, "{v}");
     assert!(v["error"].as_str().unwrap().contains("lines"), "{v}");
-    assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
     let (status, _) = call_json(addr, "GET", "/api/sessions/flood", vec![]).await;
     assert_eq!(status, 404, "nothing stored");
 }
@@ -35,44 +36,36 @@ async fn a_many_line_post_takes_turns_with_another_sessions_posts() {
     let addr = spawn_server(db.state.clone()).await;
     let lines = 200_000;
     let body = (note("x") + "\n").repeat(lines).into_bytes();
-    let big = tokio::spawn(async move {
-        let t = Instant::now();
-        let r = call_json(addr, "POST", "/api/sessions/big/events", body).await;
-        (r, t.elapsed())
-    });
-    // Another session posts while the big one is stored: each answered promptly.
+    let big = tokio::spawn(call_json(addr, "POST", "/api/sessions/big/events", body));
+    // Another session posts while the big one is stored: its posts are answered while the
+    // big one is still in flight (were they queued behind it, at most the one posted just
+    // before the big one's end could be).
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let mut slowest = Duration::ZERO;
-    let mut during = 0;
-    for i in 0..40 {
-        let t = Instant::now();
+    let (mut during, mut posted) = (0, 0);
+    while !big.is_finished() {
         let (status, v) = call_json(
             addr,
             "POST",
             "/api/sessions/other/events",
-            (note(&format!("small {i}")) + "\n").into_bytes(),
+            (note(&format!("small {posted}")) + "\n").into_bytes(),
         )
         .await;
         assert_eq!(status, 200, "{v}");
-        slowest = slowest.max(t.elapsed());
+        posted += 1;
         if !big.is_finished() {
             during += 1;
         }
-        tokio::time::sleep(Duration::from_millis(50)).await;
+        tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    let ((status, v), took) = big.await.unwrap();
+    let (status, v) = big.await.unwrap();
     assert_eq!(status, 200, "{v}");
-    eprintln!("big post {took:?}; {during} small posts during it, slowest {slowest:?}");
+    eprintln!("{during} of {posted} small posts answered while the big one was stored");
     assert!(
-        during >= 5,
-        "the big post ended too soon to tell ({took:?})"
+        during >= 3,
+        "{during} small posts answered during the big one"
     );
-    // The figure is 2 s for a release build (scripts/bench-attacks.sh); this debug test on a
-    // shared machine allows 5 s (one append of the 200,000 lines made it 23 s).
-    assert!(
-        slowest < Duration::from_secs(5),
-        "slowest small post {slowest:?}"
-    );
+    let (_, s) = call_json(addr, "GET", "/api/sessions/other", vec![]).await;
+    assert_eq!(s["last_seq"], posted);
     // One range, consecutive seqs, not a list of 200,000.
     assert_eq!(v["count"], lines);
     assert_eq!(v["first_seq"], 1);
@@ -175,9 +168,6 @@ async fn an_unreadable_checkpoint_falls_back_to_an_earlier_one() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_failing_command_never_rolls_back_another_sessions_events() {
-    if common::on_postgres() {
-        return; // SQLite's group commit only: PostgreSQL writes each request on its own.
-    }
     let db = TestDb::new();
     let addr = spawn_server(db.state.clone()).await;
     for id in ["good", "poison"] {
@@ -189,14 +179,22 @@ async fn a_failing_command_never_rolls_back_another_sessions_events() {
         )
         .await;
     }
-    // From now on every event of `poison` fails inside SQLite.
-    let conn = rusqlite::Connection::open(db.db_path()).unwrap();
-    conn.execute_batch(
-        "CREATE TRIGGER poison BEFORE INSERT ON events WHEN NEW.session = 'poison'
-         BEGIN SELECT RAISE(ABORT, 'poisoned'); END;",
-    )
-    .unwrap();
-    drop(conn);
+    // From now on every event of `poison` fails inside the database.
+    if db.db.is_postgres() {
+        db.sql(
+            "CREATE FUNCTION poison() RETURNS trigger LANGUAGE plpgsql AS $$
+             BEGIN
+                 IF NEW.session = 'poison' THEN RAISE EXCEPTION 'poisoned'; END IF;
+                 RETURN NEW;
+             END $$;
+             CREATE TRIGGER poison BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION poison();",
+        );
+    } else {
+        db.sql(
+            "CREATE TRIGGER poison BEFORE INSERT ON events WHEN NEW.session = 'poison'
+             BEGIN SELECT RAISE(ABORT, 'poisoned'); END;",
+        );
+    }
     let mut tasks = Vec::new();
     for i in 0..200 {
         let id = if i % 2 == 0 { "good" } else { "poison" };
@@ -275,27 +273,25 @@ async fn the_first_load_of_a_big_session_does_not_stop_other_requests() {
     db.state.store().close().await;
     let store = db.reopen(1_000_000_000);
     let addr = spawn_server(AppState::new(store, Config::default())).await;
-    let big = tokio::spawn(async move {
-        let t = Instant::now();
-        let (status, _) = call_json(addr, "GET", "/api/sessions/big/state", vec![]).await;
-        (status, t.elapsed())
-    });
+    let big = tokio::spawn(call_json(addr, "GET", "/api/sessions/big/state", vec![]));
+    // Another session's state, asked for again and again while the big one loads: answered
+    // while the big load is still in flight (were it waiting for it, at most one could be).
     tokio::time::sleep(Duration::from_millis(200)).await;
-    let t = Instant::now();
-    let (status, _) = call_json(addr, "GET", "/api/sessions/small/state", vec![]).await;
-    let small = t.elapsed();
-    let (big_status, big_took) = big.await.unwrap();
-    assert_eq!(status, 200);
+    let (mut during, mut asked) = (0, 0);
+    while !big.is_finished() {
+        let (status, _) = call_json(addr, "GET", "/api/sessions/small/state", vec![]).await;
+        assert_eq!(status, 200);
+        asked += 1;
+        if !big.is_finished() {
+            during += 1;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let (big_status, big_state) = big.await.unwrap();
     assert_eq!(big_status, 200);
-    eprintln!("big session loaded in {big_took:?}; another one meanwhile in {small:?}");
-    assert!(
-        big_took > Duration::from_millis(600),
-        "the big load ({big_took:?}) was too quick to tell"
-    );
-    assert!(
-        small < big_took / 2,
-        "{small:?} waited for the big load ({big_took:?})"
-    );
+    assert_eq!(big_state["last_seq"], 100_000);
+    eprintln!("{during} of {asked} other requests answered while the big session loaded");
+    assert!(during >= 3, "{during} answered during the big load");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -33,8 +33,10 @@ pub(super) async fn catch_up(
     let id = info.id.as_str();
     let Some(hub) = db.shared.hubs.get(id) else {
         let fold = reader::fold_at(client, id, info.last_seq).await?;
+        // Through `insert_created`: beyond `MAX_HUBS` idle hubs are dropped (a replica that
+        // inserted directly kept every session it ever wrote in memory).
         let hub = Arc::new(Hub::new(info.clone(), fold.clone()));
-        db.shared.hubs.lock().insert(id.to_owned(), hub.clone());
+        let hub = db.shared.hubs.insert_created(id.to_owned(), hub);
         return Ok(CaughtUp {
             hub,
             fold,

@@ -66,6 +66,12 @@ struct Slot {
 impl Shared {
     fn slot_of(&self, id: &str) -> Arc<Slot> {
         let mut locks = self.locks.lock().unwrap_or_else(|e| e.into_inner());
+        if locks.len() > crate::hub::MAX_HUBS && !locks.contains_key(id) {
+            // Slots nobody holds (no write, no load waiting) are dropped: one per session
+            // ever written would grow without bound. A held one is in use; a new one is made
+            // for a session when next needed (its queue is only filled while it is held).
+            locks.retain(|_, slot| Arc::strong_count(slot) > 1);
+        }
         locks.entry(id.to_owned()).or_default().clone()
     }
 }
