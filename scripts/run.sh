@@ -16,10 +16,10 @@ ADDR="${HIVETERM_ADDR:-127.0.0.1:7171}"
 "$ROOT/scripts/setup.sh"
 echo "==> trunk build --release (the page, into dist/)"
 trunk build --release
-echo "==> cargo build --release -p hiveterm"
+echo "==> cargo build --release -p hiveterm (it carries the page just built)"
 cargo build --release -p hiveterm
 # A fresh database each run, so the demo sessions are exactly the bundled logs.
 DB="$TARGET_DIR/demo.db"
 rm -f "$DB" "$DB-wal" "$DB-shm"
 echo "==> hiveterm serve --demo (Ctrl-C stops it)"
-exec "$TARGET_DIR/release/hiveterm" serve --demo --addr "$ADDR" --db "$DB" --static "$ROOT/dist"
+exec "$TARGET_DIR/release/hiveterm" serve --demo --addr "$ADDR" --db "$DB"

@@ -48,6 +48,11 @@ HIVETERM_TEST_DB=postgres cargo test -p hiveterm
 step "golden tests compiled to wasm32, in headless Chromium"
 "$ROOT/scripts/wasm-test.sh" -p classifier --test golden
 
+step "page: trunk build --release (dist/, carried by the release hiveterm built next)"
+# The page first: server/build.rs embeds dist/ in the binary, so `hiveterm serve` and
+# `hiveterm export` (and their end-to-end tests below) use this build.
+trunk build --release
+
 step "release build of hiveterm"
 cargo build --release -p hiveterm
 
@@ -65,9 +70,9 @@ python3 checks/conformance.py "$TARGET_DIR/release/hiveterm" classifier/tests/ho
 # before the page lands. trunk, wasm-bindgen and wasm-opt 132 are installed and on PATH by
 # setup.sh; playwright-core is in e2e/node_modules (use executablePath '/usr/bin/chromium' and
 # the Chromium flags of classifier/webdriver.json).
-step "page: trunk build, bundle budget, <Row> shapes in Chromium, end-to-end (scripts/test-page.sh)"
-# Builds dist/ (the page the release hiveterm serves), then runs the page's browser tests one
-# file at a time so the big-log figures are not skewed by parallel files.
-"$ROOT/scripts/test-page.sh"
+step "page: bundle budget, <Row> shapes in Chromium, end-to-end (scripts/test-page.sh)"
+# dist/ is built above (the page the release hiveterm carries); runs the page's browser tests
+# one file at a time so the big-log figures are not skewed by parallel files.
+"$ROOT/scripts/test-page.sh" --no-build
 
 step "all checks passed in $((SECONDS - started)) s"

@@ -1,6 +1,12 @@
 //! Fingerprints the classifier's source and the server's fold (`src/fold.rs`, `src/badges.rs`),
 //! so the server knows when rows it derived and cached (checkpoints, rendered envelopes) may be
 //! stale and must be rebuilt from the raw events.
+//!
+//! Also embeds the built page: every file of the workspace's `dist/` (built by
+//! `trunk build --release`) when it holds an `index.html`, as a table of `include_bytes!` in
+//! `$OUT_DIR/page.rs` (`src/page.rs` includes it). Without a built page the table is empty and
+//! the binary carries no page. `dist/` is created empty when missing, so that cargo can watch
+//! it (a missing path would rerun this script, and rebuild the crate, on every build).
 
 use std::path::Path;
 
@@ -39,6 +45,55 @@ fn main() {
         println!("cargo:rerun-if-changed={}", f.display());
     }
     println!("cargo:rustc-env=HIVETERM_CLASSIFIER_FINGERPRINT={hash:016x}");
+    embed_page(&server.join("../dist"));
+}
+
+/// Writes `$OUT_DIR/page.rs`: `pub static FILES: &[(&str, &[u8])]`, the built page's files by
+/// their `/`-separated path under `dist/`, or none when `dist/index.html` does not exist.
+fn embed_page(dist: &Path) {
+    let _ = std::fs::create_dir_all(dist);
+    println!("cargo:rerun-if-changed={}", dist.display());
+    let mut files = Vec::new();
+    if dist.join("index.html").is_file() {
+        list_page(dist, "", 0, &mut files);
+    }
+    files.sort();
+    let mut out = String::from("pub static FILES: &[(&str, &[u8])] = &[\n");
+    for (name, path) in &files {
+        out.push_str(&format!(
+            "    ({name:?}, include_bytes!({:?})),\n",
+            path.display().to_string()
+        ));
+    }
+    out.push_str("];\n");
+    let out_dir = std::env::var("OUT_DIR").expect("OUT_DIR");
+    std::fs::write(Path::new(&out_dir).join("page.rs"), out).expect("write page.rs");
+}
+
+/// The files under `dir/prefix` (hidden ones and trunk's staging directory left out).
+fn list_page(dir: &Path, prefix: &str, depth: usize, out: &mut Vec<(String, std::path::PathBuf)>) {
+    let Ok(entries) = std::fs::read_dir(dir.join(prefix)) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let Ok(name) = entry.file_name().into_string() else {
+            continue;
+        };
+        if name.starts_with('.') {
+            continue;
+        }
+        let rel = if prefix.is_empty() {
+            name
+        } else {
+            format!("{prefix}/{name}")
+        };
+        let path = entry.path();
+        if path.is_dir() && depth < 4 {
+            list_page(dir, &rel, depth + 1, out);
+        } else if path.is_file() {
+            out.push((rel, path.canonicalize().unwrap_or(path)));
+        }
+    }
 }
 
 fn collect(dir: &Path, out: &mut Vec<std::path::PathBuf>) {

@@ -65,6 +65,7 @@ pub(crate) mod forward;
 pub mod guard;
 pub(crate) mod hub;
 pub mod ingest;
+pub mod page;
 pub mod post;
 pub mod serve;
 pub(crate) mod sse;
@@ -103,8 +104,11 @@ pub struct Config {
     pub keep_alive: Duration,
     /// When set, every `/api` call needs it (`Authorization: Bearer` or `?token=`).
     pub token: Option<String>,
-    /// Where the page's built files are (`dist/`).
+    /// Where the page's built files are (`dist/`), when [`Config::page`] is `None`.
     pub static_dir: PathBuf,
+    /// The page served from memory (the one the binary carries, [`page::embedded`]) instead
+    /// of `static_dir`. `None` by default; `hiveterm serve` sets it unless given `--static`.
+    pub page: Option<Arc<page::Bundle>>,
     /// The names the server answers to (see [`guard`]).
     pub perimeter: guard::Perimeter,
 }
@@ -117,6 +121,7 @@ impl Default for Config {
             keep_alive: Duration::from_secs(15),
             token: None,
             static_dir: PathBuf::from("dist"),
+            page: None,
             perimeter: guard::Perimeter::default(),
         }
     }

@@ -34,9 +34,10 @@ pub struct ServeOptions {
     /// `name:port`); requests naming any other host than loopback are refused.
     #[arg(long = "public-name")]
     pub public_names: Vec<String>,
-    /// The page's built files.
-    #[arg(long = "static", default_value = "dist")]
-    pub static_dir: PathBuf,
+    /// Serve the page's built files from this directory instead of the page this binary
+    /// carries (default: the carried page; `dist/` when the binary was built without one).
+    #[arg(long = "static", value_name = "DIR")]
+    pub static_dir: Option<PathBuf>,
     /// Longest line stored whole, in bytes; longer lines become an error row. The default is
     /// the limit of `hiveterm classify` and the page.
     #[arg(long, default_value_t = classifier::lines::MAX_LINE_BYTES)]
@@ -206,7 +207,15 @@ async fn start(options: &ServeOptions) -> Result<Running, String> {
         max_line_bytes,
         max_request_bytes,
         token: token.clone(),
-        static_dir: options.static_dir.clone(),
+        static_dir: options
+            .static_dir
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("dist")),
+        page: if options.static_dir.is_none() {
+            crate::page::embedded()
+        } else {
+            None
+        },
         perimeter: Perimeter {
             port: Some(local.port()),
             public_names: options.public_names.clone(),
@@ -231,8 +240,13 @@ async fn start(options: &ServeOptions) -> Result<Running, String> {
         async move { stop.notified().await },
     ));
     tracing::info!(
-        "database {db_name}; at most {} connections",
-        limits.max_connections
+        "database {db_name}; at most {} connections; the page {}",
+        limits.max_connections,
+        match (&state.config().page, &options.static_dir) {
+            (Some(_), _) => "this binary carries".to_owned(),
+            (None, Some(dir)) => format!("in {}", dir.display()),
+            (None, None) => "in dist/ (this binary carries none)".to_owned(),
+        }
     );
     Ok(Running {
         state,

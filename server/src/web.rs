@@ -1,4 +1,5 @@
-//! The page: its built files (`dist/` or `--static DIR`), `index.html` for `/`, `/s/{id}` and
+//! The page: its built files (the ones the binary carries, `crate::page`, or `dist/` or
+//! `--static DIR` on disk), `index.html` for `/`, `/s/{id}` and
 //! any other path that is not a file (the page routes itself), and the CSP on HTML.
 //!
 //! The built page asks for its assets relative to itself (trunk's `public_url = "./"`), so a
@@ -68,6 +69,9 @@ async fn html_headers(req: Request, next: Next) -> Response {
 
 /// The built `index.html`, if there is one.
 async fn built_index(state: &AppState) -> Option<String> {
+    if let Some(page) = &state.config().page {
+        return page.index_html().map(str::to_owned);
+    }
     tokio::fs::read_to_string(state.config().static_dir.join("index.html"))
         .await
         .ok()
@@ -122,6 +126,9 @@ async fn session_page(
 /// of a 256-byte segment costs no file system call; only a match is read from disk.
 async fn built_file(state: &AppState, req: Request) -> Option<Response> {
     use tower::ServiceExt as _;
+    if let Some(page) = &state.config().page {
+        return page.respond(&req);
+    }
     let dir = &state.config().static_dir;
     let name = state.files().find(dir, req.uri().path())?;
     let mut tail = Request::builder()
@@ -152,7 +159,7 @@ async fn built_file(state: &AppState, req: Request) -> Option<Response> {
 }
 
 /// Whether a built file's name carries trunk's content hash (`app-0123456789abcdef.js`).
-fn hashed(name: &str) -> bool {
+pub(crate) fn hashed(name: &str) -> bool {
     let base = name.rsplit('/').next().unwrap_or(name);
     let stem = base.split('.').next().unwrap_or(base);
     stem.rsplit_once('-').is_some_and(|(_, h)| {
@@ -346,7 +353,7 @@ fn inline_scripts(html: &str) -> Vec<&str> {
 }
 
 /// Standard base64 with padding.
-fn base64(bytes: &[u8]) -> String {
+pub(crate) fn base64(bytes: &[u8]) -> String {
     const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
     for chunk in bytes.chunks(3) {

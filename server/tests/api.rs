@@ -634,26 +634,63 @@ async fn assets_asked_for_below_a_page_are_the_built_files() {
     let db = TestDb::new();
     let dist = db.dir.path().join("dist");
     std::fs::create_dir_all(&dist).unwrap();
-    let index = "<!doctype html><html><head><script type=\"module\">import init from './app-1f.js';init();</script></head><body></body></html>";
-    std::fs::write(dist.join("index.html"), index).unwrap();
-    let files: [(&str, &[u8], &str); 4] = [
-        (
-            "app-1f.js",
-            b"export default function init() {}",
-            "text/javascript",
-        ),
-        ("app-1f_bg.wasm", b"\0asm\x01\0\0\0", "application/wasm"),
-        ("terminal-2e.css", b".row{}", "text/css"),
-        (
-            "worker_loader.js",
-            b"import init from './worker.js';",
-            "text/javascript",
-        ),
-    ];
-    for (name, body, _) in files {
+    std::fs::write(dist.join("index.html"), ASSETS_INDEX).unwrap();
+    for (name, body, _) in ASSETS {
         std::fs::write(dist.join(name), body).unwrap();
     }
     std::fs::write(db.dir.path().join("secret.txt"), "not served").unwrap();
+    check_assets(&db).await;
+}
+
+/// The same rule holds for the page the binary carries (served from memory: `Config::page`,
+/// what `hiveterm serve` uses without `--static`), and the directory is then not read.
+#[tokio::test]
+async fn the_carried_page_is_served_by_the_same_rule() {
+    let mut files = vec![("index.html".to_owned(), ASSETS_INDEX.as_bytes().to_vec())];
+    files.extend(ASSETS.iter().map(|(n, b, _)| ((*n).to_owned(), b.to_vec())));
+    let config = hiveterm::Config {
+        page: Some(std::sync::Arc::new(hiveterm::page::Bundle::new(files))),
+        ..hiveterm::Config::default()
+    };
+    let db = TestDb::with(config, 4);
+    // A different page on disk is ignored.
+    let dist = db.dir.path().join("dist");
+    std::fs::create_dir_all(&dist).unwrap();
+    std::fs::write(dist.join("index.html"), "<p>the disk's page</p>").unwrap();
+    std::fs::write(dist.join("other.js"), "disk").unwrap();
+    check_assets(&db).await;
+    let app = hiveterm::app(db.state.clone());
+    assert_is_the_page(&app, "/other.js", ASSETS_INDEX).await;
+    let (_, headers, _) = req(&app, "GET", "/s/x/app-0123456789abcdef.js", vec![]).await;
+    assert_eq!(
+        headers["cache-control"],
+        "public, max-age=31536000, immutable"
+    );
+    let (_, headers, _) = req(&app, "GET", "/s/x/worker_loader.js", vec![]).await;
+    assert_eq!(headers["cache-control"], "no-cache");
+}
+
+const ASSETS_INDEX: &str = "<!doctype html><html><head><script type=\"module\">import init from './app-1f.js';init();</script></head><body></body></html>";
+
+const ASSETS: [(&str, &[u8], &str); 5] = [
+    (
+        "app-1f.js",
+        b"export default function init() {}",
+        "text/javascript",
+    ),
+    ("app-1f_bg.wasm", b"\0asm\x01\0\0\0", "application/wasm"),
+    ("terminal-2e.css", b".row{}", "text/css"),
+    (
+        "worker_loader.js",
+        b"import init from './worker.js';",
+        "text/javascript",
+    ),
+    ("app-0123456789abcdef.js", b"hashed", "text/javascript"),
+];
+
+async fn check_assets(db: &TestDb) {
+    let index = ASSETS_INDEX;
+    let files = ASSETS;
     let app = hiveterm::app(db.state.clone());
     post(&app, "run-1", b"{\"kind\":\"note\",\"text\":\"a\"}\n").await;
 
