@@ -11,7 +11,13 @@
 //! | `POST /sessions/{id}/events?title`           | JSONL in; `{"session", "created", "first_seq", "last_seq", "count", "seqs"}` |
 //! | `POST /sessions/{id}/end`                    | `SessionInfo`                           |
 //!
+//! | `POST /sessions/{id}/shares`, `GET /shares`, `DELETE /shares/{id}` | share links, see [`crate::share`] |
+//!
 //! With a token configured every route needs `Authorization: Bearer T` or `?token=T`.
+//!
+//! The reads (state, summary, history, stream) answer for a [`Scope`]: a whole session here,
+//! or what a share link shows of one under `/p/<token>/api` (`crate::share::view`), through
+//! the same functions.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -26,7 +32,59 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde_json::json;
 
+use crate::hub::{Hub, SessionInfo};
+use crate::share::redacted::Redacted;
 use crate::{AppError, AppState, check_id};
+
+/// What a read answers for: a session's events up to a seq, read plain or redacted.
+pub(crate) struct Scope {
+    /// The session.
+    pub id: String,
+    /// Its hub.
+    pub hub: Arc<Hub>,
+    /// The newest seq it shows (a snapshot share's); `None`: the session's newest.
+    pub upto: Option<u64>,
+    /// A share's presentation: its title and when it was made (a snapshot's end).
+    pub share: Option<(Option<String>, f64)>,
+    /// A redacted share's rows (folded from redacted raw events), else `None`.
+    pub redacted: Option<Arc<Redacted>>,
+}
+
+impl Scope {
+    /// A whole session: `400` for an invalid id, `404` for an unknown one.
+    pub(crate) async fn session(state: &AppState, id: &str) -> Result<Scope, AppError> {
+        Ok(Scope {
+            id: id.to_owned(),
+            hub: state.session(id).await?,
+            upto: None,
+            share: None,
+            redacted: None,
+        })
+    }
+
+    /// The newest seq it shows now.
+    pub(crate) fn head(&self) -> u64 {
+        let head = self.hub.head();
+        self.upto.map_or(head, |u| u.min(head))
+    }
+
+    /// The session row as it shows it: a snapshot is over (not live) with its last seq, and a
+    /// share's title replaces the session's.
+    pub(crate) fn info(&self) -> SessionInfo {
+        let mut info = self.hub.info();
+        if let Some((title, created)) = &self.share {
+            if let Some(title) = title {
+                info.title.clone_from(title);
+            }
+            if let Some(upto) = self.upto {
+                info.last_seq = info.last_seq.min(upto);
+                info.live = false;
+                info.ended = Some(info.ended.map_or(*created, |e| e.min(*created)));
+            }
+        }
+        info
+    }
+}
 
 /// Default and largest history page.
 pub const HISTORY_DEFAULT: usize = 200;
@@ -44,6 +102,7 @@ pub fn router(state: AppState) -> Router<AppState> {
         .route("/sessions/{id}/end", post(end_session))
         .route("/sessions/{id}/events/history", get(history))
         .route("/sessions/{id}/events/stream", get(crate::sse::stream))
+        .merge(crate::share::api::routes())
         .fallback(|| async { AppError::NotFound("no such API route".into()) })
         .layer(middleware::from_fn_with_state(state, auth))
 }
@@ -148,8 +207,32 @@ async fn get_state(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Response, AppError> {
-    let hub = state.session(&id).await?;
-    Ok(json_text(hub.state_json()))
+    state_of(&state, &Scope::session(&state, &id).await?).await
+}
+
+/// `…/state` of a scope: the session row and its badges as of the scope's newest seq.
+pub(crate) async fn state_of(state: &AppState, scope: &Scope) -> Result<Response, AppError> {
+    if let Some(redacted) = &scope.redacted {
+        let badges = redacted.upto(state, scope.head()).await?.badges();
+        return Ok(json_text(crate::hub::state_json(&scope.info(), &badges)));
+    }
+    match scope.upto {
+        None if scope.share.is_none() => Ok(json_text(scope.hub.state_json())),
+        None => {
+            let badges = scope.hub.lock().fold.badges.clone();
+            Ok(json_text(crate::hub::state_json(&scope.info(), &badges)))
+        }
+        Some(upto) => {
+            let fold = state
+                .store()
+                .fold_at(&scope.id, scope.head().min(upto))
+                .await?;
+            Ok(json_text(crate::hub::state_json(
+                &scope.info(),
+                &fold.badges,
+            )))
+        }
+    }
 }
 
 /// The summary of the session's events so far: the classifier's summary fold, kept up to
@@ -158,8 +241,24 @@ async fn get_summary(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Response, AppError> {
-    let hub = state.session(&id).await?;
-    Ok(Json(hub.summary()).into_response())
+    summary_of(&state, &Scope::session(&state, &id).await?).await
+}
+
+/// `…/summary` of a scope: the summary as of its newest seq (a snapshot's from the fold at
+/// it: a checkpoint and the events after it).
+pub(crate) async fn summary_of(state: &AppState, scope: &Scope) -> Result<Response, AppError> {
+    let summary = if let Some(redacted) = &scope.redacted {
+        redacted.upto(state, scope.head()).await?.summary()
+    } else if let Some(upto) = scope.upto {
+        let fold = state
+            .store()
+            .fold_at(&scope.id, scope.head().min(upto))
+            .await?;
+        fold.summary.summary()
+    } else {
+        scope.hub.summary()
+    };
+    Ok(Json(summary).into_response())
 }
 
 async fn end_session(
@@ -176,13 +275,31 @@ async fn history(
     Path(id): Path<String>,
     Query(params): Query<HashMap<String, String>>,
 ) -> Result<Response, AppError> {
-    let before = number(&params, "before")?;
-    let limit = number(&params, "limit")?
-        .map_or(HISTORY_DEFAULT, |l| l as usize)
+    history_of(&state, &Scope::session(&state, &id).await?, &params).await
+}
+
+/// `…/events/history?before&limit` of a scope: stored envelopes up to its newest seq.
+pub(crate) async fn history_of(
+    state: &AppState,
+    scope: &Scope,
+    params: &HashMap<String, String>,
+) -> Result<Response, AppError> {
+    let before = number(params, "before")?;
+    let limit = number(params, "limit")?
+        .map_or(HISTORY_DEFAULT, |l| {
+            usize::try_from(l).unwrap_or(HISTORY_MAX)
+        })
         .clamp(1, HISTORY_MAX);
-    let hub = state.session(&id).await?;
-    let head = hub.head();
-    let page = state.store().history_page(&id, head, before, limit).await?;
+    let head = scope.head();
+    let page = match &scope.redacted {
+        Some(redacted) => redacted.upto(state, head).await?.page(head, before, limit),
+        None => {
+            state
+                .store()
+                .history_page(&scope.id, head, before, limit)
+                .await?
+        }
+    };
     Ok((
         [(
             header::CONTENT_TYPE,

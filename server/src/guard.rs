@@ -17,7 +17,10 @@
 //! - requests over [`MAX_IN_FLIGHT`] at once, after waiting [`IN_FLIGHT_WAIT`] (`503`).
 //!
 //! It adds `X-Frame-Options: DENY`, `Referrer-Policy: no-referrer` and `nosniff` to every
-//! answer, and `Cache-Control: no-store` to `/api` answers.
+//! answer, and `Cache-Control: no-store` to `/api` answers. Every answer under a share link
+//! (`/p/…`) also gets `Cache-Control: no-store`, `X-Robots-Tag: noindex` and the page's CSP
+//! (when it has none), and its reads (`/p/<token>/api/…`) are refused to other sites' pages
+//! like `/api` reads.
 //!
 //! [`serve_connections`] accepts connections itself (instead of `axum::serve`) so that a
 //! client must send its request head within [`Limits::header_timeout`], at most
@@ -73,7 +76,9 @@ impl Default for Slots {
 
 /// The middleware: see the module's notes.
 pub async fn guard(State(state): State<AppState>, req: Request, next: Next) -> Response {
-    let api = req.uri().path().starts_with("/api/") || req.uri().path() == "/api";
+    let path = req.uri().path();
+    let shared = path.starts_with("/p/");
+    let api = path.starts_with("/api/") || path == "/api" || (shared && path.contains("/api/"));
     let verdict = check(&state, req.method(), req.headers(), api);
     let mut res = match verdict {
         Err(e) => e.into_response(),
@@ -100,8 +105,17 @@ pub async fn guard(State(state): State<AppState>, req: Request, next: Next) -> R
         header::X_CONTENT_TYPE_OPTIONS,
         HeaderValue::from_static("nosniff"),
     );
-    if api {
+    if api || shared {
         headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    }
+    if shared {
+        headers.insert("x-robots-tag", HeaderValue::from_static("noindex"));
+        if !headers.contains_key(header::CONTENT_SECURITY_POLICY) {
+            headers.insert(
+                header::CONTENT_SECURITY_POLICY,
+                HeaderValue::from_static(crate::web::CSP),
+            );
+        }
     }
     res
 }

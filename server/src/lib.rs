@@ -22,6 +22,7 @@
 //! - `badges`: events → the header's badges (`/state`), part of the fold.
 //! - `hub`: per-session live state and the broadcast of committed, pre-rendered frames.
 //! - `api` and `sse`: the HTTP handlers; `web`: the page's files and its CSP.
+//! - [`share`]: share links — making them, and the read-only `/p/<token>` page and reads.
 //! - [`serve`]: options, binding, auth, shutdown — what `hiveterm serve`/`run` call.
 //!
 //! # Architecture notes
@@ -68,6 +69,7 @@ pub mod ingest;
 pub mod page;
 pub mod post;
 pub mod serve;
+pub mod share;
 pub(crate) mod sse;
 pub mod store;
 pub(crate) mod web;
@@ -146,6 +148,7 @@ struct StateInner {
     slots: guard::Slots,
     files: web::Files,
     post_locks: post::PostLocks,
+    redactions: share::redacted::Cache,
 }
 
 impl AppState {
@@ -159,6 +162,7 @@ impl AppState {
                 slots: guard::Slots::default(),
                 files: web::Files::default(),
                 post_locks: post::PostLocks::default(),
+                redactions: share::redacted::Cache::default(),
             }),
         }
     }
@@ -207,13 +211,19 @@ impl AppState {
     pub(crate) fn post_locks(&self) -> &post::PostLocks {
         &self.inner.post_locks
     }
+
+    /// The redacted shares' folds.
+    pub(crate) fn redactions(&self) -> &share::redacted::Cache {
+        &self.inner.redactions
+    }
 }
 
-/// The whole HTTP app: `/api/…` (see `api`) and the page (see `web`), behind the perimeter
-/// ([`guard`]).
+/// The whole HTTP app: `/api/…` (see `api`), share links under `/p/` (see [`share`]) and the
+/// page (see `web`), behind the perimeter ([`guard`]).
 pub fn app(state: AppState) -> Router {
     Router::new()
         .nest("/api", api::router(state.clone()))
+        .merge(share::view::router())
         .merge(web::router())
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
@@ -236,6 +246,8 @@ pub enum AppError {
     NotFound(String),
     /// `409`: the request conflicts with the session's state (posting to an ended session).
     Conflict(String),
+    /// `410`: a share link that expired or was revoked.
+    Gone(String),
     /// `413`: the body is over the request limit.
     TooLarge(String),
     /// `415`: a state-changing request without a JSON/NDJSON type or the client header.
@@ -254,6 +266,7 @@ impl AppError {
             AppError::Forbidden(_) => StatusCode::FORBIDDEN,
             AppError::NotFound(_) => StatusCode::NOT_FOUND,
             AppError::Conflict(_) => StatusCode::CONFLICT,
+            AppError::Gone(_) => StatusCode::GONE,
             AppError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             AppError::Unsupported(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -270,6 +283,7 @@ impl std::fmt::Display for AppError {
             | AppError::Forbidden(m)
             | AppError::NotFound(m)
             | AppError::Conflict(m)
+            | AppError::Gone(m)
             | AppError::TooLarge(m)
             | AppError::Unsupported(m)
             | AppError::Internal(m)

@@ -1,5 +1,6 @@
 //! The `hiveterm` command line: see `hiveterm --help` and `docs/CLI.md`. Parses arguments and
-//! calls into the library (`hiveterm::serve`), `classify_cmd`, `redact_cmd` or `summary_cmd`.
+//! calls into the library (`hiveterm::serve`), `classify_cmd`, `redact_cmd`, `share_cmd` or
+//! `summary_cmd`.
 
 use std::process::ExitCode;
 
@@ -8,6 +9,7 @@ use hiveterm::serve::{RunArgs, ServeArgs};
 
 mod classify_cmd;
 mod redact_cmd;
+mod share_cmd;
 mod summary_cmd;
 
 /// Shows what an AI coding agent is doing and did, one terminal-like row per event.
@@ -29,6 +31,9 @@ enum Command {
     /// Summarise a log for a postmortem: turns and how they ended, errors (and the first),
     /// tool calls, duration, tokens, cost, models, files changed; --json for one object.
     Summary(summary_cmd::Args),
+    /// Make a read-only share link of a session (`/p/<token>`, printed last): a snapshot, or
+    /// --live; --redact serves it redacted. --list and --revoke ID manage the links.
+    Share(share_cmd::Args),
     /// Serve the agent pages: sessions in a SQLite file, fed by --follow, --stdin, --demo or
     /// POST /api/sessions/{id}/events; prints the URL.
     Serve(ServeArgs),
@@ -43,6 +48,7 @@ fn main() -> ExitCode {
         Command::Classify(args) => classify_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Redact(args) => redact_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Summary(args) => summary_cmd::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Share(args) => share_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Serve(args) => runtime().and_then(|rt| {
             init_logs();
             rt.block_on(hiveterm::serve::serve(args))

@@ -15,6 +15,7 @@
 
 use std::collections::HashMap;
 use std::convert::Infallible;
+use std::future::Future;
 use std::sync::Arc;
 
 use axum::body::{Body, Bytes};
@@ -33,27 +34,52 @@ pub async fn stream(
     Query(params): Query<HashMap<String, String>>,
     headers: HeaderMap,
 ) -> Result<Response, AppError> {
+    let after = after_of(&headers, &params)?;
+    let hub = state.session(&id).await?;
+    Ok(stream_of(state, id, hub, after, std::future::pending()))
+}
+
+/// Where a client starts: `Last-Event-ID`, else `?after=`, else 0.
+pub(crate) fn after_of(
+    headers: &HeaderMap,
+    params: &HashMap<String, String>,
+) -> Result<u64, AppError> {
     let last_event_id = headers
         .get("last-event-id")
         .and_then(|v| v.to_str().ok())
         .map(str::trim)
         .filter(|v| !v.is_empty());
-    let after = match last_event_id.or(params.get("after").map(String::as_str)) {
-        None => 0,
+    match last_event_id.or(params.get("after").map(String::as_str)) {
+        None => Ok(0),
         Some(v) => v.parse::<u64>().map_err(|_| {
             AppError::BadRequest("Last-Event-ID and after must be whole numbers".into())
-        })?,
-    };
-    let hub = state.session(&id).await?;
-    let (rx, head, preview) = hub.subscribe();
+        }),
+    }
+}
+
+/// The stream of session `id` after `after`, ended when `until` resolves (a share that
+/// expires or is revoked) or the server shuts down.
+pub(crate) fn stream_of(
+    state: AppState,
+    id: String,
+    hub: Arc<Hub>,
+    after: u64,
+    until: impl Future<Output = ()> + Send + 'static,
+) -> Response {
+    let subscribed = hub.subscribe();
     // Small: a slow client holds back at most two chunks; the rest waits in the database.
     let (tx, out) = mpsc::channel::<Bytes>(4);
-    tokio::spawn(feed(state, id, hub, rx, (head, preview), after, tx));
+    tokio::spawn(feed(state, id, hub, subscribed, after, tx, until));
+    response(out)
+}
+
+/// An SSE answer whose frames come from `out`.
+pub(crate) fn response(out: mpsc::Receiver<Bytes>) -> Response {
     let body = Body::from_stream(futures_util::stream::unfold(out, |mut out| async move {
         let first = out.recv().await?;
         Some((Ok::<Bytes, Infallible>(coalesce(first, &mut out)), out))
     }));
-    Ok((
+    (
         [
             (
                 header::CONTENT_TYPE,
@@ -67,7 +93,7 @@ pub async fn stream(
         ],
         body,
     )
-        .into_response())
+        .into_response()
 }
 
 /// Sends the frames of events `(pos, upto]` from the database (the envelopes the writer
@@ -97,12 +123,13 @@ async fn feed(
     state: AppState,
     id: String,
     hub: Arc<Hub>,
-    mut rx: broadcast::Receiver<Arc<Batch>>,
-    (head, preview): (u64, Option<Bytes>),
+    (mut rx, head, preview): (broadcast::Receiver<Arc<Batch>>, u64, Option<Bytes>),
     after: u64,
     tx: mpsc::Sender<Bytes>,
+    until: impl Future<Output = ()> + Send + 'static,
 ) {
     let mut shutdown = state.shutdown();
+    let mut until = std::pin::pin!(until);
     let Ok(mut pos) = backfill(&state, &id, after, head, &tx).await else {
         return;
     };
@@ -168,6 +195,7 @@ async fn feed(
             }
             _ = tx.closed() => return,
             () = stopped(&mut shutdown) => return,
+            () = &mut until => return,
         }
     }
 }
@@ -194,7 +222,7 @@ async fn send_state(hub: &Hub, tx: &mpsc::Sender<Bytes>) -> Result<(), ()> {
 }
 
 /// Resolves once the server is shutting down.
-async fn stopped(rx: &mut tokio::sync::watch::Receiver<bool>) {
+pub(crate) async fn stopped(rx: &mut tokio::sync::watch::Receiver<bool>) {
     loop {
         let stop = *rx.borrow_and_update();
         if stop {

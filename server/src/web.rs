@@ -68,7 +68,7 @@ async fn html_headers(req: Request, next: Next) -> Response {
 }
 
 /// The built `index.html`, if there is one.
-async fn built_index(state: &AppState) -> Option<String> {
+pub(crate) async fn built_index(state: &AppState) -> Option<String> {
     if let Some(page) = &state.config().page {
         return page.index_html().map(str::to_owned);
     }
@@ -78,7 +78,7 @@ async fn built_index(state: &AppState) -> Option<String> {
 }
 
 /// `index.html` with its CSP.
-fn serve_index(html: String) -> Response {
+pub(crate) fn serve_index(html: String) -> Response {
     let csp = csp_for(&html);
     let mut res = Html(html).into_response();
     if let Ok(v) = HeaderValue::from_str(&csp) {
@@ -124,7 +124,7 @@ async fn session_page(
 /// `index.html` is left out: it is served as the page, by [`serve_index`]. The tails are
 /// matched against [`Files`], an in-memory list, so a path of thousands of segments or one
 /// of a 256-byte segment costs no file system call; only a match is read from disk.
-async fn built_file(state: &AppState, req: Request) -> Option<Response> {
+pub(crate) async fn built_file(state: &AppState, req: Request) -> Option<Response> {
     use tower::ServiceExt as _;
     if let Some(page) = &state.config().page {
         return page.respond(&req);

@@ -17,6 +17,7 @@
 mod error;
 mod postgres;
 mod request;
+mod share;
 mod sqlite;
 
 use std::path::Path;
@@ -25,6 +26,7 @@ use std::sync::Arc;
 pub use crate::hub::SessionInfo;
 pub use error::StoreError;
 pub use request::{Append, Appended, FollowPos, Keyed, RawLine};
+pub use share::{NewShare, Share, TokenHash};
 
 use crate::hub::Hub;
 

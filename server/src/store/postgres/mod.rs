@@ -3,7 +3,7 @@
 //!
 //! - [`schema`]: migrations and the derived-table rebuild, under an advisory lock.
 //! - [`reader`]: every query; [`writer`]: open, append, end; [`catchup`]: a hub brought up
-//!   to the database.
+//!   to the database; [`shares`]: share links.
 //! - [`listen`]: `LISTEN hiveterm`; a replica told `(session, seq)` by another brings the
 //!   session's hub up to that seq from the database.
 //!
@@ -17,6 +17,7 @@ mod catchup;
 mod listen;
 mod reader;
 mod schema;
+mod shares;
 mod writer;
 
 use std::collections::HashMap;

@@ -73,6 +73,19 @@ CREATE TABLE idempotency (
     r#"
 ALTER TABLE checkpoints ADD COLUMN summary TEXT NOT NULL DEFAULT '{}';
 "#,
+    r#"
+CREATE TABLE shares (
+    id           BIGSERIAL PRIMARY KEY,
+    token_hash   BYTEA NOT NULL UNIQUE,
+    session      TEXT NOT NULL,
+    title        TEXT,
+    created      DOUBLE PRECISION NOT NULL,
+    expires      DOUBLE PRECISION,
+    snapshot_seq BIGINT,
+    redact       BOOLEAN NOT NULL DEFAULT FALSE,
+    revoked      DOUBLE PRECISION
+);
+"#,
 ];
 
 /// Migrates the schema and rebuilds stale derived tables, holding the advisory lock: two

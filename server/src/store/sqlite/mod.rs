@@ -1,10 +1,12 @@
 //! The SQLite backend: one file in WAL mode (`synchronous=FULL`), one writer thread owning
 //! the write connection ([`writer`]; each command's statements in [`commands`]), a pool of
-//! read-only connections ([`reader`]), the schema and its migrations ([`schema`]).
+//! read-only connections ([`reader`]), the schema and its migrations ([`schema`]), share
+//! links ([`shares`]).
 
 mod commands;
 mod reader;
 mod schema;
+mod shares;
 mod writer;
 
 use std::path::Path;
@@ -45,7 +47,19 @@ impl Shared {
 impl Sqlite {
     /// Opens (creating or migrating) the database at `path` and starts the writer thread.
     pub(crate) fn open(path: &Path, checkpoint_every: u64) -> Result<Sqlite, StoreError> {
-        let conn = schema::open_writer(path, checkpoint_every)?;
+        Sqlite::start(
+            path,
+            schema::open_writer(path, checkpoint_every)?,
+            checkpoint_every,
+        )
+    }
+
+    /// Starts the writer thread on the opened write connection `conn` of `path`.
+    fn start(
+        path: &Path,
+        conn: rusqlite::Connection,
+        checkpoint_every: u64,
+    ) -> Result<Sqlite, StoreError> {
         let shared = Arc::new(Shared {
             readers: Readers::new(path.to_owned()),
             hubs: Hubs::default(),

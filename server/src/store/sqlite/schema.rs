@@ -11,7 +11,9 @@
 //! - `rendered(session, seq, json)`: the envelope of each event with rows, as the writer
 //!   folded it (derived, like checkpoints; serves history pages without classifying);
 //! - `follows(path, session, dev, ino, offset)`: how far a followed file has been stored;
-//! - `meta(key, value)`: which classifier the derived tables were made with.
+//! - `meta(key, value)`: which classifier the derived tables were made with;
+//! - `shares(id, token_hash, session, title, created, expires, snapshot_seq, redact,
+//!   revoked)`: share links (`crate::store::share`), the token only as its SHA-256.
 
 use std::path::Path;
 
@@ -83,23 +85,43 @@ CREATE TABLE idempotency (
     r#"
 ALTER TABLE checkpoints ADD COLUMN summary TEXT NOT NULL DEFAULT '{}';
 "#,
+    r#"
+CREATE TABLE shares (
+    id           INTEGER PRIMARY KEY AUTOINCREMENT,
+    token_hash   BLOB NOT NULL UNIQUE,
+    session      TEXT NOT NULL,
+    title        TEXT,
+    created      REAL NOT NULL,
+    expires      REAL,
+    snapshot_seq INTEGER,
+    redact       INTEGER NOT NULL DEFAULT 0,
+    revoked      REAL
+);
+"#,
 ];
 
 /// Opens (creating or migrating) the database at `path` as the write connection, marks the
 /// sessions whose producer was a process (`run`, `stdin`, `follow`) and that are still live
 /// ended (their producer is gone), and rebuilds stale derived tables.
 pub(super) fn open_writer(path: &Path, every: u64) -> Result<Connection, StoreError> {
-    let mut conn = Connection::open(path)?;
-    conn.busy_timeout(std::time::Duration::from_secs(10))?;
-    conn.pragma_update(None, "journal_mode", "WAL")?;
-    conn.pragma_update(None, "synchronous", "FULL")?;
-    migrate(&mut conn)?;
+    let mut conn = open_admin(path)?;
     conn.execute(
         "UPDATE sessions SET ended = ?1
          WHERE ended IS NULL AND source IN ('run', 'stdin', 'follow')",
         params![crate::now()],
     )?;
     rebuild_derived_if_stale(&mut conn, every)?;
+    Ok(conn)
+}
+
+/// Opens (creating or migrating) the database at `path` as a write connection, and does
+/// nothing else: what a one-shot command beside a running server opens.
+pub(super) fn open_admin(path: &Path) -> Result<Connection, StoreError> {
+    let mut conn = Connection::open(path)?;
+    conn.busy_timeout(std::time::Duration::from_secs(10))?;
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    conn.pragma_update(None, "synchronous", "FULL")?;
+    migrate(&mut conn)?;
     Ok(conn)
 }
 

@@ -10,6 +10,7 @@ use rusqlite::Connection;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::hub::{Hubs, SessionInfo};
+use crate::store::share::{ShareWrite, ShareWritten};
 use crate::store::{Append, Appended, StoreError};
 
 use super::Shared;
@@ -34,6 +35,11 @@ pub(super) enum WriteCmd {
         id: String,
         reply: oneshot::Sender<Result<SessionInfo, StoreError>>,
     },
+    /// A share link made or revoked (`super::shares`).
+    Share(
+        ShareWrite,
+        oneshot::Sender<Result<ShareWritten, StoreError>>,
+    ),
     Shutdown,
 }
 
@@ -43,7 +49,7 @@ impl WriteCmd {
         match self {
             WriteCmd::Open { id, .. } | WriteCmd::End { id, .. } => Some(id),
             WriteCmd::Append(a, _) => Some(&a.session),
-            WriteCmd::Shutdown => None,
+            WriteCmd::Share(..) | WriteCmd::Shutdown => None,
         }
     }
 
@@ -76,6 +82,10 @@ enum Done {
         oneshot::Sender<Result<SessionInfo, StoreError>>,
         Result<SessionInfo, StoreError>,
     ),
+    Share(
+        oneshot::Sender<Result<ShareWritten, StoreError>>,
+        Result<ShareWritten, StoreError>,
+    ),
 }
 
 impl Done {
@@ -85,6 +95,7 @@ impl Done {
             Done::Open(_, Err(e)) => e,
             Done::Append(_, Err(e)) => e,
             Done::End(_, Err(e)) => e,
+            Done::Share(_, Err(e)) => e,
             _ => return None,
         };
         (!err.is_refusal()).then(|| err.to_string())
@@ -99,6 +110,8 @@ impl Done {
             (Done::Append(tx, r), Some(m)) => drop(tx.send(r.and(Err(fail(m))))),
             (Done::End(tx, r), None) => drop(tx.send(r)),
             (Done::End(tx, r), Some(m)) => drop(tx.send(r.and(Err(fail(m))))),
+            (Done::Share(tx, r), None) => drop(tx.send(r)),
+            (Done::Share(tx, r), Some(m)) => drop(tx.send(r.and(Err(fail(m))))),
         }
     }
 }
@@ -109,6 +122,7 @@ fn fail_cmd(cmd: WriteCmd, msg: &str) {
         WriteCmd::Open { reply, .. } => drop(reply.send(Err(err()))),
         WriteCmd::Append(_, reply) => drop(reply.send(Err(err()))),
         WriteCmd::End { reply, .. } => drop(reply.send(Err(err()))),
+        WriteCmd::Share(_, reply) => drop(reply.send(Err(err()))),
         WriteCmd::Shutdown => {}
     }
 }
@@ -187,6 +201,9 @@ impl Writer {
                 } => Done::Open(reply, group_tx.open(&id, &title, &source)),
                 WriteCmd::Append(a, reply) => Done::Append(reply, group_tx.append(a)),
                 WriteCmd::End { id, reply } => Done::End(reply, group_tx.end(&id)),
+                WriteCmd::Share(write, reply) => {
+                    Done::Share(reply, super::shares::write(&tx, write))
+                }
             };
             // A refused command (no such session, ended) wrote nothing; any other error
             // may have written part of a command, so that command is rolled back (the

@@ -1,0 +1,96 @@
+//! The `/api` routes that manage share links, behind the server's token and the perimeter's
+//! write checks like every other write (see `docs/API.md`):
+//!
+//! | method and path                 | answer                                              |
+//! |---------------------------------|-----------------------------------------------------|
+//! | `POST /sessions/{id}/shares`    | `201` the share, its `url` (`/p/<token>`, the only time it is told) and, when redacted, the `redactions` found |
+//! | `GET  /shares`                  | `{"shares": [share…]}`, newest first                |
+//! | `DELETE /shares/{id}`           | the share, now revoked                              |
+
+use axum::Json;
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{delete, post};
+use serde::Deserialize;
+use serde_json::json;
+
+use super::{Listed, ShareOptions, parse_expires};
+use crate::{AppError, AppState, check_id};
+
+/// The share routes (nested under `/api` by `crate::api::router`, behind its token check).
+pub(crate) fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/sessions/{id}/shares", post(create))
+        .route("/shares", axum::routing::get(list))
+        .route("/shares/{id}", delete(revoke))
+}
+
+/// The optional JSON body of `POST …/shares`.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct Body {
+    expires: Option<String>,
+    live: Option<bool>,
+    redact: Option<bool>,
+    title: Option<String>,
+}
+
+async fn create(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    body: Bytes,
+) -> Result<Response, AppError> {
+    check_id(&id)?;
+    let body: Body = if body.iter().all(u8::is_ascii_whitespace) {
+        Body::default()
+    } else {
+        serde_json::from_slice(&body)
+            .map_err(|e| AppError::BadRequest(format!("a share's options: {e}")))?
+    };
+    let options = ShareOptions {
+        expires_in: match &body.expires {
+            Some(e) => parse_expires(e).map_err(AppError::BadRequest)?,
+            None => ShareOptions::default().expires_in,
+        },
+        live: body.live.unwrap_or(false),
+        redact: body.redact.unwrap_or(false),
+        title: body.title,
+    };
+    let now = crate::now();
+    let created = super::create(state.store(), &id, &options, now).await?;
+    let mut answer = serde_json::to_value(Listed::new(&created.share, now))
+        .map_err(|e| AppError::Internal(e.to_string()))?;
+    answer["url"] = json!(created.url());
+    if created.share.redact {
+        let report = super::redacted::report(&state, &created.share).await?;
+        answer["redactions"] = report;
+    }
+    Ok((StatusCode::CREATED, Json(answer)).into_response())
+}
+
+async fn list(State(state): State<AppState>) -> Result<Response, AppError> {
+    let now = crate::now();
+    let shares = state.store().shares().await?;
+    let listed: Vec<Listed<'_>> = shares.iter().map(|s| Listed::new(s, now)).collect();
+    Ok(Json(json!({ "shares": listed })).into_response())
+}
+
+async fn revoke(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Response, AppError> {
+    let id: u64 = id
+        .parse()
+        .map_err(|_| AppError::BadRequest("a share id is a whole number".into()))?;
+    let now = crate::now();
+    let share = state
+        .store()
+        .revoke_share(id, now)
+        .await?
+        .ok_or_else(|| AppError::NotFound(format!("no share {id}")))?;
+    state.redactions().forget(id);
+    Ok(Json(Listed::new(&share, now)).into_response())
+}

@@ -1,0 +1,177 @@
+//! `/p/<token>`: the page in read-only postmortem mode, and the reads under a share — the
+//! session's own read endpoints with `/api/sessions/{id}` replaced by `/p/<token>/api`, through
+//! the same functions (`crate::api`'s `*_of`, `crate::sse::stream_of`) over the share's
+//! [`Scope`]:
+//!
+//! | method and path                         | answer                                      |
+//! |-----------------------------------------|---------------------------------------------|
+//! | `GET /p/<token>`                        | the page (`index.html`)                     |
+//! | `GET /p/<token>/api/share`              | what the link shows: title, snapshot, expiry, redaction |
+//! | `GET /p/<token>/api/state`              | the session row and badges, as of the snapshot |
+//! | `GET /p/<token>/api/summary`            | the postmortem summary, as of the snapshot  |
+//! | `GET /p/<token>/api/events/history`     | history pages, up to the snapshot           |
+//! | `GET /p/<token>/api/events/stream`      | SSE, a live share only                      |
+//!
+//! Every request resolves the token again (expiry and revocation are honoured each time; a
+//! stream ends when its share expires or is revoked). The security headers of every `/p/`
+//! answer are added by the perimeter (`crate::guard`).
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use axum::Json;
+use axum::Router;
+use axum::extract::{Path, Query, Request, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::get;
+use serde_json::json;
+
+use super::{Status, resolve, status};
+use crate::api::{Scope, history_of, state_of, summary_of};
+use crate::store::{Share, Store};
+use crate::{AppError, AppState};
+
+/// How often a stream under a share checks that the share is still alive.
+const RECHECK: Duration = Duration::from_secs(5);
+
+/// The `/p/` routes.
+pub(crate) fn router() -> Router<AppState> {
+    Router::new()
+        .route("/p/{token}", get(page))
+        .route("/p/{token}/", get(page))
+        .route("/p/{token}/api/share", get(about))
+        .route("/p/{token}/api/state", get(state))
+        .route("/p/{token}/api/summary", get(summary))
+        .route("/p/{token}/api/events/history", get(history))
+        .route("/p/{token}/api/events/stream", get(stream))
+        .route(
+            "/p/{token}/api/{*rest}",
+            axum::routing::any(|| async { AppError::NotFound("no such API route".into()) }),
+        )
+}
+
+/// The share `token` opens and its [`Scope`].
+async fn scope(state: &AppState, token: &str) -> Result<(Share, Scope), AppError> {
+    let share = resolve(state.store(), token, crate::now()).await?;
+    let hub = state
+        .store()
+        .hub(&share.session)
+        .await?
+        .ok_or_else(|| AppError::NotFound("no such share link".into()))?;
+    let scope = Scope {
+        id: share.session.clone(),
+        hub,
+        upto: share.snapshot_seq,
+        share: Some((share.title.clone(), share.created_at)),
+        redacted: share.redact.then(|| state.redactions().of(&share)),
+    };
+    Ok((share, scope))
+}
+
+/// The page, or a short page saying why the link does not open. A path under `/p/` that
+/// names a built file (the page's assets, asked for relative to it) is that file.
+async fn page(State(state): State<AppState>, Path(token): Path<String>, req: Request) -> Response {
+    if let Some(res) = crate::web::built_file(&state, req).await {
+        return res;
+    }
+    if let Err(e) = resolve(state.store(), &token, crate::now()).await {
+        let (code, text) = match e {
+            AppError::Gone(m) => (StatusCode::GONE, m),
+            AppError::NotFound(m) => (StatusCode::NOT_FOUND, m),
+            other => return other.into_response(),
+        };
+        return (
+            code,
+            Html(format!(
+                "<!doctype html><meta charset=utf-8><title>hiveterm</title><p>{}.</p>",
+                crate::web::escape(&text)
+            )),
+        )
+            .into_response();
+    }
+    match crate::web::built_index(&state).await {
+        Some(html) => crate::web::serve_index(html),
+        None => Html(
+            "<!doctype html><meta charset=utf-8><title>hiveterm</title>\
+             <p>The page is not built. This link's events: <a href=\"api/events/history\">history</a>.</p>",
+        )
+        .into_response(),
+    }
+}
+
+async fn about(
+    State(state): State<AppState>,
+    Path(token): Path<String>,
+) -> Result<Response, AppError> {
+    let (share, scope) = scope(&state, &token).await?;
+    let info = scope.info();
+    Ok(Json(json!({
+        "title": info.title,
+        "created_at": share.created_at,
+        "expires_at": share.expires_at,
+        "live": share.live(),
+        "snapshot_seq": share.snapshot_seq,
+        "redact": share.redact,
+    }))
+    .into_response())
+}
+
+async fn state(
+    State(state): State<AppState>,
+    Path(token): Path<String>,
+) -> Result<Response, AppError> {
+    state_of(&state, &scope(&state, &token).await?.1).await
+}
+
+async fn summary(
+    State(state): State<AppState>,
+    Path(token): Path<String>,
+) -> Result<Response, AppError> {
+    summary_of(&state, &scope(&state, &token).await?.1).await
+}
+
+async fn history(
+    State(state): State<AppState>,
+    Path(token): Path<String>,
+    Query(params): Query<HashMap<String, String>>,
+) -> Result<Response, AppError> {
+    history_of(&state, &scope(&state, &token).await?.1, &params).await
+}
+
+/// The live tail of a live share (a snapshot has none: `404`), ended when the share expires
+/// or is revoked.
+async fn stream(
+    State(state): State<AppState>,
+    Path(token): Path<String>,
+    Query(params): Query<HashMap<String, String>>,
+    headers: HeaderMap,
+) -> Result<Response, AppError> {
+    let after = crate::sse::after_of(&headers, &params)?;
+    let (share, scope) = scope(&state, &token).await?;
+    if !share.live() {
+        return Err(AppError::NotFound(
+            "a snapshot share has no live stream: its history is all of it".into(),
+        ));
+    }
+    let until = alive(state.store().clone(), share.id);
+    Ok(match scope.redacted.clone() {
+        Some(redacted) => super::live::stream(state, scope, redacted, after, until),
+        None => crate::sse::stream_of(state, scope.id, scope.hub, after, until),
+    })
+}
+
+/// Resolves once share `id` is no longer active (checked every [`RECHECK`], and at its
+/// expiry).
+async fn alive(store: Store, id: u64) {
+    loop {
+        let share = match store.share(id).await {
+            Ok(Some(share)) if status(&share, crate::now()) == Status::Active => share,
+            _ => return,
+        };
+        let left = share.expires_at.map_or(RECHECK, |t| {
+            Duration::from_secs_f64((t - crate::now()).max(0.0))
+        });
+        tokio::time::sleep(left.min(RECHECK)).await;
+    }
+}

@@ -1,0 +1,134 @@
+//! `hiveterm share`: makes, lists and revokes share links in a server's database (see
+//! `hiveterm::share`), beside the server or without it.
+
+use hiveterm::Store;
+use hiveterm::share::{self, Listed, ShareOptions};
+
+/// Arguments of `hiveterm share`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The session to share.
+    #[arg(required_unless_present_any = ["list", "revoke"])]
+    session: Option<String>,
+    /// How long the link works: `7d` (the default), `24h`, `30m`, … or `never`.
+    #[arg(long, default_value = "7d")]
+    expires: String,
+    /// Follow the session as it grows (default: a snapshot up to its newest event now).
+    #[arg(long)]
+    live: bool,
+    /// Serve the session redacted: secrets in its events replaced by `[REDACTED:<kind>]`
+    /// (as `hiveterm redact`; best effort).
+    #[arg(long)]
+    redact: bool,
+    /// A title for the link's readers (default: the session's).
+    #[arg(long)]
+    title: Option<String>,
+    /// List the shares (their ids, sessions, status; never their tokens).
+    #[arg(long, conflicts_with_all = ["session", "revoke"])]
+    list: bool,
+    /// Revoke the share with this id (from `--list`).
+    #[arg(long, value_name = "ID", conflicts_with = "session")]
+    revoke: Option<u64>,
+    /// The database: a SQLite file or a `postgres://` URL (as `hiveterm serve --db`).
+    #[arg(long, env = "HIVETERM_DB", default_value = "hiveterm.db")]
+    db: String,
+}
+
+pub fn run(args: &Args) -> Result<(), String> {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the runtime: {e}"))?;
+    rt.block_on(async {
+        let store = Store::open_admin(&args.db).map_err(|e| format!("{}: {e}", args.db))?;
+        let result = command(&store, args).await;
+        store.close().await;
+        result
+    })
+}
+
+async fn command(store: &Store, args: &Args) -> Result<(), String> {
+    let now = hiveterm::now();
+    if args.list {
+        let shares = store.shares().await.map_err(|e| e.to_string())?;
+        for s in &shares {
+            println!(
+                "{}",
+                serde_json::to_string(&Listed::new(s, now)).map_err(|e| e.to_string())?
+            );
+        }
+        if shares.is_empty() {
+            eprintln!("no shares");
+        }
+        return Ok(());
+    }
+    if let Some(id) = args.revoke {
+        return match store.revoke_share(id, now).await {
+            Ok(Some(s)) => {
+                eprintln!("share {id} (session {}) is revoked", s.session);
+                Ok(())
+            }
+            Ok(None) => Err(format!("no share {id}")),
+            Err(e) => Err(e.to_string()),
+        };
+    }
+    let session = args.session.as_deref().unwrap_or_default();
+    let options = ShareOptions {
+        expires_in: share::parse_expires(&args.expires)?,
+        live: args.live,
+        redact: args.redact,
+        title: args.title.clone(),
+    };
+    let created = share::create(store, session, &options, now)
+        .await
+        .map_err(|e| e.to_string())?;
+    let s = &created.share;
+    let reach = match s.snapshot_seq {
+        Some(seq) => format!("a snapshot up to event {seq}"),
+        None => "live".to_owned(),
+    };
+    let until = match s.expires_at {
+        Some(t) => format!("expires at {}", iso(t)),
+        None => "never expires".to_owned(),
+    };
+    let redacted = if s.redact { ", redacted" } else { "" };
+    eprintln!(
+        "share {} of session {}: {reach}{redacted}, {until}",
+        s.id, s.session
+    );
+    println!("{}", created.url());
+    Ok(())
+}
+
+/// Unix seconds as an ISO 8601 UTC time (`2026-12-01T18:30:00Z`).
+fn iso(t: f64) -> String {
+    let secs = t.floor() as i64;
+    let (days, rem) = (secs.div_euclid(86400), secs.rem_euclid(86400));
+    // Days since 1970-01-01 to a civil date (H. Hinnant's `civil_from_days`).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem / 60 % 60,
+        rem % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn iso_times() {
+        let check = |t: f64, expect: &str| assert_eq!(super::iso(t), expect);
+        check(0.0, "1970-01-01T00:00:00Z");
+        check(951_782_400.0, "2000-02-29T00:00:00Z");
+        check(1_796_149_800.5, "2026-12-01T18:30:00Z");
+    }
+}

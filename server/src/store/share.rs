@@ -1,0 +1,177 @@
+//! Share links in the store, whichever backend: a share names one session, and is kept with
+//! the SHA-256 of its token (never the token), when it expires, whether it was revoked, and
+//! how far it reaches (a snapshot's newest seq, or none for a live share). What a token is
+//! and how a share is read lives in `crate::share`; this is only what is stored.
+
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use super::{Backend, SessionInfo, Store, StoreError};
+use crate::fold::{SessionFold, StoredEvent};
+
+/// The SHA-256 of a share's token: all the database holds of it.
+pub type TokenHash = [u8; 32];
+
+/// A share link as stored (its token is not: only its hash, which is never answered).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Share {
+    /// The share's id (what `--revoke` and `DELETE /api/shares/{id}` take).
+    pub id: u64,
+    /// The session it shows.
+    pub session: String,
+    /// A title for its readers, if one was given (else the session's).
+    pub title: Option<String>,
+    /// When it was made (unix seconds).
+    pub created_at: f64,
+    /// When it stops working (unix seconds); `None`: never.
+    pub expires_at: Option<f64>,
+    /// A snapshot's newest seq (the session's newest when the share was made); `None` for a
+    /// live share, which follows the session.
+    pub snapshot_seq: Option<u64>,
+    /// Every row and body read through it is redacted (`classifier::redact`).
+    pub redact: bool,
+    /// When it was revoked, if it was.
+    pub revoked_at: Option<f64>,
+}
+
+impl Share {
+    /// Whether it follows the session (no snapshot).
+    pub fn live(&self) -> bool {
+        self.snapshot_seq.is_none()
+    }
+}
+
+/// A share to store.
+#[derive(Debug, Clone)]
+pub struct NewShare {
+    /// The session.
+    pub session: String,
+    /// The SHA-256 of its token.
+    pub token_hash: TokenHash,
+    /// Its title, if any.
+    pub title: Option<String>,
+    /// When it was made.
+    pub created_at: f64,
+    /// When it expires; `None`: never.
+    pub expires_at: Option<f64>,
+    /// A snapshot's newest seq; `None`: live.
+    pub snapshot_seq: Option<u64>,
+    /// Read redacted.
+    pub redact: bool,
+}
+
+/// A share write, queued like any other write (SQLite's one writer thread).
+#[derive(Debug)]
+pub(crate) enum ShareWrite {
+    /// Store a new share.
+    Create(NewShare),
+    /// Mark share `id` revoked at `at` (once: a revoked share keeps its first time).
+    Revoke { id: u64, at: f64 },
+}
+
+/// What a [`ShareWrite`] answered.
+#[derive(Debug)]
+pub(crate) enum ShareWritten {
+    /// The share as stored.
+    Created(Share),
+    /// The share after revocation; `None`: no such share.
+    Revoked(Option<Share>),
+}
+
+impl Store {
+    /// Opens the database `db` names for a one-shot command (`hiveterm share`) beside a
+    /// server that may be running on it: migrated, but with none of [`Store::open`]'s
+    /// start-up work (no session is marked ended, derived tables are not rebuilt).
+    pub fn open_admin(db: &str) -> Result<Store, StoreError> {
+        if super::is_postgres(db) {
+            return Store::open_db(db, super::CHECKPOINT_EVERY);
+        }
+        let db = super::sqlite::Sqlite::open_admin(std::path::Path::new(db))?;
+        Ok(Store {
+            backend: Arc::new(Backend::Sqlite(db)),
+        })
+    }
+
+    async fn write_share(&self, write: ShareWrite) -> Result<ShareWritten, StoreError> {
+        match &*self.backend {
+            Backend::Sqlite(db) => db.write_share(write).await,
+            Backend::Postgres(db) => db.write_share(write).await,
+        }
+    }
+
+    /// Stores a new share; answers it as stored (with its id).
+    pub async fn create_share(&self, share: NewShare) -> Result<Share, StoreError> {
+        match self.write_share(ShareWrite::Create(share)).await? {
+            ShareWritten::Created(share) => Ok(share),
+            ShareWritten::Revoked(_) => Err(StoreError::Corrupt("share write mixed up".into())),
+        }
+    }
+
+    /// Revokes share `id` at `at`; answers it (`None`: no such share). Revoking twice keeps
+    /// the first time.
+    pub async fn revoke_share(&self, id: u64, at: f64) -> Result<Option<Share>, StoreError> {
+        match self.write_share(ShareWrite::Revoke { id, at }).await? {
+            ShareWritten::Revoked(share) => Ok(share),
+            ShareWritten::Created(_) => Err(StoreError::Corrupt("share write mixed up".into())),
+        }
+    }
+
+    /// Every share, newest first (revoked and expired ones too).
+    pub async fn shares(&self) -> Result<Vec<Share>, StoreError> {
+        match &*self.backend {
+            Backend::Sqlite(db) => db.shares().await,
+            Backend::Postgres(db) => db.shares().await,
+        }
+    }
+
+    /// The share stored with token hash `hash`, and the hash as stored (for the caller's
+    /// constant-time comparison); `None` when there is none.
+    pub async fn share_by_hash(
+        &self,
+        hash: &TokenHash,
+    ) -> Result<Option<(Share, Vec<u8>)>, StoreError> {
+        match &*self.backend {
+            Backend::Sqlite(db) => db.share_by_hash(*hash).await,
+            Backend::Postgres(db) => db.share_by_hash(hash).await,
+        }
+    }
+
+    /// Share `id`, if there is one.
+    pub async fn share(&self, id: u64) -> Result<Option<Share>, StoreError> {
+        match &*self.backend {
+            Backend::Sqlite(db) => db.share(id).await,
+            Backend::Postgres(db) => db.share(id).await,
+        }
+    }
+
+    /// A session's row as stored (no hub is loaded).
+    pub async fn session_info(&self, id: &str) -> Result<Option<SessionInfo>, StoreError> {
+        match &*self.backend {
+            Backend::Sqlite(db) => db.session_info(id).await,
+            Backend::Postgres(db) => db.session_info(id).await,
+        }
+    }
+
+    /// A session's fold after event `seq` (its newest checkpoint at or before, and the
+    /// events after it): what a snapshot's state and summary are read from.
+    pub(crate) async fn fold_at(&self, id: &str, seq: u64) -> Result<SessionFold, StoreError> {
+        match &*self.backend {
+            Backend::Sqlite(db) => db.fold_at(id, seq).await,
+            Backend::Postgres(db) => db.fold_at(id, seq).await,
+        }
+    }
+
+    /// A session's raw events `(after, upto]`, oldest first (what a redacted share folds).
+    pub(crate) async fn events(
+        &self,
+        id: &str,
+        after: u64,
+        upto: u64,
+    ) -> Result<Vec<StoredEvent>, StoreError> {
+        match &*self.backend {
+            Backend::Sqlite(db) => db.events(id, after, upto).await,
+            Backend::Postgres(db) => db.events(id, after, upto).await,
+        }
+    }
+}

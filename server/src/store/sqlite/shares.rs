@@ -1,0 +1,142 @@
+//! SQLite's share statements (table `shares`, see [`super::schema`]): written by the writer
+//! thread ([`super::writer::WriteCmd::Share`]), read by the reader pool.
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use super::{Sqlite, reader, schema};
+use crate::fold::{SessionFold, StoredEvent};
+use crate::hub::SessionInfo;
+use crate::store::StoreError;
+use crate::store::share::{NewShare, Share, ShareWrite, ShareWritten, TokenHash};
+
+/// The columns of a share row, in [`share_row`]'s order.
+const COLUMNS: &str = "id, session, title, created, expires, snapshot_seq, redact, revoked";
+
+fn share_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Share> {
+    Ok(Share {
+        id: r.get::<_, i64>(0)? as u64,
+        session: r.get(1)?,
+        title: r.get(2)?,
+        created_at: r.get(3)?,
+        expires_at: r.get(4)?,
+        snapshot_seq: r.get::<_, Option<i64>>(5)?.map(|s| s as u64),
+        redact: r.get(6)?,
+        revoked_at: r.get(7)?,
+    })
+}
+
+/// Runs a share write inside the writer's transaction.
+pub(super) fn write(conn: &Connection, write: ShareWrite) -> Result<ShareWritten, StoreError> {
+    match write {
+        ShareWrite::Create(new) => create(conn, &new).map(ShareWritten::Created),
+        ShareWrite::Revoke { id, at } => {
+            conn.prepare_cached(
+                "UPDATE shares SET revoked = ?2 WHERE id = ?1 AND revoked IS NULL",
+            )?
+            .execute(params![id as i64, at])?;
+            share(conn, id).map(ShareWritten::Revoked)
+        }
+    }
+}
+
+fn create(conn: &Connection, new: &NewShare) -> Result<Share, StoreError> {
+    conn.prepare_cached(
+        "INSERT INTO shares(token_hash, session, title, created, expires, snapshot_seq, redact)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    )?
+    .execute(params![
+        &new.token_hash[..],
+        new.session,
+        new.title,
+        new.created_at,
+        new.expires_at,
+        new.snapshot_seq.map(|s| s as i64),
+        new.redact,
+    ])?;
+    let id = conn.last_insert_rowid() as u64;
+    share(conn, id)?.ok_or_else(|| StoreError::Corrupt("a share just stored is missing".into()))
+}
+
+fn share(conn: &Connection, id: u64) -> Result<Option<Share>, StoreError> {
+    Ok(conn
+        .prepare_cached(&format!("SELECT {COLUMNS} FROM shares WHERE id = ?1"))?
+        .query_row(params![id as i64], share_row)
+        .optional()?)
+}
+
+impl Sqlite {
+    /// [`Sqlite::open`] for a one-shot command: migrated, nothing else done on open.
+    pub(crate) fn open_admin(path: &std::path::Path) -> Result<Sqlite, StoreError> {
+        Sqlite::start(
+            path,
+            schema::open_admin(path)?,
+            crate::store::CHECKPOINT_EVERY,
+        )
+    }
+
+    pub(crate) async fn write_share(&self, write: ShareWrite) -> Result<ShareWritten, StoreError> {
+        self.write(|reply| super::writer::WriteCmd::Share(write, reply))
+            .await
+    }
+
+    pub(crate) async fn shares(&self) -> Result<Vec<Share>, StoreError> {
+        self.blocking(|shared| {
+            shared.readers.with(|conn| {
+                Ok(conn
+                    .prepare_cached(&format!("SELECT {COLUMNS} FROM shares ORDER BY id DESC"))?
+                    .query_map([], share_row)?
+                    .collect::<Result<_, _>>()?)
+            })
+        })
+        .await
+    }
+
+    pub(crate) async fn share_by_hash(
+        &self,
+        hash: TokenHash,
+    ) -> Result<Option<(Share, Vec<u8>)>, StoreError> {
+        self.blocking(move |shared| {
+            shared.readers.with(|conn| {
+                Ok(conn
+                    .prepare_cached(&format!(
+                        "SELECT {COLUMNS}, token_hash FROM shares WHERE token_hash = ?1"
+                    ))?
+                    .query_row(params![&hash[..]], |r| Ok((share_row(r)?, r.get(8)?)))
+                    .optional()?)
+            })
+        })
+        .await
+    }
+
+    pub(crate) async fn share(&self, id: u64) -> Result<Option<Share>, StoreError> {
+        self.blocking(move |shared| shared.readers.with(|conn| share(conn, id)))
+            .await
+    }
+
+    pub(crate) async fn session_info(&self, id: &str) -> Result<Option<SessionInfo>, StoreError> {
+        let id = id.to_owned();
+        self.blocking(move |shared| shared.readers.with(|conn| reader::session(conn, &id)))
+            .await
+    }
+
+    pub(crate) async fn fold_at(&self, id: &str, seq: u64) -> Result<SessionFold, StoreError> {
+        let id = id.to_owned();
+        self.blocking(move |shared| shared.readers.with(|conn| reader::fold_at(conn, &id, seq)))
+            .await
+    }
+
+    pub(crate) async fn events(
+        &self,
+        id: &str,
+        after: u64,
+        upto: u64,
+    ) -> Result<Vec<StoredEvent>, StoreError> {
+        let id = id.to_owned();
+        self.blocking(move |shared| {
+            shared
+                .readers
+                .with(|conn| reader::load_events(conn, &id, after, upto))
+        })
+        .await
+    }
+}

@@ -1,0 +1,668 @@
+//! Share links (issue 11): tokens, storage, expiry, revocation, snapshots and live shares,
+//! redaction, headers, and a share token tried everywhere it must not open. Runs on SQLite,
+//! and on PostgreSQL with `HIVETERM_TEST_DB=postgres`.
+
+mod common;
+
+use std::net::SocketAddr;
+
+use axum::http::StatusCode;
+use common::{DbSpec, SseClient, TestDb, call_json, send, spawn_server};
+use hiveterm::share::{self, ShareOptions, TOKEN_CHARS};
+use hiveterm::{AppState, Config};
+use http_body_util::BodyExt;
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+/// Fake secrets from the redactor's corpus (`classifier/tests/redact.rs`).
+const ANTHROPIC: &str = "sk-ant-api03-Zx9fK2mQ7vLp4RtY8wNc3HbJ6dGs1aUe5oIk0lPq-7TyVbNm2XcRf_AA";
+const AWS_ID: &str = "AKIAIOSFODNN7EXAMPLE";
+const GITHUB: &str = "ghp_R4nd0mL00k1ngT0k3nV4lu3Xy2Zq8Wm5Np7K";
+const SECRETS: [&str; 3] = [ANTHROPIC, AWS_ID, GITHUB];
+
+/// An assistant text line (one row).
+fn text_line(text: &str) -> Vec<u8> {
+    let mut line = json!({"type": "assistant", "message": {"role": "assistant",
+        "content": [{"type": "text", "text": text}]}})
+    .to_string()
+    .into_bytes();
+    line.push(b'\n');
+    line
+}
+
+/// Events `from..=to`: each a tool call (one row, counted by the summary).
+fn lines(from: usize, to: usize) -> Vec<u8> {
+    (from..=to)
+        .flat_map(|i| {
+            let mut line = json!({"type": "assistant", "message": {"role": "assistant",
+                "content": [{"type": "tool_use", "id": format!("t{i}"), "name": "Bash",
+                    "input": {"command": format!("echo {i}")}}]}})
+            .to_string()
+            .into_bytes();
+            line.push(b'\n');
+            line
+        })
+        .collect()
+}
+
+async fn post_events(addr: SocketAddr, id: &str, body: Vec<u8>) {
+    let (status, v) = call_json(addr, "POST", &format!("/api/sessions/{id}/events"), body).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+}
+
+/// `POST /api/sessions/{id}/shares` with a JSON body: status and answer.
+async fn make_share(addr: SocketAddr, id: &str, body: Value) -> (StatusCode, Value) {
+    let (status, _, body) = send(
+        addr,
+        "POST",
+        &format!("/api/sessions/{id}/shares"),
+        &[("content-type", "application/json")],
+        body.to_string().into_bytes(),
+    )
+    .await;
+    let bytes = body.collect().await.unwrap().to_bytes();
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    )
+}
+
+/// A share's URL path, checked to be `/p/<43 URL-safe characters>`.
+fn url_of(v: &Value) -> String {
+    let url = v["url"].as_str().unwrap_or_else(|| panic!("no url: {v}"));
+    let token = url.strip_prefix("/p/").expect("/p/<token>");
+    assert!(share::is_token_shaped(token), "{url}");
+    url.to_owned()
+}
+
+/// A GET: status, headers, body text.
+async fn get(addr: SocketAddr, path: &str) -> (StatusCode, axum::http::HeaderMap, String) {
+    let (status, headers, body) = send(addr, "GET", path, &[], Vec::new()).await;
+    let bytes = body.collect().await.unwrap().to_bytes();
+    (
+        status,
+        headers,
+        String::from_utf8_lossy(&bytes).into_owned(),
+    )
+}
+
+async fn get_json(addr: SocketAddr, path: &str) -> (StatusCode, Value) {
+    let (status, _, text) = get(addr, path).await;
+    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+}
+
+/// The seqs of a history page's envelopes.
+fn seqs(page: &Value) -> Vec<u64> {
+    page["envelopes"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no envelopes: {page}"))
+        .iter()
+        .map(|e| e["seq"].as_u64().unwrap())
+        .collect()
+}
+
+async fn server() -> (TestDb, SocketAddr) {
+    let db = TestDb::new();
+    let addr = spawn_server(db.state.clone()).await;
+    (db, addr)
+}
+
+#[tokio::test]
+async fn a_token_is_256_random_bits_stored_only_as_its_hash() {
+    let (db, addr) = server().await;
+    post_events(addr, "s1", lines(1, 3)).await;
+    let mut tokens = Vec::new();
+    for _ in 0..4 {
+        let (status, v) = make_share(addr, "s1", json!({})).await;
+        assert_eq!(status, StatusCode::CREATED, "{v}");
+        tokens.push(url_of(&v)["/p/".len()..].to_owned());
+    }
+    let distinct: std::collections::HashSet<_> = tokens.iter().collect();
+    assert_eq!(distinct.len(), 4, "{tokens:?}");
+    for t in &tokens {
+        assert_eq!(t.len(), TOKEN_CHARS);
+    }
+    db.state.store().close().await;
+    // The database holds the SHA-256 of each token, never the token.
+    let hashes = if db.db.is_postgres() {
+        db.db
+            .query_one("SELECT string_agg(encode(token_hash, 'hex'), ',' ORDER BY id) FROM shares")
+    } else {
+        db.db.query_one(
+            "SELECT group_concat(lower(hex(token_hash)), ',') FROM (SELECT token_hash FROM shares ORDER BY id)",
+        )
+    };
+    let want: Vec<String> = tokens
+        .iter()
+        .map(|t| format!("{:x}", Sha256::digest(t.as_bytes())))
+        .collect();
+    assert_eq!(hashes, want.join(","));
+    if !db.db.is_postgres() {
+        // Nor does any file of it (the WAL was checkpointed on close).
+        let path = db.db_path();
+        for file in [path.clone(), path.with_extension("db-wal")] {
+            let Ok(bytes) = std::fs::read(&file) else {
+                continue;
+            };
+            for t in &tokens {
+                assert!(
+                    !bytes.windows(t.len()).any(|w| w == t.as_bytes()),
+                    "token in {}",
+                    file.display()
+                );
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn unknown_expired_and_revoked_links_say_so_without_the_session() {
+    let (db, addr) = server().await;
+    post_events(addr, "secret-session-name", lines(1, 2)).await;
+    let store = db.state.store();
+    // Made eight days ago with the default seven: expired.
+    let old = share::create(
+        store,
+        "secret-session-name",
+        &ShareOptions::default(),
+        hiveterm::now() - 8.0 * 86400.0,
+    )
+    .await
+    .unwrap();
+    let (status, v) = make_share(addr, "secret-session-name", json!({"expires": "2s"})).await;
+    assert_eq!(status, StatusCode::CREATED);
+    let short = url_of(&v);
+    let (_, v) = make_share(addr, "secret-session-name", json!({"expires": "never"})).await;
+    let revoked = url_of(&v);
+    assert_eq!(v["expires_at"], Value::Null);
+    let (status, r) = call_json(
+        addr,
+        "DELETE",
+        &format!("/api/shares/{}", v["id"]),
+        Vec::new(),
+    )
+    .await;
+    assert_eq!((status, &r["status"]), (StatusCode::OK, &json!("revoked")));
+    let (status, _) = call_json(addr, "DELETE", "/api/shares/999999", Vec::new()).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+
+    let (status, _) = get_json(addr, &format!("{short}/api/state")).await;
+    assert_eq!(status, StatusCode::OK, "fresh");
+    tokio::time::sleep(std::time::Duration::from_millis(2100)).await;
+    let unknown = format!("/p/{}", share::new_token().unwrap());
+    let check = async |base: &str, expect: StatusCode| {
+        for path in [
+            base.to_owned(),
+            format!("{base}/api/state"),
+            format!("{base}/api/summary"),
+            format!("{base}/api/share"),
+            format!("{base}/api/events/history"),
+        ] {
+            let (status, _, body) = get(addr, &path).await;
+            assert_eq!(status, expect, "{path}: {body}");
+            assert!(!body.contains("secret-session-name"), "{path}: {body}");
+        }
+    };
+    check(&old.url(), StatusCode::GONE).await;
+    check(&short, StatusCode::GONE).await;
+    check(&revoked, StatusCode::GONE).await;
+    check(&unknown, StatusCode::NOT_FOUND).await;
+    check("/p/not-a-token", StatusCode::NOT_FOUND).await;
+    // The list says which is which.
+    let (_, list) = get_json(addr, "/api/shares").await;
+    let status: Vec<&str> = list["shares"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(status, ["revoked", "expired", "expired"], "{list}");
+}
+
+#[tokio::test]
+async fn a_snapshot_does_not_grow_and_a_live_share_does() {
+    let (_db, addr) = server().await;
+    post_events(addr, "s", lines(1, 5)).await;
+    let (_, v) = make_share(addr, "s", json!({"title": "The incident"})).await;
+    assert_eq!(
+        (&v["snapshot_seq"], &v["live"]),
+        (&json!(5), &json!(false)),
+        "{v}"
+    );
+    let snap = url_of(&v);
+    let (_, v) = make_share(addr, "s", json!({"live": true})).await;
+    assert_eq!(
+        (&v["snapshot_seq"], &v["live"]),
+        (&Value::Null, &json!(true)),
+        "{v}"
+    );
+    let live = url_of(&v);
+    let mut tail = SseClient::connect(addr, &format!("{live}/api/events/stream"), Some(5)).await;
+    post_events(addr, "s", lines(6, 9)).await;
+
+    let (_, page) = get_json(addr, &format!("{snap}/api/events/history")).await;
+    assert_eq!(
+        (seqs(&page), &page["head"]),
+        (vec![5, 4, 3, 2, 1], &json!(5))
+    );
+    let (_, page) = get_json(addr, &format!("{snap}/api/events/history?before=3&limit=1")).await;
+    assert_eq!((seqs(&page), &page["next_before"]), (vec![2], &json!(2)));
+    let (_, state) = get_json(addr, &format!("{snap}/api/state")).await;
+    assert_eq!(
+        (&state["last_seq"], &state["live"], &state["title"]),
+        (&json!(5), &json!(false), &json!("The incident"))
+    );
+    let (_, about) = get_json(addr, &format!("{snap}/api/share")).await;
+    assert_eq!(
+        (&about["snapshot_seq"], &about["title"]),
+        (&json!(5), &json!("The incident"))
+    );
+    let (status, _) = get_json(addr, &format!("{snap}/api/events/stream")).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "a snapshot has no stream");
+    // Its summary is the session's as of event 5: equal to a fresh session of those 5.
+    post_events(addr, "first-five", lines(1, 5)).await;
+    let (_, snap_summary) = get_json(addr, &format!("{snap}/api/summary")).await;
+    let (_, five) = get_json(addr, "/api/sessions/first-five/summary").await;
+    let (_, nine) = get_json(addr, "/api/sessions/s/summary").await;
+    assert_eq!(snap_summary, five);
+    assert_ne!(snap_summary, nine);
+
+    let (_, page) = get_json(addr, &format!("{live}/api/events/history")).await;
+    assert_eq!(seqs(&page), [9, 8, 7, 6, 5, 4, 3, 2, 1]);
+    let (_, state) = get_json(addr, &format!("{live}/api/state")).await;
+    assert_eq!(
+        (&state["last_seq"], &state["live"]),
+        (&json!(9), &json!(true))
+    );
+    let (_, live_summary) = get_json(addr, &format!("{live}/api/summary")).await;
+    assert_eq!(live_summary, nine);
+    let mut ids = Vec::new();
+    while ids.len() < 4 {
+        let ev = tail.next().await.expect("stream");
+        if let Some(id) = ev.id {
+            ids.push(id);
+        }
+    }
+    assert_eq!(ids, ["6", "7", "8", "9"]);
+}
+
+#[tokio::test]
+async fn a_share_token_opens_nothing_else() {
+    let config = Config {
+        token: Some("server-token".into()),
+        ..Config::default()
+    };
+    let db = TestDb::with(config, 4);
+    let addr = spawn_server(db.state.clone()).await;
+    let auth = [("authorization", "Bearer server-token")];
+    for id in ["mine", "other"] {
+        let (status, _, _) = send(
+            addr,
+            "POST",
+            &format!("/api/sessions/{id}/events"),
+            &auth,
+            lines(1, 2),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK);
+    }
+    // Making a share needs the server's token.
+    let (status, _) = make_share(addr, "mine", json!({})).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    let (status, _, body) = send(
+        addr,
+        "POST",
+        "/api/sessions/mine/shares",
+        &[auth[0], ("content-type", "application/json")],
+        b"{}".to_vec(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED);
+    let v: Value = serde_json::from_slice(&body.collect().await.unwrap().to_bytes()).unwrap();
+    let url = url_of(&v);
+    let token = url["/p/".len()..].to_owned();
+    let (status, _, _) = get(addr, &format!("{url}/api/state")).await;
+    assert_eq!(
+        status,
+        StatusCode::OK,
+        "it opens its own reads without the server token"
+    );
+
+    let bearer = format!("Bearer {token}");
+    let cookie = format!("token={token}");
+    let paths = [
+        ("GET", "/api/sessions".to_owned()),
+        ("GET", "/api/sessions/mine".to_owned()),
+        ("GET", "/api/sessions/mine/state".to_owned()),
+        ("GET", "/api/sessions/mine/summary".to_owned()),
+        ("GET", "/api/sessions/mine/events/history".to_owned()),
+        ("GET", "/api/sessions/mine/events/stream".to_owned()),
+        ("GET", "/api/sessions/other/events/history".to_owned()),
+        ("GET", "/api/shares".to_owned()),
+        ("POST", "/api/sessions/mine/events".to_owned()),
+        ("POST", "/api/sessions/mine/end".to_owned()),
+        ("POST", "/api/sessions/mine/shares".to_owned()),
+        ("DELETE", format!("/api/shares/{}", v["id"])),
+    ];
+    for (method, path) in &paths {
+        let query = format!("{path}?token={token}");
+        for (p, headers) in [
+            (path.as_str(), vec![("authorization", bearer.as_str())]),
+            (path.as_str(), vec![("cookie", cookie.as_str())]),
+            (query.as_str(), vec![]),
+        ] {
+            let (status, _, _) = send(addr, method, p, &headers, lines(3, 3)).await;
+            assert_eq!(status, StatusCode::UNAUTHORIZED, "{method} {p} {headers:?}");
+        }
+    }
+    // Under /p/<token> only the share's own reads exist: no other session, no write.
+    for (method, path) in [
+        ("GET", "/api/sessions"),
+        ("GET", "/api/sessions/other/state"),
+        ("GET", "/api/sessions/other/events/history"),
+        ("GET", "/api/shares"),
+        ("POST", "/api/events"),
+        ("POST", "/api/sessions/mine/events"),
+        ("POST", "/api/state"),
+        ("DELETE", "/api/share"),
+    ] {
+        let p = format!("{url}{path}");
+        let (status, _, _) = send(addr, method, &p, &[], lines(3, 3)).await;
+        assert!(
+            status == StatusCode::NOT_FOUND || status == StatusCode::METHOD_NOT_ALLOWED,
+            "{method} {p}: {status}"
+        );
+    }
+    // Nothing was written: each session still has its two events.
+    for id in ["mine", "other"] {
+        assert_eq!(db.raw_events(id).len(), 2);
+    }
+    // A share of one session shows only that one.
+    let (_, page) = get_json(addr, &format!("{url}/api/events/history")).await;
+    assert_eq!(seqs(&page), [2, 1]);
+    let (_, state) = get_json(addr, &format!("{url}/api/state")).await;
+    assert_eq!(state["id"], "mine");
+}
+
+#[tokio::test]
+async fn shares_obey_the_write_guard() {
+    let (_db, addr) = server().await;
+    post_events(addr, "s", lines(1, 1)).await;
+    // No JSON type nor X-Hiveterm: a form could send it.
+    let (status, _, _) = send(
+        addr,
+        "POST",
+        "/api/sessions/s/shares",
+        &[("content-type", "text/plain")],
+        b"{}".to_vec(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    for (header, value) in [
+        ("origin", "http://evil.example"),
+        ("sec-fetch-site", "cross-site"),
+    ] {
+        let (status, _, _) = send(
+            addr,
+            "POST",
+            "/api/sessions/s/shares",
+            &[("content-type", "application/json"), (header, value)],
+            b"{}".to_vec(),
+        )
+        .await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{header}");
+    }
+    let (status, _, _) = send(
+        addr,
+        "DELETE",
+        "/api/shares/1",
+        &[("content-type", "text/plain")],
+        Vec::new(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    // A cross-site page cannot read under a share either.
+    let (_, v) = make_share(addr, "s", json!({})).await;
+    let url = url_of(&v);
+    let (status, _, _) = send(
+        addr,
+        "GET",
+        &format!("{url}/api/events/history"),
+        &[("sec-fetch-site", "cross-site"), ("sec-fetch-mode", "cors")],
+        Vec::new(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    // Bad options.
+    for body in [
+        json!({"expires": "soon"}),
+        json!({"colour": "red"}),
+        json!({"live": "yes"}),
+    ] {
+        let (status, v) = make_share(addr, "s", body.clone()).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}: {v}");
+    }
+    let (status, _) = make_share(addr, "no-such-session", json!({})).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn every_answer_under_a_share_carries_its_headers() {
+    let db = TestDb::new();
+    let dist = db.dir.path().join("dist");
+    std::fs::create_dir_all(&dist).unwrap();
+    std::fs::write(
+        dist.join("index.html"),
+        "<!doctype html><title>page</title><script>boot()</script>",
+    )
+    .unwrap();
+    std::fs::write(dist.join("app-0123456789abcdef.js"), "app()").unwrap();
+    let addr = spawn_server(db.state.clone()).await;
+    post_events(addr, "s", lines(1, 2)).await;
+    let (_, v) = make_share(addr, "s", json!({"live": true})).await;
+    let url = url_of(&v);
+    let dead = format!("/p/{}", share::new_token().unwrap());
+    for (path, status) in [
+        (url.clone(), StatusCode::OK),
+        (format!("{url}/"), StatusCode::OK),
+        ("/p/app-0123456789abcdef.js".to_owned(), StatusCode::OK),
+        (format!("{url}/api/state"), StatusCode::OK),
+        (format!("{url}/api/summary"), StatusCode::OK),
+        (format!("{url}/api/share"), StatusCode::OK),
+        (format!("{url}/api/events/history"), StatusCode::OK),
+        (dead.clone(), StatusCode::NOT_FOUND),
+        (format!("{dead}/api/state"), StatusCode::NOT_FOUND),
+    ] {
+        let (got, h, body) = get(addr, &path).await;
+        assert_eq!(got, status, "{path}: {body}");
+        assert_eq!(h["referrer-policy"], "no-referrer", "{path}");
+        assert_eq!(h["x-robots-tag"], "noindex", "{path}");
+        assert_eq!(h["cache-control"], "no-store", "{path}");
+        let csp = h["content-security-policy"].to_str().unwrap();
+        assert!(csp.starts_with(hiveterm::CSP), "{path}: {csp}");
+        let img = csp
+            .split(';')
+            .find(|d| d.trim().starts_with("img-src"))
+            .unwrap();
+        assert_eq!(img.trim(), "img-src 'self' data:", "no remote images");
+    }
+    let (_, _, page) = get(addr, &url).await;
+    assert!(page.contains("boot()"), "the page: {page}");
+    let (_, h, _) = send(
+        addr,
+        "GET",
+        &format!("{url}/api/events/stream"),
+        &[],
+        Vec::new(),
+    )
+    .await;
+    assert_eq!(h["x-robots-tag"], "noindex");
+    assert_eq!(h["content-type"], "text/event-stream");
+}
+
+#[tokio::test]
+async fn a_redacted_share_serves_no_secret() {
+    let (_db, addr) = server().await;
+    let mut body = text_line(&format!("export ANTHROPIC_API_KEY={ANTHROPIC} then go"));
+    body.extend(text_line(&format!(
+        "aws id {AWS_ID}, and a GitHub token {GITHUB}"
+    )));
+    body.extend(text_line("nothing secret here"));
+    post_events(addr, "leaky", body).await;
+    let (status, v) = make_share(addr, "leaky", json!({"redact": true})).await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    assert_eq!(v["redactions"]["count"], 3, "{v}");
+    assert_eq!(v["redactions"]["events"], 2, "{v}");
+    let report = v["redactions"].to_string();
+    for secret in SECRETS {
+        assert!(!report.contains(secret), "{report}");
+    }
+    let snap = url_of(&v);
+    let (_, v) = make_share(addr, "leaky", json!({"redact": true, "live": true})).await;
+    let live = url_of(&v);
+    let mut tail = SseClient::connect(addr, &format!("{live}/api/events/stream"), None).await;
+    post_events(addr, "leaky", text_line(&format!("late: {GITHUB}"))).await;
+
+    // The plain session does show them (the test's secrets are really there).
+    let (_, _, plain) = get(addr, "/api/sessions/leaky/events/history").await;
+    assert!(SECRETS.iter().all(|s| plain.contains(s)), "{plain}");
+    for base in [&snap, &live] {
+        let mut all = String::new();
+        for path in [
+            "/api/events/history",
+            "/api/state",
+            "/api/summary",
+            "/api/share",
+        ] {
+            let (status, _, body) = get(addr, &format!("{base}{path}")).await;
+            assert_eq!(status, StatusCode::OK, "{base}{path}");
+            all.push_str(&body);
+        }
+        for secret in SECRETS {
+            assert!(!all.contains(secret), "{base}: {all}");
+        }
+        assert!(all.contains("[REDACTED:"), "{all}");
+        assert!(all.contains("nothing secret here"), "{all}");
+    }
+    let (_, page) = get_json(addr, &format!("{snap}/api/events/history")).await;
+    assert_eq!(seqs(&page), [3, 2, 1]);
+    let (_, page) = get_json(addr, &format!("{live}/api/events/history")).await;
+    assert_eq!(seqs(&page), [4, 3, 2, 1]);
+    // The live stream: the backlog and the late event, redacted.
+    let mut seen = String::new();
+    let mut ids = Vec::new();
+    while ids.len() < 4 {
+        let ev = tail.next().await.expect("stream");
+        seen.push_str(&ev.data);
+        if let Some(id) = ev.id {
+            ids.push(id);
+        }
+    }
+    assert_eq!(ids, ["1", "2", "3", "4"]);
+    for secret in SECRETS {
+        assert!(!seen.contains(secret), "{seen}");
+    }
+}
+
+#[tokio::test]
+async fn a_live_stream_ends_when_its_share_is_revoked() {
+    let (_db, addr) = server().await;
+    post_events(addr, "s", lines(1, 1)).await;
+    let (_, v) = make_share(addr, "s", json!({"live": true})).await;
+    let url = url_of(&v);
+    let mut tail = SseClient::connect(addr, &format!("{url}/api/events/stream"), Some(1)).await;
+    let (status, _) = call_json(
+        addr,
+        "DELETE",
+        &format!("/api/shares/{}", v["id"]),
+        Vec::new(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    // The stream ends (within the recheck interval), rather than running on.
+    let ended = tokio::time::timeout(std::time::Duration::from_secs(20), async {
+        while tail.next().await.is_some() {}
+    })
+    .await;
+    assert!(ended.is_ok(), "the stream of a revoked share still runs");
+}
+
+/// `hiveterm share`: make, list, revoke, against the database a server uses.
+#[test]
+fn the_share_command_makes_lists_and_revokes() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = DbSpec::fresh(dir.path());
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let store = hiveterm::Store::open_db(&db.spec, 4).unwrap();
+        let addr = spawn_server(AppState::new(store.clone(), Config::default())).await;
+        post_events(addr, "cli-session", lines(1, 3)).await;
+        store.close().await;
+    });
+    drop(rt);
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_hiveterm"))
+            .arg("share")
+            .args(args)
+            .args(["--db", &db.spec])
+            .output()
+            .unwrap();
+        (
+            out.status.success(),
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    let (ok, out, err) = run(&["cli-session", "--expires", "24h", "--title", "Postmortem"]);
+    assert!(ok, "{err}");
+    let url = out.lines().last().unwrap();
+    assert!(
+        share::is_token_shaped(url.strip_prefix("/p/").unwrap()),
+        "{out}"
+    );
+    assert!(err.contains("a snapshot up to event 3"), "{err}");
+    let (ok, out, err) = run(&["cli-session", "--live", "--redact", "--expires", "never"]);
+    assert!(ok, "{err}");
+    assert!(out.trim_end().starts_with("/p/"), "{out}");
+    assert!(err.contains("live, redacted, never expires"), "{err}");
+    let (ok, out, err) = run(&["no-such", "--expires", "7d"]);
+    assert!(!ok && out.is_empty(), "{out}");
+    assert!(err.contains("no session no-such"), "{err}");
+    let (ok, _, err) = run(&["cli-session", "--expires", "soon"]);
+    assert!(!ok && err.contains("expiry"), "{err}");
+
+    let (ok, out, _) = run(&["--list"]);
+    assert!(ok);
+    let listed: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(listed.len(), 2, "{out}");
+    assert_eq!(
+        (
+            &listed[1]["title"],
+            &listed[1]["snapshot_seq"],
+            &listed[1]["status"]
+        ),
+        (&json!("Postmortem"), &json!(3), &json!("active"))
+    );
+    assert_eq!(
+        (&listed[0]["live"], &listed[0]["redact"]),
+        (&json!(true), &json!(true))
+    );
+    assert!(
+        !out.contains(&url["/p/".len()..]),
+        "a token is never listed"
+    );
+    let id = listed[1]["id"].to_string();
+    let (ok, _, err) = run(&["--revoke", &id]);
+    assert!(ok, "{err}");
+    let (ok, _, err) = run(&["--revoke", "424242"]);
+    assert!(!ok && err.contains("no share 424242"), "{err}");
+    let (_, out, _) = run(&["--list"]);
+    let listed: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(listed[1]["status"], "revoked");
+}
