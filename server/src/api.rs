@@ -213,7 +213,7 @@ async fn get_state(
 /// `…/state` of a scope: the session row and its badges as of the scope's newest seq.
 pub(crate) async fn state_of(state: &AppState, scope: &Scope) -> Result<Response, AppError> {
     if let Some(redacted) = &scope.redacted {
-        let badges = redacted.upto(state, scope.head()).await?.badges();
+        let badges = redacted.upto(state.store(), scope.head()).await?.badges();
         return Ok(json_text(crate::hub::state_json(&scope.info(), &badges)));
     }
     match scope.upto {
@@ -248,7 +248,7 @@ async fn get_summary(
 /// it: a checkpoint and the events after it).
 pub(crate) async fn summary_of(state: &AppState, scope: &Scope) -> Result<Response, AppError> {
     let summary = if let Some(redacted) = &scope.redacted {
-        redacted.upto(state, scope.head()).await?.summary()
+        redacted.upto(state.store(), scope.head()).await?.summary()
     } else if let Some(upto) = scope.upto {
         let fold = state
             .store()
@@ -292,7 +292,10 @@ pub(crate) async fn history_of(
         .clamp(1, HISTORY_MAX);
     let head = scope.head();
     let page = match &scope.redacted {
-        Some(redacted) => redacted.upto(state, head).await?.page(head, before, limit),
+        Some(redacted) => redacted
+            .upto(state.store(), head)
+            .await?
+            .page(head, before, limit),
         None => {
             state
                 .store()

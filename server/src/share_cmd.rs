@@ -1,5 +1,7 @@
 //! `hiveterm share`: makes, lists and revokes share links in a server's database (see
-//! `hiveterm::share`), beside the server or without it.
+//! `hiveterm::share`), beside the server or without it. (`--export FILE.html`, the one-file
+//! export of what a share shows, is the export command's: the log to export is
+//! `hiveterm::share::redacted::write_log` of the share's session, snapshot and redaction.)
 
 use hiveterm::Store;
 use hiveterm::share::{self, Listed, ShareOptions};
@@ -96,8 +98,38 @@ async fn command(store: &Store, args: &Args) -> Result<(), String> {
         "share {} of session {}: {reach}{redacted}, {until}",
         s.id, s.session
     );
+    if s.redact {
+        let report = share::redacted::report_of(store, s)
+            .await
+            .map_err(|e| e.to_string())?;
+        print_report(&report);
+    }
     println!("{}", created.url());
     Ok(())
+}
+
+/// The redactions of a redacted share on standard error, one a line, for review (as
+/// `hiveterm redact --report`).
+fn print_report(report: &serde_json::Value) {
+    for item in report["items"].as_array().into_iter().flatten() {
+        eprintln!(
+            "event {}: {} {}",
+            item["seq"],
+            item["kind"].as_str().unwrap_or_default(),
+            item["preview"].as_str().unwrap_or_default()
+        );
+    }
+    let count = report["count"].as_u64().unwrap_or(0);
+    let more = if report["truncated"] == true {
+        format!(" (the first {} listed)", share::redacted::REPORT_ITEMS)
+    } else {
+        String::new()
+    };
+    eprintln!(
+        "{count} redaction{} on {} events{more}; pattern redaction is best effort: review the rows before sending the link",
+        if count == 1 { "" } else { "s" },
+        report["events"]
+    );
 }
 
 /// Unix seconds as an ISO 8601 UTC time (`2026-12-01T18:30:00Z`).

@@ -587,19 +587,25 @@ async fn a_live_stream_ends_when_its_share_is_revoked() {
     assert!(ended.is_ok(), "the stream of a revoked share still runs");
 }
 
-/// `hiveterm share`: make, list, revoke, against the database a server uses.
+/// `hiveterm share`: make, list, revoke, against the database of a running server (which
+/// opens the links the command made, and refuses them once revoked).
 #[test]
-fn the_share_command_makes_lists_and_revokes() {
+fn the_share_command_makes_lists_and_revokes_beside_a_server() {
     let dir = tempfile::tempdir().unwrap();
     let db = DbSpec::fresh(dir.path());
     let rt = tokio::runtime::Runtime::new().unwrap();
-    rt.block_on(async {
-        let store = hiveterm::Store::open_db(&db.spec, 4).unwrap();
+    let store = rt.block_on(async { hiveterm::Store::open_db(&db.spec, 4).unwrap() });
+    let addr = rt.block_on(async {
         let addr = spawn_server(AppState::new(store.clone(), Config::default())).await;
         post_events(addr, "cli-session", lines(1, 3)).await;
-        store.close().await;
+        post_events(
+            addr,
+            "cli-session",
+            text_line(&format!("key {ANTHROPIC} here")),
+        )
+        .await;
+        addr
     });
-    drop(rt);
     let run = |args: &[&str]| {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_hiveterm"))
             .arg("share")
@@ -613,18 +619,35 @@ fn the_share_command_makes_lists_and_revokes() {
             String::from_utf8(out.stderr).unwrap(),
         )
     };
+    let status_of = |path: String| rt.block_on(async { get(addr, &path).await.0 });
     let (ok, out, err) = run(&["cli-session", "--expires", "24h", "--title", "Postmortem"]);
     assert!(ok, "{err}");
-    let url = out.lines().last().unwrap();
+    let url = out.lines().last().unwrap().to_owned();
     assert!(
         share::is_token_shaped(url.strip_prefix("/p/").unwrap()),
         "{out}"
     );
-    assert!(err.contains("a snapshot up to event 3"), "{err}");
+    assert!(err.contains("a snapshot up to event 4"), "{err}");
+    assert_eq!(status_of(format!("{url}/api/state")), StatusCode::OK);
     let (ok, out, err) = run(&["cli-session", "--live", "--redact", "--expires", "never"]);
     assert!(ok, "{err}");
     assert!(out.trim_end().starts_with("/p/"), "{out}");
     assert!(err.contains("live, redacted, never expires"), "{err}");
+    assert!(
+        err.contains("event 4: anthropic_key sk-a"),
+        "the review: {err}"
+    );
+    assert!(err.contains("1 redaction on 1 events"), "{err}");
+    assert!(
+        !err.contains(ANTHROPIC) && !out.contains(ANTHROPIC),
+        "{err}"
+    );
+    let redacted_url = out.trim_end().to_owned();
+    let (_, _, page) = rt.block_on(get(addr, &format!("{redacted_url}/api/events/history")));
+    assert!(
+        page.contains("[REDACTED:anthropic_key]") && !page.contains(ANTHROPIC),
+        "{page}"
+    );
     let (ok, out, err) = run(&["no-such", "--expires", "7d"]);
     assert!(!ok && out.is_empty(), "{out}");
     assert!(err.contains("no session no-such"), "{err}");
@@ -644,7 +667,7 @@ fn the_share_command_makes_lists_and_revokes() {
             &listed[1]["snapshot_seq"],
             &listed[1]["status"]
         ),
-        (&json!("Postmortem"), &json!(3), &json!("active"))
+        (&json!("Postmortem"), &json!(4), &json!("active"))
     );
     assert_eq!(
         (&listed[0]["live"], &listed[0]["redact"]),
@@ -657,6 +680,12 @@ fn the_share_command_makes_lists_and_revokes() {
     let id = listed[1]["id"].to_string();
     let (ok, _, err) = run(&["--revoke", &id]);
     assert!(ok, "{err}");
+    assert_eq!(
+        status_of(format!("{url}/api/state")),
+        StatusCode::GONE,
+        "the server sees it"
+    );
+    assert_eq!(status_of(url.clone()), StatusCode::GONE);
     let (ok, _, err) = run(&["--revoke", "424242"]);
     assert!(!ok && err.contains("no share 424242"), "{err}");
     let (_, out, _) = run(&["--list"]);
@@ -665,4 +694,41 @@ fn the_share_command_makes_lists_and_revokes() {
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     assert_eq!(listed[1]["status"], "revoked");
+    rt.block_on(store.close());
+}
+
+/// The log a share shows, for its one-file export: the session's raw lines up to the
+/// snapshot, redacted when asked.
+#[tokio::test]
+async fn a_shares_log_is_its_raw_lines_up_to_the_snapshot() {
+    let (db, addr) = server().await;
+    let mut body = lines(1, 2);
+    body.extend(text_line(&format!("token {GITHUB}")));
+    post_events(addr, "s", body.clone()).await;
+    let store = db.state.store();
+    let mut plain = Vec::new();
+    share::redacted::write_log(store, "s", None, false, &mut plain)
+        .await
+        .unwrap();
+    assert_eq!(plain, body);
+    let mut two = Vec::new();
+    share::redacted::write_log(store, "s", Some(2), false, &mut two)
+        .await
+        .unwrap();
+    assert_eq!(two, lines(1, 2));
+    let mut redacted = Vec::new();
+    share::redacted::write_log(store, "s", None, true, &mut redacted)
+        .await
+        .unwrap();
+    let text = String::from_utf8(redacted).unwrap();
+    assert!(
+        !text.contains(GITHUB) && text.contains("[REDACTED:"),
+        "{text}"
+    );
+    assert_eq!(text.lines().count(), 3);
+    assert!(
+        share::redacted::write_log(store, "nope", None, false, &mut Vec::new())
+            .await
+            .is_err()
+    );
 }

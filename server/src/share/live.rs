@@ -47,7 +47,7 @@ async fn feed(
     loop {
         // Up to the head: the backlog first, then whatever each batch announced.
         let head = hub.head();
-        let frames = match redacted.upto(&state, head).await {
+        let frames = match redacted.upto(state.store(), head).await {
             Ok(folded) => {
                 let mut frames = folded.frames(pos, head);
                 let badges = folded.badges();

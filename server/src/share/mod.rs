@@ -19,7 +19,7 @@
 
 pub(crate) mod api;
 mod live;
-pub(crate) mod redacted;
+pub mod redacted;
 pub(crate) mod view;
 
 use serde::Serialize;

@@ -18,7 +18,7 @@ use tokio::sync::MutexGuard;
 use crate::badges::Badges;
 use crate::fold::{SessionFold, StoredEvent};
 use crate::hub::push_json_frame;
-use crate::store::{HistoryPage, Share};
+use crate::store::{HistoryPage, Share, Store, StoreError};
 use crate::{AppError, AppState};
 
 /// Events read from the store at a time.
@@ -87,13 +87,13 @@ impl Redacted {
     /// The fold moved on to event `upto` (at least), locked.
     pub(crate) async fn upto(
         &self,
-        state: &AppState,
+        store: &Store,
         upto: u64,
-    ) -> Result<MutexGuard<'_, Folded>, AppError> {
+    ) -> Result<MutexGuard<'_, Folded>, StoreError> {
         let mut folded = self.folded.lock().await;
         while folded.pos < upto {
             let to = upto.min(folded.pos + CHUNK);
-            let events = state.store().events(&self.session, folded.pos, to).await?;
+            let events = store.events(&self.session, folded.pos, to).await?;
             for ev in events {
                 folded.step(ev);
             }
@@ -176,16 +176,75 @@ impl Folded {
     }
 }
 
-/// The redaction report of a redacted share, as of its snapshot (a live one: as of now).
+/// The redaction report of a redacted share, as of its snapshot (a live one: as of now),
+/// from the server's fold of it (which the share's first reads then find made).
 pub(crate) async fn report(state: &AppState, share: &Share) -> Result<serde_json::Value, AppError> {
-    let head = match share.snapshot_seq {
+    let head = reach(state.store(), share).await?;
+    let redacted = state.redactions().of(share);
+    Ok(redacted.upto(state.store(), head).await?.report())
+}
+
+/// The redaction report of a redacted share (see [`Folded::report`]), folded afresh: what
+/// `hiveterm share --redact` prints for review.
+pub async fn report_of(store: &Store, share: &Share) -> Result<serde_json::Value, StoreError> {
+    let head = reach(store, share).await?;
+    let redacted = Redacted {
+        session: share.session.clone(),
+        folded: tokio::sync::Mutex::new(Folded::default()),
+    };
+    Ok(redacted.upto(store, head).await?.report())
+}
+
+/// The newest seq a share shows now.
+async fn reach(store: &Store, share: &Share) -> Result<u64, StoreError> {
+    Ok(match share.snapshot_seq {
         Some(seq) => seq,
-        None => state
-            .store()
+        None => store
             .session_info(&share.session)
             .await?
             .map_or(0, |i| i.last_seq),
+    })
+}
+
+/// Writes session `session`'s raw events up to `upto` (all when `None`) to `out`, one line
+/// each, redacted when `redact` (each line through `classifier::redact::redact_line`): the
+/// log a share shows, for a one-file export of it (`hiveterm share … --export`).
+pub async fn write_log(
+    store: &Store,
+    session: &str,
+    upto: Option<u64>,
+    redact: bool,
+    out: &mut impl std::io::Write,
+) -> Result<(), String> {
+    let head = match upto {
+        Some(seq) => seq,
+        None => {
+            store
+                .session_info(session)
+                .await
+                .map_err(|e| e.to_string())?
+                .ok_or_else(|| format!("no session {session}"))?
+                .last_seq
+        }
     };
-    let redacted = state.redactions().of(share);
-    Ok(redacted.upto(state, head).await?.report())
+    let mut pos = 0;
+    while pos < head {
+        let to = head.min(pos + CHUNK);
+        for ev in store
+            .events(session, pos, to)
+            .await
+            .map_err(|e| e.to_string())?
+        {
+            let line = if redact {
+                redact_line(&ev.line.bytes).line.into_owned()
+            } else {
+                ev.line.bytes
+            };
+            out.write_all(&line)
+                .and_then(|()| out.write_all(b"\n"))
+                .map_err(|e| format!("cannot write: {e}"))?;
+        }
+        pos = to;
+    }
+    Ok(())
 }
