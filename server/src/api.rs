@@ -68,8 +68,8 @@ impl Scope {
         self.upto.map_or(head, |u| u.min(head))
     }
 
-    /// The session row as it shows it: a snapshot is over (not live) with its last seq, and a
-    /// share's title replaces the session's.
+    /// The session row as it shows it: a snapshot is over (not live) with its last seq, a
+    /// share's title replaces the session's, and a redacted share's title is redacted.
     pub(crate) fn info(&self) -> SessionInfo {
         let mut info = self.hub.info();
         if let Some((title, created)) = &self.share {
@@ -81,6 +81,9 @@ impl Scope {
                 info.live = false;
                 info.ended = Some(info.ended.map_or(*created, |e| e.min(*created)));
             }
+        }
+        if self.redacted.is_some() {
+            info.title = classifier::redact::redact_text(&info.title).0.into_owned();
         }
         info
     }

@@ -508,7 +508,14 @@ async fn a_redacted_share_serves_no_secret() {
         "aws id {AWS_ID}, and a GitHub token {GITHUB}"
     )));
     body.extend(text_line("nothing secret here"));
-    post_events(addr, "leaky", body).await;
+    let (status, _) = call_json(
+        addr,
+        "POST",
+        &format!("/api/sessions/leaky/events?title=deploy%20with%20{GITHUB}"),
+        body,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
     let (status, v) = make_share(addr, "leaky", json!({"redact": true})).await;
     assert_eq!(status, StatusCode::CREATED, "{v}");
     assert_eq!(v["redactions"]["count"], 3, "{v}");
@@ -526,6 +533,11 @@ async fn a_redacted_share_serves_no_secret() {
     // The plain session does show them (the test's secrets are really there).
     let (_, _, plain) = get(addr, "/api/sessions/leaky/events/history").await;
     assert!(SECRETS.iter().all(|s| plain.contains(s)), "{plain}");
+    let (_, _, plain) = get(addr, "/api/sessions/leaky/state").await;
+    assert!(
+        plain.contains(GITHUB),
+        "the session's title holds one too: {plain}"
+    );
     for base in [&snap, &live] {
         let mut all = String::new();
         for path in [
