@@ -11,12 +11,12 @@
 //! | `POST /sessions/{id}/events?title`           | JSONL in; `{"session", "created", "first_seq", "last_seq", "count", "seqs"}` |
 //! | `POST /sessions/{id}/end`                    | `SessionInfo`                           |
 //!
-//! | `POST /sessions/{id}/shares`, `GET /shares`, `DELETE /shares/{id}` | share links, see [`crate::share`] |
+//! | `POST /sessions/{id}/shares`, `GET /shares`, `DELETE /shares/{id}` | share links (`share/api.rs`, merged in by `crate::app`) |
 //!
 //! With a token configured every route needs `Authorization: Bearer T` or `?token=T`.
 //!
 //! The reads (state, summary, history, stream) answer for a [`Scope`]: a whole session here,
-//! or what a share link shows of one under `/p/<token>/api` (`crate::share::view`), through
+//! or what a share link shows of one under `/p/<token>/api` (`share/view.rs`), through
 //! the same functions.
 
 use std::collections::HashMap;
@@ -33,7 +33,7 @@ use axum::routing::{get, post};
 use serde_json::json;
 
 use crate::hub::{Hub, SessionInfo};
-use crate::share::redacted::Redacted;
+use crate::redacted::Redacted;
 use crate::{AppError, AppState, check_id};
 
 /// What a read answers for: a session's events up to a seq, read plain or redacted.
@@ -94,8 +94,9 @@ pub const HISTORY_DEFAULT: usize = 200;
 /// Largest history page.
 pub const HISTORY_MAX: usize = 1000;
 
-/// The `/api` routes, behind the token check.
-pub fn router(state: AppState) -> Router<AppState> {
+/// The `/api` routes and `extra` ones (the share routes, which `crate::app` passes in),
+/// behind the token check.
+pub fn router(state: AppState, extra: Router<AppState>) -> Router<AppState> {
     Router::new()
         .route("/sessions", get(list_sessions))
         .route("/sessions/{id}", get(get_session))
@@ -105,7 +106,7 @@ pub fn router(state: AppState) -> Router<AppState> {
         .route("/sessions/{id}/end", post(end_session))
         .route("/sessions/{id}/events/history", get(history))
         .route("/sessions/{id}/events/stream", get(crate::sse::stream))
-        .merge(crate::share::api::routes())
+        .merge(extra)
         .fallback(|| async { AppError::NotFound("no such API route".into()) })
         .layer(middleware::from_fn_with_state(state, auth))
 }

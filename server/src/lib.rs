@@ -22,7 +22,8 @@
 //! - `badges`: events → the header's badges (`/state`), part of the fold.
 //! - `hub`: per-session live state and the broadcast of committed, pre-rendered frames.
 //! - `api` and `sse`: the HTTP handlers; `web`: the page's files and its CSP.
-//! - [`share`]: share links — making them, and the read-only `/p/<token>` page and reads.
+//! - [`share`]: share links — making them, and the read-only `/p/<token>` page and reads;
+//!   [`redacted`]: a redacted share's rows, folded from redacted raw events.
 //! - [`serve`]: options, binding, auth, shutdown — what `hiveterm serve`/`run` call.
 //!
 //! # Architecture notes
@@ -68,6 +69,7 @@ pub(crate) mod hub;
 pub mod ingest;
 pub mod page;
 pub mod post;
+pub mod redacted;
 pub mod serve;
 pub mod share;
 pub(crate) mod sse;
@@ -148,7 +150,7 @@ struct StateInner {
     slots: guard::Slots,
     files: web::Files,
     post_locks: post::PostLocks,
-    redactions: share::redacted::Cache,
+    redactions: redacted::Cache,
 }
 
 impl AppState {
@@ -162,7 +164,7 @@ impl AppState {
                 slots: guard::Slots::default(),
                 files: web::Files::default(),
                 post_locks: post::PostLocks::default(),
-                redactions: share::redacted::Cache::default(),
+                redactions: redacted::Cache::default(),
             }),
         }
     }
@@ -213,7 +215,7 @@ impl AppState {
     }
 
     /// The redacted shares' folds.
-    pub(crate) fn redactions(&self) -> &share::redacted::Cache {
+    pub(crate) fn redactions(&self) -> &redacted::Cache {
         &self.inner.redactions
     }
 }
@@ -222,7 +224,7 @@ impl AppState {
 /// page (see `web`), behind the perimeter ([`guard`]).
 pub fn app(state: AppState) -> Router {
     Router::new()
-        .nest("/api", api::router(state.clone()))
+        .nest("/api", api::router(state.clone(), share::api::routes()))
         .merge(share::view::router())
         .merge(web::router())
         .layer(axum::middleware::from_fn_with_state(

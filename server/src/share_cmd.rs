@@ -1,7 +1,7 @@
 //! `hiveterm share`: makes, lists and revokes share links in a server's database (see
 //! `hiveterm::share`), beside the server or without it. (`--export FILE.html`, the one-file
 //! export of what a share shows, is the export command's: the log to export is
-//! `hiveterm::share::redacted::write_log` of the share's session, snapshot and redaction.)
+//! `hiveterm::redacted::write_log` of the share's session, snapshot and redaction.)
 
 use hiveterm::Store;
 use hiveterm::share::{self, Listed, ShareOptions};
@@ -99,7 +99,7 @@ async fn command(store: &Store, args: &Args) -> Result<(), String> {
         s.id, s.session
     );
     if s.redact {
-        let report = share::redacted::report_of(store, s)
+        let report = hiveterm::redacted::report_of(store, s)
             .await
             .map_err(|e| e.to_string())?;
         print_report(&report);
@@ -121,7 +121,7 @@ fn print_report(report: &serde_json::Value) {
     }
     let count = report["count"].as_u64().unwrap_or(0);
     let more = if report["truncated"] == true {
-        format!(" (the first {} listed)", share::redacted::REPORT_ITEMS)
+        format!(" (the first {} listed)", hiveterm::redacted::REPORT_ITEMS)
     } else {
         String::new()
     };

@@ -719,17 +719,17 @@ async fn a_shares_log_is_its_raw_lines_up_to_the_snapshot() {
     post_events(addr, "s", body.clone()).await;
     let store = db.state.store();
     let mut plain = Vec::new();
-    share::redacted::write_log(store, "s", None, false, &mut plain)
+    hiveterm::redacted::write_log(store, "s", None, false, &mut plain)
         .await
         .unwrap();
     assert_eq!(plain, body);
     let mut two = Vec::new();
-    share::redacted::write_log(store, "s", Some(2), false, &mut two)
+    hiveterm::redacted::write_log(store, "s", Some(2), false, &mut two)
         .await
         .unwrap();
     assert_eq!(two, lines(1, 2));
     let mut redacted = Vec::new();
-    share::redacted::write_log(store, "s", None, true, &mut redacted)
+    hiveterm::redacted::write_log(store, "s", None, true, &mut redacted)
         .await
         .unwrap();
     let text = String::from_utf8(redacted).unwrap();
@@ -739,7 +739,7 @@ async fn a_shares_log_is_its_raw_lines_up_to_the_snapshot() {
     );
     assert_eq!(text.lines().count(), 3);
     assert!(
-        share::redacted::write_log(store, "nope", None, false, &mut Vec::new())
+        hiveterm::redacted::write_log(store, "nope", None, false, &mut Vec::new())
             .await
             .is_err()
     );

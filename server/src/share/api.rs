@@ -20,7 +20,8 @@ use serde_json::json;
 use super::{Listed, ShareOptions, parse_expires};
 use crate::{AppError, AppState, check_id};
 
-/// The share routes (nested under `/api` by `crate::api::router`, behind its token check).
+/// The share routes (nested under `/api` with the session routes by `crate::app`, behind
+/// the token check).
 pub(crate) fn routes() -> Router<AppState> {
     Router::new()
         .route("/sessions/{id}/shares", post(create))
@@ -65,7 +66,7 @@ async fn create(
         .map_err(|e| AppError::Internal(e.to_string()))?;
     answer["url"] = json!(created.url());
     if created.share.redact {
-        let report = super::redacted::report(&state, &created.share).await?;
+        let report = crate::redacted::report(&state, &created.share).await?;
         answer["redactions"] = report;
     }
     Ok((StatusCode::CREATED, Json(answer)).into_response())

@@ -1,5 +1,5 @@
 //! The live tail of a redacted live share: like `crate::sse`'s, but its frames come from the
-//! share's redacted fold ([`super::redacted`]) instead of the stored envelopes. The session's
+//! share's redacted fold (`crate::redacted`) instead of the stored envelopes. The session's
 //! broadcast only says that the session moved on; each time, the fold is moved to the new
 //! head and the frames after the client's position are sent, then the badges when they
 //! changed. No `preview` frames (partial messages are not redacted).
@@ -11,9 +11,9 @@ use axum::body::Bytes;
 use axum::response::Response;
 use tokio::sync::{broadcast, mpsc};
 
-use super::redacted::Redacted;
 use crate::api::Scope;
 use crate::hub::{push_state_frame, state_json};
+use crate::redacted::Redacted;
 use crate::{AppState, sse};
 
 /// The stream after `after`, ended when `until` resolves or the server shuts down.

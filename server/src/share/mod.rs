@@ -14,12 +14,11 @@
 //! - this file: tokens, options, making, listing and revoking, resolving a token;
 //! - `api`: the `/api` routes that manage shares (behind the server's token);
 //! - `view`: `/p/<token>` — the page and the read endpoints under a share;
-//! - `redacted`: a redacted share's rows, folded from redacted raw events; `live`: its
-//!   live tail.
+//! - `live`: a redacted share's live tail (its rows are folded from redacted raw events by
+//!   `crate::redacted`).
 
 pub(crate) mod api;
 mod live;
-pub mod redacted;
 pub(crate) mod view;
 
 use serde::Serialize;

@@ -1,4 +1,4 @@
-//! A redacted share's rows: the session's raw events, each passed through
+//! A redacted share's rows (`crate::share`): the session's raw events, each passed through
 //! `classifier::redact::redact_line` and then through the one fold (`crate::fold`), from the
 //! first event on — so rows, bodies, badges and the summary all come from redacted data, and
 //! a secret split across a tool call and its result is gone from both.
