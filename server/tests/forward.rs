@@ -1,5 +1,6 @@
-//! `hiveterm serve --follow LOG --to URL`: an agent host's log posted to a remote hiveterm,
-//! with the receiving server restarted in the middle: nothing lost, nothing doubled.
+//! `hiveterm serve --follow LOG --to URL` and `hiveterm run --to URL`: an agent host's log or
+//! command posted to a remote hiveterm, with the receiving server restarted in the middle:
+//! nothing lost, nothing doubled.
 
 mod common;
 
@@ -106,5 +107,93 @@ async fn the_receiver_restarted_mid_stream_loses_and_doubles_nothing() {
     let want: Vec<String> = (0..320).map(|i| note(i).trim_end().to_owned()).collect();
     assert_eq!(stored, want, "every line once, in order");
     kill(fwd);
+    kill(receiver);
+}
+
+/// Waits for `path` to exist (the shell's loop in [`the_agent`]).
+fn go(dir: &std::path::Path, name: &str) {
+    std::fs::write(dir.join(name), b"").unwrap();
+}
+
+/// An agent that prints notes 0..100, waits for `go1`, prints 100..250, waits for `go2`,
+/// prints 250..300 and exits 0.
+fn the_agent(dir: &std::path::Path) -> String {
+    let d = dir.display();
+    format!(
+        "i=0; while [ $i -lt 300 ]; do \
+           [ $i -eq 100 ] && while [ ! -e '{d}/go1' ]; do sleep 0.05; done; \
+           [ $i -eq 250 ] && while [ ! -e '{d}/go2' ]; do sleep 0.05; done; \
+           echo \"{{\\\"kind\\\":\\\"note\\\",\\\"text\\\":\\\"line $i\\\"}}\"; i=$((i+1)); \
+         done"
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn run_to_with_the_receiver_restarted_mid_run_loses_and_doubles_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = DbSpec::fresh(dir.path());
+    let (receiver, addr) = spawn(&["serve", "--addr", "127.0.0.1:0", "--db", &db.spec], &[]);
+    let mut run = Command::new(env!("CARGO_BIN_EXE_hiveterm"))
+        .args([
+            "run",
+            "--to",
+            &format!("http://{addr}"),
+            "--title",
+            "remote",
+        ])
+        .args(["--", "sh", "-c", &the_agent(dir.path())])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(run.stdout.take().unwrap()),
+        &mut first,
+    )
+    .unwrap();
+    let id = first
+        .trim_end()
+        .rsplit_once(" as session ")
+        .map(|(_, id)| id.to_owned())
+        .unwrap_or_else(|| panic!("{first}"));
+    // The turn_start and 100 lines.
+    wait_for(addr, &id, 101).await;
+
+    // The receiver dies; the agent goes on writing; the receiver comes back on its port.
+    kill(receiver);
+    go(dir.path(), "go1");
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    let port = addr.port().to_string();
+    let (receiver, addr) = spawn(
+        &[
+            "serve",
+            "--addr",
+            &format!("127.0.0.1:{port}"),
+            "--db",
+            &db.spec,
+        ],
+        &[],
+    );
+    go(dir.path(), "go2");
+    // `run --to` exits with the agent's code once every line is stored and the session ended.
+    let status = tokio::task::spawn_blocking(move || run.wait().unwrap())
+        .await
+        .unwrap();
+    assert_eq!(status.code(), Some(0));
+
+    let stored: Vec<String> = db
+        .raw_events(&id)
+        .into_iter()
+        .map(|e| String::from_utf8(e.raw).unwrap())
+        .collect();
+    let want: Vec<String> = (0..300).map(|i| note(i).trim_end().to_owned()).collect();
+    assert_eq!(stored.len(), 302, "turn_start, 300 lines, turn_end");
+    assert!(stored[0].contains("\"turn_start\""), "{}", stored[0]);
+    assert_eq!(stored[1..301], want[..], "every line once, in order");
+    assert!(stored[301].contains("\"turn_end\""), "{}", stored[301]);
+    let (_, s) = call_json(addr, "GET", &format!("/api/sessions/{id}"), vec![]).await;
+    assert_eq!(s["title"], "remote");
+    assert_eq!(s["live"], false, "{s}");
     kill(receiver);
 }

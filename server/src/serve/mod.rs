@@ -8,6 +8,10 @@ use std::sync::Arc;
 
 use tokio::net::TcpListener;
 
+mod run;
+
+pub use run::run;
+
 use crate::guard::{self, Limits, Perimeter};
 use crate::store::Store;
 use crate::{AppState, Config, app, ingest};
@@ -80,6 +84,11 @@ pub struct RunArgs {
     /// Exit when the command exits, with its exit code, instead of serving until Ctrl-C.
     #[arg(long)]
     pub once: bool,
+    /// Post the session to the hiveterm at this URL (`http://host:port`) instead of storing
+    /// and serving it: no database, no listening; retried (docs/DEPLOY.md). Exits when the
+    /// command has exited and every line is stored. The token is the remote's.
+    #[arg(long, value_name = "URL")]
+    pub to: Option<String>,
     /// The agent command and its arguments.
     #[arg(last = true, required = true, num_args = 1..)]
     pub command: Vec<String>,
@@ -357,55 +366,4 @@ pub async fn serve(args: ServeArgs) -> Result<(), String> {
     sources.abort_all();
     running.stop().await;
     Ok(())
-}
-
-/// `hiveterm run`: answers the exit code to leave with.
-pub async fn run(args: RunArgs) -> Result<i32, String> {
-    let running = start(&args.options).await?;
-    let store = running.store.clone();
-    let id = format!("run-{}", (crate::now() * 1000.0) as u64);
-    let title = args.title.clone().unwrap_or_else(|| args.command.join(" "));
-    store
-        .open_session(&id, &title, "run")
-        .await
-        .map_err(|e| e.to_string())?;
-    let token = running.token.as_deref();
-    println!("listening on {}", running.link("", token));
-    println!("session {}", running.link(&format!("s/{id}"), token));
-    let (interrupt_tx, interrupt_rx) = tokio::sync::oneshot::channel::<()>();
-    let interrupted = Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let flag = interrupted.clone();
-    let watcher = tokio::spawn(async move {
-        ctrl_c().await;
-        flag.store(true, std::sync::atomic::Ordering::SeqCst);
-        let _ = interrupt_tx.send(());
-    });
-    let finished = ingest::run_command(
-        &store,
-        &id,
-        &args.command,
-        args.options.max_line_bytes.max(1),
-        async {
-            let _ = interrupt_rx.await;
-        },
-    )
-    .await;
-    let code = finished.code.unwrap_or(if finished.ok { 0 } else { 1 });
-    if !args.once && !interrupted.load(std::sync::atomic::Ordering::SeqCst) {
-        println!(
-            "{} finished ({}); still serving {} — Ctrl-C to stop",
-            args.command[0],
-            if finished.ok {
-                "ok".to_owned()
-            } else {
-                format!("exit {code}")
-            },
-            running.link(&format!("s/{id}"), token)
-        );
-        let _ = watcher.await;
-    } else {
-        watcher.abort();
-    }
-    running.stop().await;
-    Ok(code)
 }

@@ -1,0 +1,161 @@
+//! A remote hiveterm as the forwarder sees it: its URL, one request per connection, a
+//! session's `last_seq`, and a POST of lines answered as stored, worth retrying, or refused.
+
+use std::time::Duration;
+
+use axum::body::Bytes;
+use http_body_util::{BodyExt, Full};
+use hyper_util::rt::TokioIo;
+
+/// A remote hiveterm.
+#[derive(Debug, Clone)]
+pub struct Remote {
+    /// `host:port`, also the `Host` header.
+    pub(super) authority: String,
+    /// The path before `/api`, without a trailing `/`.
+    prefix: String,
+    token: Option<String>,
+}
+
+impl Remote {
+    /// `http://host[:port][/prefix]`.
+    pub fn parse(url: &str, token: Option<String>) -> Result<Remote, String> {
+        let Some(rest) = url.strip_prefix("http://") else {
+            return Err(format!(
+                "--to {url}: only http:// URLs (for https, forward to a local TLS proxy)"
+            ));
+        };
+        let (authority, prefix) = rest.split_once('/').unwrap_or((rest, ""));
+        if authority.is_empty() {
+            return Err(format!("--to {url}: no host"));
+        }
+        let authority = if authority.contains(':') {
+            authority.to_owned()
+        } else {
+            format!("{authority}:80")
+        };
+        let prefix = prefix.trim_end_matches('/');
+        let prefix = if prefix.is_empty() {
+            String::new()
+        } else {
+            format!("/{prefix}")
+        };
+        Ok(Remote {
+            authority,
+            prefix,
+            token,
+        })
+    }
+
+    /// `http://host:port[/prefix]`, as shown to a user.
+    pub(crate) fn url(&self) -> String {
+        format!("http://{}{}", self.authority, self.prefix)
+    }
+
+    /// One request on a new connection: the status and body, or why it failed.
+    pub(super) async fn request(
+        &self,
+        method: &str,
+        path: &str,
+        body: Vec<u8>,
+    ) -> Result<(u16, Vec<u8>), String> {
+        let exchange = async {
+            let stream = tokio::net::TcpStream::connect(&self.authority)
+                .await
+                .map_err(|e| format!("connect: {e}"))?;
+            let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
+                .await
+                .map_err(|e| format!("handshake: {e}"))?;
+            tokio::spawn(conn);
+            let mut req = hyper::Request::builder()
+                .method(method)
+                .uri(format!("{}{path}", self.prefix))
+                .header("host", &self.authority)
+                .header("content-type", "application/x-ndjson");
+            if let Some(token) = &self.token {
+                req = req.header("authorization", format!("Bearer {token}"));
+            }
+            let req = req
+                .body(Full::new(Bytes::from(body)))
+                .map_err(|e| e.to_string())?;
+            let res = sender.send_request(req).await.map_err(|e| e.to_string())?;
+            let status = res.status().as_u16();
+            let body = res
+                .into_body()
+                .collect()
+                .await
+                .map_err(|e| e.to_string())?
+                .to_bytes();
+            Ok((status, body.to_vec()))
+        };
+        tokio::time::timeout(Duration::from_secs(60), exchange)
+            .await
+            .map_err(|_| "no answer in 60 s".to_owned())?
+    }
+
+    /// How many events session `id` has (0 if it does not exist yet).
+    pub(super) async fn last_seq(&self, id: &str) -> Result<u64, String> {
+        let (status, body) = self
+            .request("GET", &format!("/api/sessions/{id}"), Vec::new())
+            .await?;
+        match status {
+            404 => Ok(0),
+            200 => serde_json::from_slice::<serde_json::Value>(&body)
+                .ok()
+                .and_then(|v| v["last_seq"].as_u64())
+                .ok_or_else(|| "an answer without last_seq".to_owned()),
+            _ => Err(format!(
+                "GET session: {status} {}",
+                String::from_utf8_lossy(&body)
+            )),
+        }
+    }
+
+    /// Posts `lines` to session `id` (created with `title` if new).
+    pub(super) async fn post(
+        &self,
+        id: &str,
+        title: &str,
+        lines: &[Vec<u8>],
+    ) -> Result<(), Failure> {
+        let mut body = Vec::with_capacity(lines.iter().map(|l| l.len() + 1).sum());
+        for line in lines {
+            body.extend_from_slice(line);
+            body.push(b'\n');
+        }
+        let path = format!("/api/sessions/{id}/events?title={}", query_escape(title));
+        match self.request("POST", &path, body).await {
+            Ok((200, _)) => Ok(()),
+            // Refused for good: a bad token, an ended session, a body over its limits.
+            Ok((status @ (400 | 401 | 403 | 409 | 413 | 415), body)) => Err(Failure::Refused(
+                format!("{status} {}", String::from_utf8_lossy(&body)),
+            )),
+            Ok((status, body)) => Err(Failure::Retry(format!(
+                "{status} {}",
+                String::from_utf8_lossy(&body)
+            ))),
+            Err(e) => Err(Failure::Retry(e)),
+        }
+    }
+}
+
+/// Why a POST did not store its lines.
+pub(super) enum Failure {
+    /// Worth trying again (the server is restarting, unreachable, failing).
+    Retry(String),
+    /// The server will not take them.
+    Refused(String),
+}
+
+/// `title` as a query value.
+fn query_escape(title: &str) -> String {
+    let mut out = String::with_capacity(title.len());
+    for b in title.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~' | b'/') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
