@@ -435,3 +435,54 @@ async fn a_retried_post_with_an_idempotency_key_is_stored_once() {
     assert_eq!(texts.len(), 13);
     assert_eq!(texts[6..12].concat(), lines.concat().replace('\n', ""));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_append_posts_share_their_turn_but_a_multi_append_post_stays_consecutive() {
+    let db = TestDb::new();
+    let addr = spawn_server(db.state.clone()).await;
+    let lines = 3 * hiveterm::post::APPEND_LINES + 7;
+    let body = (note("big") + "\n").repeat(lines).into_bytes();
+    let mut small = Vec::new();
+    for i in 0..60 {
+        small.push(tokio::spawn(call_json(
+            addr,
+            "POST",
+            "/api/sessions/mixed/events",
+            (note(&format!("small {i}")) + "\n").into_bytes(),
+        )));
+        if i == 20 {
+            small.push(tokio::spawn(call_json(
+                addr,
+                "POST",
+                "/api/sessions/mixed/events",
+                body.clone(),
+            )));
+        }
+    }
+    let mut big = None;
+    for task in small {
+        let (status, v) = task.await.unwrap();
+        assert_eq!(status, 200, "{v}");
+        if v["count"] == lines {
+            big = Some(v);
+        }
+    }
+    let big = big.expect("the big post's answer");
+    let (first, last) = (
+        big["first_seq"].as_u64().unwrap(),
+        big["last_seq"].as_u64().unwrap(),
+    );
+    assert_eq!(last - first + 1, lines as u64, "{big}");
+    let raws = db.raw_events("mixed");
+    assert_eq!(raws.len(), lines + 60);
+    let bigs: Vec<u64> = raws
+        .iter()
+        .filter(|e| e.raw.windows(5).any(|w| w == b"\"big\""))
+        .map(|e| e.seq)
+        .collect();
+    assert_eq!(
+        bigs,
+        (first..=last).collect::<Vec<_>>(),
+        "no small post inside"
+    );
+}
