@@ -18,8 +18,13 @@ message.usage, toolUseResult, ...), in the proportions of a long working session
     nested JSON of tool schemas), last-prompt, tools-used, cost-state, atis-latch, mode;
   - system api_error (retries) and compact_boundary; sub-agent (sidechain) lines.
 
-Usage: scripts/gen-big-transcript.py [--lines N] [--seed S] [--out PATH]
-Default: 100,000 lines (about 150 MB) to bench-data/big.transcript.jsonl.
+With --mix tools, a differently mixed log of the same line types: many small tool calls (long
+turns of several calls per step, short outputs and inputs, short answers) and few big bodies
+(big outputs 10x rarer). The default mix (--mix session) is unchanged, byte for byte.
+
+Usage: scripts/gen-big-transcript.py [--lines N] [--seed S] [--mix session|tools] [--out PATH]
+Default: 100,000 lines (about 150 MB) to bench-data/big.transcript.jsonl; with --mix tools
+(about 75 MB) to bench-data/tools.transcript.jsonl.
 """
 
 import argparse
@@ -62,9 +67,12 @@ IDENTS = [
 
 
 class Gen:
-    def __init__(self, seed):
+    def __init__(self, seed, mix="session"):
         self.rng = random.Random(seed)
         r = self.rng
+        # --mix tools: many small tool calls, few big bodies (every change is behind this flag,
+        # so the default mix keeps its bytes).
+        self.small = mix == "tools"
         self.t = datetime.datetime(2026, 11, 30, 2, 15, 0, tzinfo=datetime.timezone.utc)
         self.session = self.uuid()
         self.cwd = "/home/dev/work/hiveterm"
@@ -280,6 +288,9 @@ class Gen:
             weights=[30, 22, 16, 9, 5, 4, 1.5, 6, 4, 1, 1.5])[0]
         path, lines = r.choice(self.files)
         big = r.random() < 0.004
+        if self.small:
+            big = big and r.random() < 0.1
+            lines = lines[: r.choice([1, 2, 3, 5, 8])]
         if name == "Bash":
             cmd = r.choice(["cargo test -p classifier", "cargo build --release", "git status --short",
                             "ls -la " + path.rsplit("/", 1)[0], "rg -n 'TODO' .", "cat " + path,
@@ -288,6 +299,8 @@ class Gen:
             if r.random() < 0.1:
                 inp["timeout"] = 600000
             n = r.choice([0, 1, 1, 2, 4, 8, 15, 40]) if not big else r.randint(500, 1200)
+            if self.small and not big:
+                n = r.choice([0, 0, 1, 1, 1, 2, 3])
             out = "\n".join(r.choice(self.log_lines) for _ in range(n))
             if r.random() < 0.08:
                 code = r.choice([1, 2, 101])
@@ -458,8 +471,11 @@ class Gen:
         sidechain = self.hexid(17) if r.random() < 0.08 else None
         used = set()
         steps = r.choice([1, 2, 3, 4, 6, 8, 12])
+        if self.small:
+            steps = r.choice([8, 12, 20, 30])
         for step in range(steps):
-            out.extend(self.api_request())
+            if not self.small or r.random() < 0.3:
+                out.extend(self.api_request())
             if r.random() < 0.03:
                 out.append(self.chained({"type": "system", "subtype": "api_error", "level": "error",
                                          "error": {"message": '529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}',
@@ -468,13 +484,13 @@ class Gen:
                                          "retryInMs": r.randint(200, 9000), "retryAttempt": r.randint(1, 5), "maxRetries": 10,
                                          "source": "request_retry"}))
             if r.random() < 0.35:
-                thinking = "\n".join(r.choice(self.sentences) for _ in range(r.randint(1, 12)))
+                thinking = "\n".join(r.choice(self.sentences) for _ in range(r.randint(1, 12) if not self.small else 1))
                 out.append(self.assistant([{"type": "thinking", "thinking": thinking, "signature": self.b58(r.randint(80, 400))}], "tool_use", sidechain))
-            if r.random() < 0.45 or step == steps - 1:
-                out.append(self.assistant([{"type": "text", "text": self.markdown(r.randint(1, 6))}], "end_turn" if step == steps - 1 else "tool_use", sidechain))
+            if r.random() < (0.45 if not self.small else 0.15) or step == steps - 1:
+                out.append(self.assistant([{"type": "text", "text": self.markdown(r.randint(1, 6) if not self.small else 1)}], "end_turn" if step == steps - 1 else "tool_use", sidechain))
             if step == steps - 1:
                 break
-            calls = [self.tool_call() for _ in range(r.choice([1, 1, 1, 2, 3]))]
+            calls = [self.tool_call() for _ in range(r.choice([1, 1, 1, 2, 3] if not self.small else [2, 3, 4, 6]))]
             ids = []
             for name, inp, _, _, _ in calls:
                 tid = self.new_tool_id(name)
@@ -518,10 +534,14 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--lines", type=int, default=100_000)
     ap.add_argument("--seed", type=int, default=2)
+    ap.add_argument("--mix", choices=["session", "tools"], default="session")
     here = os.path.dirname(os.path.abspath(__file__))
-    ap.add_argument("--out", default=os.path.join(here, "..", "bench-data", "big.transcript.jsonl"))
+    ap.add_argument("--out")
     args = ap.parse_args()
-    g = Gen(args.seed)
+    if args.out is None:
+        name = "big.transcript.jsonl" if args.mix == "session" else "tools.transcript.jsonl"
+        args.out = os.path.join(here, "..", "bench-data", name)
+    g = Gen(args.seed, args.mix)
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     tmp = args.out + ".part"
     n = 0
