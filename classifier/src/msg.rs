@@ -115,3 +115,193 @@ pub struct TermEnvelope {
     /// Zero or more rows.
     pub msgs: Vec<TermMsg>,
 }
+
+impl TermEnvelope {
+    /// Appends the envelope's JSON to `out`: exactly the bytes of `serde_json::to_writer`
+    /// (the derived `Serialize`, compact), written straight into the buffer. `hiveterm
+    /// classify` writes every envelope of a log this way: its strings are mostly long bodies,
+    /// which this scans eight bytes at a time for the few bytes JSON escapes.
+    pub fn write_json(&self, out: &mut Vec<u8>) {
+        out.push(b'{');
+        if let Some(ts) = self.ts {
+            out.extend_from_slice(b"\"ts\":");
+            // serde_json's own number form (and `null` for a non-finite time).
+            let _ = serde_json::to_writer(&mut *out, &ts);
+            out.push(b',');
+        }
+        if let Some(seq) = self.seq {
+            out.extend_from_slice(b"\"seq\":");
+            let _ = serde_json::to_writer(&mut *out, &seq);
+            out.push(b',');
+        }
+        out.extend_from_slice(b"\"msgs\":[");
+        for (i, msg) in self.msgs.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            msg.write_json(out);
+        }
+        out.extend_from_slice(b"]}");
+    }
+}
+
+impl TermMsg {
+    /// Appends the row's JSON to `out`, as [`TermEnvelope::write_json`].
+    pub fn write_json(&self, out: &mut Vec<u8>) {
+        out.push(b'{');
+        if let Some(icon) = &self.icon {
+            out.extend_from_slice(b"\"icon\":");
+            json_str(out, icon);
+            out.push(b',');
+        }
+        out.extend_from_slice(b"\"level\":\"");
+        out.extend_from_slice(self.level.as_str().as_bytes());
+        out.extend_from_slice(b"\",\"summary\":");
+        json_str(out, &self.summary);
+        if let Some(body) = &self.body {
+            out.extend_from_slice(b",\"body\":");
+            json_str(out, body);
+        }
+        if let Some(format) = self.body_format {
+            out.extend_from_slice(match format {
+                BodyFormat::Markdown => b",\"body_format\":\"markdown\"",
+                BodyFormat::Diff => b",\"body_format\":\"diff\"",
+            });
+        }
+        if let Some(key) = &self.coalesce_key {
+            out.extend_from_slice(b",\"coalesce_key\":");
+            json_str(out, key);
+        }
+        out.push(b'}');
+    }
+}
+
+/// `s` as a JSON string, escaped as serde_json escapes it: `"`, `\\`, and the control
+/// characters U+0000–U+001F (`\b \t \n \f \r` short, the others `\u00xx`); nothing else.
+fn json_str(out: &mut Vec<u8>, s: &str) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let b = s.as_bytes();
+    out.reserve(b.len() + 2);
+    out.push(b'"');
+    let mut start = 0;
+    let mut i = next_escape(b, 0);
+    while i < b.len() {
+        out.extend_from_slice(&b[start..i]);
+        let c = b[i];
+        match c {
+            b'"' => out.extend_from_slice(b"\\\""),
+            b'\\' => out.extend_from_slice(b"\\\\"),
+            b'\n' => out.extend_from_slice(b"\\n"),
+            b'\t' => out.extend_from_slice(b"\\t"),
+            b'\r' => out.extend_from_slice(b"\\r"),
+            0x08 => out.extend_from_slice(b"\\b"),
+            0x0C => out.extend_from_slice(b"\\f"),
+            _ => out.extend_from_slice(&[
+                b'\\',
+                b'u',
+                b'0',
+                b'0',
+                HEX[usize::from(c >> 4)],
+                HEX[usize::from(c & 0xF)],
+            ]),
+        }
+        start = i + 1;
+        i = next_escape(b, start);
+    }
+    out.extend_from_slice(&b[start..]);
+    out.push(b'"');
+}
+
+/// The index of the first byte at or after `i` that JSON escapes (`"`, `\\`, below 0x20), or
+/// `b.len()`. Eight bytes at a time: in each 64-bit word the lowest flagged byte is exact
+/// (Mycroft's zero-byte test; a borrow only flags bytes above a true one).
+fn next_escape(bytes: &[u8], mut at: usize) -> usize {
+    const ONES: u64 = u64::MAX / 255;
+    const HIGH: u64 = ONES << 7;
+    while let Some(chunk) = bytes.get(at..at + 8) {
+        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+        let ctrl = word.wrapping_sub(ONES * 0x20) & !word;
+        let quotes = word ^ (ONES * u64::from(b'"'));
+        let quote = quotes.wrapping_sub(ONES) & !quotes;
+        let slashes = word ^ (ONES * u64::from(b'\\'));
+        let slash = slashes.wrapping_sub(ONES) & !slashes;
+        let hit = (ctrl | quote | slash) & HIGH;
+        if hit != 0 {
+            return at + (hit.trailing_zeros() / 8) as usize;
+        }
+        at += 8;
+    }
+    while at < bytes.len() && !matches!(bytes[at], b'"' | b'\\' | 0..=0x1F) {
+        at += 1;
+    }
+    at
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn write_json_is_serde_json() {
+        let check = |env: &TermEnvelope| {
+            let mut got = Vec::new();
+            env.write_json(&mut got);
+            let want = serde_json::to_vec(env).unwrap();
+            assert_eq!(
+                String::from_utf8_lossy(&got),
+                String::from_utf8_lossy(&want)
+            );
+        };
+        let mut every_byte: String = (0u8..0x80).map(char::from).collect();
+        every_byte.push_str("é—✓🔍\u{202E}\u{7f}");
+        let mut strings = vec![String::new(), every_byte.clone()];
+        // Each special byte at every offset of a word, and runs of them.
+        for c in [
+            '"', '\\', '\n', '\t', '\r', '\u{1}', '\u{1f}', '\u{8}', '\u{c}', 'é',
+        ] {
+            for at in 0..20 {
+                let mut s = "x".repeat(at);
+                s.push(c);
+                s.push_str(&"y".repeat(19 - at));
+                strings.push(s);
+            }
+            strings.push(c.to_string().repeat(17));
+        }
+        for (i, s) in strings.iter().enumerate() {
+            let mut msg = TermMsg::new(Level::Warn, s.clone());
+            if i % 2 == 0 {
+                msg = msg.icon(s.clone()).body_as(s.clone(), BodyFormat::Diff);
+            } else {
+                msg = msg.body(s.clone()).coalesce(s.clone());
+            }
+            check(&TermEnvelope {
+                ts: None,
+                seq: None,
+                msgs: vec![msg],
+            });
+        }
+        for ts in [
+            0.0,
+            -0.0,
+            1796004905.959,
+            1e300,
+            5e-324,
+            f64::NAN,
+            f64::INFINITY,
+            12.5,
+        ] {
+            for seq in [None, Some(0), Some(u64::MAX)] {
+                check(&TermEnvelope {
+                    ts: Some(ts),
+                    seq,
+                    msgs: vec![
+                        TermMsg::new(Level::Debug, "a").body_as("b", BodyFormat::Markdown),
+                        TermMsg::new(Level::Error, ""),
+                        TermMsg::new(Level::Info, "x"),
+                    ],
+                });
+            }
+        }
+        check(&TermEnvelope::default());
+    }
+}

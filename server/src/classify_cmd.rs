@@ -1,7 +1,7 @@
 //! `hiveterm classify [PATH|-] [--pretty]`: a log in, one envelope per non-blank line out.
 
 use std::fs::File;
-use std::io::{self, BufWriter, IsTerminal, Read, Write};
+use std::io::{self, IsTerminal, Read, Write};
 use std::path::PathBuf;
 
 use classifier::{Level, LogClassifier, MAX_LINE_BYTES, TermEnvelope};
@@ -42,13 +42,14 @@ pub fn run(args: &Args) -> Result<(), String> {
     let stdout = io::stdout();
     let colour = args.pretty && stdout.is_terminal();
     let mut sink = Sink {
-        out: BufWriter::with_capacity(CHUNK, stdout.lock()),
+        out: stdout.lock(),
+        buf: Vec::with_capacity(2 * CHUNK),
         pretty: args.pretty,
         colour,
     };
     let mut log = LogClassifier::with_limit(args.max_line_bytes.max(1));
     match pump(&mut input, &mut log, |env| sink.emit(&env)) {
-        Ok(()) => sink.out.flush().map_err(Failure::Write),
+        Ok(()) => sink.flush().map_err(Failure::Write),
         Err(e) => Err(e),
     }
     .or_else(|failure| match failure {
@@ -64,9 +65,11 @@ pub(crate) enum Failure {
     Write(io::Error),
 }
 
-/// Where envelopes go: JSON lines, or rows for a human.
+/// Where envelopes go: JSON lines, or rows for a human, gathered in `buf` and written to `out`
+/// [`CHUNK`] bytes or more at a time.
 struct Sink<W: Write> {
     out: W,
+    buf: Vec<u8>,
     pretty: bool,
     colour: bool,
 }
@@ -74,11 +77,23 @@ struct Sink<W: Write> {
 impl<W: Write> Sink<W> {
     fn emit(&mut self, env: &TermEnvelope) -> io::Result<()> {
         if self.pretty {
-            write_pretty(&mut self.out, env, self.colour)
+            write_pretty(&mut self.buf, env, self.colour)?;
         } else {
-            serde_json::to_writer(&mut self.out, env)?;
-            self.out.write_all(b"\n")
+            // The bytes of `serde_json::to_writer`, written straight into the buffer.
+            env.write_json(&mut self.buf);
+            self.buf.push(b'\n');
         }
+        if self.buf.len() >= CHUNK {
+            self.out.write_all(&self.buf)?;
+            self.buf.clear();
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.write_all(&self.buf)?;
+        self.buf.clear();
+        self.out.flush()
     }
 }
 
