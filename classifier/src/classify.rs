@@ -1,7 +1,7 @@
 //! The top-level dispatch: one [`LiveEvent`] → zero or more rows.
 
 use crate::ctx::ClassifyCtx;
-use crate::event::{LiveEvent, LogEvent, line_event};
+use crate::event::{LiveEvent, LogEvent, line_event_lean};
 use crate::kind::{icon, turn_fail_row, turn_ok_row, turn_start_row};
 use crate::lines::Line;
 use crate::msg::{Level, TermEnvelope, TermMsg};
@@ -70,7 +70,7 @@ pub fn classify_log_event(event: &LogEvent, ctx: &mut ClassifyCtx) -> TermEnvelo
 /// envelope's `seq` is [`Line::number`]. The one public way to classify a line: a whole line
 /// from elsewhere is [`Line::whole`]`(seq, bytes)`.
 pub fn classify_line(line: &Line, ctx: &mut ClassifyCtx) -> TermEnvelope {
-    let mut env = classify_log_event(&line_event(line), ctx);
+    let mut env = classify_log_event(&line_event_lean(line), ctx);
     env.seq = Some(line.number);
     env
 }

@@ -99,12 +99,24 @@ const PREVIEW_BYTES: usize = 200;
 
 /// Parses one line (without its newline) of any supported log format. Never fails.
 pub fn parse_line(line: &[u8]) -> LogEvent {
+    parse(line, false)
+}
+
+/// [`parse_line`] for classifying only: a Claude Code line's [`LiveEvent::Stream`] value may
+/// lack the top-level fields no row and no summary reads ([`crate::lean`]); its envelope and
+/// its summary are [`parse_line`]'s.
+pub(crate) fn parse_line_lean(line: &[u8]) -> LogEvent {
+    parse(line, true)
+}
+
+fn parse(line: &[u8], lean: bool) -> LogEvent {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     let (line, bom) = match line.strip_prefix(b"\xEF\xBB\xBF") {
         Some(rest) => (rest, true),
         None => (line, false),
     };
-    let mut parsed = match serde_json::from_slice::<Value>(line) {
+    let value = lean.then(|| crate::lean::parse(line)).flatten();
+    let mut parsed = match value.map_or_else(|| serde_json::from_slice::<Value>(line), Ok) {
         Ok(value) => from_value(value),
         Err(err) => LogEvent::at(None, unreadable(line, describe_json_error(line, &err))),
     };
@@ -117,6 +129,14 @@ pub fn parse_line(line: &[u8]) -> LogEvent {
 pub fn line_event(line: &Line) -> LogEvent {
     match line.oversize {
         None => parse_line(&line.bytes),
+        Some(over) => LogEvent::at(None, over_limit(&line.bytes, over)),
+    }
+}
+
+/// [`line_event`] for classifying only ([`parse_line_lean`]): the same envelope and summary.
+pub(crate) fn line_event_lean(line: &Line) -> LogEvent {
+    match line.oversize {
+        None => parse_line_lean(&line.bytes),
         Some(over) => LogEvent::at(None, over_limit(&line.bytes, over)),
     }
 }

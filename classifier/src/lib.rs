@@ -31,6 +31,7 @@ mod classify;
 mod ctx;
 pub mod event;
 mod kind;
+mod lean;
 pub mod lines;
 mod log;
 pub mod markdown;

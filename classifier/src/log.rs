@@ -2,7 +2,7 @@
 
 use crate::classify::classify_log_event;
 use crate::ctx::ClassifyCtx;
-use crate::event::line_event;
+use crate::event::line_event_lean;
 use crate::lines::{Line, LineReader, MAX_LINE_BYTES};
 use crate::msg::TermEnvelope;
 use crate::summary::{Summary, SummaryFold};
@@ -114,7 +114,7 @@ impl LogClassifier {
 
 /// One line: exactly [`classify_line`](crate::classify_line), and the summary fold if any.
 fn step(line: &Line, ctx: &mut ClassifyCtx, fold: &mut Option<SummaryFold>) -> TermEnvelope {
-    let event = line_event(line);
+    let event = line_event_lean(line);
     let mut env = classify_log_event(&event, ctx);
     env.seq = Some(line.number);
     if let Some(fold) = fold {

@@ -20,7 +20,7 @@ pub(crate) use self::turns::harness_turn;
 
 /// Line types Claude Code declares that carry nothing a reader needs as a row. (`result`,
 /// `init` and `stream_event` are read by [`turns`]: turn ends and starts, partial answers.)
-const QUIET_TYPES: &[&str] = &[
+pub(crate) const QUIET_TYPES: &[&str] = &[
     "rate_limit_event",
     "keep_alive",
     "control_request",

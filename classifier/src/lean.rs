@@ -1,0 +1,309 @@
+//! A line parsed for classifying only: the JSON value without the top-level fields no row and
+//! no summary reads, which are checked but never built.
+//!
+//! A Claude Code transcript spends much of its bytes on fields the rows never show: the
+//! bookkeeping lines (`api-request`, `attachment`, `cost-state`, … — [`QUIET_TYPES`]: no row,
+//! only their `timestamp` counts), and in `user` and `assistant` lines the `toolUseResult` that
+//! repeats, in another shape, the result the line already carries, and the uuid chain, cwd,
+//! version and request ids of every line. [`parse`] reads such a line's other fields into the
+//! usual [`Value`], and each of those fields through [`Checked`]: every byte is read by the
+//! same `serde_json` deserializer as [`serde_json::from_slice`] (so the same strings, escapes,
+//! UTF-8, numbers and nesting are accepted), but no string, array or map is built.
+//!
+//! The promise: the envelope classified from a [`parse`]d line is the one classified from the
+//! whole [`Value`]. When [`parse`] cannot keep it — the line is not a JSON object, is not JSON
+//! at all (its error row's wording comes from the whole parse), has a hyperhive `kind`, says
+//! its `type` twice, or is a task event (`subtype` `task_started`/`task_notification`, a row of
+//! its fields whatever its type) — it answers `None` and the caller parses the whole line.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::Deserialize;
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Value};
+
+use crate::stream::QUIET_TYPES;
+
+/// The value of `line` (one JSON object) without the fields no row reads; `None` when only the
+/// whole parse can promise the same rows (see the module's docs).
+pub(crate) fn parse(line: &[u8]) -> Option<Value> {
+    let first = line
+        .iter()
+        .find(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'))?;
+    if *first != b'{' {
+        return None;
+    }
+    let mut de = serde_json::Deserializer::from_slice(line);
+    let value = Top.deserialize(&mut de).ok()?;
+    de.end().ok()?;
+    value
+}
+
+/// Which top-level fields a line keeps, once its `type` is known.
+#[derive(Clone, Copy, PartialEq)]
+enum Keep {
+    /// Every field: the type is not known yet, is not one of the below, or the line has `kind`.
+    All,
+    /// `type`, `subtype`, `timestamp` (the envelope's time) and `kind`: a bookkeeping line
+    /// gives no row.
+    Quiet,
+    /// A `user` or `assistant` line: [`MESSAGE_KEYS`] only (its `toolUseResult`, the uuid chain,
+    /// cwd, version, request ids… are never read).
+    Message,
+}
+
+impl Keep {
+    fn of(ty: &Value) -> Keep {
+        match ty.as_str() {
+            Some("user" | "assistant") => Keep::Message,
+            Some(t) if QUIET_TYPES.contains(&t) => Keep::Quiet,
+            _ => Keep::All,
+        }
+    }
+
+    fn keeps(self, key: &str) -> bool {
+        match self {
+            Keep::All => true,
+            Keep::Quiet => matches!(key, "type" | "subtype" | "timestamp" | "kind"),
+            Keep::Message => MESSAGE_KEYS.contains(&key),
+        }
+    }
+}
+
+/// The top-level fields of a `user` or `assistant` line that a row or the summary reads
+/// (`stream.rs`, `stream/turns.rs`, `summary.rs`); `sessionId` only for being there (a
+/// transcript line). A new read of another field must be added here: the equivalence test
+/// (`tests/lean.rs`) fails until it is.
+const MESSAGE_KEYS: &[&str] = &[
+    "type",
+    "subtype",
+    "kind",
+    "timestamp",
+    "message",
+    "isApiErrorMessage",
+    "is_api_error_message",
+    "isCompactSummary",
+    "isMeta",
+    "isSynthetic",
+    "isSidechain",
+    "parent_tool_use_id",
+    "sessionId",
+];
+
+/// The top-level object: `Some(value)`, or `None` when the whole parse must decide.
+struct Top;
+
+impl<'de> DeserializeSeed<'de> for Top {
+    type Value = Option<Value>;
+
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<Option<Value>, D::Error> {
+        de.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Top {
+    type Value = Option<Value>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Option<Value>, A::Error> {
+        let mut map = Map::new();
+        let mut keep = Keep::All;
+        let (mut typed, mut skipped, mut whole) = (false, false, false);
+        while let Some(key) = access.next_key::<Key<'de>>()? {
+            let key = key.0;
+            if !keep.keeps(&key) {
+                access.next_value::<Checked>()?;
+                skipped = true;
+                continue;
+            }
+            let value: Value = access.next_value()?;
+            match key.as_ref() {
+                // A second `type` could make a skipped field one that is read.
+                "type" if typed => whole = true,
+                "type" => {
+                    typed = true;
+                    if keep == Keep::All && !map.contains_key("kind") {
+                        keep = Keep::of(&value);
+                    }
+                }
+                // A hyperhive line may show its whole value (the `!` row).
+                "kind" => {
+                    whole |= skipped;
+                    keep = Keep::All;
+                }
+                _ => {}
+            }
+            map.insert(key.into_owned(), value);
+        }
+        // A task event of any type is a row made of its fields.
+        whole |= skipped
+            && matches!(
+                map.get("subtype").and_then(Value::as_str),
+                Some("task_started" | "task_notification")
+            );
+        Ok((!whole).then_some(Value::Object(map)))
+    }
+}
+
+/// A map key, borrowed from the line when it has no escapes.
+struct Key<'de>(Cow<'de, str>);
+
+impl<'de> Deserialize<'de> for Key<'de> {
+    fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Key<'de>, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Key<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, s: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Borrowed(s)))
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(s.to_owned())))
+            }
+            fn visit_string<E: de::Error>(self, s: String) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(s)))
+            }
+        }
+        de.deserialize_str(V)
+    }
+}
+
+/// Any JSON value, read to its end and checked exactly as a [`Value`] would be, and dropped.
+struct Checked;
+
+impl<'de> Deserialize<'de> for Checked {
+    fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Checked, D::Error> {
+        de.deserialize_any(Checked)
+    }
+}
+
+impl<'de> Visitor<'de> for Checked {
+    type Value = Checked;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+    fn visit_unit<E>(self) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+    fn visit_none<E>(self) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Checked, A::Error> {
+        while seq.next_element::<Checked>()?.is_some() {}
+        Ok(Checked)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Checked, A::Error> {
+        while map.next_entry::<Checked, Checked>()?.is_some() {}
+        Ok(Checked)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `parse` of `line`: `None`, or the whole value without the fields named in `dropped`.
+    fn check(line: &str, dropped: Option<&[&str]>) {
+        let got = parse(line.as_bytes());
+        match dropped {
+            None => assert_eq!(got, None, "{line}"),
+            Some(keys) => {
+                let mut whole: Value = serde_json::from_str(line).expect("test lines are JSON");
+                for k in keys {
+                    whole.as_object_mut().unwrap().shift_remove(*k);
+                }
+                assert_eq!(got, Some(whole), "{line}");
+            }
+        }
+    }
+
+    #[test]
+    fn keeps_what_rows_read() {
+        check(
+            r#"{"type":"user","message":{"content":"hi"},"toolUseResult":{"a":[1,"x"]},"isMeta":true,"uuid":"u"}"#,
+            Some(&["toolUseResult", "uuid"]),
+        );
+        check(
+            r#"{"toolUseResult":"before the type","type":"user"}"#,
+            Some(&[]),
+        );
+        check(
+            r#"{"type":"api-request","timestamp":"2026-01-01T00:00:00Z","params":{"m":[1.5,null,true]},"x":"\u00e9\n"}"#,
+            Some(&["params", "x"]),
+        );
+        check(
+            r#"{"attachment":{"k":1},"type":"attachment","rendered":[]}"#,
+            Some(&["rendered"]),
+        );
+        check(
+            r#"{"type":"system","subtype":"init","toolUseResult":1}"#,
+            Some(&[]),
+        );
+        check(r#"{"type":"nobody-knows","toolUseResult":1}"#, Some(&[]));
+        check(r#"{"type":5,"toolUseResult":1}"#, Some(&[]));
+        check(r#" {"ty\u0070e":"mode","mode":"x"} "#, Some(&["mode"]));
+        // A kind first: a hyperhive line keeps everything.
+        check(r#"{"kind":"note","type":"mode","mode":"x"}"#, Some(&[]));
+    }
+
+    #[test]
+    fn leaves_the_hard_cases_to_the_whole_parse() {
+        check(r#"{"type":"mode","mode":"x","kind":"note"}"#, None);
+        check(r#"{"type":"mode","mode":"x","type":"user"}"#, None);
+        check(
+            r#"{"type":"mode","mode":"x","subtype":"task_started"}"#,
+            None,
+        );
+        check(
+            r#"{"subtype":"task_notification","type":"user","toolUseResult":1}"#,
+            None,
+        );
+        check(r#"[1,2]"#, None);
+        check(r#""text""#, None);
+        check("", None);
+        // Not JSON, in a skipped field: the error row comes from the whole parse.
+        for bad in [
+            r#"{"type":"mode","mode":"\ud800"}"#,
+            r#"{"type":"mode","mode":1e999}"#,
+            r#"{"type":"mode","mode":[1,}"#,
+            r#"{"type":"mode","mode":"a	b"}"#,
+            r#"{"type":"mode","mode":"x"} trailing"#,
+            r#"{"type":"user","toolUseResult":{"a":01}}"#,
+        ] {
+            assert!(serde_json::from_str::<Value>(bad).is_err(), "{bad}");
+            check(bad, None);
+        }
+        let mut invalid = br#"{"type":"mode","mode":""#.to_vec();
+        invalid.extend_from_slice(b"\xff\"}");
+        assert_eq!(parse(&invalid), None);
+        let deep = format!(
+            r#"{{"type":"mode","mode":{}{}}}"#,
+            "[".repeat(200),
+            "]".repeat(200)
+        );
+        assert!(serde_json::from_str::<Value>(&deep).is_err());
+        check(&deep, None);
+    }
+}

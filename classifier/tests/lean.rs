@@ -1,0 +1,111 @@
+//! `LogClassifier` parses each line leanly (without the top-level fields no row reads, see
+//! `src/lean.rs`); this holds it to the whole parse: for every fixture, every hostile log and
+//! a set of hand-made lines, the envelopes and the summary equal those of the public whole
+//! path (`LineReader` → `event::line_event` → `classify_log_event`, `SummaryFold::add`).
+
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::path::{Path, PathBuf};
+
+use classifier::event::line_event;
+use classifier::{
+    ClassifyCtx, LineReader, LogClassifier, Summary, SummaryFold, TermEnvelope, classify_log_event,
+};
+
+/// The whole path: every line parsed into a full `serde_json::Value`.
+fn whole(input: &[u8]) -> (Vec<TermEnvelope>, Summary) {
+    let mut reader = LineReader::new();
+    let mut ctx = ClassifyCtx::new();
+    let mut fold = SummaryFold::new();
+    let mut out = Vec::new();
+    let mut step = |line: classifier::Line| {
+        let event = line_event(&line);
+        let mut env = classify_log_event(&event, &mut ctx);
+        env.seq = Some(line.number);
+        fold.add(&event.event, &env);
+        out.push(env);
+    };
+    reader.push(input, &mut step);
+    reader.finish(&mut step);
+    (out, fold.summary())
+}
+
+/// The lean path, as `hiveterm classify` and the page run it.
+fn lean(input: &[u8]) -> (Vec<TermEnvelope>, Summary) {
+    let mut log = LogClassifier::new().with_summary();
+    let mut out = Vec::new();
+    log.feed(input, |e| out.push(e));
+    log.finish(|e| out.push(e));
+    (out, log.summary().expect("made with_summary"))
+}
+
+fn check(input: &[u8], what: &str) {
+    let (want_envs, want_summary) = whole(input);
+    let (got_envs, got_summary) = lean(input);
+    assert_eq!(got_envs.len(), want_envs.len(), "{what}: envelopes");
+    for (got, want) in got_envs.iter().zip(&want_envs) {
+        assert_eq!(got, want, "{what}");
+    }
+    assert_eq!(got_summary, want_summary, "{what}: summary");
+}
+
+fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("a test folder") {
+        let path = entry.expect("an entry").path();
+        if path.is_dir() {
+            files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "jsonl") {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn every_fixture_and_hostile_log_classifies_as_the_whole_parse() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut all = Vec::new();
+    files(&root.join("../fixtures"), &mut all);
+    files(&root.join("tests/hostile"), &mut all);
+    assert!(all.len() >= 25, "{all:?}");
+    for path in all {
+        check(&std::fs::read(&path).unwrap(), &path.display().to_string());
+    }
+}
+
+#[test]
+fn lines_that_skip_fields_classify_as_the_whole_parse() {
+    let lines = [
+        // Transcript user and assistant lines with the fields no row reads.
+        r#"{"parentUuid":"p","isSidechain":false,"type":"assistant","message":{"id":"m1","model":"claude-x","content":[{"type":"tool_use","id":"t1","name":"Write","input":{"file_path":"a.rs","content":"x"}}],"usage":{"input_tokens":3,"output_tokens":4}},"uuid":"u1","timestamp":"2026-01-01T00:00:00.000Z","sessionId":"s","cwd":"/w","version":"2"}"#,
+        r#"{"parentUuid":"u1","isSidechain":true,"type":"user","message":{"role":"user","content":[{"tool_use_id":"t1","type":"tool_result","content":"done","is_error":true}]},"toolUseResult":{"stdout":"done","big":[1,2,{"x":null}]},"uuid":"u2","timestamp":"2026-01-01T00:00:01.500Z","sessionId":"s"}"#,
+        r#"{"type":"user","message":{"role":"user","content":"fix the build"},"isMeta":false,"uuid":"u3","sessionId":"s","timestamp":"2026-01-01T00:00:02Z"}"#,
+        r#"{"type":"user","message":{"content":"[Request interrupted by user]"},"uuid":"u4","sessionId":"s"}"#,
+        r#"{"type":"assistant","isApiErrorMessage":true,"message":{"content":[{"type":"text","text":"API Error: 500"}]},"requestId":"r"}"#,
+        r#"{"type":"user","isCompactSummary":true,"message":{"content":"This session is being continued"},"promptId":"p"}"#,
+        // Bookkeeping: only the type and the time count.
+        r#"{"type":"api-request","timestamp":"2026-01-01T00:00:03Z","params":{"model":"m","betas":["a"]},"tail":["x"]}"#,
+        r#"{"attachment":{"type":"date"},"type":"attachment","timestamp":"2026-01-01T00:00:04Z","rendered":[{"content":"x"}]}"#,
+        r#"{"type":"cost-state","totalCostUSD":1.5,"modelUsage":{"m":{"costUSD":1}}}"#,
+        // The cases left to the whole parse.
+        r#"{"type":"queue-operation","content":"x","subtype":"task_started","task_id":"t","description":"d"}"#,
+        r#"{"type":"user","toolUseResult":1,"subtype":"task_notification","task_id":"t","status":"completed"}"#,
+        r#"{"type":"mode","mode":"x","kind":"note","text":"hello"}"#,
+        r#"{"type":"mode","mode":"x","type":"user","message":{"content":"dup"}}"#,
+        r#"{"type":"mode","mode":"\ud800"}"#,
+        r#"{"type":"user","toolUseResult":1e999,"message":{"content":"x"}}"#,
+        r#"{"type":"user","message":{"content":"x"},"uuid":"a"} trailing"#,
+        r#"{"type":"nobody-knows","uuid":"u","toolUseResult":{"a":1}}"#,
+        r#"{"kind":"turn_start","from":"op","body":"go","type":"api-request","params":1}"#,
+    ];
+    let mut log = Vec::new();
+    for line in lines {
+        log.extend_from_slice(line.as_bytes());
+        log.push(b'\n');
+        check(line.as_bytes(), line);
+    }
+    log.extend_from_slice(
+        b"{\"type\":\"user\",\"message\":{\"content\":\"x\"},\"uuid\":\"\xff\"}\n",
+    );
+    log.extend_from_slice(b"\xEF\xBB\xBF{\"type\":\"mode\",\"mode\":\"x\"}\r\n");
+    check(&log, "all together");
+}
