@@ -180,20 +180,37 @@ pub fn row_kind(msg: &TermMsg) -> RowKind {
     let Some(ic) = msg.icon.as_deref() else {
         return RowKind::Other;
     };
-    let s = msg.summary.as_str();
-    if icon::same(ic, icon::TURN_START) && (s == TURN || s.starts_with("TURN ← ")) {
-        RowKind::TurnStart
-    } else if icon::same(ic, icon::TURN_OK) && s == TURN_OK {
-        RowKind::TurnOk
-    } else if icon::same(ic, icon::TURN_FAIL) && (s == TURN_FAIL || s.starts_with("turn fail — "))
-    {
-        RowKind::TurnFail
-    } else if icon::same(ic, icon::INTERRUPTED) && msg.level == Level::Warn && s == INTERRUPTED {
-        RowKind::Interrupted
-    } else if msg.level == Level::Info && icon::TOOLS.iter().any(|t| icon::same(ic, t)) {
-        RowKind::ToolCall
-    } else {
+    match turn_kind(msg) {
         RowKind::Other
+            if msg.level == Level::Info && icon::TOOLS.iter().any(|t| icon::same(ic, t)) =>
+        {
+            RowKind::ToolCall
+        }
+        kind => kind,
+    }
+}
+
+/// [`row_kind`] for a reader that counts only turn rows (the summary fold): the same answer,
+/// but [`RowKind::Other`] for a tool call, and the summary looked at before the icon, so the
+/// usual row costs a byte or two of comparison.
+pub(crate) fn turn_kind(msg: &TermMsg) -> RowKind {
+    let s = msg.summary.as_str();
+    let kind = match s.as_bytes().first() {
+        Some(b'T') if s == TURN || s.starts_with("TURN ← ") => RowKind::TurnStart,
+        Some(b't') if s == TURN_OK => RowKind::TurnOk,
+        Some(b't') if s == TURN_FAIL || s.starts_with("turn fail — ") => RowKind::TurnFail,
+        Some(b'i') if msg.level == Level::Warn && s == INTERRUPTED => RowKind::Interrupted,
+        _ => return RowKind::Other,
+    };
+    let want = match kind {
+        RowKind::TurnStart => icon::TURN_START,
+        RowKind::TurnOk => icon::TURN_OK,
+        RowKind::TurnFail => icon::TURN_FAIL,
+        _ => icon::INTERRUPTED,
+    };
+    match msg.icon.as_deref() {
+        Some(ic) if icon::same(ic, want) => kind,
+        _ => RowKind::Other,
     }
 }
 
@@ -214,6 +231,11 @@ mod tests {
 
     fn check(msg: TermMsg, kind: RowKind, tool: Option<&str>) {
         assert_eq!(row_kind(&msg), kind, "{msg:?}");
+        let turn = match kind {
+            RowKind::ToolCall => RowKind::Other,
+            other => other,
+        };
+        assert_eq!(turn_kind(&msg), turn, "{msg:?}");
         assert_eq!(tool_of(&msg), tool, "{msg:?}");
     }
 
@@ -259,6 +281,13 @@ mod tests {
         );
         check(row("←", Level::Info, "ok"), RowKind::Other, None);
         check(row("📖", Level::Debug, "Read x"), RowKind::Other, None);
+        // A turn row's words under another icon are not a turn row.
+        check(
+            row("📖", Level::Info, "TURN ← x"),
+            RowKind::ToolCall,
+            Some("TURN"),
+        );
+        check(row("✗", Level::Warn, "turn ok"), RowKind::Other, None);
     }
 
     #[test]

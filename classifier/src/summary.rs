@@ -29,7 +29,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::event::LiveEvent;
-use crate::kind::{RowKind, row_kind};
+use crate::kind::{RowKind, turn_kind};
 use crate::msg::{Level, TermEnvelope};
 
 /// What a log says happened: the JSON `hiveterm summary --json` prints, the server serves and
@@ -191,7 +191,7 @@ impl SummaryFold {
                 Level::Warn => s.warnings += 1,
                 Level::Debug | Level::Info => {}
             }
-            match row_kind(msg) {
+            match turn_kind(msg) {
                 RowKind::TurnStart => s.turns += 1,
                 RowKind::TurnOk => s.turns_ok += 1,
                 RowKind::TurnFail => s.turns_failed += 1,
