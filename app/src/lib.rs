@@ -24,6 +24,8 @@
 //! - [`log_file`]: an offline log opened, read, kept, reopened, closed; [`offline`] /
 //!   [`worker`]: reading it in chunks in a Web Worker; [`keep`]: the copy kept in IndexedDB
 //!   for a reload of the tab (its pruning is pure).
+//! - [`export`]: the page inside a one-file export (`hiveterm export`): its embedded rows
+//!   shown as an offline log, no server asked.
 //! - [`live_view`]: a live session: history, paging back, the SSE stream; [`net`]: the HTTP
 //!   and SSE calls (`gloo-net`).
 //! - [`browser`]: the browser glue — URL, `#seq`, `?token=`, clock, preferences, clipboard —
@@ -39,6 +41,7 @@ pub mod text;
 pub mod banner;
 pub mod browser;
 pub mod drop_zone;
+pub mod export;
 pub mod keep;
 pub mod live_view;
 pub mod log_file;

@@ -22,17 +22,21 @@ pub struct LogFile {
 
 impl LogFile {
     /// No log open yet. Offline (`live` false) the worker's messages are handled from now
-    /// on, and this tab's kept log, if any, is reopened.
+    /// on, and this tab's kept log, if any, is reopened (not in an exported file).
     pub fn new(navi: Navigator, title: RwSignal<String>, live: bool) -> LogFile {
+        // An exported file (crate::export) shows its own rows: no kept log to restore.
+        let exported = crate::export::embedded();
         let log = LogFile {
             navi,
             title,
             progress: RwSignal::new(None),
-            restoring: RwSignal::new(!live && crate::keep::has_tab()),
+            restoring: RwSignal::new(!live && !exported && crate::keep::has_tab()),
             started_at: StoredValue::new(0.0),
         };
         if !live {
             crate::offline::install(move |msg| log.on_worker(msg));
+        }
+        if !live && !exported {
             crate::keep::restore(move |kept| {
                 if log.progress.with_untracked(Option::is_none)
                     && let Some((blob, name)) = kept
@@ -50,7 +54,8 @@ impl LogFile {
         self.progress.with(Option::is_some)
     }
 
-    fn on_worker(self, msg: FromWorker) {
+    /// Takes a message of the worker (or of an export's reader, `crate::export`).
+    pub fn on_worker(self, msg: FromWorker) {
         let progress = self.progress;
         match msg {
             FromWorker::Ready => {}
@@ -96,6 +101,22 @@ impl LogFile {
     /// to the last log; a reopened kept log (`kept`) keeps the URL's `#seq`, revealed once
     /// its row is held.
     pub fn open_blob(self, blob: web_sys::Blob, name: String, kept: bool) {
+        self.start(name.clone(), blob.size(), kept);
+        if !kept {
+            browser::clear_permalink();
+            crate::keep::keep(&blob, &name);
+        }
+        crate::offline::read_blob(blob);
+    }
+
+    /// Opens the rows an exported file carries (`total` bytes of them), which
+    /// `crate::export` then hands to [`LogFile::on_worker`]; the URL's `#seq` is kept.
+    pub fn open_embedded(self, name: &str, total: f64) {
+        self.start(name.to_owned(), total, true);
+    }
+
+    /// A log being opened: the view cleared, its progress started.
+    fn start(self, name: String, total: f64, kept: bool) {
         self.restoring.set(false);
         self.navi.state.update(clear);
         let permalink = if kept { browser::permalink() } else { None };
@@ -103,16 +124,11 @@ impl LogFile {
         self.started_at.set_value(now_ms());
         self.title.set(name.clone());
         self.progress.set(Some(Progress {
-            total: blob.size(),
-            name: name.clone(),
+            name,
+            total,
             ..Progress::default()
         }));
         self.navi.scroll(crate::nav::Scroll::To(0.0));
-        if !kept {
-            browser::clear_permalink();
-            crate::keep::keep(&blob, &name);
-        }
-        crate::offline::read_blob(blob);
     }
 
     /// Opens a dropped or picked file.

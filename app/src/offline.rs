@@ -117,8 +117,10 @@ mod imp {
         fn spawn(&self) {
             let opts = WorkerOptions::new();
             opts.set_type(WorkerType::Module);
-            // Relative: resolved against the document, next to the page wherever it is served.
-            let url = "./worker_loader.js";
+            // Relative: resolved against the document, next to the page wherever it is served
+            // (in an exported file, the `blob:` URL of the worker it carries).
+            let url = crate::export::worker_url();
+            let url = url.as_deref().unwrap_or("./worker_loader.js");
             let worker = match Worker::new_with_options(url, &opts) {
                 Ok(w) => w,
                 Err(e) => {

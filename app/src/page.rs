@@ -24,7 +24,13 @@ use crate::toolbar::{Controls, Toolbar};
 /// The whole page.
 #[component]
 pub fn Page() -> impl IntoView {
-    let session = browser::session_id();
+    // An exported file (crate::export) is never a live session, whatever its path.
+    let exported = crate::export::embedded();
+    let session = if exported {
+        None
+    } else {
+        browser::session_id()
+    };
     let is_live = session.is_some();
     let state = RwSignal::new(ViewState::default());
     let navi = Navigator::new(state, is_live);
@@ -35,6 +41,9 @@ pub fn Page() -> impl IntoView {
     let sessions = RwSignal::new(Vec::new());
     match live.clone() {
         Some(l) => l.connect(),
+        None if exported => {
+            crate::export::load(log);
+        }
         None => refresh_sessions(sessions),
     }
     let search_box = NodeRef::<html::Input>::new();

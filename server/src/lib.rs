@@ -62,6 +62,7 @@
 
 pub(crate) mod api;
 pub(crate) mod badges;
+pub mod export;
 pub(crate) mod fold;
 pub(crate) mod forward;
 pub mod guard;

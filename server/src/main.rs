@@ -1,5 +1,6 @@
 //! The `hiveterm` command line: see `hiveterm --help` and `docs/CLI.md`. Parses arguments and
-//! calls into the library (`hiveterm::serve`), `classify_cmd`, `redact_cmd`, `share_cmd` or
+//! calls into the library (`hiveterm::serve`), `classify_cmd`, `export_cmd`, `redact_cmd`,
+//! `share_cmd` or
 //! `summary_cmd`.
 
 use std::process::ExitCode;
@@ -8,6 +9,7 @@ use clap::{Parser, Subcommand};
 use hiveterm::serve::{RunArgs, ServeArgs};
 
 mod classify_cmd;
+mod export_cmd;
 mod redact_cmd;
 mod share_cmd;
 mod summary_cmd;
@@ -28,6 +30,9 @@ enum Command {
     /// Print a log with its secrets (API keys, tokens, passwords, private keys…) replaced by
     /// `[REDACTED:<kind>]`: the same lines in the same order, JSON kept valid. Best effort.
     Redact(redact_cmd::Args),
+    /// Write a log as one HTML file (the page, its rows, its summary) that opens from disk or
+    /// any static host with no server and no network request.
+    Export(export_cmd::Args),
     /// Summarise a log for a postmortem: turns and how they ended, errors (and the first),
     /// tool calls, duration, tokens, cost, models, files changed; --json for one object.
     Summary(summary_cmd::Args),
@@ -47,6 +52,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Classify(args) => classify_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Redact(args) => redact_cmd::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Export(args) => export_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Summary(args) => summary_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Share(args) => share_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Serve(args) => runtime().and_then(|rt| {

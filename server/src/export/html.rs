@@ -1,0 +1,313 @@
+//! The exported file's layout: one HTML document, everything inline.
+//!
+//! ```text
+//! <meta http-equiv=Content-Security-Policy …>   nothing remote: see EXPORT_CSP
+//! <style>                                      the page's stylesheet
+//! <script type=application/json id=hiveterm-export>          meta: title, counts, summary
+//! <script type=application/octet-stream id=hiveterm-data>     envelopes, raw DEFLATE, base64
+//! <script type=text/plain id=hiveterm-worker-js>              the worker's wasm-bindgen glue
+//! <script type=application/octet-stream id=hiveterm-worker-wasm>  its wasm, base64
+//! <script type=application/octet-stream id=hiveterm-app-wasm>     the page's wasm, base64
+//! <script type=module>   the page's glue, then boot.js (the only script that runs; hashed)
+//! ```
+//!
+//! `boot.js` turns the blocks into what the page expects: the worker as a `blob:` URL (its
+//! glue and wasm joined), the data as a stream of inflated bytes, both on
+//! `window.hivetermExport` with the meta, then starts the page's wasm. The page (app/src/
+//! export.rs) sees `hivetermExport` and shows the rows as an offline log, asking nothing of
+//! any server.
+
+use std::io::{self, Write};
+
+use sha2::{Digest, Sha256};
+
+use super::Meta;
+use crate::page::Bundle;
+use crate::web::{base64, escape};
+
+/// The exported file's Content-Security-Policy (a `<meta>`, so no `frame-ancestors`): no
+/// source at all by default; the one inline script by its hash and WebAssembly; the worker
+/// only from a `blob:` URL the page made; inline styles; images only `data:` (a remote image
+/// in an agent's markdown does not load). `connect-src` is not given: no fetch, no XHR, no
+/// EventSource.
+pub const EXPORT_CSP: &str = "default-src 'none'; script-src 'wasm-unsafe-eval' {hash}; worker-src blob:; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
+
+/// The boot script (appended to the page's glue in the one inline module).
+const BOOT: &str = include_str!("boot.js");
+
+/// The page's files an export needs, found in a built page.
+#[derive(Debug)]
+pub struct Assets<'a> {
+    css: &'a str,
+    app_js: &'a str,
+    app_wasm: &'a [u8],
+    worker_js: &'a str,
+    worker_wasm: &'a [u8],
+    app_init: &'a str,
+    worker_init: &'a str,
+}
+
+/// Whether a file's name ends in `.ext`.
+fn has_ext(name: &str, ext: &str) -> bool {
+    std::path::Path::new(name)
+        .extension()
+        .is_some_and(|e| e == ext)
+}
+
+/// The name of a wasm-bindgen glue's init function (its default export), if the glue stands
+/// alone (no `import`: snippets would need files of their own).
+fn init_name(js: &str) -> Option<&str> {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$';
+    if js.lines().any(|l| l.trim_start().starts_with("import ")) {
+        return None;
+    }
+    let at = js.rfind(" as default")?;
+    let start = js[..at].rfind(|c: char| !ident(c)).map_or(0, |i| i + 1);
+    let name = &js[start..at];
+    (!name.is_empty() && js.contains(&format!("function {name}("))).then_some(name)
+}
+
+impl<'a> Assets<'a> {
+    /// Finds them by trunk's names: `*.css`, `app-*.js`, `app-*_bg.wasm`, `worker.js` (or
+    /// `worker-*.js`) and `worker*_bg.wasm`.
+    pub fn of(page: &'a Bundle) -> Result<Assets<'a>, String> {
+        let find = |what: &str, test: &dyn Fn(&str) -> bool| -> Result<&'a [u8], String> {
+            let name = page
+                .names()
+                .find(|n| !n.contains('/') && test(n))
+                .ok_or_else(|| format!("the built page has no {what}"))?;
+            page.get(name)
+                .ok_or_else(|| format!("the built page has no {what}"))
+        };
+        let text = |what: &str, bytes: &'a [u8]| -> Result<&'a str, String> {
+            let s = std::str::from_utf8(bytes).map_err(|_| format!("{what} is not UTF-8"))?;
+            let lower = s.to_ascii_lowercase();
+            if lower.contains("</script") || lower.contains("<!--") || lower.contains("</style") {
+                return Err(format!("{what} holds text that cannot be inlined in HTML"));
+            }
+            Ok(s)
+        };
+        let app_js = text(
+            "the page's script",
+            find("app-*.js", &|n| n.starts_with("app-") && has_ext(n, "js"))?,
+        )?;
+        let worker_js = text(
+            "the worker's script",
+            find("worker.js", &|n| {
+                n == "worker.js" || (n.starts_with("worker-") && has_ext(n, "js"))
+            })?,
+        )?;
+        let init = |what: &str, js: &'a str| {
+            init_name(js).ok_or_else(|| {
+                format!("the {what}'s script is not the wasm-bindgen glue an export can inline")
+            })
+        };
+        Ok(Assets {
+            app_init: init("page", app_js)?,
+            worker_init: init("worker", worker_js)?,
+            css: text("the stylesheet", find("*.css", &|n| has_ext(n, "css"))?)?,
+            app_js,
+            app_wasm: find("app-*_bg.wasm", &|n| {
+                n.starts_with("app-") && n.ends_with("_bg.wasm")
+            })?,
+            worker_js,
+            worker_wasm: find("worker*_bg.wasm", &|n| {
+                n.starts_with("worker") && n.ends_with("_bg.wasm")
+            })?,
+        })
+    }
+}
+
+/// The one inline script: the page's glue, then the boot.
+fn module_script(assets: &Assets) -> String {
+    let boot = BOOT
+        .replace("__PAGE_INIT__", assets.app_init)
+        .replace("__WORKER_INIT__", assets.worker_init);
+    format!("{}\n{boot}", assets.app_js)
+}
+
+/// The CSP of an export whose inline script is `script`.
+pub fn csp(script: &str) -> String {
+    let hash = format!("'sha256-{}'", base64(&Sha256::digest(script.as_bytes())));
+    EXPORT_CSP.replace("{hash}", &hash)
+}
+
+/// JSON that may sit in a `<script>` element: `<` (only ever inside strings) escaped.
+fn inline_json(meta: &Meta) -> String {
+    serde_json::to_string(meta)
+        .unwrap_or_else(|_| "{}".to_owned())
+        .replace('<', "\\u003c")
+}
+
+/// Writes the file; its size.
+pub fn write(out: &mut dyn Write, assets: &Assets, meta: &Meta, data: &[u8]) -> io::Result<usize> {
+    let script = module_script(assets);
+    let mut w = Counter { out, n: 0 };
+    let block = |w: &mut Counter, kind: &str, id: &str, body: &[u8]| -> io::Result<()> {
+        write!(w, "<script type=\"{kind}\" id=\"{id}\">")?;
+        w.write_all(body)?;
+        w.write_all(b"</script>\n")
+    };
+    write!(
+        w,
+        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta http-equiv=\"Content-Security-Policy\" content=\"{csp}\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <meta name=\"color-scheme\" content=\"dark light\">\n\
+         <meta name=\"referrer\" content=\"no-referrer\">\n\
+         <meta name=\"generator\" content=\"hiveterm export {version}\">\n\
+         <title>{title}</title>\n<link rel=\"icon\" href=\"data:,\">\n<style>",
+        csp = csp(&script),
+        version = env!("CARGO_PKG_VERSION"),
+        title = escape(&meta.title),
+    )?;
+    w.write_all(assets.css.as_bytes())?;
+    w.write_all(b"</style>\n</head>\n<body>\n")?;
+    block(
+        &mut w,
+        "application/json",
+        "hiveterm-export",
+        inline_json(meta).as_bytes(),
+    )?;
+    block(
+        &mut w,
+        "application/octet-stream",
+        "hiveterm-data",
+        base64(data).as_bytes(),
+    )?;
+    block(
+        &mut w,
+        "text/plain",
+        "hiveterm-worker-js",
+        assets.worker_js.as_bytes(),
+    )?;
+    block(
+        &mut w,
+        "application/octet-stream",
+        "hiveterm-worker-wasm",
+        base64(assets.worker_wasm).as_bytes(),
+    )?;
+    block(
+        &mut w,
+        "application/octet-stream",
+        "hiveterm-app-wasm",
+        base64(assets.app_wasm).as_bytes(),
+    )?;
+    block(&mut w, "module", "hiveterm-boot", script.as_bytes())?;
+    w.write_all(b"</body>\n</html>\n")?;
+    w.flush()?;
+    Ok(w.n)
+}
+
+/// Counts the bytes written.
+struct Counter<'a> {
+    out: &'a mut dyn Write,
+    n: usize,
+}
+
+impl Write for Counter<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.out.write(buf)?;
+        self.n += n;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page() -> Bundle {
+        let glue = "async function __wbg_init(m){}\nexport { initSync, __wbg_init as default };\n";
+        Bundle::new(vec![
+            ("index.html".into(), b"<!doctype html>".to_vec()),
+            ("app-0123456789abcdef.js".into(), glue.as_bytes().to_vec()),
+            ("app-0123456789abcdef_bg.wasm".into(), b"\0asm".to_vec()),
+            ("terminal-0123456789abcdef.css".into(), b".row{}".to_vec()),
+            ("worker.js".into(), glue.as_bytes().to_vec()),
+            ("worker_bg.wasm".into(), b"\0asm".to_vec()),
+            (
+                "worker_loader.js".into(),
+                b"import init from './worker.js';".to_vec(),
+            ),
+        ])
+    }
+
+    fn meta(title: &str) -> Meta {
+        Meta {
+            format: 1,
+            title: title.into(),
+            name: "x.jsonl".into(),
+            lines: 1,
+            envelopes: 0,
+            bytes: 0,
+            range: None,
+            redactions: None,
+            summary: classifier::Summary::default(),
+        }
+    }
+
+    #[test]
+    fn the_file_inlines_everything_and_its_csp_hashes_its_one_script() {
+        let page = page();
+        let assets = Assets::of(&page).unwrap();
+        let mut out = Vec::new();
+        let n = write(
+            &mut out,
+            &assets,
+            &meta("</script><script>alert(1)</script>"),
+            b"data",
+        )
+        .unwrap();
+        let html = String::from_utf8(out).unwrap();
+        assert_eq!(n, html.len());
+        // The title and the meta cannot close their elements.
+        assert!(!html.contains("<script>alert"), "{html}");
+        assert_eq!(html.matches("</script>").count(), 6);
+        // Exactly one script runs: the module, and the CSP names its hash.
+        let script = module_script(&assets);
+        assert!(html.contains(&format!(
+            "<script type=\"module\" id=\"hiveterm-boot\">{script}</script>"
+        )));
+        let digest = base64(&Sha256::digest(script.as_bytes()));
+        assert!(html.contains(&format!("script-src 'wasm-unsafe-eval' 'sha256-{digest}'")));
+        assert!(html.contains("default-src 'none'"));
+        for remote in ["http:", "https:", "src=", "href=\"./", "connect-src"] {
+            assert!(!html.contains(remote), "{remote}");
+        }
+        assert!(html.contains(&base64(b"data")));
+    }
+
+    #[test]
+    fn the_init_function_is_the_glues_default_export() {
+        let check = |js: &str, expect: Option<&str>| assert_eq!(init_name(js), expect, "{js}");
+        check(
+            "async function __wbg_init(m){}\nexport { initSync, __wbg_init as default };",
+            Some("__wbg_init"),
+        );
+        check(
+            "async function a(m){}export{b as initSync,a as default};",
+            Some("a"),
+        );
+        check(
+            "import x from './snippets/a.js';\nasync function a(){}export{a as default};",
+            None,
+        );
+        check("export { x as default };", None);
+    }
+
+    #[test]
+    fn a_page_without_its_parts_is_refused() {
+        let empty = Bundle::new(vec![("index.html".into(), b"x".to_vec())]);
+        assert!(Assets::of(&empty).unwrap_err().contains("no app-*.js"));
+        let bad = Bundle::new(vec![
+            ("index.html".into(), b"x".to_vec()),
+            ("app-1.js".into(), b"let s = '</script>';".to_vec()),
+        ]);
+        assert!(Assets::of(&bad).unwrap_err().contains("cannot be inlined"));
+    }
+}
