@@ -144,6 +144,16 @@ export async function pasteLog(page, text) {
   }, text);
 }
 
+/** Waits until every shown markdown body (a flat row's, an open row's) has its HTML from the
+ * worker: none is left as plain text (`.md.pending`). */
+export async function markdownRendered(page, timeout = 15_000) {
+  await page.waitForFunction(
+    () => !document.querySelector(".live div.row > .md.pending, .live details.row[open] > .md.pending"),
+    null,
+    { timeout },
+  );
+}
+
 /** Every rendered row's address and shape facts. */
 export async function rowFacts(page) {
   return page.$$eval(".live .row", (rows) =>
@@ -155,6 +165,7 @@ export async function rowFacts(page) {
       glyph: r.querySelector(":scope > .row-glyph, :scope > summary > .row-glyph")?.textContent ?? null,
       summary: r.querySelector(":scope > .summary-text, :scope > summary > .summary-text")?.textContent ?? null,
       hasMd: !!r.querySelector(".md"),
+      mdRendered: !!r.querySelector(".md:not(.pending)"),
       turnTime: r.querySelector(".turn-time")?.textContent ?? null,
     })),
   );

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One door for untrusted text: agent text reaches the DOM as escaped text, or as the output of
-# classifier::markdown::render inserted in exactly one place. This fails when raw-HTML insertion
+# classifier::markdown::render (run in the page's worker) inserted in exactly one place. This fails when raw-HTML insertion
 # (inner_html, outerHTML, insertAdjacentHTML, srcdoc, document.write, …) appears in any other source file of
 # app/, server/ or classifier/.
 set -euo pipefail

@@ -75,6 +75,15 @@ pub fn link_url(link: SeqRange) -> String {
     format!("{base}{}", link.hash())
 }
 
+/// Starts one of the page's workers through its trunk loader next to the page (relative, so
+/// `dist/` works under any path): `./worker_loader.js` (the classifier, [`crate::offline`])
+/// or `./mdworker_loader.js` (the markdown renderer, [`crate::md_render`]).
+pub fn new_worker(loader: &str) -> Result<web_sys::Worker, String> {
+    let opts = web_sys::WorkerOptions::new();
+    opts.set_type(web_sys::WorkerType::Module);
+    web_sys::Worker::new_with_options(loader, &opts).map_err(|e| format!("{e:?}"))
+}
+
 /// Puts `text` on the clipboard (best effort: a page without clipboard access copies
 /// nothing, and the link is still in the address bar).
 pub fn copy_text(text: &str) {

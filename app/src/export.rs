@@ -132,6 +132,8 @@ mod imp {
             total: meta.bytes,
             lines: meta.lines,
             done,
+            // The header's summary of an export is not read from its meta yet.
+            summary: None,
         };
         loop {
             let chunk = match next.call0(&ex).map(|p| JsFuture::from(Promise::from(p))) {

@@ -15,19 +15,24 @@
 //! - [`text`]: search, highlights, clock and date formats, how much of a big body is drawn.
 //! - [`live`] / [`preview`]: the server's wire (history pages, badges, sessions, SSE
 //!   events) and the throttled live preview.
+//! - [`summary`]: the summary header's strings from a log's summary, and when a live view
+//!   fetches it again.
+//! - [`md_render`]: markdown bodies rendered in the worker — one request per body, held
+//!   until it listens, answers cached.
 //!
 //! The page, one component per file (components read signals, never compute rows):
 //! - [`page`]: the thin `Page` composing the parts below.
 //! - [`banner`], [`toolbar`], [`row_list`] (with [`row`], the layout contract of `docs/ROWS.md`, and
 //!   [`markdown_view`], the one place HTML from the classifier's markdown module enters the
-//!   DOM), [`start_page`], [`drop_zone`].
+//!   DOM, rendered in the worker: [`md_render`]), [`summary_header`], [`start_page`],
+//!   [`drop_zone`].
 //! - [`log_file`]: an offline log opened, read, kept, reopened, closed; [`offline`] /
 //!   [`worker`]: reading it in chunks in a Web Worker; [`keep`]: the copy kept in IndexedDB
 //!   for a reload of the tab (its pruning is pure).
 //! - [`export`]: the page inside a one-file export (`hiveterm export`): its embedded rows
 //!   shown as an offline log, no server asked.
 //! - [`live_view`]: a live session: history, paging back, the SSE stream; [`net`]: the HTTP
-//!   and SSE calls (`gloo-net`).
+//!   and SSE calls (`web-sys` `fetch` and `EventSource`).
 //! - [`browser`]: the browser glue — URL, `#seq`, `?token=`, clock, preferences, clipboard —
 //!   and the only `cfg(target_arch)` stand-ins.
 
@@ -36,6 +41,7 @@ pub mod live;
 pub mod nav;
 pub mod preview;
 pub mod state;
+pub mod summary;
 pub mod text;
 
 pub mod banner;
@@ -46,6 +52,7 @@ pub mod keep;
 pub mod live_view;
 pub mod log_file;
 pub mod markdown_view;
+pub mod md_render;
 pub mod navigator;
 pub mod net;
 pub mod offline;
@@ -54,5 +61,6 @@ pub mod row;
 pub mod row_list;
 pub mod rows;
 pub mod start_page;
+pub mod summary_header;
 pub mod toolbar;
 pub mod worker;

@@ -1,7 +1,8 @@
 //! A live session on the page: its state badges, its newest history page, older pages as
 //! the reader scrolls up or a permalink asks for them, then its SSE stream from the head of
 //! that first page. Every envelope goes through the row reducer; `preview` frames go to the
-//! preview row through its [`PreviewGate`].
+//! preview row through its [`PreviewGate`]; the summary header's summary is fetched at the
+//! start and again as envelopes arrive, through its [`SummaryGate`].
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -9,12 +10,25 @@ use std::rc::Rc;
 use leptos::prelude::*;
 use serde_json::Value;
 
+use crate::browser::now_ms;
 use crate::live::{Badge, FIRST_PAGE, OLDER_PAGE, SEEK_PAGE, StreamMsg, badges, turn_in_flight};
 use crate::nav::MAX_SEEK_PAGES;
 use crate::net;
 use crate::preview::{PreviewFrame, PreviewGate, replaces_preview};
 use crate::row_list::Navigator;
 use crate::state::{apply, prepend};
+use crate::summary::{Refresh, SummaryGate, SummaryView};
+use classifier::{RowKind, TermEnvelope, row_kind};
+
+/// Whether an envelope ends a turn (ok, failed or interrupted): the summary is fetched at once.
+fn ends_turn(env: &TermEnvelope) -> bool {
+    env.msgs.iter().any(|m| {
+        matches!(
+            row_kind(m),
+            RowKind::TurnOk | RowKind::TurnFail | RowKind::Interrupted
+        )
+    })
+}
 
 /// The signals the live view writes.
 #[derive(Clone)]
@@ -37,6 +51,9 @@ pub struct Live {
     pub next_before: RwSignal<Option<u64>>,
     /// An older page is being fetched.
     pub loading: RwSignal<bool>,
+    /// The session's summary (the header), fetched again as envelopes arrive.
+    pub summary: RwSignal<Option<SummaryView>>,
+    summary_gate: StoredValue<SummaryGate>,
 }
 
 impl Live {
@@ -52,6 +69,8 @@ impl Live {
             preview: RwSignal::new(None),
             next_before: RwSignal::new(None),
             loading: RwSignal::new(false),
+            summary: RwSignal::new(None),
+            summary_gate: StoredValue::new(SummaryGate::default()),
         }
     }
 
@@ -108,6 +127,7 @@ impl Live {
     pub fn connect(self) {
         self.title.set(self.id.clone());
         self.conn.set("loading…".into());
+        self.summary_due(true);
         leptos::task::spawn_local(async move {
             if let Ok(v) = net::state(&self.id).await {
                 self.show_state(&v);
@@ -123,28 +143,88 @@ impl Live {
             self.navi.state.update(|s| prepend(s, &first.envelopes));
             self.next_before.set(first.next_before);
             // A permalink to an older row: page back until it is held.
-            self.loading.set(true);
-            for _ in 0..MAX_SEEK_PAGES {
-                let seek = self.navi.state.with_untracked(|s| {
-                    self.navi
-                        .nav
-                        .with_untracked(|n| n.seek_before(s, self.next_before.get_untracked()))
-                });
-                if seek.is_none() || !self.page_back(SEEK_PAGE).await {
-                    break;
-                }
-            }
-            self.loading.set(false);
+            self.seek().await;
             self.follow(head);
         });
+    }
+
+    /// Pages back until a pending permalink's row is held (or the session's start).
+    async fn seek(&self) {
+        self.loading.set(true);
+        for _ in 0..MAX_SEEK_PAGES {
+            let seek = self.navi.state.with_untracked(|s| {
+                self.navi
+                    .nav
+                    .with_untracked(|n| n.seek_before(s, self.next_before.get_untracked()))
+            });
+            if seek.is_none() || !self.page_back(SEEK_PAGE).await {
+                break;
+            }
+        }
+        self.loading.set(false);
+    }
+
+    /// Goes to envelope `seq` (the summary's "first error"), paging back to it if it is
+    /// older than the rows held.
+    pub fn goto(&self, seq: u64) {
+        self.navi.goto(seq);
+        if self.loading.get_untracked() {
+            return;
+        }
+        let me = self.clone();
+        leptos::task::spawn_local(async move { me.seek().await });
+    }
+
+    /// Fetches the summary again when the gate says so (now, or after its timer).
+    fn refresh_summary(&self, r: Refresh) {
+        match r {
+            Refresh::Hold => {}
+            Refresh::Wait(ms) => {
+                let me = self.clone();
+                set_timeout(
+                    move || {
+                        let r = me.gate(SummaryGate::fire);
+                        me.refresh_summary(r);
+                    },
+                    std::time::Duration::from_millis(ms.max(0.0) as u64),
+                );
+            }
+            Refresh::Now => {
+                let me = self.clone();
+                leptos::task::spawn_local(async move {
+                    if let Ok(s) = net::summary(&me.id).await {
+                        let v = SummaryView::of(&s);
+                        if me.summary.with_untracked(|old| old.as_ref() != Some(&v)) {
+                            me.summary.set(Some(v));
+                        }
+                    }
+                    let r = me.gate(|g| g.fetched(now_ms()));
+                    me.refresh_summary(r);
+                });
+            }
+        }
+    }
+
+    fn gate(&self, f: impl FnOnce(&mut SummaryGate) -> Refresh) -> Refresh {
+        self.summary_gate
+            .try_update_value(f)
+            .unwrap_or(Refresh::Hold)
+    }
+
+    /// An envelope (or the page's start): the summary is due again.
+    fn summary_due(&self, turn_end: bool) {
+        let r = self.gate(|g| g.envelope(now_ms(), turn_end));
+        self.refresh_summary(r);
     }
 
     fn follow(self, head: u64) {
         let gate = Rc::new(RefCell::new(PreviewGate::default()));
         let (state, conn, preview) = (self.navi.state, self.conn, self.preview);
         let id = self.id.clone();
+        let me = self.clone();
         let opened = net::stream(&id, head, move |m| match m {
             StreamMsg::Envelope(env) => {
+                me.summary_due(ends_turn(&env));
                 if replaces_preview(&env)
                     && let Some(seq) = env.seq
                     && gate.borrow_mut().row(seq)

@@ -1,5 +1,6 @@
 //! An offline log's life on the page: opened (dropped, picked or pasted), read by the worker
-//! with its progress shown, kept for a reload of the tab and reopened by it, closed.
+//! with its progress shown and its summary (the header) updated as it is read, kept for a
+//! reload of the tab and reopened by it, closed.
 
 use leptos::prelude::*;
 
@@ -7,6 +8,7 @@ use crate::browser::{self, now_ms};
 use crate::offline::{FromWorker, Progress};
 use crate::row_list::Navigator;
 use crate::state::{apply, clear};
+use crate::summary::SummaryView;
 
 /// The offline log's signals and what changes them.
 #[derive(Clone, Copy)]
@@ -17,6 +19,8 @@ pub struct LogFile {
     pub progress: RwSignal<Option<Progress>>,
     /// This tab's kept log is being looked up (the start page waits for it).
     pub restoring: RwSignal<bool>,
+    /// The summary of the log read so far (the header).
+    pub summary: RwSignal<Option<SummaryView>>,
     started_at: StoredValue<f64>,
 }
 
@@ -31,6 +35,7 @@ impl LogFile {
             title,
             progress: RwSignal::new(None),
             restoring: RwSignal::new(!live && !exported && crate::keep::has_tab()),
+            summary: RwSignal::new(None),
             started_at: StoredValue::new(0.0),
         };
         if !live {
@@ -67,7 +72,13 @@ impl LogFile {
                 total,
                 lines,
                 done,
+                summary,
             } => {
+                if let Some(v) = summary.as_deref().and_then(SummaryView::parse)
+                    && self.summary.with_untracked(|old| old.as_ref() != Some(&v))
+                {
+                    self.summary.set(Some(v));
+                }
                 if !envs.is_empty() {
                     self.navi.state.update(|s| {
                         for env in &envs {
@@ -119,6 +130,7 @@ impl LogFile {
     fn start(self, name: String, total: f64, kept: bool) {
         self.restoring.set(false);
         self.navi.state.update(clear);
+        self.summary.set(None);
         let permalink = if kept { browser::permalink() } else { None };
         self.navi.nav.update(|n| n.reset(false, permalink));
         self.started_at.set_value(now_ms());
@@ -151,6 +163,7 @@ impl LogFile {
         self.navi.state.update(clear);
         self.navi.nav.update(|n| n.reset(false, None));
         self.progress.set(None);
+        self.summary.set(None);
         self.title.set("hiveterm".to_owned());
         browser::clear_permalink();
     }

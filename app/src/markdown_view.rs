@@ -1,15 +1,29 @@
 //! The one place HTML enters the DOM: a markdown body, rendered and cleaned by the
-//! classifier's markdown module (pulldown-cmark + ammonia), set as the `.md` block's HTML.
-//! Everything else on the page is text. `scripts/check-no-inner-html.sh` allows this file only.
+//! classifier's markdown module (pulldown-cmark + ammonia) in the worker
+//! ([`crate::md_render`]), set as the `.md` block's HTML. Until that HTML is here the body
+//! shows as escaped plain text (`.md.pending`). Everything else on the page is text.
+//! `scripts/check-no-inner-html.sh` allows this file only.
+
+use std::sync::Arc;
 
 use leptos::prelude::*;
 
-/// A markdown body as a `<div class="md">`.
+/// A markdown body as a `<div class="md">`: plain text until its HTML is rendered, which is
+/// asked for only once the body is `shown` (a closed row's body is not rendered).
 #[component]
 pub fn Markdown(
     /// Untrusted markdown text.
     body: String,
+    /// Whether the body is shown (a flat row, an open one).
+    #[prop(default = true)]
+    shown: bool,
 ) -> impl IntoView {
-    let html = classifier::markdown::render(&body);
-    view! { <div class="md" inner_html=html></div> }
+    let html = RwSignal::new(None::<Arc<str>>);
+    if shown {
+        crate::md_render::ask(&body, html);
+    }
+    move || match html.get() {
+        Some(h) => view! { <div class="md" inner_html=h></div> }.into_any(),
+        None => view! { <div class="md pending">{body.clone()}</div> }.into_any(),
+    }
 }

@@ -246,6 +246,15 @@ impl Nav {
         Some(n)
     }
 
+    /// Goes to envelope `seq` as its permalink would (the summary's "first error"): pending
+    /// until its row is held ([`Nav::found`]), a selection dropped, the tail no longer
+    /// followed.
+    pub fn goto(&mut self, seq: u64) {
+        self.pending = Some(SeqRange::one(seq));
+        self.selection = None;
+        self.follow = false;
+    }
+
     /// `before` of the next history page to fetch to reach a pending permalink: while its
     /// first seq is older than every held row and the server has older pages.
     pub fn seek_before(&self, state: &ViewState, next_before: Option<u64>) -> Option<u64> {

@@ -259,3 +259,22 @@ fn reset_forgets_all_but_a_kept_permalink() {
     assert_eq!(nav.pending(), Some(SeqRange::between(2, 3)));
     assert_eq!(nav.selection(), Some(SeqRange::between(2, 3)));
 }
+
+#[test]
+fn first_error_goes_to_its_row_like_a_permalink() {
+    // A live view following its tail, a range selected; "first error" is seq 24.
+    let s = view((10..=30).step_by(2), &[]);
+    let mut nav = Nav::new(true, SeqRange::parse("#seq=12-16"));
+    assert_eq!(nav.found(&s).map(|n| seq_at(&s, n)), Some(Some(12)));
+    nav.goto(24);
+    assert!(!nav.follows(), "the tail is no longer followed");
+    assert_eq!(nav.selection(), None, "the selection goes");
+    assert_eq!(nav.pending(), Some(SeqRange::one(24)));
+    let n = nav.found(&s).unwrap();
+    assert_eq!(seq_at(&s, n), Some(24));
+    // Not held yet (an older page): it pages back to it.
+    let mut nav = Nav::new(true, None);
+    nav.goto(3);
+    assert_eq!(nav.found(&s), None);
+    assert_eq!(nav.seek_before(&s, Some(10)), Some(10));
+}

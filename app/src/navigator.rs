@@ -107,6 +107,12 @@ impl Navigator {
         self.show(n, if keep { Some(link) } else { one });
     }
 
+    /// Goes to envelope `seq`'s first shown row, as its `#seq` link would: revealed (and put
+    /// in the URL) as soon as it is held and laid out.
+    pub fn goto(&self, seq: u64) {
+        self.nav.update(|n| n.goto(seq));
+    }
+
     /// A key the list handles (`j`, `k`, `n`, `N`, `G`, `c`); answers whether it did.
     pub fn key(&self, key: Key) -> bool {
         match key {

@@ -50,6 +50,11 @@ pub async fn state(id: &str) -> Result<Value, String> {
     get_json(&format!("/api/sessions/{id}/state")).await
 }
 
+/// The session's postmortem summary (`GET …/summary`: the keys of `hiveterm summary --json`).
+pub async fn summary(id: &str) -> Result<classifier::Summary, String> {
+    get_json(&format!("/api/sessions/{id}/summary")).await
+}
+
 /// The session list (`GET /api/sessions`), or an error on a static host. Asked for relative
 /// to the start page (at `/` that is `/api/sessions`), so a page in a static host's
 /// subfolder asks for nothing outside it.

@@ -1,10 +1,10 @@
 //! The page side of offline reading: hands a dropped, picked or pasted log to the worker
 //! ([`crate::worker`]) and feeds the envelopes it sends back into the view state.
 //!
-//! The worker (its own small wasm, `src/bin/worker.rs`, loaded through trunk's
-//! `worker_loader.js`, found next to the page: the URL is relative, so `dist/` works under
-//! any path) is started when the first log is opened, so a page that only shows a live
-//! session never loads it, and replaced when a new log arrives while it is still busy.
+//! The worker (its own small wasm, `src/bin/worker.rs`, started by
+//! [`crate::browser::new_worker`]) is started when the first log is opened, and replaced
+//! when a new log arrives while it is still busy. (Markdown bodies are rendered by another
+//! worker, [`crate::md_render`], which no log replaces.)
 //! Pasted text is read as a `Blob` of it, exactly as a file is.
 
 use classifier::TermEnvelope;
@@ -47,6 +47,8 @@ pub enum FromWorker {
         lines: u64,
         /// Whether this is the last chunk.
         done: bool,
+        /// The summary of the log read so far (JSON: the keys of `hiveterm summary --json`).
+        summary: Option<String>,
     },
     /// Reading failed.
     Error(String),
@@ -67,7 +69,7 @@ mod imp {
     use std::rc::Rc;
     use wasm_bindgen::JsCast;
     use wasm_bindgen::prelude::*;
-    use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
+    use web_sys::{MessageEvent, Worker};
 
     struct Inner {
         worker: Option<Worker>,
@@ -93,6 +95,7 @@ mod imp {
                 total: get("total")?.as_f64()?,
                 lines: get("lines")?.as_f64()? as u64,
                 done: kind == "done",
+                summary: get("summary").and_then(|v| v.as_string()),
             }),
             "error" => Some(FromWorker::Error(
                 get("message")?.as_string().unwrap_or_default(),
@@ -115,17 +118,15 @@ mod imp {
         }
 
         fn spawn(&self) {
-            let opts = WorkerOptions::new();
-            opts.set_type(WorkerType::Module);
-            // Relative: resolved against the document, next to the page wherever it is served
-            // (in an exported file, the `blob:` URL of the worker it carries).
+            // Relative: next to the page wherever it is served (in an exported file, the
+            // `blob:` URL of the worker it carries).
             let url = crate::export::worker_url();
             let url = url.as_deref().unwrap_or("./worker_loader.js");
-            let worker = match Worker::new_with_options(url, &opts) {
+            let worker = match crate::browser::new_worker(url) {
                 Ok(w) => w,
                 Err(e) => {
                     let handler = self.0.borrow().handler.clone();
-                    handler(FromWorker::Error(format!("cannot start a worker: {e:?}")));
+                    handler(FromWorker::Error(format!("cannot start a worker: {e}")));
                     return;
                 }
             };

@@ -1,6 +1,6 @@
 //! The page: a thin component that makes the shared signals and composes the parts —
-//! [`Banner`], [`Toolbar`], [`RowList`] (with the [`StartPage`] above its rows) inside the
-//! [`DropZone`] — and starts the live view ([`Live`]) or the offline one ([`LogFile`]).
+//! [`Banner`], [`Toolbar`], [`SummaryHeader`], [`RowList`] (with the [`StartPage`] above its
+//! rows) inside the [`DropZone`] — and starts the live view ([`Live`]) or the offline one ([`LogFile`]).
 //!
 //! All row data lives in one signal holding a [`ViewState`] (the row reducer,
 //! [`crate::state`]); where the reader is lives in one holding a [`crate::nav::Nav`] (the
@@ -19,6 +19,7 @@ use crate::nav::Key;
 use crate::row_list::{Navigator, RowList};
 use crate::start_page::{StartPage, refresh_sessions};
 use crate::state::ViewState;
+use crate::summary_header::SummaryHeader;
 use crate::toolbar::{Controls, Toolbar};
 
 /// The whole page.
@@ -53,6 +54,12 @@ pub fn Page() -> impl IntoView {
         Some(l) => (l.conn, l.badges, l.server_in_flight, l.preview),
         None => Default::default(),
     };
+    let summary = live.as_ref().map_or(log.summary, |l| l.summary);
+    let live_for_jump = live.clone();
+    let on_first_error = Callback::new(move |seq| match &live_for_jump {
+        Some(l) => l.goto(seq),
+        None => navi.goto(seq),
+    });
     let in_flight = move || is_live && (server_in_flight.get() || state.with(ViewState::in_flight));
     let has_log = Memo::new(move |_| !is_live && log.is_open());
     let start_shown = move || {
@@ -87,6 +94,7 @@ pub fn Page() -> impl IntoView {
                 })
                 on_file=Callback::new(move |f| log.open_file(f))
             />
+            <SummaryHeader summary on_first_error />
             <RowList navi query=controls.query preview is_live on_near_top>
                 <StartPage shown=Signal::derive(start_shown) sessions />
             </RowList>

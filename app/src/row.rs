@@ -5,8 +5,10 @@
 //! - The icon in a fixed-width `.row-glyph` cell; no icon, no cell.
 //! - The summary in `.summary-text` (its `::before` is the caret of a `<details>`).
 //! - Turn times in `.turn-time`, after the summary, never inside it.
-//! - Bodies: markdown in `.md` (through [`crate::markdown_view`]), a diff as coloured
-//!   `+`/`-` lines, anything else as preformatted text. An empty-summary markdown row is flat.
+//! - Bodies: markdown in `.md` (through [`crate::markdown_view`]: plain text, `.md.pending`,
+//!   until the worker's HTML for it is here; a closed row's is not asked for), a diff as
+//!   coloured `+`/`-` lines, anything else as preformatted text. An empty-summary markdown
+//!   row is flat.
 //! - Every row carries `data-seq`, `data-idx` and `data-pos` (its place in the shown list).
 //! - A row with a `seq` ends with its permalink, an empty `<a class="row-link">` (drawn by
 //!   the CSS, so it adds no text to the row).
@@ -81,9 +83,9 @@ fn cut_body(body: String, full: bool, pos: &str) -> (String, Option<AnyView>) {
     }
 }
 
-fn body_view(body: String, format: Option<BodyFormat>, query: &str) -> AnyView {
+fn body_view(body: String, format: Option<BodyFormat>, query: &str, open: bool) -> AnyView {
     match format {
-        Some(BodyFormat::Markdown) => view! { <Markdown body=body /> }.into_any(),
+        Some(BodyFormat::Markdown) => view! { <Markdown body=body shown=open /> }.into_any(),
         Some(BodyFormat::Diff) => {
             let lines: Vec<AnyView> = body
                 .lines()
@@ -182,7 +184,7 @@ pub fn Row(
         }
         Shape::Details => {
             let (body, show_all) = cut_body(msg.body.clone().unwrap_or_default(), full, &pos);
-            let body = body_view(body, msg.body_format, &query);
+            let body = body_view(body, msg.body_format, &query, open);
             view! {
                 <details class=class data-seq=seq data-idx=idx data-pos=pos open=open>
                     <summary>

@@ -153,6 +153,18 @@ pub fn RowList<C: IntoView + 'static>(
         window_rows.track();
         request_animation_frame(measure);
     });
+    // A markdown body's HTML arrived from the worker (its row's height changed): measure
+    // again, once per frame however many arrived.
+    let queued = std::rc::Rc::new(std::cell::Cell::new(false));
+    crate::md_render::on_arrival(move || {
+        if !queued.replace(true) {
+            let queued = queued.clone();
+            request_animation_frame(move || {
+                queued.set(false);
+                measure();
+            });
+        }
+    });
 
     // Follow the tail (the preview row, after the list, is part of it).
     Effect::new(move |_| {

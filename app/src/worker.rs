@@ -8,7 +8,11 @@
 //!   after each chunk (the first chunk is small so the first rows show at once), then
 //!   `{kind: "done", …}` with the same fields. `summary` is a JSON string: the
 //!   [`classifier::Summary`] of the file read so far (the keys `hiveterm summary --json`
-//!   prints, docs/CLI.md); the one on `done` is the whole file's.
+//!   prints, docs/CLI.md); the one on `done` is the whole file's;
+//! - to the markdown worker (its own small wasm, `src/bin/mdworker.rs`, [`run_markdown`]):
+//!   page → worker `{kind: "md", id, text}`, worker → page `{kind: "md", id, html}`: a
+//!   markdown body rendered by [`classifier::markdown::render`] (pulldown-cmark, then
+//!   ammonia), so the page's own wasm carries no renderer ([`crate::md_render`]).
 //!
 //! The file is read with `File.slice` and `FileReaderSync`, chunk by chunk, through one
 //! [`classifier::LogClassifier`] (the same type `hiveterm classify` uses, with the same line
@@ -85,6 +89,12 @@ pub fn run() {
     imp::run();
 }
 
+/// Starts listening for markdown bodies to render (the markdown worker only).
+pub fn run_markdown() {
+    #[cfg(target_arch = "wasm32")]
+    imp::run_markdown();
+}
+
 #[cfg(target_arch = "wasm32")]
 mod imp {
     use super::*;
@@ -133,6 +143,22 @@ mod imp {
                 && let Ok(file) = Reflect::get(&data, &"file".into())
             {
                 classify_blob(file.unchecked_into());
+            }
+        });
+        scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        on_message.forget();
+        post("ready", &[]);
+    }
+
+    pub fn run_markdown() {
+        let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
+            let data = ev.data();
+            let get = |k: &str| Reflect::get(&data, &k.into()).ok();
+            if get("kind").and_then(|k| k.as_string()).as_deref() == Some("md") {
+                let id = get("id").unwrap_or(JsValue::UNDEFINED);
+                let text = get("text").and_then(|t| t.as_string()).unwrap_or_default();
+                let html = classifier::markdown::render(&text);
+                post("md", &[("id", id), ("html", html.into())]);
             }
         });
         scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));

@@ -26,7 +26,11 @@ fn data(seq: u64, idx: u32, msg: TermMsg, turn: Option<TurnTime>) -> RowData {
 }
 
 /// Renders a row and returns its outer HTML without Leptos's empty comment markers.
+/// Markdown is rendered at once, as the worker would ([`app::md_render::set_backend`]).
 fn render(row: RowData, open: bool, query: &str) -> String {
+    app::md_render::set_backend(|id, body| {
+        app::md_render::answer(id, classifier::markdown::render(&body));
+    });
     render_full(row, open, query, false)
 }
 
@@ -222,6 +226,62 @@ fn html_in_summary_and_plain_body_stays_text() {
     assert!(!html.contains("<img"), "{html}");
     assert!(!html.contains("<script"), "{html}");
     assert!(html.contains("&lt;script&gt;"), "{html}");
+}
+
+#[wasm_bindgen_test]
+fn markdown_is_escaped_plain_text_until_its_html_arrives() {
+    // A worker that has not answered yet: the body as text, never as markup.
+    let asked = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    let log = asked.clone();
+    app::md_render::set_backend(move |id, body| log.borrow_mut().push((id, body)));
+    let body = "pending <b>*not yet*</b>";
+    let row = || {
+        data(
+            14,
+            0,
+            TermMsg::new(Level::Info, "").body_as(body, BodyFormat::Markdown),
+            None,
+        )
+    };
+    assert_eq!(
+        render_full(row(), false, "", false),
+        "<div class=\"row level-info\" data-seq=\"14\" data-idx=\"0\" data-pos=\"0\"><div class=\"md pending\">pending &lt;b&gt;*not yet*&lt;/b&gt;</div><a class=\"row-link\" href=\"#14\" data-pos=\"0\" title=\"link to this row (c copies it)\" aria-label=\"link to this row\"></a></div>",
+    );
+    let (id, text) = asked.borrow()[0].clone();
+    assert_eq!(text, body);
+    // Answered: drawn again, the row shows the HTML at once (cached).
+    app::md_render::answer(id, classifier::markdown::render(&text));
+    let html = render_full(row(), false, "", false);
+    assert!(
+        html.contains("<div class=\"md\"><p>pending &lt;b&gt;<em>not yet</em>&lt;/b&gt;</p>"),
+        "{html}"
+    );
+    assert_eq!(asked.borrow().len(), 1, "asked once");
+}
+
+#[wasm_bindgen_test]
+fn a_closed_rows_markdown_is_not_rendered() {
+    let asked = std::rc::Rc::new(std::cell::Cell::new(0));
+    let n = asked.clone();
+    app::md_render::set_backend(move |_, _| n.set(n.get() + 1));
+    let html = render_full(
+        data(
+            15,
+            0,
+            TermMsg::new(Level::Info, "Agent explore")
+                .icon("⌁")
+                .body_as("closed *body*", BodyFormat::Markdown),
+            None,
+        ),
+        false,
+        "",
+        false,
+    );
+    assert!(
+        html.contains("<div class=\"md pending\">closed *body*</div>"),
+        "{html}"
+    );
+    assert_eq!(asked.get(), 0);
 }
 
 #[wasm_bindgen_test]

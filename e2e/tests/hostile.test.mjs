@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
-import { SHOTS, openPage, dropLog, staticPageHooks } from "../lib.mjs";
+import { SHOTS, openPage, dropLog, markdownRendered, staticPageHooks } from "../lib.mjs";
 
 const env = staticPageHooks();
 
@@ -45,6 +45,7 @@ test("a hostile log executes nothing and loads nothing remote", async () => {
   await dropLog(page, "hostile.jsonl", hostileLog());
   // Open every row so every body is in the DOM, then give handlers a chance to run.
   await page.keyboard.press("e");
+  await markdownRendered(page);
   await page.waitForTimeout(500);
   assert.equal(await page.evaluate(() => window.__pwned), undefined, "no injected script ran");
   assert.deepEqual(page.remoteRequests, [], "no remote requests");

@@ -10,7 +10,7 @@ import os from "node:os";
 import net from "node:net";
 import path from "node:path";
 import { spawn, spawnSync } from "node:child_process";
-import { ROOT, DIST, SHOTS, launch, openPage, hivetermBinary } from "../lib.mjs";
+import { ROOT, DIST, SHOTS, launch, openPage, hivetermBinary, markdownRendered } from "../lib.mjs";
 
 const BIN = hivetermBinary();
 const HAS_SERVE = BIN && spawnSync(BIN, ["serve", "--help"]).status === 0;
@@ -81,6 +81,9 @@ test("live session with a reconnect in the middle", { skip: !HAS_SERVE && "hivet
   const page = await openPage(browser, `http://127.0.0.1:${port}/s/e2e-live`);
   await page.waitForSelector('.live .row[data-seq="3"]');
   await page.waitForSelector(".banner.in-flight");
+  // The live page starts the worker for its first markdown body, which it renders.
+  await markdownRendered(page);
+  assert.equal(await page.$eval('.live .row[data-seq="2"] .md strong', (e) => e.textContent), "the build");
   await post([text("first live row")]);
   await page.waitForSelector('.live .row[data-seq="4"]');
 

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import os from "node:os";
 import { execFileSync } from "node:child_process";
-import { ROOT, SHOTS, openPage, openLog, dropLog, rowFacts, hivetermBinary, staticPageHooks, pasteLog } from "../lib.mjs";
+import { ROOT, SHOTS, openPage, openLog, dropLog, rowFacts, hivetermBinary, staticPageHooks, pasteLog, markdownRendered } from "../lib.mjs";
 
 const FIXTURES = [
   ...fs.readdirSync(path.join(ROOT, "fixtures/claude-code-2.1.332")).map((f) => `fixtures/claude-code-2.1.332/${f}`),
@@ -96,8 +96,11 @@ test("paste a log", async () => {
   const text = fs.readFileSync(path.join(ROOT, "fixtures/claude-code-2.1.332/basic_markdown.stream.jsonl"), "utf8");
   await pasteLog(page, text);
   await page.waitForSelector('.progress[data-done="1"]');
+  // Markdown is rendered by the worker, then set as the body's HTML.
+  await markdownRendered(page);
   const facts = await rowFacts(page);
-  assert.ok(facts.some((f) => f.hasMd), "assistant markdown shown");
+  assert.ok(facts.some((f) => f.mdRendered), "assistant markdown shown, rendered");
+  assert.ok(await page.$(".live .md:not(.pending) p"), "as HTML paragraphs");
   await page.context().close();
 });
 

@@ -1,0 +1,179 @@
+use super::*;
+
+/// The summary JSON (as `hiveterm summary --json` prints it: every key; `json` gives the
+/// ones that are not zero or empty) → the header's strings.
+fn check(json: &str, expect: &[(&str, &str)]) {
+    let mut full = serde_json::to_value(Summary::default()).unwrap();
+    let given: serde_json::Value = serde_json::from_str(json).unwrap();
+    for (k, v) in given.as_object().unwrap() {
+        full[k] = v.clone();
+    }
+    let v = SummaryView::parse(&full.to_string()).expect("a summary");
+    let got: Vec<(&str, String)> = expect
+        .iter()
+        .map(|(k, _)| {
+            let value = match *k {
+                "outcome" => v.outcome.as_str().to_owned(),
+                "icon" => v.outcome.icon().to_owned(),
+                "turns" => v.turns.clone(),
+                "duration" => v.duration.clone().unwrap_or_default(),
+                "tools" => v.tools_line(),
+                "tool_calls" => v.tool_calls.to_string(),
+                "tokens" => v.tokens.clone().unwrap_or_default(),
+                "cost" => v.cost.clone().unwrap_or_default(),
+                "line" => v.line(),
+                "first_error_seq" => format!("{:?}", v.first_error_seq),
+                "models" => v.models.join(", "),
+                "files" => v.files.join(", "),
+                other => panic!("no key {other}"),
+            };
+            (*k, value)
+        })
+        .collect();
+    let want: Vec<(&str, String)> = expect.iter().map(|(k, w)| (*k, (*w).to_owned())).collect();
+    assert_eq!(got, want, "{json}");
+}
+
+#[test]
+fn a_failed_run() {
+    check(
+        r#"{"turns":3,"turns_ok":1,"turns_failed":1,"turns_interrupted":1,
+            "tool_calls":{"Bash":20,"Read":10,"Edit":5,"Grep":4,"Write":2,"Glob":2,"Task":1,"WebFetch":1},
+            "tool_errors":2,"errors":2,"warnings":5,"first_error_seq":41,
+            "started_at":1764468000.0,"ended_at":1764468723.5,"duration_s":723.5,
+            "cost_usd":0.05123,"input_tokens":12345,"output_tokens":678,
+            "cache_read_tokens":90000,"cache_creation_tokens":0,
+            "models":["claude-opus-4","claude-haiku-4"],"subagents":1,
+            "files_changed":["src/a.rs","src/b.rs"]}"#,
+        &[
+            ("outcome", "failed"),
+            ("icon", icon::TURN_FAIL),
+            ("turns", "3 turns · 1 ok · 1 failed · 1 interrupted"),
+            ("duration", "12m 04s"),
+            (
+                "tools",
+                "Bash 20 · Read 10 · Edit 5 · Grep 4 · Glob 2 · Write 2 · 2 other tools: 2",
+            ),
+            ("tool_calls", "45"),
+            ("tokens", "12,345 in · 678 out · 90,000 cache read"),
+            ("cost", "$0.0512"),
+            ("first_error_seq", "Some(41)"),
+            ("models", "claude-opus-4, claude-haiku-4"),
+            ("files", "src/a.rs, src/b.rs"),
+            (
+                "line",
+                "3 turns · 1 ok · 1 failed · 1 interrupted · 12m 04s · 45 tool calls · 2 errors · 5 warnings · $0.0512",
+            ),
+        ],
+    );
+}
+
+#[test]
+fn a_clean_run_and_an_empty_log() {
+    check(
+        r#"{"turns":1,"turns_ok":1,"tool_calls":{"Read":1},"errors":0,"warnings":1,
+            "duration_s":4.25,"cost_usd":12.5,"input_tokens":1234567}"#,
+        &[
+            ("outcome", "ok"),
+            ("turns", "1 turn · 1 ok"),
+            ("tools", "Read 1"),
+            ("tokens", "1,234,567 in"),
+            ("cost", "$12.50"),
+            (
+                "line",
+                "1 turn · 1 ok · 4.3s · 1 tool call · 0 errors · 1 warning · $12.50",
+            ),
+        ],
+    );
+    check(
+        "{}",
+        &[
+            ("outcome", "open"),
+            ("icon", icon::TURN_START),
+            ("duration", ""),
+            ("tools", ""),
+            ("tokens", ""),
+            ("cost", ""),
+            ("first_error_seq", "None"),
+            ("line", "0 turns · 0 tool calls · 0 errors · 0 warnings"),
+        ],
+    );
+    check(
+        r#"{"turns":2,"turns_interrupted":1}"#,
+        &[("outcome", "interrupted"), ("icon", icon::INTERRUPTED)],
+    );
+}
+
+#[test]
+fn not_a_summary_is_none() {
+    assert_eq!(SummaryView::parse("not json"), None);
+    assert_eq!(SummaryView::parse(r#"{"turns":"three"}"#), None);
+}
+
+#[test]
+fn numbers_are_grouped() {
+    for (n, want) in [
+        (0, "0"),
+        (999, "999"),
+        (1000, "1,000"),
+        (12_345, "12,345"),
+        (1_000_000, "1,000,000"),
+    ] {
+        assert_eq!(grouped(n), want);
+    }
+    assert_eq!(count(1, "error"), "1 error");
+    assert_eq!(count(2, "error"), "2 errors");
+}
+
+/// A script of (time, what) → the gate's answers: "env", "end" (a turn-end envelope),
+/// "fire", "fetched".
+fn gate(steps: &[(f64, &str)], expect: &[Refresh]) {
+    let mut g = SummaryGate::default();
+    let got: Vec<Refresh> = steps
+        .iter()
+        .map(|(t, what)| match *what {
+            "env" => g.envelope(*t, false),
+            "end" => g.envelope(*t, true),
+            "fire" => g.fire(),
+            "fetched" => g.fetched(*t),
+            other => panic!("no step {other}"),
+        })
+        .collect();
+    assert_eq!(got, expect);
+}
+
+#[test]
+fn refreshes_are_throttled_to_one_a_second() {
+    use Refresh::{Hold, Now, Wait};
+    gate(
+        &[
+            (0.0, "env"),
+            (10.0, "env"),
+            (50.0, "fetched"),
+            (60.0, "env"),
+            (1050.0, "fire"),
+            (1100.0, "fetched"),
+            (3000.0, "env"),
+        ],
+        &[Now, Hold, Wait(1000.0), Hold, Now, Hold, Now],
+    );
+}
+
+#[test]
+fn a_turn_end_is_fetched_at_once_or_right_after_the_fetch_in_flight() {
+    use Refresh::{Hold, Now, Wait};
+    gate(
+        &[
+            (0.0, "env"),
+            (20.0, "fetched"),
+            (30.0, "env"),
+            (40.0, "end"),
+            (60.0, "env"),
+            (70.0, "end"),
+            (80.0, "fetched"),
+            (90.0, "fetched"),
+            (1020.0, "fire"),
+        ],
+        &[Now, Hold, Wait(990.0), Now, Hold, Hold, Now, Hold, Hold],
+    );
+}
