@@ -123,16 +123,7 @@ pub fn clock(ts: f64, offset_min: i64) -> String {
 pub fn date_time(ts: f64, offset_min: i64) -> String {
     let secs = ts.floor() as i64 + offset_min * 60;
     let (days, day) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
-    // Civil date of a day count since 1970-01-01 (Howard Hinnant's days_from_civil, inverted).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
+    let (y, m, d) = classifier::civil_from_days(days);
     format!(
         "{y:04}-{m:02}-{d:02} {:02}:{:02}",
         day / 3600,

@@ -54,4 +54,4 @@ pub use crate::msg::{BodyFormat, Level, TermEnvelope, TermMsg};
 pub use crate::partial::{Preview, PreviewKind};
 pub use crate::summary::{Summary, SummaryFold};
 pub use crate::text::sanitize;
-pub use crate::time::duration;
+pub use crate::time::{civil_from_days, duration};

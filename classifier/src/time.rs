@@ -69,6 +69,21 @@ fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
     era * 146_097 + doe - 719_468
 }
 
+/// The proleptic Gregorian `(year, month, day)` of a day count since 1970-01-01: the inverse
+/// of `days_from_civil` (Howard Hinnant's `civil_from_days`). Every date the project prints
+/// (the page's local times, `hiveterm share --list`) goes through it.
+pub fn civil_from_days(days: i64) -> (i64, i64, i64) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    (yoe + era * 400 + i64::from(month <= 2), month, day)
+}
+
 /// A duration for a reader, the one style of every row summary and of the page (turn
 /// durations): `250ms` under a second, `4.2s` under ten, `42s` under a minute, `3m 07s` under
 /// an hour, then `1h 05m`. Rounded to the unit shown; empty for a negative or non-finite
@@ -147,5 +162,21 @@ mod tests {
         check(-0.0, "0ms");
         check(f64::NAN, "");
         check(f64::INFINITY, "");
+    }
+
+    /// `civil_from_days` inverts `days_from_civil` on every day of 1600–2400 (leap years,
+    /// century rules, before 1970 included).
+    #[test]
+    fn civil_from_days_inverts_days_from_civil() {
+        for days in days_from_civil(1600, 1, 1)..=days_from_civil(2400, 12, 31) {
+            let (y, m, d) = civil_from_days(days);
+            assert_eq!(days_from_civil(y, m, d), days, "{y}-{m}-{d}");
+            assert!(
+                (1..=12).contains(&m) && (1..=31).contains(&d),
+                "{y}-{m}-{d}"
+            );
+        }
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(days_from_civil(2000, 2, 29)), (2000, 2, 29));
     }
 }
