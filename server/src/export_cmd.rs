@@ -2,8 +2,8 @@
 //! HTML file that opens anywhere with no server (`hiveterm::export`).
 
 use std::fs::File;
-use std::io::{BufWriter, Write};
-use std::path::PathBuf;
+use std::io::{BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -41,10 +41,7 @@ pub struct Args {
 
 pub fn run(args: &Args) -> Result<(), String> {
     let started = Instant::now();
-    let page: Arc<Bundle> = match &args.static_dir {
-        Some(dir) => Arc::new(Bundle::from_dir(dir)?),
-        None => page::embedded().ok_or_else(|| page::NOT_EMBEDDED.to_owned())?,
-    };
+    let page = page_of(args.static_dir.as_ref())?;
     let (mut input, name) = open(args.path.as_ref())?;
     let name = args
         .path
@@ -58,12 +55,34 @@ pub fn run(args: &Args) -> Result<(), String> {
         title: args.title.clone(),
         max_line_bytes: args.max_line_bytes,
     };
+    write_file(&mut input, &name, &page, &opts, &args.output, started)
+}
+
+/// The page an export carries: the one built in `dir`, else the one this binary carries.
+pub(crate) fn page_of(dir: Option<&PathBuf>) -> Result<Arc<Bundle>, String> {
+    match dir {
+        Some(dir) => Ok(Arc::new(Bundle::from_dir(dir)?)),
+        None => page::embedded().ok_or_else(|| page::NOT_EMBEDDED.to_owned()),
+    }
+}
+
+/// Exports the log read from `input` to `output` (as `hiveterm export` does, and
+/// `hiveterm share … --export`), then says on standard error what was written, in how long
+/// since `started`.
+pub(crate) fn write_file(
+    input: &mut dyn Read,
+    name: &str,
+    page: &Bundle,
+    opts: &Options,
+    output: &Path,
+    started: Instant,
+) -> Result<(), String> {
     // Written next to the target and renamed over it at the end: a failed export leaves no
     // half file behind.
-    let tmp = args.output.with_extension("html.part");
+    let tmp = output.with_extension("html.part");
     let file = File::create(&tmp).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
     let mut out = BufWriter::with_capacity(1 << 20, file);
-    let result = export::export(&mut input, &name, &page, &opts, &mut out).and_then(|w| {
+    let result = export::export(input, name, page, opts, &mut out).and_then(|w| {
         out.flush()
             .map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
         Ok(w)
@@ -75,8 +94,7 @@ pub fn run(args: &Args) -> Result<(), String> {
             return Err(e);
         }
     };
-    std::fs::rename(&tmp, &args.output)
-        .map_err(|e| format!("cannot write {}: {e}", args.output.display()))?;
+    std::fs::rename(&tmp, output).map_err(|e| format!("cannot write {}: {e}", output.display()))?;
     let m = &written.meta;
     let redacted = m
         .redactions
@@ -84,7 +102,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         .unwrap_or_default();
     eprintln!(
         "{}: {} rows of {} lines{redacted}; {:.1} MB ({:.1} MB of rows compressed to {:.1} MB) in {:.2} s",
-        args.output.display(),
+        output.display(),
         m.envelopes,
         m.lines,
         written.html_bytes as f64 / 1e6,

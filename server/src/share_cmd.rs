@@ -1,7 +1,10 @@
 //! `hiveterm share`: makes, lists and revokes share links in a server's database (see
-//! `hiveterm::share`), beside the server or without it. (`--export FILE.html`, the one-file
-//! export of what a share shows, is the export command's: the log to export is
-//! `hiveterm::redacted::write_log` of the share's session, snapshot and redaction.)
+//! `hiveterm::share`), beside the server or without it. With `--export FILE.html` it makes no
+//! link but the one-file export of what a snapshot share would show: the session's events
+//! up to its newest (`hiveterm::redacted::write_log`), through `hiveterm export`'s writer.
+
+use std::path::PathBuf;
+use std::time::Instant;
 
 use hiveterm::Store;
 use hiveterm::share::{self, Listed, ShareOptions};
@@ -31,6 +34,14 @@ pub struct Args {
     /// Revoke the share with this id (from `--list`).
     #[arg(long, value_name = "ID", conflicts_with = "session")]
     revoke: Option<u64>,
+    /// Make no link: write the session, up to its newest event now, as one HTML file that
+    /// opens anywhere with no server (as `hiveterm export`; with `--redact`, redacted first).
+    #[arg(long, value_name = "FILE.html", conflicts_with_all = ["list", "revoke", "live"])]
+    export: Option<PathBuf>,
+    /// With `--export`: take the page from this built directory (`dist/`) instead of the one
+    /// this binary carries.
+    #[arg(long = "static", value_name = "DIR", requires = "export")]
+    static_dir: Option<PathBuf>,
     /// The database: a SQLite file or a `postgres://` URL (as `hiveterm serve --db`).
     #[arg(long, env = "HIVETERM_DB", default_value = "hiveterm.db")]
     db: String,
@@ -75,6 +86,9 @@ async fn command(store: &Store, args: &Args) -> Result<(), String> {
         };
     }
     let session = args.session.as_deref().unwrap_or_default();
+    if let Some(output) = &args.export {
+        return export(store, session, output, args).await;
+    }
     let options = ShareOptions {
         expires_in: share::parse_expires(&args.expires)?,
         live: args.live,
@@ -106,6 +120,38 @@ async fn command(store: &Store, args: &Args) -> Result<(), String> {
     }
     println!("{}", created.url());
     Ok(())
+}
+
+/// `--export`: the session's log as a snapshot share shows it, exported to `output`.
+async fn export(
+    store: &Store,
+    session: &str,
+    output: &std::path::Path,
+    args: &Args,
+) -> Result<(), String> {
+    let started = Instant::now();
+    let page = crate::export_cmd::page_of(args.static_dir.as_ref())?;
+    let info = store
+        .session_info(session)
+        .await
+        .map_err(|e| e.to_string())?
+        .ok_or_else(|| format!("no session {session}"))?;
+    // Raw here: the export redacts (and counts what it redacts) before classifying.
+    let mut log = Vec::new();
+    hiveterm::redacted::write_log(store, session, Some(info.last_seq), false, &mut log).await?;
+    // The session's title, redacted as a redacted share's is; a title given is the reader's.
+    let own = if args.redact {
+        classifier::redact::redact_text(&info.title).0.into_owned()
+    } else {
+        info.title
+    };
+    let title = args.title.clone().or(Some(own).filter(|t| !t.is_empty()));
+    let opts = hiveterm::export::Options {
+        redact: args.redact,
+        title,
+        ..hiveterm::export::Options::default()
+    };
+    crate::export_cmd::write_file(&mut &log[..], session, &page, &opts, output, started)
 }
 
 /// The redactions of a redacted share on standard error, one a line, for review (as

@@ -744,3 +744,181 @@ async fn a_shares_log_is_its_raw_lines_up_to_the_snapshot() {
             .is_err()
     );
 }
+
+/// A built page's files, as small as `hiveterm export` accepts them (`--static`).
+fn fake_page(dir: &std::path::Path) -> std::path::PathBuf {
+    let dist = dir.join("dist");
+    std::fs::create_dir_all(&dist).unwrap();
+    let glue = "async function __wbg_init(m){}\nexport { initSync, __wbg_init as default };\n";
+    for (name, body) in [
+        ("index.html", "<!doctype html>"),
+        ("app-0123456789abcdef.js", glue),
+        ("app-0123456789abcdef_bg.wasm", "\0asm"),
+        ("terminal-0123456789abcdef.css", ".row{}"),
+        ("worker.js", glue),
+        ("worker_bg.wasm", "\0asm"),
+        ("mdworker.js", glue),
+        ("mdworker_bg.wasm", "\0asm"),
+    ] {
+        std::fs::write(dist.join(name), body).unwrap();
+    }
+    dist
+}
+
+/// The text of an exported file's block `id` (`<script … id="ID">…</script>`).
+fn block<'a>(html: &'a str, id: &str) -> &'a str {
+    let start = html.find(&format!("id=\"{id}\">")).unwrap() + id.len() + 6;
+    &html[start..start + html[start..].find("</script>").unwrap()]
+}
+
+/// The envelopes an exported file carries (its data block: base64 of raw DEFLATE).
+fn exported_envelopes(html: &str) -> Vec<Value> {
+    let alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut bits = 0u32;
+    let mut n = 0;
+    let mut bytes = Vec::new();
+    for c in block(html, "hiveterm-data").bytes().filter(|&c| c != b'=') {
+        bits = bits << 6 | alphabet.iter().position(|&a| a == c).unwrap() as u32;
+        n += 6;
+        if n >= 8 {
+            n -= 8;
+            bytes.push((bits >> n) as u8);
+        }
+    }
+    let json = miniz_oxide::inflate::decompress_to_vec(&bytes).unwrap();
+    String::from_utf8(json)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// `hiveterm share SESSION --export FILE.html`: no link, but the one-file export of what a
+/// snapshot share shows — the same file `hiveterm export` makes of the session's log, the
+/// session's title, redacted with `--redact`.
+#[test]
+fn the_share_command_exports_a_session_as_one_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = DbSpec::fresh(dir.path());
+    let dist = fake_page(dir.path());
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let store = rt.block_on(async { hiveterm::Store::open_db(&db.spec, 4).unwrap() });
+    let mut body = lines(1, 3);
+    body.extend(text_line(&format!("key {ANTHROPIC} here")));
+    rt.block_on(async {
+        let addr = spawn_server(AppState::new(store.clone(), Config::default())).await;
+        let (status, v) = call_json(
+            addr,
+            "POST",
+            "/api/sessions/exp/events?title=deploy%20%3Cincident%3E",
+            body.clone(),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+    });
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_hiveterm"))
+            .args(args)
+            .output()
+            .unwrap();
+        (out.status.success(), String::from_utf8(out.stderr).unwrap())
+    };
+    let dist = dist.to_str().unwrap();
+    let shared = dir.path().join("shared.html");
+    let (ok, err) = run(&[
+        "share",
+        "exp",
+        "--export",
+        shared.to_str().unwrap(),
+        "--redact",
+        "--static",
+        dist,
+        "--db",
+        &db.spec,
+    ]);
+    assert!(ok, "{err}");
+    assert!(err.contains("4 rows of 4 lines, 1 redaction;"), "{err}");
+    let html = std::fs::read_to_string(&shared).unwrap();
+    assert!(!html.contains(ANTHROPIC), "the secret is not in the file");
+    assert!(
+        html.contains("<title>deploy &lt;incident&gt;</title>"),
+        "the session's title"
+    );
+    // The same file `hiveterm export --redact` makes of the session's log.
+    let log = dir.path().join("exp.jsonl");
+    std::fs::write(&log, &body).unwrap();
+    let exported = dir.path().join("exported.html");
+    let (ok, err) = run(&[
+        "export",
+        log.to_str().unwrap(),
+        "-o",
+        exported.to_str().unwrap(),
+        "--redact",
+        "--static",
+        dist,
+    ]);
+    assert!(ok, "{err}");
+    let other = std::fs::read_to_string(&exported).unwrap();
+    assert_eq!(
+        block(&html, "hiveterm-data"),
+        block(&other, "hiveterm-data")
+    );
+    let meta = |h: &str| serde_json::from_str::<Value>(block(h, "hiveterm-export")).unwrap();
+    let (a, b) = (meta(&html), meta(&other));
+    assert_eq!(
+        (&a["summary"], &a["redactions"]),
+        (&b["summary"], &json!(1))
+    );
+    assert_eq!(a["lines"], 4);
+    let envs = exported_envelopes(&html);
+    let seqs: Vec<u64> = envs.iter().map(|e| e["seq"].as_u64().unwrap()).collect();
+    assert_eq!(seqs, [1, 2, 3, 4], "rows keep the session's seqs");
+    assert!(envs[3].to_string().contains("[REDACTED:anthropic_key]"));
+
+    // Without --redact the secret stays; a missing session, or --live, is refused.
+    let plain = dir.path().join("plain.html");
+    let (ok, err) = run(&[
+        "share",
+        "exp",
+        "--export",
+        plain.to_str().unwrap(),
+        "--title",
+        "Postmortem",
+        "--static",
+        dist,
+        "--db",
+        &db.spec,
+    ]);
+    assert!(ok, "{err}");
+    let html = std::fs::read_to_string(&plain).unwrap();
+    assert!(html.contains("<title>Postmortem</title>"));
+    assert!(exported_envelopes(&html)[3].to_string().contains(ANTHROPIC));
+    let (ok, err) = run(&[
+        "share",
+        "nope",
+        "--export",
+        plain.to_str().unwrap(),
+        "--static",
+        dist,
+        "--db",
+        &db.spec,
+    ]);
+    assert!(!ok && err.contains("no session nope"), "{err}");
+    let (ok, _) = run(&[
+        "share",
+        "exp",
+        "--export",
+        plain.to_str().unwrap(),
+        "--live",
+        "--db",
+        &db.spec,
+    ]);
+    assert!(!ok, "--live has no meaning for a file");
+    let (ok, _) = run(&["share", "--list", "--db", &db.spec]);
+    assert!(ok);
+    assert!(
+        rt.block_on(store.shares()).unwrap().is_empty(),
+        "--export makes no link"
+    );
+    rt.block_on(store.close());
+}
