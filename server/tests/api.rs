@@ -861,3 +861,69 @@ async fn summary_equals_hiveterm_summary_of_the_same_events() {
     let (status, _) = json_of(&app, "GET", "/api/sessions/nope/summary", vec![]).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
 }
+
+/// The seq of the first envelope holding an error row.
+fn first_error(envs: &[Value]) -> Option<u64> {
+    envs.iter()
+        .find(|e| msgs(e).iter().any(|m| m.level == classifier::Level::Error))
+        .map(|e| e["seq"].as_u64().unwrap())
+}
+
+/// Regression (session 4): with blank lines in a log, the server's `first_error_seq` and the
+/// CLI's are in two numberings — the server's gapless seqs (blank lines are not stored) and
+/// the CLI's physical line numbers (SPEC §4) — and each must name the first error row in its
+/// own numbering, and both the same line of the log.
+#[tokio::test]
+async fn first_error_seq_with_blank_lines_names_one_line_in_both_numberings() {
+    let bytes = fixture("claude-code-2.1.332/tool_errors.stream.jsonl");
+    let mut with_blanks = Vec::new();
+    let mut nonblank_at = Vec::new(); // physical line number of the k-th non-blank line
+    let mut physical = 0u64;
+    for (i, line) in bytes.split_inclusive(|&b| b == b'\n').enumerate() {
+        if i % 3 == 1 {
+            with_blanks.extend_from_slice(b"\n  \r\n");
+            physical += 2;
+        }
+        with_blanks.extend_from_slice(line);
+        physical += 1;
+        nonblank_at.push(physical);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("blanks.jsonl");
+    std::fs::write(&path, &with_blanks).unwrap();
+
+    let cli = summary_cli(&path)["first_error_seq"].as_u64();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hiveterm"))
+        .arg("classify")
+        .arg(&path)
+        .output()
+        .unwrap();
+    let cli_envs: Vec<Value> = out
+        .stdout
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| serde_json::from_slice(l).unwrap())
+        .collect();
+    assert!(cli.is_some(), "the fixture has an error row");
+    assert_eq!(cli, first_error(&cli_envs), "the CLI's numbering");
+
+    let db = TestDb::new();
+    let app = hiveterm::app(db.state.clone());
+    post(&app, "s", &with_blanks).await;
+    let (_, summary) = json_of(&app, "GET", "/api/sessions/s/summary", vec![]).await;
+    let server = summary["first_error_seq"].as_u64();
+    assert_eq!(
+        server,
+        first_error(&history_all(&app, "s", 1000).await),
+        "the server's"
+    );
+    assert!(
+        server < cli,
+        "blank lines precede the error: the numberings differ here"
+    );
+    assert_eq!(
+        nonblank_at[server.unwrap() as usize - 1],
+        cli.unwrap(),
+        "both name the same line"
+    );
+}
