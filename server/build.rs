@@ -10,6 +10,10 @@
 
 use std::path::Path;
 
+/// The one walk of a built page's files, shared with `src/page.rs`.
+#[path = "src/page/files.rs"]
+mod files;
+
 fn main() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../classifier");
     let mut files = Vec::new();
@@ -49,17 +53,24 @@ fn main() {
 }
 
 /// Writes `$OUT_DIR/page.rs`: `pub static FILES: &[(&str, &[u8])]`, the built page's files by
-/// their `/`-separated path under `dist/`, or none when `dist/index.html` does not exist.
+/// their `/`-separated path under `dist/` (as `files::page_files` finds them), or none when
+/// `dist/index.html` does not exist or `dist/` cannot be read whole (a warning says why).
 fn embed_page(dist: &Path) {
     let _ = std::fs::create_dir_all(dist);
     println!("cargo:rerun-if-changed={}", dist.display());
     let mut files = Vec::new();
     if dist.join("index.html").is_file() {
-        list_page(dist, "", 0, &mut files);
+        match files::page_files(dist) {
+            Ok(found) => files = found,
+            Err(e) => println!(
+                "cargo:warning=the page in {} is not embedded: {e}",
+                dist.display()
+            ),
+        }
     }
-    files.sort();
     let mut out = String::from("pub static FILES: &[(&str, &[u8])] = &[\n");
-    for (name, path) in &files {
+    for (name, path) in files {
+        let path = path.canonicalize().unwrap_or(path);
         out.push_str(&format!(
             "    ({name:?}, include_bytes!({:?})),\n",
             path.display().to_string()
@@ -68,32 +79,6 @@ fn embed_page(dist: &Path) {
     out.push_str("];\n");
     let out_dir = std::env::var("OUT_DIR").expect("OUT_DIR");
     std::fs::write(Path::new(&out_dir).join("page.rs"), out).expect("write page.rs");
-}
-
-/// The files under `dir/prefix` (hidden ones and trunk's staging directory left out).
-fn list_page(dir: &Path, prefix: &str, depth: usize, out: &mut Vec<(String, std::path::PathBuf)>) {
-    let Ok(entries) = std::fs::read_dir(dir.join(prefix)) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let Ok(name) = entry.file_name().into_string() else {
-            continue;
-        };
-        if name.starts_with('.') {
-            continue;
-        }
-        let rel = if prefix.is_empty() {
-            name
-        } else {
-            format!("{prefix}/{name}")
-        };
-        let path = entry.path();
-        if path.is_dir() && depth < 4 {
-            list_page(dir, &rel, depth + 1, out);
-        } else if path.is_file() {
-            out.push((rel, path.canonicalize().unwrap_or(path)));
-        }
-    }
 }
 
 fn collect(dir: &Path, out: &mut Vec<std::path::PathBuf>) {

@@ -17,6 +17,10 @@ use axum::extract::Request;
 use axum::http::{HeaderValue, Method, header};
 use axum::response::{IntoResponse, Response};
 
+mod files;
+
+pub use files::{MAX_DEPTH, page_files};
+
 mod generated {
     include!(concat!(env!("OUT_DIR"), "/page.rs"));
 }
@@ -54,12 +58,17 @@ impl Bundle {
         }
     }
 
-    /// The files of a built page directory (`dist/`), read now: its top level and one level
-    /// of subdirectories, hidden files left out.
+    /// The files of a built page directory (`dist/`), read now: the files [`page_files`]
+    /// finds (the ones `build.rs` embeds: [`MAX_DEPTH`] levels of subdirectories, hidden
+    /// entries left out, symbolic links followed), all or an error.
     pub fn from_dir(dir: &Path) -> Result<Bundle, String> {
-        let mut files = Vec::new();
-        read_dir(dir, "", 0, &mut files)
-            .map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+        let err = |e: std::io::Error| format!("cannot read {}: {e}", dir.display());
+        let files = page_files(dir)
+            .map_err(err)?
+            .into_iter()
+            .map(|(name, path)| Ok((name, std::fs::read(path)?)))
+            .collect::<std::io::Result<Vec<_>>>()
+            .map_err(err)?;
         let bundle = Bundle::new(files);
         if bundle.index_html().is_none() {
             return Err(format!(
@@ -149,35 +158,6 @@ pub fn content_type(name: &str) -> &'static str {
     }
 }
 
-fn read_dir(
-    dir: &Path,
-    prefix: &str,
-    depth: usize,
-    out: &mut Vec<(String, Vec<u8>)>,
-) -> std::io::Result<()> {
-    for entry in std::fs::read_dir(dir.join(prefix))? {
-        let entry = entry?;
-        let Ok(name) = entry.file_name().into_string() else {
-            continue;
-        };
-        if name.starts_with('.') {
-            continue;
-        }
-        let rel = if prefix.is_empty() {
-            name
-        } else {
-            format!("{prefix}/{name}")
-        };
-        let kind = entry.file_type()?;
-        if kind.is_dir() && depth < 4 {
-            read_dir(dir, &rel, depth + 1, out)?;
-        } else if kind.is_file() {
-            out.push((rel, std::fs::read(entry.path())?));
-        }
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -207,6 +187,51 @@ mod tests {
         check("/s/abc/", None);
         check("/s/abc", None);
         check("/nothing.js", None);
+    }
+
+    #[test]
+    fn a_page_directory_is_walked_once_the_same_way() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let write = |rel: &str| {
+            let p = d.join(rel);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(&p, rel).unwrap();
+        };
+        write("index.html");
+        write("app-0123456789abcdef.js");
+        write(".stage/half-built.js");
+        write(".hidden");
+        write("snippets/x-1/inline0.js");
+        write("a/b/c/d/at-depth-4.js");
+        write("a/b/c/d/e/too-deep.js");
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("linked.css"), "css").unwrap();
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(outside.path().join("linked.css"), d.join("style.css")).unwrap();
+        let names: Vec<String> = page_files(d).unwrap().into_iter().map(|(n, _)| n).collect();
+        let mut want = vec![
+            "a/b/c/d/at-depth-4.js",
+            "app-0123456789abcdef.js",
+            "index.html",
+            "snippets/x-1/inline0.js",
+        ];
+        if cfg!(unix) {
+            want.push("style.css");
+        }
+        assert_eq!(names, want);
+        let bundle = Bundle::from_dir(d).unwrap();
+        assert_eq!(bundle.names().collect::<Vec<_>>(), want);
+        if cfg!(unix) {
+            assert_eq!(bundle.get("style.css"), Some(&b"css"[..]));
+        }
+        // A link that leads nowhere is an error, not a page with a file missing.
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(d.join("gone"), d.join("broken.js")).unwrap();
+            assert!(page_files(d).is_err());
+            assert!(Bundle::from_dir(d).unwrap_err().starts_with("cannot read"));
+        }
     }
 
     #[test]
