@@ -47,6 +47,13 @@ async fn wait_for(addr: SocketAddr, id: &str, n: u64) {
     }
 }
 
+/// The receiving server on `db`, on `port` (0: any free one; the port of the one it replaces
+/// when it comes back).
+fn start_receiver(db: &DbSpec, port: u16) -> (Child, SocketAddr) {
+    let addr = format!("127.0.0.1:{port}");
+    spawn(&["serve", "--addr", &addr, "--db", &db.spec], &[])
+}
+
 fn forwarder(log: &std::path::Path, addr: SocketAddr) -> Child {
     Command::new(env!("CARGO_BIN_EXE_hiveterm"))
         .args(["serve", "--follow"])
@@ -70,7 +77,7 @@ async fn the_receiver_restarted_mid_stream_loses_and_doubles_nothing() {
     let log = dir.path().join("agent.jsonl");
     let id = hiveterm::ingest::follow_session_id(&log);
     append(&log, 0, 100);
-    let (receiver, addr) = spawn(&["serve", "--addr", "127.0.0.1:0", "--db", &db.spec], &[]);
+    let (receiver, addr) = start_receiver(&db, 0);
     let mut fwd = forwarder(&log, addr);
     wait_for(addr, &id, 100).await;
 
@@ -78,17 +85,7 @@ async fn the_receiver_restarted_mid_stream_loses_and_doubles_nothing() {
     kill(receiver);
     append(&log, 100, 250);
     tokio::time::sleep(Duration::from_millis(800)).await;
-    let port = addr.port().to_string();
-    let (receiver, addr) = spawn(
-        &[
-            "serve",
-            "--addr",
-            &format!("127.0.0.1:{port}"),
-            "--db",
-            &db.spec,
-        ],
-        &[],
-    );
+    let (receiver, addr) = start_receiver(&db, addr.port());
     append(&log, 250, 300);
     wait_for(addr, &id, 300).await;
 
@@ -132,7 +129,7 @@ fn the_agent(dir: &std::path::Path) -> String {
 async fn run_to_with_the_receiver_restarted_mid_run_loses_and_doubles_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let db = DbSpec::fresh(dir.path());
-    let (receiver, addr) = spawn(&["serve", "--addr", "127.0.0.1:0", "--db", &db.spec], &[]);
+    let (receiver, addr) = start_receiver(&db, 0);
     let mut run = Command::new(env!("CARGO_BIN_EXE_hiveterm"))
         .args([
             "run",
@@ -164,17 +161,7 @@ async fn run_to_with_the_receiver_restarted_mid_run_loses_and_doubles_nothing() 
     kill(receiver);
     go(dir.path(), "go1");
     tokio::time::sleep(Duration::from_millis(800)).await;
-    let port = addr.port().to_string();
-    let (receiver, addr) = spawn(
-        &[
-            "serve",
-            "--addr",
-            &format!("127.0.0.1:{port}"),
-            "--db",
-            &db.spec,
-        ],
-        &[],
-    );
+    let (receiver, addr) = start_receiver(&db, addr.port());
     go(dir.path(), "go2");
     // `run --to` exits with the agent's code once every line is stored and the session ended.
     let status = tokio::task::spawn_blocking(move || run.wait().unwrap())
