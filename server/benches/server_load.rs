@@ -191,7 +191,10 @@ impl Drop for Servers {
 fn start(db: &common::DbSpec) -> (std::process::Child, u32, SocketAddr) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_hiveterm"))
         .args(["serve", "--addr", "127.0.0.1:0", "--db", &db.spec])
-        .env("HIVETERM_LOG", "warn")
+        .env(
+            "HIVETERM_LOG",
+            std::env::var("BENCH_SERVER_LOG").unwrap_or_else(|_| "warn".into()),
+        )
         .stdout(Stdio::piped())
         .spawn()
         .expect("spawn hiveterm");

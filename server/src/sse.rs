@@ -105,6 +105,7 @@ async fn backfill(
     upto: u64,
     tx: &mpsc::Sender<Bytes>,
 ) -> Result<u64, ()> {
+    tracing::debug!("SSE client of {id}: events ({pos}, {upto}] from the database");
     while pos < upto {
         let (frames, last) = state
             .store()

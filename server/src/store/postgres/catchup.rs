@@ -51,9 +51,15 @@ pub(super) async fn catch_up(
     let mut preview_changed = false;
     let mut frames = Some(Vec::new());
     if info.last_seq > seen {
-        preview_changed = reader::fold_events(client, id, &mut fold, seen, info.last_seq).await?;
-        frames =
-            reader::rendered_frames_upto(client, id, seen, info.last_seq, MAX_INLINE_BATCH).await?;
+        (preview_changed, frames) = reader::fold_events_with_frames(
+            client,
+            id,
+            &mut fold,
+            seen,
+            info.last_seq,
+            MAX_INLINE_BATCH,
+        )
+        .await?;
     }
     if info.ended.is_some() && !fold.preview.preview.is_empty() {
         // A message cut off by the end is no longer being written.

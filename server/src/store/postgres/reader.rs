@@ -172,6 +172,57 @@ pub(super) async fn fold_events(
     Ok(preview_changed)
 }
 
+/// Folds the events `(fold's seq = from, upto]` of a session into `fold`, reading each with
+/// its stored envelope (one query per chunk, not one for the events and one for the
+/// envelopes): answers whether the partial message changed, and the SSE frames of the
+/// envelopes, or `None` when they come to more than `max` bytes (then clients read them from
+/// the database themselves).
+pub(super) async fn fold_events_with_frames(
+    client: &impl GenericClient,
+    session: &str,
+    fold: &mut SessionFold,
+    from: u64,
+    upto: u64,
+    max: usize,
+) -> Result<(bool, Option<Vec<u8>>), StoreError> {
+    let stmt = client
+        .prepare_cached(
+            "SELECT e.seq, e.ts, e.raw, e.cut_len, e.cut_limit, r.json FROM events e
+             LEFT JOIN rendered r ON r.session = e.session AND r.seq = e.seq
+             WHERE e.session = $1 AND e.seq > $2 AND e.seq <= $3 ORDER BY e.seq",
+        )
+        .await
+        .map_err(pg)?;
+    let (mut pos, mut preview_changed) = (from, false);
+    let mut frames = Some(Vec::new());
+    while pos < upto {
+        let to = upto.min(pos + CHUNK_EVENTS);
+        let rows = client
+            .query(&stmt, &[&session, &(pos as i64), &(to as i64)])
+            .await
+            .map_err(pg)?;
+        for r in &rows {
+            let seq = r.get::<_, i64>(0) as u64;
+            let cut_len: Option<i64> = r.get(3);
+            let cut_limit: Option<i64> = r.get(4);
+            let cut = cut_len.map(|len| (len as u64, cut_limit.unwrap_or(0) as u64));
+            let ev = StoredEvent {
+                ts: r.get(1),
+                line: stored_line(seq, r.get(2), cut),
+            };
+            preview_changed |= fold.step_stored(&ev).preview_changed;
+            if let (Some(out), Some(json)) = (&mut frames, r.get::<_, Option<&str>>(5)) {
+                push_json_frame(out, seq, json);
+                if out.len() > max {
+                    frames = None;
+                }
+            }
+        }
+        pos = to;
+    }
+    Ok((preview_changed, frames))
+}
+
 /// The session's fold after event `seq`: the newest checkpoint at or before it plus the
 /// events in between, with no partial message (previews are transient).
 pub(super) async fn fold_at(
@@ -255,38 +306,4 @@ pub(super) async fn rendered_frames(
     }
     let all = (rows.len() as i64) < BACKFILL_ROWS;
     Ok((out, if all { upto } else { last }))
-}
-
-/// SSE frames of every stored envelope of events `(after, upto]`, or `None` when they come to
-/// more than `max` bytes (then clients read them from the database themselves).
-pub(super) async fn rendered_frames_upto(
-    client: &impl GenericClient,
-    session: &str,
-    after: u64,
-    upto: u64,
-    max: usize,
-) -> Result<Option<Vec<u8>>, StoreError> {
-    let stmt = client
-        .prepare_cached(
-            "SELECT seq, json FROM rendered WHERE session = $1 AND seq > $2 AND seq <= $3
-             ORDER BY seq",
-        )
-        .await
-        .map_err(pg)?;
-    let params: [&(dyn tokio_postgres::types::ToSql + Sync); 3] =
-        [&session, &(after as i64), &(upto as i64)];
-    let rows = client
-        .query_raw(&stmt, params.iter().copied())
-        .await
-        .map_err(pg)?;
-    futures_util::pin_mut!(rows);
-    let mut out = Vec::new();
-    while let Some(row) = futures_util::StreamExt::next(&mut rows).await {
-        let row = row.map_err(pg)?;
-        push_json_frame(&mut out, row.get::<_, i64>(0) as u64, row.get(1));
-        if out.len() > max {
-            return Ok(None);
-        }
-    }
-    Ok(Some(out))
 }

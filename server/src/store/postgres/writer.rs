@@ -215,6 +215,13 @@ async fn commit_batch(db: &Postgres, appends: Vec<Append>) -> Result<Vec<Appende
 
 /// The statements of a batch of appends to one session, inside its transaction: the
 /// session's row (after them), its hub's next state, and each append's answer.
+///
+/// The row lock is held from `lock_session` to the commit, and every replica's writes to the
+/// session wait for it, so the work under it is kept to a few round trips: the catch-up (one
+/// query, only when other replicas wrote since this one last looked), then every line of
+/// every append folded here and stored by one statement (events, envelopes, the row's
+/// `last_seq` and the `NOTIFY`). A statement per append, as before, cost two round trips
+/// for each POST of the batch while the other replicas waited.
 async fn write_appends(
     db: &Postgres,
     tx: &impl GenericClient,
@@ -225,47 +232,99 @@ async fn write_appends(
     if let Some((title, source)) = appends.iter().find_map(|a| a.create.as_ref()) {
         created = insert_session(tx, &id, title, source).await?;
     }
+    let t0 = std::time::Instant::now();
     let Some(mut info) = lock_session(tx, &id).await? else {
         return Err(StoreError::NoSession(id));
     };
     if info.ended.is_some() {
         return Err(StoreError::Ended(id));
     }
+    let locked = std::time::Instant::now();
     let mut caught = catch_up(db, tx, &info).await?;
+    let caught_up = std::time::Instant::now();
+    let n: usize = appends.iter().map(|a| a.lines.len()).sum();
+    let mut rows = Rows::with_capacity(n);
     let mut answers = Vec::with_capacity(appends.len());
     for a in appends {
-        let seqs = write_lines(db, tx, &mut info, &mut caught, a).await?;
+        let seqs = fold_lines(db, tx, &mut info, &mut caught, &mut rows, a).await?;
         // Only the first append (the one that made it) says it created the session.
         answers.push(Appended {
             created: std::mem::take(&mut created),
             seqs,
         });
     }
+    let payload = format!("events {} {id}", info.last_seq);
+    let e = &rows.events;
     tx.execute(
-        "UPDATE sessions SET last_seq = $2 WHERE id = $1",
-        &[&id, &(info.last_seq as i64)],
+        "WITH e AS (
+             INSERT INTO events(session, seq, ts, received, raw, cut_len, cut_limit)
+             SELECT $1, * FROM UNNEST($2::BIGINT[], $3::FLOAT8[], $4::FLOAT8[], $5::BYTEA[],
+                                      $6::BIGINT[], $7::BIGINT[])
+         ), r AS (
+             INSERT INTO rendered(session, seq, json)
+             SELECT $1, * FROM UNNEST($8::BIGINT[], $9::TEXT[])
+             ON CONFLICT (session, seq) DO UPDATE SET json = EXCLUDED.json
+         ), u AS (
+             UPDATE sessions SET last_seq = $10 WHERE id = $1
+         )
+         SELECT pg_notify($11, $12)",
+        &[
+            &id,
+            &e.seq,
+            &e.ts,
+            &e.received,
+            &e.raw,
+            &e.cut_len,
+            &e.cut_limit,
+            &rows.rendered_seqs,
+            &rows.rendered_json,
+            &(info.last_seq as i64),
+            &CHANNEL,
+            &payload,
+        ],
     )
     .await
     .map_err(pg)?;
-    notify(tx, "events", &id, info.last_seq).await?;
+    tracing::debug!(
+        "session {id}: {} appends, {n} lines; row lock waited {:.1} ms, catch-up {:.1} ms, \
+         fold and write {:.1} ms",
+        answers.len(),
+        locked.duration_since(t0).as_secs_f64() * 1e3,
+        caught_up.duration_since(locked).as_secs_f64() * 1e3,
+        caught_up.elapsed().as_secs_f64() * 1e3,
+    );
     Ok((info, caught, answers))
 }
 
-/// One append's lines: folded, then inserted; answers their seqs.
-async fn write_lines(
+/// The rows a batch of appends adds, column by column.
+struct Rows {
+    events: EventRows,
+    rendered_seqs: Vec<i64>,
+    rendered_json: Vec<String>,
+}
+
+impl Rows {
+    fn with_capacity(n: usize) -> Rows {
+        Rows {
+            events: EventRows::with_capacity(n),
+            rendered_seqs: Vec::with_capacity(n),
+            rendered_json: Vec::with_capacity(n),
+        }
+    }
+}
+
+/// One append's lines folded, their rows added to `rows` (stored with the batch's), its
+/// checkpoints, followed file position and idempotency key stored; answers their seqs.
+async fn fold_lines(
     db: &Postgres,
     tx: &impl GenericClient,
     info: &mut SessionInfo,
     caught: &mut CaughtUp,
+    rows: &mut Rows,
     a: Append,
 ) -> Result<Vec<u64>, StoreError> {
     let every = db.shared.checkpoint_every;
-    // Every line's row goes in with one statement per table (arrays unnested), not one
-    // round trip per line: a session's row lock is held for as short as can be.
-    let n = a.lines.len();
-    let mut events = EventRows::with_capacity(n);
-    let (mut rendered_seqs, mut rendered_json) = (Vec::new(), Vec::new());
-    let mut seqs = Vec::with_capacity(n);
+    let mut seqs = Vec::with_capacity(a.lines.len());
     for raw in a.lines {
         let seq = info.last_seq + 1;
         let line = stored_line(seq, raw.bytes, raw.cut);
@@ -278,8 +337,8 @@ async fn write_lines(
             if let Some(frames) = &mut caught.frames {
                 push_json_frame(frames, seq, &json);
             }
-            rendered_seqs.push(seq as i64);
-            rendered_json.push(json);
+            rows.rendered_seqs.push(seq as i64);
+            rows.rendered_json.push(json);
         }
         if caught
             .frames
@@ -288,39 +347,13 @@ async fn write_lines(
         {
             caught.frames = None;
         }
-        events.push(seq, ts, raw.received, line.bytes, raw.cut);
+        rows.events.push(seq, ts, raw.received, line.bytes, raw.cut);
         info.last_seq = seq;
         if seq.is_multiple_of(every) {
             let cp = caught.fold.checkpoint();
             super::schema::insert_checkpoint(tx, &a.session, seq, &cp).await?;
         }
         seqs.push(seq);
-    }
-    tx.execute(
-        "INSERT INTO events(session, seq, ts, received, raw, cut_len, cut_limit)
-         SELECT $1, * FROM UNNEST($2::BIGINT[], $3::FLOAT8[], $4::FLOAT8[], $5::BYTEA[],
-                                  $6::BIGINT[], $7::BIGINT[])",
-        &[
-            &a.session,
-            &events.seq,
-            &events.ts,
-            &events.received,
-            &events.raw,
-            &events.cut_len,
-            &events.cut_limit,
-        ],
-    )
-    .await
-    .map_err(pg)?;
-    if !rendered_seqs.is_empty() {
-        tx.execute(
-            "INSERT INTO rendered(session, seq, json)
-             SELECT $1, * FROM UNNEST($2::BIGINT[], $3::TEXT[])
-             ON CONFLICT (session, seq) DO UPDATE SET json = EXCLUDED.json",
-            &[&a.session, &rendered_seqs, &rendered_json],
-        )
-        .await
-        .map_err(pg)?;
     }
     if let Some(f) = &a.follow {
         tx.execute(
