@@ -15,9 +15,11 @@
 //! round-robin (issue 13): every client must still get every envelope once, in order.
 //!
 //! Environment: `BENCH_CLIENTS`, `BENCH_RATE`, `BENCH_SECS`, `BENCH_REPLICAS`,
-//! `BENCH_BACKENDS` (`sqlite,postgres`). Exits non-zero when a target is missed (a POST
-//! refused, lost/duplicated > 0, p99 latency > 100 ms for SQLite and 250 ms for the replicas,
-//! history p99 > 20 ms, RSS growth of any server > 25% between the end of warm-up and the end).
+//! `BENCH_BACKENDS` (`sqlite,postgres`), `BENCH_SERVER_LOG` (the servers' `HIVETERM_LOG`,
+//! `warn` by default; `debug` logs each PostgreSQL write transaction's timings to stderr).
+//! Exits non-zero when a target is missed (a POST refused, lost/duplicated > 0, p99 latency
+//! over 100 ms for SQLite and 250 ms for the replicas, history p99 > 20 ms, RSS growth of any
+//! server > 25% between the end of warm-up and the end).
 
 #[path = "../tests/common/mod.rs"]
 mod common;
