@@ -120,6 +120,12 @@ export async function openLog(page, file, timeout = 60_000) {
   await page.waitForSelector('.progress[data-done="1"]', { timeout });
 }
 
+/** Waits until every body drawn is here (an offline log's bodies stay in its file and are
+ * read again by the worker when a row is shown open or searched: `.body.pending` until then). */
+export async function bodiesRead(page, timeout = 30_000) {
+  await page.waitForFunction(() => !document.querySelector(".live .body.pending"), null, { timeout });
+}
+
 /** Drops a file on the drop zone the way a browser does (a DataTransfer on a drop event). */
 export async function dropLog(page, name, text) {
   await page.evaluate(

@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # The big-log benchmark of the page (issue 4, "Big logs"); doubles as a check of its targets.
 #
-# Runs e2e/tests/big.test.mjs RUNS times (default 3): a generated 100,000-line, ~150 MB Claude
-# Code transcript (e2e/gen-big-log.mjs, seeded, written once to $TMPDIR) is opened through the
-# page's file input in headless Chromium, served from dist/ by a plain static server. Each run
-# records: first rows on screen after the drop, fully classified, scroll frame times over 300
-# frames, rows in the DOM, and the renderer's resident memory. Prints every run and the
-# medians, and exits 1 if a median misses a target:
-#   first rows <= 1000 ms, fully classified <= 5000 ms, renderer RSS < 1024 MB,
-#   fewer than 1000 rows in the DOM (the list is virtualised).
+# Runs e2e/tests/big.test.mjs RUNS times (default 3): a generated Claude Code transcript
+# (e2e/gen-big-log.mjs, seeded, written once to $TMPDIR; 100,000 lines, 154 MB by default,
+# BIG_LINES=700000 for about 1 GB) is opened through the page's file input in headless
+# Chromium, served from dist/ by a plain static server. Each run records: first rows on screen
+# after the drop, fully classified (every row reachable), scroll frame times over 300 frames,
+# rows in the DOM, the renderer's resident memory, the last row after G, a body opened there
+# (read again from the file), a search's first hits. Prints every run and the medians, and
+# exits 1 if a median misses a target (issue 12):
+#   154 MB: first rows <= 300 ms, every row reachable <= 1500 ms, renderer RSS < 350 MB;
+#   1 GB (BIG_LINES >= 500000): first rows <= 1000 ms, reachable <= 10000 ms, RSS < 1536 MB;
+#   and fewer than 1000 rows in the DOM (the list is virtualised).
 # Not run in CI: the figures depend on the machine and its load (CI runs the same test once and
 # prints them without enforcing).
 #
@@ -50,7 +53,7 @@ const runs = fs.readdirSync(dir).sort().map((f) => JSON.parse(fs.readFileSync(`$
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 console.log(`big log: ${runs[0].lines} lines, ${(runs[0].bytes / 1e6).toFixed(1)} MB, ${runs[0].rows}`);
 for (const [i, r] of runs.entries()) {
-  console.log(`  run ${i + 1}: first rows ${r.firstWall} ms (page-side ${r.prog.first}), classified ${r.doneWall} ms (page-side ${r.prog.done}), scroll p50/p95 ${r.scroll.p50.toFixed(1)}/${r.scroll.p95.toFixed(1)} ms, ${r.scroll.rendered} rows in the DOM, renderer RSS ${r.rss.toFixed(0)} MB`);
+  console.log(`  run ${i + 1}: first rows ${r.firstWall} ms (page-side ${r.prog.first}), classified ${r.doneWall} ms (page-side ${r.prog.done}), scroll p50/p95 ${r.scroll.p50.toFixed(1)}/${r.scroll.p95.toFixed(1)} ms, ${r.scroll.rendered} rows in the DOM, renderer RSS ${r.rss.toFixed(0)} MB, last row seq ${r.lastSeq}, a body read in ${r.bodyMs.toFixed(0)} ms, search first hits ${r.searchMs} ms`);
 }
 const m = {
   first: median(runs.map((r) => r.firstWall)),
@@ -61,10 +64,12 @@ const m = {
   rss: median(runs.map((r) => r.rss)),
 };
 console.log(`median: first rows ${m.first} ms, classified ${m.done} ms, scroll p50/p95 ${m.p50.toFixed(1)}/${m.p95.toFixed(1)} ms, ${m.dom} rows in the DOM, renderer RSS ${m.rss.toFixed(0)} MB`);
+const gb = runs[0].lines >= 500000;
+const [tFirst, tDone, tRss] = gb ? [1000, 10000, 1536] : [300, 1500, 350];
 const checks = [
-  [`first rows <= 1000 ms`, m.first <= 1000],
-  [`classified <= 5000 ms`, m.done <= 5000],
-  [`renderer RSS < 1024 MB`, m.rss < 1024],
+  [`first rows <= ${tFirst} ms`, m.first <= tFirst],
+  [`every row reachable (classified) <= ${tDone} ms`, m.done <= tDone],
+  [`renderer RSS < ${tRss} MB`, m.rss < tRss],
   [`virtualised (< 1000 rows in the DOM)`, m.dom < 1000],
 ];
 for (const [what, ok] of checks) console.log(`  ${ok ? "met   " : "MISSED"} ${what}`);

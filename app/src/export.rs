@@ -134,6 +134,8 @@ mod imp {
             done,
             // The header's summary of an export is not read from its meta yet.
             summary: None,
+            // An export carries its rows whole: no body is left in a file.
+            lazy: Vec::new(),
         };
         loop {
             let chunk = match next.call0(&ex).map(|p| JsFuture::from(Promise::from(p))) {

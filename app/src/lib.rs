@@ -45,6 +45,7 @@ pub mod summary;
 pub mod text;
 
 pub mod banner;
+pub mod bodies;
 pub mod browser;
 pub mod drop_zone;
 pub mod export;

@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use crate::browser::{self, now_ms};
 use crate::offline::{FromWorker, Progress};
 use crate::row_list::Navigator;
-use crate::state::{apply, clear};
+use crate::state::{apply_lazy, clear};
 use crate::summary::SummaryView;
 
 /// The offline log's signals and what changes them.
@@ -22,6 +22,8 @@ pub struct LogFile {
     /// The summary of the log read so far (the header).
     pub summary: RwSignal<Option<SummaryView>>,
     started_at: StoredValue<f64>,
+    /// The search in force and its number (the worker searches the bodies left in the file).
+    search: StoredValue<(u64, String)>,
 }
 
 impl LogFile {
@@ -37,6 +39,7 @@ impl LogFile {
             restoring: RwSignal::new(!live && !exported && crate::keep::has_tab()),
             summary: RwSignal::new(None),
             started_at: StoredValue::new(0.0),
+            search: StoredValue::new((0, String::new())),
         };
         if !live {
             crate::offline::install(move |msg| log.on_worker(msg));
@@ -66,6 +69,14 @@ impl LogFile {
             FromWorker::Ready => {}
             // Late rows of a log that was closed.
             _ if progress.with_untracked(Option::is_none) => {}
+            FromWorker::Bodies(found) => crate::bodies::answer(found),
+            FromWorker::Hits { id, hits, .. } => {
+                if self.search.with_value(|(n, _)| *n == id) && !hits.is_empty() {
+                    self.navi.state.update(|s| {
+                        s.add_body_hits(&hits);
+                    });
+                }
+            }
             FromWorker::Rows {
                 envs,
                 read,
@@ -73,6 +84,7 @@ impl LogFile {
                 lines,
                 done,
                 summary,
+                lazy,
             } => {
                 if let Some(v) = summary.as_deref().and_then(SummaryView::parse)
                     && self.summary.with_untracked(|old| old.as_ref() != Some(&v))
@@ -82,7 +94,7 @@ impl LogFile {
                 if !envs.is_empty() {
                     self.navi.state.update(|s| {
                         for env in &envs {
-                            apply(s, env);
+                            apply_lazy(s, env, &lazy);
                         }
                     });
                 }
@@ -118,6 +130,22 @@ impl LogFile {
             crate::keep::keep(&blob, &name);
         }
         crate::offline::read_blob(blob);
+        let query = self.search.with_value(|(_, q)| q.clone());
+        self.search_bodies(query);
+    }
+
+    /// The search in force changed: the worker searches the bodies left in the file for it
+    /// (the rows it finds are shown as they come, [`crate::state::ViewState::add_body_hits`]).
+    pub fn search_bodies(self, query: String) {
+        let mut id = 0;
+        self.search.update_value(|(n, q)| {
+            *n += 1;
+            id = *n;
+            q.clone_from(&query);
+        });
+        if self.progress.with_untracked(Option::is_some) {
+            crate::offline::search(id, &query);
+        }
     }
 
     /// Opens the rows an exported file carries (`total` bytes of them), which
@@ -129,6 +157,7 @@ impl LogFile {
     /// A log being opened: the view cleared, its progress started.
     fn start(self, name: String, total: f64, kept: bool) {
         self.restoring.set(false);
+        crate::bodies::clear();
         self.navi.state.update(clear);
         self.summary.set(None);
         let permalink = if kept { browser::permalink() } else { None };

@@ -2,9 +2,12 @@
 //! ([`crate::worker`]) and feeds the envelopes it sends back into the view state.
 //!
 //! The worker (its own small wasm, `src/bin/worker.rs`, started by
-//! [`crate::browser::new_worker`]) is started when the first log is opened, and replaced
-//! when a new log arrives while it is still busy. (Markdown bodies are rendered by another
-//! worker, [`crate::md_render`], which no log replaces.)
+//! [`crate::browser::new_worker`]) is started with the page, so its wasm is compiled before
+//! a log is dropped; each log opened is a new job of it (numbered: a late message of an
+//! earlier job is dropped). The worker sends the rows without their bodies, which stay in
+//! the file: a row shown open asks for its body ([`crate::bodies`]), and a search asks the
+//! worker for the rows whose body matches ([`search`]). (Markdown bodies are rendered by
+//! another worker, [`crate::md_render`].)
 //! Pasted text is read as a `Blob` of it, exactly as a file is.
 
 use classifier::TermEnvelope;
@@ -49,6 +52,19 @@ pub enum FromWorker {
         done: bool,
         /// The summary of the log read so far (JSON: the keys of `hiveterm summary --json`).
         summary: Option<String>,
+        /// Rows whose body was left in the file (`seq`, `idx`, the body's line count).
+        lazy: Vec<crate::worker::Lazy>,
+    },
+    /// Bodies asked for: `(seq, idx, body)`.
+    Bodies(Vec<(u64, u32, String)>),
+    /// Rows of search `id` whose body matches (`(seq, idx)`); `done`: the search ended.
+    Hits {
+        /// The search.
+        id: u64,
+        /// The rows.
+        hits: Vec<(u64, u32)>,
+        /// Whether the whole file was searched.
+        done: bool,
     },
     /// Reading failed.
     Error(String),
@@ -60,7 +76,21 @@ pub fn parse_batch(json: &str) -> Vec<TermEnvelope> {
     serde_json::from_str(json).unwrap_or_default()
 }
 
-pub use imp::{Reader, cancel, install, read_blob, text_blob};
+/// Reads `[seq, idx, lines, seq, idx, lines, …]` (a `Float64Array` of the worker's).
+pub fn lazy_of(flat: &[f64]) -> Vec<crate::worker::Lazy> {
+    flat.chunks_exact(3)
+        .map(|p| (p[0] as u64, p[1] as u32, p[2] as u32))
+        .collect()
+}
+
+/// Reads `[seq, idx, seq, idx, …]`.
+pub fn pairs_of(flat: &[f64]) -> Vec<(u64, u32)> {
+    flat.chunks_exact(2)
+        .map(|p| (p[0] as u64, p[1] as u32))
+        .collect()
+}
+
+pub use imp::{Reader, ask_bodies, cancel, install, read_blob, search, text_blob};
 
 mod imp {
     use super::*;
@@ -74,19 +104,31 @@ mod imp {
     struct Inner {
         worker: Option<Worker>,
         ready: bool,
-        busy: bool,
-        pending: Option<web_sys::Blob>,
+        /// The log in hand (0: none).
+        job: f64,
+        /// Messages held until the worker listens.
+        held: Vec<Object>,
         handler: Rc<dyn Fn(FromWorker)>,
         _on_message: Option<Closure<dyn FnMut(MessageEvent)>>,
     }
 
-    /// The worker, with the job queue in front of it.
+    /// The worker, and the messages held until it listens.
     #[derive(Clone)]
     pub struct Reader(Rc<RefCell<Inner>>);
 
-    fn decode(data: &JsValue) -> Option<FromWorker> {
+    fn floats(v: Option<JsValue>) -> Vec<f64> {
+        v.and_then(|v| v.dyn_into::<js_sys::Float64Array>().ok())
+            .map(|a| a.to_vec())
+            .unwrap_or_default()
+    }
+
+    fn decode(data: &JsValue, job: f64) -> Option<FromWorker> {
         let get = |k: &str| Reflect::get(data, &k.into()).ok();
         let kind = get("kind")?.as_string()?;
+        // A message of an earlier log.
+        if kind != "ready" && get("job").and_then(|j| j.as_f64()) != Some(job) {
+            return None;
+        }
         match kind.as_str() {
             "ready" => Some(FromWorker::Ready),
             "rows" | "done" => Some(FromWorker::Rows {
@@ -96,6 +138,15 @@ mod imp {
                 lines: get("lines")?.as_f64()? as u64,
                 done: kind == "done",
                 summary: get("summary").and_then(|v| v.as_string()),
+                lazy: lazy_of(&floats(get("lazy"))),
+            }),
+            "bodies" => Some(FromWorker::Bodies(
+                serde_json::from_str(&get("json")?.as_string()?).unwrap_or_default(),
+            )),
+            "hits" => Some(FromWorker::Hits {
+                id: get("id")?.as_f64()? as u64,
+                hits: pairs_of(&floats(get("hits"))),
+                done: get("done")?.as_bool()?,
             }),
             "error" => Some(FromWorker::Error(
                 get("message")?.as_string().unwrap_or_default(),
@@ -104,17 +155,29 @@ mod imp {
         }
     }
 
+    fn message(kind: &str, job: f64, fields: &[(&str, JsValue)]) -> Object {
+        let msg = Object::new();
+        let _ = Reflect::set(&msg, &"kind".into(), &kind.into());
+        let _ = Reflect::set(&msg, &"job".into(), &job.into());
+        for (k, v) in fields {
+            let _ = Reflect::set(&msg, &(*k).into(), v);
+        }
+        msg
+    }
+
     impl Reader {
-        /// Starts a worker; `handler` gets every decoded message.
+        /// Starts the worker; `handler` gets every decoded message of the log in hand.
         pub fn new(handler: impl Fn(FromWorker) + 'static) -> Reader {
-            Reader(Rc::new(RefCell::new(Inner {
+            let r = Reader(Rc::new(RefCell::new(Inner {
                 worker: None,
                 ready: false,
-                busy: false,
-                pending: None,
+                job: 0.0,
+                held: Vec::new(),
                 handler: Rc::new(handler),
                 _on_message: None,
-            })))
+            })));
+            r.spawn();
+            r
         }
 
         fn spawn(&self) {
@@ -132,18 +195,13 @@ mod imp {
             };
             let me = self.clone();
             let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
-                let Some(msg) = decode(&ev.data()) else {
+                let job = me.0.borrow().job;
+                let Some(msg) = decode(&ev.data(), job) else {
                     return;
                 };
-                match &msg {
-                    FromWorker::Ready => {
-                        me.0.borrow_mut().ready = true;
-                        me.flush();
-                    }
-                    FromWorker::Rows { done: true, .. } | FromWorker::Error(_) => {
-                        me.0.borrow_mut().busy = false;
-                    }
-                    FromWorker::Rows { .. } => {}
+                if msg == FromWorker::Ready {
+                    me.0.borrow_mut().ready = true;
+                    me.flush();
                 }
                 let handler = me.0.borrow().handler.clone();
                 handler(msg);
@@ -152,57 +210,63 @@ mod imp {
             let mut inner = self.0.borrow_mut();
             inner.worker = Some(worker);
             inner.ready = false;
-            inner.busy = false;
             inner._on_message = Some(on_message);
         }
 
         fn flush(&self) {
-            let job = {
-                let mut inner = self.0.borrow_mut();
-                if !inner.ready || inner.busy {
-                    return;
-                }
-                inner.pending.take()
-            };
-            let Some(blob) = job else { return };
-            let msg = Object::new();
-            let _ = Reflect::set(&msg, &"kind".into(), &"file".into());
-            let _ = Reflect::set(&msg, &"file".into(), &blob);
             let mut inner = self.0.borrow_mut();
+            if !inner.ready {
+                return;
+            }
+            let held = std::mem::take(&mut inner.held);
             if let Some(w) = &inner.worker {
-                let _ = w.post_message(&msg);
-                inner.busy = true;
+                for msg in held {
+                    let _ = w.post_message(&msg);
+                }
             }
         }
 
-        /// Classifies a file (or any blob).
-        pub fn read(&self, blob: web_sys::Blob) {
-            let (busy, none) = {
-                let inner = self.0.borrow();
-                (inner.busy, inner.worker.is_none())
-            };
-            if none {
-                self.spawn();
-            } else if busy {
-                if let Some(w) = self.0.borrow_mut().worker.take() {
-                    w.terminate();
-                }
-                self.spawn();
+        fn send(&self, kind: &str, fields: &[(&str, JsValue)]) {
+            {
+                let mut inner = self.0.borrow_mut();
+                let msg = message(kind, inner.job, fields);
+                inner.held.push(msg);
             }
-            self.0.borrow_mut().pending = Some(blob);
             self.flush();
         }
 
-        /// Drops the job in hand: a busy worker is stopped (the next job starts another).
-        pub fn cancel(&self) {
-            let mut inner = self.0.borrow_mut();
-            inner.pending = None;
-            if inner.busy {
-                if let Some(w) = inner.worker.take() {
-                    w.terminate();
-                }
-                inner.busy = false;
+        /// Classifies a file (or any blob): a new job, which ends the one in hand.
+        pub fn read(&self, blob: web_sys::Blob) {
+            {
+                let mut inner = self.0.borrow_mut();
+                inner.job += 1.0;
+                inner.held.clear();
             }
+            self.send("file", &[("file", blob.into())]);
+        }
+
+        /// Drops the job in hand.
+        pub fn cancel(&self) {
+            self.send("cancel", &[]);
+            self.0.borrow_mut().job += 1.0;
+        }
+
+        /// Asks for the bodies of rows `(seq, idx)` of the log in hand.
+        pub fn bodies(&self, want: &[(u64, u32)]) {
+            let flat: Vec<f64> = want
+                .iter()
+                .flat_map(|&(s, i)| [s as f64, f64::from(i)])
+                .collect();
+            let want = js_sys::Float64Array::from(flat.as_slice());
+            self.send("bodies", &[("want", want.into())]);
+        }
+
+        /// Searches the bodies of the log in hand for `query` (empty: stops searching).
+        pub fn search(&self, id: u64, query: &str) {
+            self.send(
+                "search",
+                &[("id", (id as f64).into()), ("query", query.into())],
+            );
         }
     }
 
@@ -231,6 +295,21 @@ mod imp {
     pub fn cancel() {
         if let Some(r) = reader() {
             r.cancel();
+        }
+    }
+
+    /// Asks the worker for bodies of the log in hand (answered by [`FromWorker::Bodies`]).
+    pub fn ask_bodies(want: &[(u64, u32)]) {
+        if let Some(r) = reader() {
+            r.bodies(want);
+        }
+    }
+
+    /// Asks the worker to search the bodies of the log in hand (answered by
+    /// [`FromWorker::Hits`] with this `id`).
+    pub fn search(id: u64, query: &str) {
+        if let Some(r) = reader() {
+            r.search(id, query);
         }
     }
 

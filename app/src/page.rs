@@ -47,6 +47,10 @@ pub fn Page() -> impl IntoView {
         }
         None => refresh_sessions(sessions),
     }
+    // Offline, the worker searches the bodies left in the log's file.
+    if !is_live {
+        Effect::new(move |_| log.search_bodies(controls.query.get()));
+    }
     let search_box = NodeRef::<html::Input>::new();
     listen_keys(navi, controls, search_box);
 

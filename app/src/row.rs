@@ -9,6 +9,9 @@
 //!   until the worker's HTML for it is here; a closed row's is not asked for), a diff as
 //!   coloured `+`/`-` lines, anything else as preformatted text. An empty-summary markdown
 //!   row is flat.
+//! - A body left in an offline log's file (`lazy`) is asked for when the row is shown open
+//!   ([`crate::bodies`]) or while a search is on, and drawn as an empty `.body.pending`
+//!   until it is here.
 //! - Every row carries `data-seq`, `data-idx` and `data-pos` (its place in the shown list).
 //! - A row with a `seq` ends with its permalink, an empty `<a class="row-link">` (drawn by
 //!   the CSS, so it adds no text to the row).
@@ -17,7 +20,7 @@ use leptos::prelude::*;
 
 use crate::browser::local_offset_min;
 use crate::markdown_view::Markdown;
-use crate::state::{Row as RowData, Shape, TurnTime, shape_of};
+use crate::state::{Row as RowData, Shape, TurnTime};
 use crate::text::{body_cut, clock, highlight, show_all_label};
 use classifier::BodyFormat;
 use classifier::duration;
@@ -104,6 +107,20 @@ fn body_view(body: String, format: Option<BodyFormat>, query: &str, open: bool) 
     }
 }
 
+/// The row's body: at once when held, else asked for (when `shown`) and set on arrival.
+fn body_signal(row: &RowData, shown: bool) -> RwSignal<Option<std::sync::Arc<str>>> {
+    let body = RwSignal::new(row.msg.body.as_deref().map(std::sync::Arc::from));
+    if let (None, Some(_), Some(seq), true) = (&row.msg.body, row.lazy, row.seq, shown) {
+        crate::bodies::ask((seq, row.idx), body);
+    }
+    body
+}
+
+/// A body not here yet: an empty block of its estimated height's kind.
+fn pending_body() -> AnyView {
+    view! { <pre class="body pending"></pre> }.into_any()
+}
+
 /// One row.
 #[expect(
     clippy::fn_params_excessive_bools,
@@ -159,7 +176,7 @@ pub fn Row(
             ></a>
         }
     });
-    match shape_of(msg) {
+    match row.shape() {
         Shape::Flat => view! {
             <div class=class data-seq=seq data-idx=idx data-pos=pos>
                 {glyph}
@@ -170,21 +187,37 @@ pub fn Row(
         }
         .into_any(),
         Shape::FlatMarkdown => {
-            let (body, show_all) = cut_body(msg.body.clone().unwrap_or_default(), full, &pos);
+            let text = body_signal(&row, true);
+            let at = pos.clone();
+            let body = move || match text.get() {
+                Some(t) => {
+                    let (body, show_all) = cut_body(t.to_string(), full, &at);
+                    view! { <Markdown body=body />{show_all} }.into_any()
+                }
+                None => pending_body(),
+            };
             view! {
                 <div class=class data-seq=seq data-idx=idx data-pos=pos>
                     {glyph}
                     {turn_time}
-                    <Markdown body=body />
-                    {show_all}
+                    {body}
                     {link}
                 </div>
             }
             .into_any()
         }
         Shape::Details => {
-            let (body, show_all) = cut_body(msg.body.clone().unwrap_or_default(), full, &pos);
-            let body = body_view(body, msg.body_format, &query, open);
+            // Searched, a closed row's body is there too (hidden, as it always was).
+            let text = body_signal(&row, open || !query.is_empty());
+            let (at, format) = (pos.clone(), msg.body_format);
+            let body = move || match text.get() {
+                Some(t) => {
+                    let (body, show_all) = cut_body(t.to_string(), full, &at);
+                    let body = body_view(body, format, &query, open);
+                    view! { {body}{show_all} }.into_any()
+                }
+                None => pending_body(),
+            };
             view! {
                 <details class=class data-seq=seq data-idx=idx data-pos=pos open=open>
                     <summary>
@@ -194,7 +227,6 @@ pub fn Row(
                         {link}
                     </summary>
                     {body}
-                    {show_all}
                 </details>
             }
             .into_any()

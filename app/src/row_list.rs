@@ -155,8 +155,9 @@ pub fn RowList<C: IntoView + 'static>(
     });
     // A markdown body's HTML arrived from the worker (its row's height changed): measure
     // again, once per frame however many arrived.
+    // So does a body read again from an offline log's file (crate::bodies).
     let queued = std::rc::Rc::new(std::cell::Cell::new(false));
-    crate::md_render::on_arrival(move || {
+    let remeasure = move || {
         if !queued.replace(true) {
             let queued = queued.clone();
             request_animation_frame(move || {
@@ -164,7 +165,9 @@ pub fn RowList<C: IntoView + 'static>(
                 measure();
             });
         }
-    });
+    };
+    crate::md_render::on_arrival(remeasure.clone());
+    crate::bodies::on_arrival(remeasure);
 
     // Follow the tail (the preview row, after the list, is part of it).
     Effect::new(move |_| {

@@ -41,6 +41,25 @@ pub struct Row {
     pub turn: Option<TurnTime>,
     /// The tool a tool-call row called ([`classifier::tool_of`]), for the tool filter.
     pub tool: Option<String>,
+    /// The row has a body that was left in the log's file (`msg.body` is `None`): its
+    /// line count. Read again when the row is shown open ([`crate::bodies`]).
+    pub lazy: Option<u32>,
+}
+
+impl Row {
+    /// How the row is laid out, whether its body is held or left in the file.
+    pub fn shape(&self) -> Shape {
+        shape_with(&self.msg, self.msg.body.is_some() || self.lazy.is_some())
+    }
+
+    /// The body's line count, held or not.
+    pub fn body_lines(&self) -> usize {
+        match (&self.msg.body, self.lazy) {
+            (Some(b), _) => b.lines().count(),
+            (None, Some(n)) => n as usize,
+            (None, None) => 0,
+        }
+    }
 }
 
 /// How a row is laid out.
@@ -56,12 +75,14 @@ pub enum Shape {
 
 /// The layout a row gets (`docs/ROWS.md`, "What the page adds": flat or expandable).
 pub fn shape_of(msg: &TermMsg) -> Shape {
-    match (&msg.body, msg.body_format) {
-        (None, _) => Shape::Flat,
-        (Some(_), Some(BodyFormat::Markdown)) if msg.summary.trim().is_empty() => {
-            Shape::FlatMarkdown
-        }
-        (Some(_), _) => Shape::Details,
+    shape_with(msg, msg.body.is_some())
+}
+
+fn shape_with(msg: &TermMsg, has_body: bool) -> Shape {
+    match (has_body, msg.body_format) {
+        (false, _) => Shape::Flat,
+        (true, Some(BodyFormat::Markdown)) if msg.summary.trim().is_empty() => Shape::FlatMarkdown,
+        (true, _) => Shape::Details,
     }
 }
 
@@ -97,8 +118,15 @@ pub fn level_index(level: Level) -> usize {
 }
 
 impl Filter {
-    /// Whether a row passes.
+    /// Whether a row passes (a body left in the file never matches the query here: the
+    /// worker searches those, [`Filter::passes_with`]).
     pub fn passes(&self, row: &Row) -> bool {
+        self.passes_with(row, |_| false)
+    }
+
+    /// Whether a row passes, `body_hit` telling whether a body left in the file matches
+    /// the query (the worker's search of them).
+    pub fn passes_with(&self, row: &Row, body_hit: impl Fn(&Row) -> bool) -> bool {
         if !self.levels[level_index(row.msg.level)] {
             return false;
         }
@@ -109,7 +137,9 @@ impl Filter {
         }
         if !self.query.is_empty() {
             let body = row.msg.body.as_deref().unwrap_or("");
-            return contains_ci(&row.msg.summary, &self.query) || contains_ci(body, &self.query);
+            return contains_ci(&row.msg.summary, &self.query)
+                || contains_ci(body, &self.query)
+                || (row.lazy.is_some() && body_hit(row));
         }
         true
     }

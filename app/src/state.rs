@@ -5,7 +5,7 @@
 //! what is visible. Everything here is plain data, compiled and tested natively; components
 //! only read it.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 
 use classifier::{Level, RowKind, TermEnvelope, TermMsg, row_kind};
@@ -63,6 +63,9 @@ pub struct ViewState {
     counts: [usize; 4],
     /// Bumped whenever the visible list is rebuilt (components re-measure).
     generation: u64,
+    /// Rows `(seq, idx)` whose body, left in the file, matches the filter's query (the
+    /// worker's search; the held bodies and the summaries are searched here).
+    body_hits: HashSet<(u64, u32)>,
 }
 
 const BASE: u64 = 1 << 48;
@@ -95,6 +98,7 @@ impl ViewState {
             tools: Vec::new(),
             counts: [0; 4],
             generation: 0,
+            body_hits: HashSet::new(),
         }
     }
 
@@ -215,17 +219,13 @@ impl ViewState {
 
     /// Estimated pixel height of a row before it is measured.
     pub fn estimate(&self, row: &Row) -> f32 {
-        let body_lines = |body: &str| body.lines().count().clamp(1, BODY_MAX_LINES) as f32;
         let summary_lines = (row.msg.summary.chars().count() / 140 + 1) as f32;
-        let lines = match shape_of(&row.msg) {
+        let lines = match row.shape() {
             Shape::Flat => summary_lines,
-            Shape::FlatMarkdown => {
-                let body = row.msg.body.as_deref().unwrap_or("");
-                body.lines().count().max(1) as f32 + 0.5
-            }
+            Shape::FlatMarkdown => row.body_lines().max(1) as f32 + 0.5,
             Shape::Details => {
                 if self.is_open(row.uid) {
-                    summary_lines + body_lines(row.msg.body.as_deref().unwrap_or("")) + 0.5
+                    summary_lines + row.body_lines().clamp(1, BODY_MAX_LINES) as f32 + 0.5
                 } else {
                     summary_lines
                 }
@@ -274,12 +274,46 @@ impl ViewState {
         self.visible.clear();
         self.layout = HeightIndex::default();
         for (i, row) in self.rows.iter().enumerate() {
-            if self.filter.passes(row) {
+            if self.passes(row) {
                 self.visible.push(self.base + i as u64);
                 self.layout.push(self.heights[i]);
             }
         }
         self.generation += 1;
+    }
+
+    fn passes(&self, row: &Row) -> bool {
+        let hits = &self.body_hits;
+        self.filter
+            .passes_with(row, |r| r.seq.is_some_and(|s| hits.contains(&(s, r.idx))))
+    }
+
+    /// Rows whose body (left in the file) matches the current query, found by the worker:
+    /// those held are shown. Returns whether any held row was shown by it.
+    pub fn add_body_hits(&mut self, hits: &[(u64, u32)]) -> bool {
+        if self.filter.query.is_empty() {
+            return false;
+        }
+        let before = self.body_hits.len();
+        self.body_hits.extend(hits.iter().copied());
+        if self.body_hits.len() == before {
+            return false;
+        }
+        let held = hits.iter().any(|&(s, i)| self.holds_lazy(s, i));
+        if held {
+            self.rebuild_visible();
+        }
+        held
+    }
+
+    /// Whether row `(seq, idx)` is held with its body left in the file (such rows are an
+    /// offline log's, all with a `seq`, in order).
+    fn holds_lazy(&self, seq: u64, idx: u32) -> bool {
+        let i = self.rows.partition_point(|r| r.seq.is_none_or(|s| s < seq));
+        self.rows
+            .range(i..)
+            .take_while(|r| r.seq == Some(seq))
+            .any(|r| r.idx == idx && r.lazy.is_some())
     }
 
     fn make_row(&mut self, env: &TermEnvelope, idx: usize, msg: &TermMsg) -> Row {
@@ -293,6 +327,7 @@ impl ViewState {
             msg: msg.clone(),
             turn: None,
             tool: classifier::tool_of(msg).map(str::to_owned),
+            lazy: None,
         }
     }
 
@@ -309,7 +344,7 @@ impl ViewState {
         self.counts[level_index(row.msg.level)] += 1;
         let h = self.estimate(&row);
         let p = self.base + self.rows.len() as u64;
-        if self.filter.passes(&row) {
+        if self.passes(&row) {
             self.visible.push(p);
             self.layout.push(h);
         }
@@ -354,6 +389,12 @@ impl ViewState {
 /// above every seq held is a repeat and is ignored. Turn rows get their times; the end of a
 /// turn pairs with the last open start.
 pub fn apply(state: &mut ViewState, env: &TermEnvelope) {
+    apply_lazy(state, env, &[]);
+}
+
+/// [`apply`] for an envelope whose rows' bodies were left in the file: `lazy` lists them
+/// (`(seq, idx, body lines)`, in order, others' rows among them allowed).
+pub fn apply_lazy(state: &mut ViewState, env: &TermEnvelope, lazy: &[crate::worker::Lazy]) {
     if let (Some(seq), Some(last)) = (env.seq, state.last_seq)
         && seq <= last
     {
@@ -363,8 +404,18 @@ pub fn apply(state: &mut ViewState, env: &TermEnvelope) {
         state.last_seq = Some(seq);
         state.first_seq.get_or_insert(seq);
     }
+    let mine = match env.seq {
+        Some(seq) => {
+            let from = lazy.partition_point(|l| l.0 < seq);
+            &lazy[from..from + lazy[from..].partition_point(|l| l.0 == seq)]
+        }
+        None => &[],
+    };
     for (idx, msg) in env.msgs.iter().enumerate() {
         let mut row = state.make_row(env, idx, msg);
+        if msg.body.is_none() {
+            row.lazy = mine.iter().find(|l| l.1 as usize == idx).map(|l| l.2);
+        }
         match row_kind(msg) {
             RowKind::TurnStart => {
                 state.in_flight = true;
@@ -397,6 +448,9 @@ pub fn apply(state: &mut ViewState, env: &TermEnvelope) {
 /// Replaces the filter and rebuilds the visible list.
 pub fn set_filter(state: &mut ViewState, filter: Filter) {
     if state.filter != filter {
+        if state.filter.query != filter.query {
+            state.body_hits.clear();
+        }
         state.filter = filter;
         state.rebuild_visible();
     }

@@ -593,3 +593,85 @@ fn in_flight_follows_turns() {
     apply(&mut s, &one(2, msg(Level::Info, "turn ok").icon("✅")));
     assert!(!s.in_flight());
 }
+
+#[test]
+fn rows_whose_body_stayed_in_the_file_keep_their_shape_and_height() {
+    let whole = vec![
+        one(1, msg(Level::Info, "3l · out").body("a\nb\nc")),
+        env(
+            2,
+            2.0,
+            vec![
+                msg(Level::Info, ""),
+                msg(Level::Info, "").body_as("x\ny", BodyFormat::Markdown),
+            ],
+        ),
+    ];
+    let mut meta = whole.clone();
+    let lazy = crate::worker::strip(&mut meta);
+    assert_eq!(lazy, vec![(1, 0, 3), (2, 1, 2)]);
+    let held = run(&whole);
+    let mut s = ViewState::default();
+    s.set_expand(true);
+    let mut h = held.clone();
+    h.set_expand(true);
+    for e in &meta {
+        apply_lazy(&mut s, e, &lazy);
+    }
+    for n in 0..3 {
+        let (a, b) = (s.visible_row(n).unwrap(), h.visible_row(n).unwrap());
+        assert_eq!(a.shape(), b.shape(), "row {n}");
+        assert_eq!(s.estimate(a), h.estimate(b), "row {n}");
+        assert_eq!(a.msg.body, None);
+    }
+    assert_eq!(s.visible_row(0).unwrap().lazy, Some(3));
+    assert_eq!(s.visible_row(1).unwrap().lazy, None);
+    assert_eq!(s.layout().total(), h.layout().total());
+}
+
+#[test]
+fn a_search_shows_the_rows_the_worker_found_in_bodies_left_in_the_file() {
+    let mut meta = vec![
+        one(1, msg(Level::Info, "first").body("needle here")),
+        one(2, msg(Level::Info, "second").body("hay")),
+        one(3, msg(Level::Info, "needle in the summary")),
+    ];
+    let lazy = crate::worker::strip(&mut meta);
+    let mut s = ViewState::default();
+    for e in &meta {
+        apply_lazy(&mut s, e, &lazy);
+    }
+    set_filter(
+        &mut s,
+        Filter {
+            query: "NEEDLE".into(),
+            ..Filter::default()
+        },
+    );
+    assert_eq!(summaries(&s), ["needle in the summary"]);
+    assert!(s.add_body_hits(&[(1, 0)]));
+    assert_eq!(summaries(&s), ["first", "needle in the summary"]);
+    // A hit not held (yet) changes nothing now, and shows its row when it comes.
+    assert!(!s.add_body_hits(&[(4, 0)]));
+    let mut more = vec![one(4, msg(Level::Info, "fourth").body("x"))];
+    let lazy = crate::worker::strip(&mut more);
+    apply_lazy(&mut s, &more[0], &lazy);
+    assert_eq!(summaries(&s), ["first", "needle in the summary", "fourth"]);
+    // Another query forgets the hits.
+    set_filter(
+        &mut s,
+        Filter {
+            query: "second".into(),
+            ..Filter::default()
+        },
+    );
+    assert_eq!(summaries(&s), ["second"]);
+    set_filter(
+        &mut s,
+        Filter {
+            query: "needle".into(),
+            ..Filter::default()
+        },
+    );
+    assert_eq!(summaries(&s), ["needle in the summary"]);
+}

@@ -18,19 +18,54 @@
 //! [`classifier::LogClassifier`] (the same type `hiveterm classify` uses, with the same line
 //! limit): each line's `seq` is its 1-based line number and its rows are exactly the CLI's.
 
-use classifier::{LogClassifier, Summary, TermEnvelope};
+use classifier::{ClassifyCtx, LogClassifier, Summary, TermEnvelope};
 
 /// Bytes read for the first chunk: small, so the first rows show quickly.
 pub const FIRST_CHUNK: usize = 128 * 1024;
 /// Bytes read per later chunk.
 pub const CHUNK: usize = 4 * 1024 * 1024;
+/// Fewest bytes between two checkpoints (a body is re-read from the one before its line, so
+/// this bounds what one body costs to read again).
+pub const CHECKPOINT_BYTES: u64 = 4 * 1024 * 1024;
+
+/// A point of the file where classifying can resume: the byte where a line starts, the
+/// physical lines before it, and the context there (serialised: a held `ClassifyCtx` of
+/// thousands of tool calls is several times bigger than its JSON).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Checkpoint {
+    /// Byte offset of a line start.
+    pub offset: u64,
+    /// Physical lines before it.
+    pub lines: u64,
+    /// The context there, as JSON.
+    pub ctx: String,
+}
+
+impl Checkpoint {
+    fn at(log: &LogClassifier) -> Checkpoint {
+        Checkpoint {
+            offset: log.line_start(),
+            lines: log.lines_seen(),
+            ctx: serde_json::to_string(log.ctx()).unwrap_or_default(),
+        }
+    }
+
+    /// A classifier resumed here.
+    pub fn resume(&self, limit: usize) -> LogClassifier {
+        let ctx: ClassifyCtx = serde_json::from_str(&self.ctx).unwrap_or_default();
+        LogClassifier::resume(limit, self.lines, ctx)
+    }
+}
 
 /// Classifies a stream of chunks, returning after each the envelopes that have rows (an
-/// envelope without rows is not sent), and keeps the file's [`Summary`]. Pure; the worker
-/// feeds it file slices.
+/// envelope without rows is not sent), and keeps the file's [`Summary`] and a
+/// [`Checkpoint`] every [`CHECKPOINT_BYTES`] or so. Pure; the worker feeds it file slices.
 #[derive(Debug)]
 pub struct Classifier {
     log: LogClassifier,
+    limit: usize,
+    checkpoints: Vec<Checkpoint>,
+    done: bool,
 }
 
 impl Default for Classifier {
@@ -47,8 +82,12 @@ impl Classifier {
 
     /// With another line limit (tests lower it).
     pub fn with_limit(limit: usize) -> Classifier {
+        let log = LogClassifier::with_limit(limit).with_summary();
         Classifier {
-            log: LogClassifier::with_limit(limit).with_summary(),
+            checkpoints: vec![Checkpoint::at(&log)],
+            log,
+            limit,
+            done: false,
         }
     }
 
@@ -59,8 +98,17 @@ impl Classifier {
 
     /// Classifies one chunk.
     pub fn push(&mut self, chunk: &[u8]) -> Vec<TermEnvelope> {
+        self.push_every(chunk, CHECKPOINT_BYTES)
+    }
+
+    /// Classifies one chunk, a checkpoint after it when the last is `every` bytes back.
+    pub fn push_every(&mut self, chunk: &[u8], every: u64) -> Vec<TermEnvelope> {
         let mut out = Vec::new();
         self.log.feed(chunk, |env| keep(&mut out, env));
+        let last = self.checkpoints.last().map_or(0, |c| c.offset);
+        if self.log.line_start() >= last + every.max(1) {
+            self.checkpoints.push(Checkpoint::at(&self.log));
+        }
         out
     }
 
@@ -68,6 +116,7 @@ impl Classifier {
     pub fn finish(&mut self) -> Vec<TermEnvelope> {
         let mut out = Vec::new();
         self.log.finish(|env| keep(&mut out, env));
+        self.done = true;
         out
     }
 
@@ -75,11 +124,160 @@ impl Classifier {
     pub fn lines(&self) -> u64 {
         self.log.lines_seen()
     }
+
+    /// The checkpoints taken so far.
+    pub fn checkpoints(&self) -> &[Checkpoint] {
+        &self.checkpoints
+    }
+
+    /// Where to re-read line `seq` (one classified already): the checkpoint before it, and
+    /// the byte where the re-read can stop (every line up to `seq` ends before it).
+    pub fn span_of(&self, seq: u64) -> Option<(usize, u64)> {
+        if seq == 0 || seq > self.lines() {
+            return None;
+        }
+        let i = self.checkpoints.partition_point(|c| c.lines < seq);
+        let from = i.checked_sub(1)?;
+        let end = match self.checkpoints.get(i) {
+            Some(next) => next.offset,
+            None if self.done => u64::MAX,
+            None => self.log.line_start(),
+        };
+        Some((from, end))
+    }
+
+    /// The re-reads that answer `want`: per checkpoint (its index), the byte to stop at and
+    /// the rows wanted after it. Rows of lines not classified yet are left out.
+    pub fn plan(&self, want: &[(u64, u32)]) -> Vec<Reread> {
+        let mut out: Vec<Reread> = Vec::new();
+        for &(seq, idx) in want {
+            let Some((from, end)) = self.span_of(seq) else {
+                continue;
+            };
+            match out.iter_mut().find(|(f, _, _)| *f == from) {
+                Some((_, _, rows)) => rows.push((seq, idx)),
+                None => out.push((from, end, vec![(seq, idx)])),
+            }
+        }
+        out
+    }
+
+    /// The line limit.
+    pub fn limit(&self) -> usize {
+        self.limit
+    }
 }
 
 fn keep(out: &mut Vec<TermEnvelope>, env: TermEnvelope) {
     if !env.msgs.is_empty() {
         out.push(env);
+    }
+}
+
+/// One re-read: from checkpoint (index), up to byte, the rows `(seq, idx)` it answers.
+pub type Reread = (usize, u64, Vec<(u64, u32)>);
+
+/// A row whose body stays in the file: where it is (`seq`, `idx`) and the body's line
+/// count (the page's height estimate).
+pub type Lazy = (u64, u32, u32);
+
+/// Takes the bodies out of `envs` (what the page holds is the rows' metadata; a body is
+/// read again from the file when it is shown, [`bodies_in`]), returning the rows that had
+/// one. Rows of an envelope without a `seq` keep theirs (none comes from a file).
+pub fn strip(envs: &mut [TermEnvelope]) -> Vec<Lazy> {
+    let mut lazy = Vec::new();
+    for env in envs {
+        let Some(seq) = env.seq else { continue };
+        for (idx, msg) in env.msgs.iter_mut().enumerate() {
+            if let Some(body) = msg.body.take() {
+                let lines = u32::try_from(body.lines().count()).unwrap_or(u32::MAX);
+                lazy.push((seq, idx as u32, lines));
+            }
+        }
+    }
+    lazy
+}
+
+/// Re-reads the rows `want` (`(seq, idx)`, any order) from `bytes`, the file from
+/// checkpoint `from` on (up to a line start, or the end): each one's body, exactly as the
+/// whole file's classification gives it. A row that has no body there is left out.
+pub fn bodies_in(
+    from: &Checkpoint,
+    limit: usize,
+    bytes: &[u8],
+    want: &[(u64, u32)],
+) -> Vec<(u64, u32, String)> {
+    let Some(&last) = want.iter().map(|(s, _)| s).max() else {
+        return Vec::new();
+    };
+    let mut log = from.resume(limit);
+    let mut out = Vec::new();
+    let mut take = |env: TermEnvelope| {
+        let Some(seq) = env.seq else { return };
+        for (idx, msg) in env.msgs.into_iter().enumerate() {
+            if let Some(body) = msg.body
+                && want.contains(&(seq, idx as u32))
+            {
+                out.push((seq, idx as u32, body));
+            }
+        }
+    };
+    // Fed in slices so a body near the checkpoint does not classify the whole span.
+    for piece in bytes.chunks(256 * 1024) {
+        log.feed(piece, &mut take);
+        if log.lines_seen() >= last {
+            return out;
+        }
+    }
+    log.finish(&mut take);
+    out
+}
+
+/// A search of the bodies (the page searches the summaries it holds): the whole file
+/// classified again, the rows whose body contains the query (ASCII case ignored, as the
+/// page's filter, [`crate::text::contains_ci`]) as `(seq, idx)`.
+#[derive(Debug)]
+pub struct Search {
+    log: LogClassifier,
+    query: String,
+}
+
+impl Search {
+    /// A search for `query` from the file's start.
+    pub fn new(query: &str, limit: usize) -> Search {
+        Search {
+            log: LogClassifier::with_limit(limit),
+            query: query.to_owned(),
+        }
+    }
+
+    /// The next chunk: its hits.
+    pub fn push(&mut self, chunk: &[u8]) -> Vec<(u64, u32)> {
+        let mut hits = Vec::new();
+        let q = &self.query;
+        self.log.feed(chunk, |env| search_env(&env, q, &mut hits));
+        hits
+    }
+
+    /// The end of the file: its last hits.
+    pub fn finish(&mut self) -> Vec<(u64, u32)> {
+        let mut hits = Vec::new();
+        let q = &self.query;
+        self.log.finish(|env| search_env(&env, q, &mut hits));
+        hits
+    }
+}
+
+fn search_env(env: &TermEnvelope, query: &str, hits: &mut Vec<(u64, u32)>) {
+    let Some(seq) = env.seq else { return };
+    for (idx, msg) in env.msgs.iter().enumerate() {
+        if msg
+            .body
+            .as_deref()
+            .is_some_and(|b| crate::text::contains_ci(b, query))
+        {
+            hits.push((seq, idx as u32));
+        }
     }
 }
 
@@ -98,10 +296,11 @@ pub fn run_markdown() {
 #[cfg(target_arch = "wasm32")]
 mod imp {
     use super::*;
-    use js_sys::{Object, Reflect, Uint8Array};
+    use js_sys::{Float64Array, Object, Reflect, Uint8Array};
+    use std::cell::RefCell;
     use wasm_bindgen::JsCast;
     use wasm_bindgen::prelude::*;
-    use web_sys::{Blob, DedicatedWorkerGlobalScope, FileReaderSync, MessageEvent};
+    use web_sys::{Blob, DedicatedWorkerGlobalScope, FileReaderSync, MessageChannel, MessageEvent};
 
     fn scope() -> DedicatedWorkerGlobalScope {
         js_sys::global().unchecked_into()
@@ -116,38 +315,256 @@ mod imp {
         let _ = scope().post_message(&o);
     }
 
-    fn post_rows(c: &Classifier, envs: &[TermEnvelope], read: f64, total: f64, kind: &str) {
-        let json = serde_json::to_string(envs).unwrap_or_else(|_| "[]".to_owned());
-        let summary = serde_json::to_string(&c.summary()).unwrap_or_else(|_| "{}".to_owned());
-        let lines = c.lines();
-        post(
-            kind,
-            &[
-                ("json", json.into()),
-                ("read", read.into()),
-                ("total", total.into()),
-                ("lines", (lines as f64).into()),
-                ("summary", summary.into()),
-            ],
-        );
+    fn numbers(xs: &[f64]) -> JsValue {
+        Float64Array::from(xs).into()
+    }
+
+    /// The log being classified.
+    struct Job {
+        id: f64,
+        blob: Blob,
+        total: f64,
+        at: f64,
+        c: Classifier,
+        done: bool,
+    }
+
+    /// A search of the bodies.
+    struct Find {
+        id: f64,
+        at: f64,
+        s: Search,
+    }
+
+    struct Worker {
+        reader: FileReaderSync,
+        job: Option<Job>,
+        find: Option<Find>,
+        channel: MessageChannel,
+        scheduled: bool,
+    }
+
+    thread_local! {
+        static WORKER: RefCell<Option<Worker>> = const { RefCell::new(None) };
+    }
+
+    fn read(reader: &FileReaderSync, blob: &Blob, from: f64, to: f64) -> Result<Vec<u8>, String> {
+        blob.slice_with_f64_and_f64(from, to)
+            .and_then(|s| reader.read_as_array_buffer(&s))
+            .map(|buf| Uint8Array::new(&buf).to_vec())
+            .map_err(|e| e.as_string().unwrap_or_else(|| format!("{e:?}")))
+    }
+
+    fn get(data: &JsValue, k: &str) -> JsValue {
+        Reflect::get(data, &k.into()).unwrap_or(JsValue::UNDEFINED)
     }
 
     pub fn run() {
+        let (Ok(reader), Ok(channel)) = (FileReaderSync::new(), MessageChannel::new()) else {
+            post("error", &[("message", "FileReaderSync unavailable".into())]);
+            return;
+        };
+        // Work goes in steps (one chunk each), each a task of its own: a body asked for
+        // while a log is read is answered between two chunks.
+        let on_tick = Closure::<dyn FnMut(MessageEvent)>::new(move |_: MessageEvent| tick());
+        channel
+            .port2()
+            .set_onmessage(Some(on_tick.as_ref().unchecked_ref()));
+        on_tick.forget();
+        WORKER.with(|w| {
+            *w.borrow_mut() = Some(Worker {
+                reader,
+                job: None,
+                find: None,
+                channel,
+                scheduled: false,
+            });
+        });
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
             let data = ev.data();
-            let kind = Reflect::get(&data, &"kind".into())
-                .ok()
-                .and_then(|k| k.as_string())
-                .unwrap_or_default();
-            if kind == "file"
-                && let Ok(file) = Reflect::get(&data, &"file".into())
-            {
-                classify_blob(file.unchecked_into());
+            let kind = get(&data, "kind").as_string().unwrap_or_default();
+            let job = get(&data, "job").as_f64().unwrap_or(0.0);
+            match kind.as_str() {
+                "file" => start(job, get(&data, "file").unchecked_into()),
+                "cancel" => {
+                    with(|w| {
+                        w.job = None;
+                        w.find = None;
+                    });
+                }
+                "bodies" => {
+                    let want: Vec<f64> = get(&data, "want")
+                        .dyn_into::<Float64Array>()
+                        .map(|a| a.to_vec())
+                        .unwrap_or_default();
+                    let want: Vec<(u64, u32)> = want
+                        .chunks_exact(2)
+                        .map(|p| (p[0] as u64, p[1] as u32))
+                        .collect();
+                    bodies(job, &want);
+                }
+                "search" => {
+                    let id = get(&data, "id").as_f64().unwrap_or(0.0);
+                    let query = get(&data, "query").as_string().unwrap_or_default();
+                    with(|w| {
+                        w.find = (!query.is_empty() && w.job.as_ref().is_some_and(|j| j.id == job))
+                            .then(|| Find {
+                                id,
+                                at: 0.0,
+                                s: Search::new(&query, classifier::MAX_LINE_BYTES),
+                            });
+                    });
+                    schedule();
+                }
+                _ => {}
             }
         });
         scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         on_message.forget();
         post("ready", &[]);
+    }
+
+    fn with<T>(f: impl FnOnce(&mut Worker) -> T) -> Option<T> {
+        WORKER.with(|w| w.borrow_mut().as_mut().map(f))
+    }
+
+    fn schedule() {
+        with(|w| {
+            if !w.scheduled && (w.job.as_ref().is_some_and(|j| !j.done) || w.find.is_some()) {
+                w.scheduled = true;
+                let _ = w.channel.port1().post_message(&JsValue::NULL);
+            }
+        });
+    }
+
+    fn start(id: f64, blob: Blob) {
+        with(|w| {
+            w.find = None;
+            w.job = Some(Job {
+                id,
+                total: blob.size(),
+                blob,
+                at: 0.0,
+                c: Classifier::new(),
+                done: false,
+            });
+        });
+        schedule();
+    }
+
+    /// One step: a chunk of the log, and a chunk of the search.
+    fn tick() {
+        with(|w| {
+            w.scheduled = false;
+            let Worker {
+                reader, job, find, ..
+            } = w;
+            if let Some(j) = job.as_mut().filter(|j| !j.done)
+                && let Err(e) = classify_step(reader, j)
+            {
+                post("error", &[("job", j.id.into()), ("message", e.into())]);
+                *job = None;
+            }
+            if let (Some(f), Some(j)) = (find.as_mut(), job.as_ref()) {
+                match search_step(reader, j, f) {
+                    Ok(true) => {}
+                    Ok(false) => *find = None,
+                    Err(e) => {
+                        post("error", &[("job", j.id.into()), ("message", e.into())]);
+                        *find = None;
+                    }
+                }
+            }
+        });
+        schedule();
+    }
+
+    fn classify_step(reader: &FileReaderSync, j: &mut Job) -> Result<(), String> {
+        let size = if j.at == 0.0 { FIRST_CHUNK } else { CHUNK } as f64;
+        let end = (j.at + size).min(j.total);
+        let mut envs = if j.at < j.total {
+            let bytes = read(reader, &j.blob, j.at, end)?;
+            j.c.push(&bytes)
+        } else {
+            Vec::new()
+        };
+        j.at = end;
+        if j.at >= j.total {
+            envs.extend(j.c.finish());
+            j.done = true;
+        }
+        let lazy = strip(&mut envs);
+        let flat: Vec<f64> = lazy
+            .iter()
+            .flat_map(|&(s, i, l)| [s as f64, f64::from(i), f64::from(l)])
+            .collect();
+        let json = serde_json::to_string(&envs).unwrap_or_else(|_| "[]".to_owned());
+        let summary = serde_json::to_string(&j.c.summary()).unwrap_or_else(|_| "{}".to_owned());
+        post(
+            if j.done { "done" } else { "rows" },
+            &[
+                ("job", j.id.into()),
+                ("json", json.into()),
+                ("lazy", numbers(&flat)),
+                ("read", j.at.into()),
+                ("total", j.total.into()),
+                ("lines", (j.c.lines() as f64).into()),
+                ("summary", summary.into()),
+            ],
+        );
+        Ok(())
+    }
+
+    /// A chunk of the search; whether there is more.
+    fn search_step(reader: &FileReaderSync, j: &Job, f: &mut Find) -> Result<bool, String> {
+        let end = (f.at + CHUNK as f64).min(j.total);
+        let mut hits = if f.at < j.total {
+            f.s.push(&read(reader, &j.blob, f.at, end)?)
+        } else {
+            Vec::new()
+        };
+        f.at = end;
+        let done = f.at >= j.total;
+        if done {
+            hits.extend(f.s.finish());
+        }
+        let flat: Vec<f64> = hits
+            .iter()
+            .flat_map(|&(s, i)| [s as f64, f64::from(i)])
+            .collect();
+        post(
+            "hits",
+            &[
+                ("job", j.id.into()),
+                ("id", f.id.into()),
+                ("hits", numbers(&flat)),
+                ("done", done.into()),
+            ],
+        );
+        Ok(!done)
+    }
+
+    /// Answers a request for bodies: each re-read from its checkpoint.
+    fn bodies(job: f64, want: &[(u64, u32)]) {
+        let found = with(|w| {
+            let Some(j) = w.job.as_ref().filter(|j| j.id == job) else {
+                return Vec::new();
+            };
+            let mut found = Vec::new();
+            for (from, end, rows) in j.c.plan(want) {
+                let Some(cp) = j.c.checkpoints().get(from) else {
+                    continue;
+                };
+                let to = (end as f64).min(j.total);
+                if let Ok(bytes) = read(&w.reader, &j.blob, cp.offset as f64, to) {
+                    found.extend(bodies_in(cp, j.c.limit(), &bytes, &rows));
+                }
+            }
+            found
+        })
+        .unwrap_or_default();
+        let json = serde_json::to_string(&found).unwrap_or_else(|_| "[]".to_owned());
+        post("bodies", &[("job", job.into()), ("json", json.into())]);
     }
 
     pub fn run_markdown() {
@@ -164,38 +581,6 @@ mod imp {
         scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         on_message.forget();
         post("ready", &[]);
-    }
-
-    fn classify_blob(blob: Blob) {
-        let total = blob.size();
-        let Ok(reader) = FileReaderSync::new() else {
-            post("error", &[("message", "FileReaderSync unavailable".into())]);
-            return;
-        };
-        let mut c = Classifier::new();
-        let mut at = 0.0_f64;
-        let mut size = FIRST_CHUNK as f64;
-        while at < total {
-            let end = (at + size).min(total);
-            let bytes = blob
-                .slice_with_f64_and_f64(at, end)
-                .and_then(|s| reader.read_as_array_buffer(&s))
-                .map(|buf| Uint8Array::new(&buf).to_vec());
-            let bytes = match bytes {
-                Ok(b) => b,
-                Err(e) => {
-                    let msg = e.as_string().unwrap_or_else(|| format!("{e:?}"));
-                    post("error", &[("message", msg.into())]);
-                    return;
-                }
-            };
-            let envs = c.push(&bytes);
-            at = end;
-            post_rows(&c, &envs, at, total, "rows");
-            size = CHUNK as f64;
-        }
-        let envs = c.finish();
-        post_rows(&c, &envs, total, total, "done");
     }
 }
 
@@ -254,5 +639,136 @@ mod tests {
             ),
             (1, 1, 1, Some(2), Some(2.0))
         );
+    }
+
+    fn fixture(name: &str) -> Vec<u8> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
+        let mut found = Vec::new();
+        let mut dirs = vec![root];
+        while let Some(d) = dirs.pop() {
+            for e in std::fs::read_dir(d).unwrap() {
+                let p = e.unwrap().path();
+                if p.is_dir() {
+                    dirs.push(p);
+                } else if p.extension().is_some_and(|x| x == "jsonl") {
+                    found.push(p);
+                }
+            }
+        }
+        found.sort();
+        let mut all = Vec::new();
+        for p in found
+            .iter()
+            .filter(|p| p.display().to_string().contains(name))
+        {
+            all.extend(std::fs::read(p).unwrap());
+            if all.last() != Some(&b'\n') {
+                all.push(b'\n');
+            }
+        }
+        all
+    }
+
+    /// Every fixture, one after another: a log with every kind of body.
+    fn every_fixture() -> Vec<u8> {
+        fixture("")
+    }
+
+    #[test]
+    fn stripped_bodies_are_read_again_exactly() {
+        let input = every_fixture();
+        assert!(input.len() > 10_000);
+        for (chunk, every) in [(997, 1), (4096, 5000), (input.len(), 1)] {
+            let mut c = Classifier::new();
+            let mut whole = Vec::new();
+            for piece in input.chunks(chunk) {
+                whole.extend(c.push_every(piece, every));
+            }
+            whole.extend(c.finish());
+            let mut meta = whole.clone();
+            let lazy = strip(&mut meta);
+            assert!(lazy.len() > 50, "{}", lazy.len());
+            assert!(meta.iter().all(|e| e.msgs.iter().all(|m| m.body.is_none())));
+            // Asked one by one and all at once, every body comes back as classified.
+            let want: Vec<(u64, u32)> = lazy.iter().map(|&(s, i, _)| (s, i)).collect();
+            let body = |seq: u64, idx: u32| {
+                let env = whole.iter().find(|e| e.seq == Some(seq)).unwrap();
+                env.msgs[idx as usize].body.clone().unwrap()
+            };
+            let read = |want: &[(u64, u32)]| {
+                let mut got = Vec::new();
+                for (from, end, rows) in c.plan(want) {
+                    let cp = &c.checkpoints()[from];
+                    let end = usize::try_from(end.min(input.len() as u64)).unwrap();
+                    got.extend(bodies_in(
+                        cp,
+                        c.limit(),
+                        &input[cp.offset as usize..end],
+                        &rows,
+                    ));
+                }
+                got
+            };
+            let mut all = read(&want);
+            all.sort_by_key(|&(s, i, _)| (s, i));
+            assert_eq!(all.len(), want.len());
+            for (s, i, b) in all {
+                assert_eq!(b, body(s, i), "line {s} row {i}");
+            }
+            for &(s, i, lines) in lazy.iter().step_by(7) {
+                let got = read(&[(s, i)]);
+                assert_eq!(got, vec![(s, i, body(s, i))]);
+                assert_eq!(lines as usize, body(s, i).lines().count());
+            }
+        }
+    }
+
+    #[test]
+    fn a_body_of_a_log_still_being_read_is_found() {
+        let input = every_fixture();
+        let half = input.len() / 2;
+        let mut c = Classifier::new();
+        let mut envs = c.push_every(&input[..half], 1000);
+        let lazy = strip(&mut envs);
+        let &(s, i, _) = lazy.last().unwrap();
+        let (from, end) = c.span_of(s).unwrap();
+        assert!(end <= half as u64);
+        let cp = &c.checkpoints()[from];
+        let got = bodies_in(
+            cp,
+            c.limit(),
+            &input[cp.offset as usize..end as usize],
+            &[(s, i)],
+        );
+        assert_eq!(got.len(), 1);
+        assert!(c.span_of(c.lines() + 1).is_none());
+    }
+
+    #[test]
+    fn search_finds_the_rows_whose_body_matches() {
+        let input = every_fixture();
+        let mut c = Classifier::new();
+        let mut whole = c.push(&input);
+        whole.extend(c.finish());
+        let needle = "FN";
+        let expect: Vec<(u64, u32)> = whole
+            .iter()
+            .flat_map(|e| {
+                e.msgs.iter().enumerate().filter_map(move |(i, m)| {
+                    m.body
+                        .as_deref()
+                        .is_some_and(|b| b.to_ascii_lowercase().contains("fn"))
+                        .then_some((e.seq.unwrap(), i as u32))
+                })
+            })
+            .collect();
+        assert!(!expect.is_empty());
+        let mut s = Search::new(needle, classifier::MAX_LINE_BYTES);
+        let mut got = Vec::new();
+        for piece in input.chunks(3001) {
+            got.extend(s.push(piece));
+        }
+        got.extend(s.finish());
+        assert_eq!(got, expect);
     }
 }

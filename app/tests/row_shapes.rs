@@ -22,6 +22,7 @@ fn data(seq: u64, idx: u32, msg: TermMsg, turn: Option<TurnTime>) -> RowData {
         tool: classifier::tool_of(&msg).map(str::to_owned),
         msg,
         turn,
+        lazy: None,
     }
 }
 
@@ -323,5 +324,24 @@ fn huge_body_is_cut_with_a_show_all_control_and_whole_when_full() {
         format!(
             "<details class=\"row level-info\" data-seq=\"4\" data-idx=\"0\" data-pos=\"0\"><summary><span class=\"summary-text\">3000l · yyy…</span><a class=\"row-link\" href=\"#4\" data-pos=\"0\" title=\"link to this row (c copies it)\" aria-label=\"link to this row\"></a></summary><pre class=\"body plain\">{body}</pre></details>"
         )
+    );
+}
+
+#[wasm_bindgen_test]
+fn a_body_left_in_the_file_is_pending_until_read() {
+    // A closed row does not ask for it; an open one shows an empty pending block.
+    let mut row = data(9, 1, TermMsg::new(Level::Info, "3l · cargo test"), None);
+    row.lazy = Some(3);
+    check(
+        row.clone(),
+        false,
+        "",
+        r##"<details class="row level-info" data-seq="9" data-idx="1" data-pos="0"><summary><span class="summary-text">3l · cargo test</span><a class="row-link" href="#9" data-pos="0" title="link to this row (c copies it)" aria-label="link to this row"></a></summary><pre class="body pending"></pre></details>"##,
+    );
+    check(
+        row,
+        true,
+        "",
+        r##"<details class="row level-info" data-seq="9" data-idx="1" data-pos="0" open=""><summary><span class="summary-text">3l · cargo test</span><a class="row-link" href="#9" data-pos="0" title="link to this row (c copies it)" aria-label="link to this row"></a></summary><pre class="body pending"></pre></details>"##,
     );
 }

@@ -77,6 +77,8 @@ pub struct LineReader {
     last_cr: bool,
     /// Physical lines finished so far.
     number: u64,
+    /// Bytes fed so far.
+    fed: u64,
     /// Longest line kept whole.
     limit: usize,
 }
@@ -103,12 +105,31 @@ impl LineReader {
             over_blank: true,
             last_cr: false,
             number: 0,
+            fed: 0,
             limit,
         }
     }
 
+    /// A reader resumed at a line start after `lines` physical lines (the next line is
+    /// numbered `lines + 1`): fed the bytes from that line on, it yields exactly the lines a
+    /// reader fed the whole stream yields from there (see [`line_start`](Self::line_start)).
+    pub fn resume(limit: usize, lines: u64) -> LineReader {
+        LineReader {
+            number: lines,
+            ..LineReader::with_limit(limit)
+        }
+    }
+
+    /// Where the line in progress starts, in bytes from the first byte fed: every line
+    /// before it is complete (and yielded). With [`lines_seen`](Self::lines_seen), a point
+    /// to [`resume`](Self::resume) from.
+    pub fn line_start(&self) -> u64 {
+        self.fed - self.len
+    }
+
     /// Feeds a chunk; calls `out` for each complete non-blank line, in order.
     pub fn push(&mut self, chunk: &[u8], mut out: impl FnMut(Line)) {
+        self.fed += chunk.len() as u64;
         let mut rest = chunk;
         while let Some(i) = memchr::memchr(b'\n', rest) {
             let piece = &rest[..i];

@@ -75,6 +75,24 @@ impl LogClassifier {
         }
     }
 
+    /// Resumed at a line start after `lines` physical lines, with the context `ctx` had
+    /// there (a point taken with [`line_start`](Self::line_start), `lines_seen` and
+    /// [`ctx`](Self::ctx)): fed the bytes from that line on, it gives exactly the envelopes
+    /// the whole log gives from there (the page's worker re-reads one line's body so).
+    pub fn resume(limit: usize, lines: u64, ctx: ClassifyCtx) -> LogClassifier {
+        LogClassifier {
+            reader: LineReader::resume(limit, lines),
+            ctx,
+            fold: None,
+        }
+    }
+
+    /// Where the line in progress starts, in bytes from the first byte fed (every line
+    /// before it is classified).
+    pub fn line_start(&self) -> u64 {
+        self.reader.line_start()
+    }
+
     /// Also folds the log into its [`Summary`].
     #[must_use]
     pub fn with_summary(mut self) -> LogClassifier {

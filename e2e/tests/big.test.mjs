@@ -52,7 +52,7 @@ function rendererRssMb() {
   return total;
 }
 
-test(`big log: ${LINES} lines`, { timeout: 180_000 }, async () => {
+test(`big log: ${LINES} lines`, { timeout: 180_000 + LINES * 2 }, async () => {
   const size = fs.statSync(FILE).size;
   const page = await openPage(browser, server.url);
   await page.waitForTimeout(500); // the worker is started with the page
@@ -60,7 +60,7 @@ test(`big log: ${LINES} lines`, { timeout: 180_000 }, async () => {
   await page.setInputFiles("#file", FILE);
   await page.waitForSelector(".live .row", { timeout: 30_000 });
   const firstWall = Date.now() - t0;
-  await page.waitForSelector('.progress[data-done="1"]', { timeout: 120_000 });
+  await page.waitForSelector('.progress[data-done="1"]', { timeout: 120_000 + LINES });
   const doneWall = Date.now() - t0;
   const prog = await page.$eval(".progress", (p) => ({ first: Number(p.dataset.firstMs), done: Number(p.dataset.doneMs), lines: Number(p.dataset.lines) }));
   const rows = await page.$eval(".shown", (e) => e.textContent);
@@ -90,6 +90,30 @@ test(`big log: ${LINES} lines`, { timeout: 180_000 }, async () => {
     return { p50: frames[150], p95: frames[285], max: frames[299], jumps, rendered: document.querySelectorAll(".live .row").length };
   });
   await page.screenshot({ path: path.join(SHOTS, "big-scrolled.png") });
+
+  // The last row, through G: every row is reachable once the log is classified.
+  await page.keyboard.press("G");
+  await page.waitForTimeout(300);
+  const lastSeq = await page.$$eval(".live .row", (rs) => Math.max(...rs.map((r) => Number(r.dataset.seq))));
+  // A body, read again from the file by the worker when its row is opened (none is held).
+  const bodyMs = await page.evaluate(async () => {
+    const d = [...document.querySelectorAll(".live details.row")].pop();
+    const a = performance.now();
+    d.querySelector("summary").click();
+    for (let i = 0; i < 600; i++) {
+      await new Promise((r) => setTimeout(r, 5));
+      const q = document.querySelector(`.live details.row[data-seq="${d.dataset.seq}"] pre.body`);
+      if (q && !q.classList.contains("pending")) return performance.now() - a;
+    }
+    return -1;
+  });
+  await page.screenshot({ path: path.join(SHOTS, "big-end.png") });
+  // A search of the bodies (the worker classifies the file again for it): the first hits.
+  const t1 = Date.now();
+  await page.fill("input.search", "x19 = parse");
+  await page.waitForFunction(() => /^\d[\d,]* of /.test(document.querySelector(".shown").textContent) && document.querySelector(".live .row"), null, { timeout: 120_000 + LINES });
+  const searchMs = Date.now() - t1;
+  const found = await page.$eval(".shown", (e) => e.textContent);
   const heap = await page.evaluate(() => (performance.memory ? performance.memory.usedJSHeapSize / 1e6 : 0));
   const rss = rendererRssMb();
 
@@ -98,18 +122,24 @@ test(`big log: ${LINES} lines`, { timeout: 180_000 }, async () => {
   console.log(`  fully classified:     ${doneWall} ms after the drop (page-side ${prog.done} ms)`);
   console.log(`  scroll frames: p50 ${scroll.p50.toFixed(1)} ms, p95 ${scroll.p95.toFixed(1)} ms, max ${scroll.max.toFixed(1)} ms; jumps ${scroll.jumps.map((j) => j.toFixed(0)).join("/")} ms; ${scroll.rendered} rows in the DOM`);
   console.log(`  memory: JS heap ${heap.toFixed(0)} MB, renderer RSS ${rss.toFixed(0)} MB`);
-  fs.writeFileSync(path.join(SHOTS, "big-figures.json"), JSON.stringify({ lines: LINES, bytes: size, rows, firstWall, doneWall, prog, scroll, heap, rss }, null, 2));
+  console.log(`  last row after G: seq ${lastSeq}; a body opened there read in ${bodyMs.toFixed(0)} ms; search: first hits in ${searchMs} ms (${found})`);
+  fs.writeFileSync(path.join(SHOTS, "big-figures.json"), JSON.stringify({ lines: LINES, bytes: size, rows, firstWall, doneWall, prog, scroll, heap, rss, lastSeq, bodyMs, searchMs }, null, 2));
 
   assert.equal(prog.lines, LINES);
   assert.ok(scroll.rendered < 1000, "the list is virtualised");
-  // The targets (issue 4): first rows within 1 s, classified within 5 s, tab under 1 GB.
-  // Printed always; enforced with BIG_STRICT=1 (timings on a busy shared CI box vary).
+  assert.ok(lastSeq > LINES - 30, `the last rows are reachable (seq ${lastSeq})`);
+  assert.ok(bodyMs >= 0, "a body opened is read from the file");
+  // The targets (issue 12): 154 MB: first rows within 300 ms, every row reachable within
+  // 1.5 s, renderer under 350 MB; 1 GB: 1 s, 10 s, 1.5 GB. Printed always; enforced with
+  // BIG_STRICT=1 (timings on a busy shared CI box vary).
+  const gb = LINES >= 500_000;
+  const [tFirst, tDone, tRss] = gb ? [1000, 10_000, 1536] : [300, 1500, 350];
   const verdict = (ok) => (ok ? "met" : "MISSED");
-  console.log(`  targets: first ≤ 1000 ms ${verdict(firstWall <= 1000)}, classified ≤ 5000 ms ${verdict(doneWall <= 5000)}, RSS < 1024 MB ${verdict(rss < 1024)}`);
+  console.log(`  targets: first ≤ ${tFirst} ms ${verdict(firstWall <= tFirst)}, reachable ≤ ${tDone} ms ${verdict(doneWall <= tDone)}, RSS < ${tRss} MB ${verdict(rss < tRss)}`);
   if (process.env.BIG_STRICT === "1" && LINES >= 100_000) {
-    assert.ok(firstWall <= 1000, `first rows within 1 s (${firstWall} ms)`);
-    assert.ok(doneWall <= 5000, `classified within 5 s (${doneWall} ms)`);
-    assert.ok(rss < 1024, `tab under 1 GB (${rss} MB)`);
+    assert.ok(firstWall <= tFirst, `first rows within ${tFirst} ms (${firstWall} ms)`);
+    assert.ok(doneWall <= tDone, `every row reachable within ${tDone} ms (${doneWall} ms)`);
+    assert.ok(rss < tRss, `renderer under ${tRss} MB (${rss} MB)`);
   }
   await page.context().close();
 });

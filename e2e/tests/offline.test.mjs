@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import os from "node:os";
 import { execFileSync } from "node:child_process";
-import { ROOT, SHOTS, openPage, openLog, dropLog, rowFacts, hivetermBinary, staticPageHooks, pasteLog, markdownRendered } from "../lib.mjs";
+import { ROOT, SHOTS, openPage, openLog, dropLog, rowFacts, hivetermBinary, staticPageHooks, pasteLog, markdownRendered, bodiesRead } from "../lib.mjs";
 
 const FIXTURES = [
   ...fs.readdirSync(path.join(ROOT, "fixtures/claude-code-2.1.332")).map((f) => `fixtures/claude-code-2.1.332/${f}`),
@@ -135,6 +135,7 @@ test("reading tools: filters, search, keys, expand, permalink", async () => {
   await page.keyboard.press("/");
   await page.keyboard.type("error");
   await page.waitForFunction(() => document.querySelectorAll(".live mark").length > 0);
+  await bodiesRead(page);
   const rowsWithoutHit = await page.$$eval(".live .row", (rs) => rs.filter((r) => !/error/i.test(r.textContent)).length);
   assert.equal(rowsWithoutHit, 0);
   await page.screenshot({ path: path.join(SHOTS, "tools-search.png") });
@@ -225,6 +226,7 @@ test("a huge body is drawn cut, whole on request", async () => {
     const page = await openPage(env.browser, env.server.url);
     await openLog(page, file);
     await page.keyboard.press("e");
+    await bodiesRead(page);
     const drawn = () => page.$eval("details.row pre.body", (p) => p.textContent.length);
     const cut = await drawn();
     assert.ok(cut > 100_000 && cut <= 128 * 1024, `drawn cut: ${cut}`);
@@ -238,6 +240,7 @@ test("a huge body is drawn cut, whole on request", async () => {
     await page.keyboard.type("needle at the end");
     await page.waitForFunction(() => /^1 of \d+ rows$/.test(document.querySelector(".shown").textContent));
     await page.keyboard.press("Escape");
+    await bodiesRead(page);
     await page.click(".show-all");
     await page.waitForFunction((n) => document.querySelector("details.row pre.body").textContent.length > n, cut);
     assert.equal(await drawn(), big.length + "\nneedle at the end".length);
@@ -246,5 +249,35 @@ test("a huge body is drawn cut, whole on request", async () => {
     await page.context().close();
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// The rows' bodies are not held by the page: the worker re-reads a row's line from the file
+// (from its nearest checkpoint) when the row is shown open. Every body so read equals the one
+// `hiveterm classify` gives, and a search finds what is only in a body.
+test("bodies read again from the file equal hiveterm classify's", async (t) => {
+  const files = FIXTURES.filter((f) => /tool|file/.test(f)).slice(0, 4);
+  if (!hivetermBinary()) return t.skip("no hiveterm binary");
+  for (const file of files) {
+    const want = expectedRows(file);
+    const page = await openPage(env.browser, env.server.url);
+    await openLog(page, path.join(ROOT, file));
+    await page.keyboard.press("e");
+    await bodiesRead(page);
+    const got = await page.$$eval(".live details.row", (rs) =>
+      rs.map((r) => ({ seq: r.dataset.seq, idx: r.dataset.idx, plain: r.querySelector("pre.body.plain")?.textContent ?? null })),
+    );
+    let compared = 0;
+    for (const g of got) {
+      const w = want.find((w) => w.seq === g.seq && w.idx === g.idx);
+      assert.ok(w, `${file}: row ${g.seq}/${g.idx} in hiveterm classify`);
+      if (g.plain !== null && !w.body_format) {
+        assert.equal(g.plain, w.body, `${file}: body of ${g.seq}/${g.idx}`);
+        compared++;
+      }
+    }
+    assert.ok(got.length === 0 || compared > 0, `${file}: no plain body compared`);
+    assert.deepEqual(page.errors, [], "no page errors");
+    await page.context().close();
   }
 });

@@ -1,0 +1,204 @@
+//! Bodies left in an offline log's file: the worker sends the rows without them
+//! ([`crate::worker::strip`]), and a row shown open asks for its body here; the worker
+//! re-reads and re-classifies its line from the nearest checkpoint and answers with the
+//! body exactly as classified ([`crate::worker::bodies_in`]).
+//!
+//! [`Bodies`] is the bookkeeping, pure and tested natively: one request per row (asked
+//! again while in flight, it waits for the same answer), the rows asked in one turn of the
+//! page sent as one request, answers cached (bounded by [`CACHE_BYTES`], oldest first out)
+//! so a row drawn again shows its body at once, everything forgotten when another log
+//! opens. Beneath it, `imp` runs it against the worker ([`crate::offline::ask_bodies`]).
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
+
+/// Most bytes of bodies kept for rows drawn again.
+pub const CACHE_BYTES: usize = 16 * 1024 * 1024;
+
+/// A row of the log: its `seq` and its place in its envelope.
+pub type Key = (u64, u32);
+
+/// Requests, answers and whoever waits for them (`W`: a signal on the page, anything in
+/// tests).
+#[derive(Debug)]
+pub struct Bodies<W> {
+    done: HashMap<Key, Arc<str>>,
+    order: VecDeque<Key>,
+    bytes: usize,
+    cap: usize,
+    asked: HashMap<Key, Vec<W>>,
+    queue: Vec<Key>,
+}
+
+impl<W> Default for Bodies<W> {
+    fn default() -> Bodies<W> {
+        Bodies::with_cap(CACHE_BYTES)
+    }
+}
+
+impl<W> Bodies<W> {
+    /// Nothing asked yet; bodies kept up to `cap` bytes.
+    pub fn with_cap(cap: usize) -> Bodies<W> {
+        Bodies {
+            done: HashMap::new(),
+            order: VecDeque::new(),
+            bytes: 0,
+            cap,
+            asked: HashMap::new(),
+            queue: Vec::new(),
+        }
+    }
+
+    /// `waiter` wants row `key`'s body: it, when held; else `None`, and the waiter is told
+    /// with the answer (the row queued for the next request unless already asked).
+    pub fn ask(&mut self, key: Key, waiter: W) -> Option<Arc<str>> {
+        if let Some(body) = self.done.get(&key) {
+            return Some(body.clone());
+        }
+        let waiters = self.asked.entry(key).or_default();
+        if waiters.is_empty() {
+            self.queue.push(key);
+        }
+        waiters.push(waiter);
+        None
+    }
+
+    /// The rows to ask the worker for now (each once).
+    pub fn take_queue(&mut self) -> Vec<Key> {
+        std::mem::take(&mut self.queue)
+    }
+
+    /// The worker's answer for row `key`: the body (now cached) and who waited for it.
+    pub fn answer(&mut self, key: Key, body: String) -> (Arc<str>, Vec<W>) {
+        let waiters = self.asked.remove(&key).unwrap_or_default();
+        let body: Arc<str> = body.into();
+        if !self.done.contains_key(&key) {
+            self.bytes += body.len();
+            self.done.insert(key, body.clone());
+            self.order.push_back(key);
+        }
+        while self.bytes > self.cap && self.order.len() > 1 {
+            if let Some(old) = self.order.pop_front()
+                && let Some(b) = self.done.remove(&old)
+            {
+                self.bytes -= b.len();
+            }
+        }
+        (body, waiters)
+    }
+
+    /// Another log: everything forgotten (its rows are others).
+    pub fn clear(&mut self) {
+        *self = Bodies::with_cap(self.cap);
+    }
+
+    /// Bodies held.
+    pub fn cached(&self) -> usize {
+        self.done.len()
+    }
+
+    /// Bytes of bodies held.
+    pub fn bytes(&self) -> usize {
+        self.bytes
+    }
+}
+
+pub use imp::{answer, ask, clear, on_arrival};
+
+mod imp {
+    use super::{Bodies, Key};
+    use leptos::prelude::*;
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    use std::sync::Arc;
+
+    type Waiter = RwSignal<Option<Arc<str>>>;
+
+    thread_local! {
+        static BODIES: RefCell<Bodies<Waiter>> = RefCell::new(Bodies::default());
+        static ARRIVAL: RefCell<Option<Rc<dyn Fn()>>> = const { RefCell::new(None) };
+    }
+
+    /// Asks for row `key`'s body: `body` is set when it is known — at once when held, else
+    /// when the worker answers (the rows asked in one turn go in one request).
+    pub fn ask(key: Key, body: Waiter) {
+        let (held, first) = BODIES.with(|b| {
+            let mut b = b.borrow_mut();
+            let was_empty = b.queue.is_empty();
+            let held = b.ask(key, body);
+            (held, was_empty && !b.queue.is_empty())
+        });
+        match held {
+            Some(text) => body.set(Some(text)),
+            None if first => queue_microtask(send),
+            None => {}
+        }
+    }
+
+    fn send() {
+        let want = BODIES.with(|b| b.borrow_mut().take_queue());
+        if !want.is_empty() {
+            crate::offline::ask_bodies(&want);
+        }
+    }
+
+    /// The worker's answer: bodies for their waiters.
+    pub fn answer(found: Vec<(u64, u32, String)>) {
+        for (seq, idx, text) in found {
+            let (text, waiters) = BODIES.with(|b| b.borrow_mut().answer((seq, idx), text));
+            for w in waiters {
+                // A row drawn away since has dropped its signal: nothing to set.
+                let _ = w.try_set(Some(text.clone()));
+            }
+        }
+        if let Some(f) = ARRIVAL.with(|a| a.borrow().clone()) {
+            f();
+        }
+    }
+
+    /// Another log opened.
+    pub fn clear() {
+        BODIES.with(|b| b.borrow_mut().clear());
+    }
+
+    /// Calls `f` after answers are shown (the row list measures the rows again).
+    pub fn on_arrival(f: impl Fn() + 'static) {
+        ARRIVAL.with(|a| *a.borrow_mut() = Some(Rc::new(f)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_request_per_row_and_answers_kept() {
+        let mut b: Bodies<u8> = Bodies::with_cap(10);
+        assert_eq!(b.ask((1, 0), 1), None);
+        assert_eq!(b.ask((1, 0), 2), None);
+        assert_eq!(b.ask((2, 1), 3), None);
+        assert_eq!(b.take_queue(), vec![(1, 0), (2, 1)]);
+        assert!(b.take_queue().is_empty());
+        let (body, waiters) = b.answer((1, 0), "abcdef".into());
+        assert_eq!((&*body, waiters), ("abcdef", vec![1, 2]));
+        assert_eq!(b.ask((1, 0), 4).as_deref(), Some("abcdef"));
+        // Over the cap, the oldest goes.
+        let _ = b.answer((2, 1), "ghijkl".into());
+        assert_eq!(b.cached(), 1);
+        assert_eq!(b.bytes(), 6);
+        assert_eq!(b.ask((1, 0), 5), None);
+        assert_eq!(b.take_queue(), vec![(1, 0)]);
+        b.clear();
+        assert_eq!((b.cached(), b.bytes()), (0, 0));
+        assert_eq!(b.ask((2, 1), 6), None);
+    }
+
+    #[test]
+    fn an_answer_nobody_asked_for_is_kept_once() {
+        let mut b: Bodies<u8> = Bodies::default();
+        let (_, w) = b.answer((3, 0), "x".into());
+        assert!(w.is_empty());
+        let _ = b.answer((3, 0), "x".into());
+        assert_eq!((b.cached(), b.bytes()), (1, 1));
+    }
+}
