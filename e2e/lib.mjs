@@ -120,10 +120,20 @@ export async function openLog(page, file, timeout = 60_000) {
   await page.waitForSelector('.progress[data-done="1"]', { timeout });
 }
 
-/** Waits until every body drawn is here (an offline log's bodies stay in its file and are
+/** Waits until every body shown is here (an offline log's bodies stay in its file and are
  * read again by the worker when a row is shown open or searched: `.body.pending` until then). */
 export async function bodiesRead(page, timeout = 30_000) {
-  await page.waitForFunction(() => !document.querySelector(".live .body.pending"), null, { timeout });
+  // A closed row's body is not read (unless a search is on): it stays pending, unseen.
+  await page.waitForFunction(
+    () =>
+      !document.querySelector(
+        document.querySelector("input.search")?.value
+          ? ".live .body.pending"
+          : ".live div.row > .body.pending, .live details.row[open] > .body.pending",
+      ),
+    null,
+    { timeout },
+  );
 }
 
 /** Drops a file on the drop zone the way a browser does (a DataTransfer on a drop event). */
@@ -153,6 +163,7 @@ export async function pasteLog(page, text) {
 /** Waits until every shown markdown body (a flat row's, an open row's) has its HTML from the
  * worker: none is left as plain text (`.md.pending`). */
 export async function markdownRendered(page, timeout = 15_000) {
+  await bodiesRead(page, timeout);
   await page.waitForFunction(
     () => !document.querySelector(".live div.row > .md.pending, .live details.row[open] > .md.pending"),
     null,

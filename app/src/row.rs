@@ -116,9 +116,11 @@ fn body_signal(row: &RowData, shown: bool) -> RwSignal<Option<std::sync::Arc<str
     body
 }
 
-/// A body not here yet: an empty block of its estimated height's kind.
-fn pending_body() -> AnyView {
-    view! { <pre class="body pending"></pre> }.into_any()
+/// A body not here yet: an empty block of its estimated height (`lines` lines), so the
+/// rows around it do not move when it comes.
+fn pending_body(lines: usize) -> AnyView {
+    let h = format!("{}px", lines.max(1) as f32 * crate::state::LINE_PX);
+    view! { <pre class="body pending" style:height=h></pre> }.into_any()
 }
 
 /// One row.
@@ -176,6 +178,7 @@ pub fn Row(
             ></a>
         }
     });
+    let lines = row.body_lines();
     match row.shape() {
         Shape::Flat => view! {
             <div class=class data-seq=seq data-idx=idx data-pos=pos>
@@ -194,7 +197,7 @@ pub fn Row(
                     let (body, show_all) = cut_body(t.to_string(), full, &at);
                     view! { <Markdown body=body />{show_all} }.into_any()
                 }
-                None => pending_body(),
+                None => pending_body(lines),
             };
             view! {
                 <div class=class data-seq=seq data-idx=idx data-pos=pos>
@@ -216,7 +219,7 @@ pub fn Row(
                     let body = body_view(body, format, &query, open);
                     view! { {body}{show_all} }.into_any()
                 }
-                None => pending_body(),
+                None => pending_body(lines.min(crate::state::BODY_MAX_LINES)),
             };
             view! {
                 <details class=class data-seq=seq data-idx=idx data-pos=pos open=open>

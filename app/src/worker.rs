@@ -334,7 +334,14 @@ mod imp {
         id: f64,
         at: f64,
         s: Search,
+        /// Hits not sent yet, and when some were last sent (each batch refilters the page's
+        /// rows: a few a second at most).
+        hits: Vec<(u64, u32)>,
+        sent_at: f64,
     }
+
+    /// Fewest milliseconds between two batches of search hits.
+    const HITS_EVERY_MS: f64 = 400.0;
 
     struct Worker {
         reader: FileReaderSync,
@@ -412,6 +419,8 @@ mod imp {
                                 id,
                                 at: 0.0,
                                 s: Search::new(&query, classifier::MAX_LINE_BYTES),
+                                hits: Vec::new(),
+                                sent_at: 0.0,
                             });
                     });
                     schedule();
@@ -528,7 +537,13 @@ mod imp {
         if done {
             hits.extend(f.s.finish());
         }
-        let flat: Vec<f64> = hits
+        f.hits.append(&mut hits);
+        let now = js_sys::Date::now();
+        if !done && (f.hits.is_empty() || now - f.sent_at < HITS_EVERY_MS) {
+            return Ok(true);
+        }
+        f.sent_at = now;
+        let flat: Vec<f64> = std::mem::take(&mut f.hits)
             .iter()
             .flat_map(|&(s, i)| [s as f64, f64::from(i)])
             .collect();

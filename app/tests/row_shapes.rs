@@ -336,12 +336,12 @@ fn a_body_left_in_the_file_is_pending_until_read() {
         row.clone(),
         false,
         "",
-        r##"<details class="row level-info" data-seq="9" data-idx="1" data-pos="0"><summary><span class="summary-text">3l · cargo test</span><a class="row-link" href="#9" data-pos="0" title="link to this row (c copies it)" aria-label="link to this row"></a></summary><pre class="body pending"></pre></details>"##,
+        r##"<details class="row level-info" data-seq="9" data-idx="1" data-pos="0"><summary><span class="summary-text">3l · cargo test</span><a class="row-link" href="#9" data-pos="0" title="link to this row (c copies it)" aria-label="link to this row"></a></summary><pre class="body pending" style="height: 60px;"></pre></details>"##,
     );
     check(
         row,
         true,
         "",
-        r##"<details class="row level-info" data-seq="9" data-idx="1" data-pos="0" open=""><summary><span class="summary-text">3l · cargo test</span><a class="row-link" href="#9" data-pos="0" title="link to this row (c copies it)" aria-label="link to this row"></a></summary><pre class="body pending"></pre></details>"##,
+        r##"<details class="row level-info" data-seq="9" data-idx="1" data-pos="0" open=""><summary><span class="summary-text">3l · cargo test</span><a class="row-link" href="#9" data-pos="0" title="link to this row (c copies it)" aria-label="link to this row"></a></summary><pre class="body pending" style="height: 60px;"></pre></details>"##,
     );
 }

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { ROOT, SHOTS, openPage, openLog, rowFacts, staticPageHooks, pasteLog } from "../lib.mjs";
+import { ROOT, SHOTS, openPage, openLog, rowFacts, staticPageHooks, pasteLog, bodiesRead } from "../lib.mjs";
 
 const FIXTURE = path.join(ROOT, "fixtures/hyperhive/file_tools.events.jsonl");
 const env = staticPageHooks();
@@ -168,6 +168,7 @@ test("a new log replaces the kept one; a pasted log is kept too; close forgets i
   await done(page);
   assert.equal(await title(page), "pasted log");
   assert.equal(await shown(page), rows);
+  await bodiesRead(page);
   assert.ok((await rowFacts(page)).some((f) => f.hasMd), "its markdown rows");
 
   // Close: back to the start page, and the kept copy is gone (a reload shows nothing).
