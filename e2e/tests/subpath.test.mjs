@@ -14,6 +14,8 @@ for (const at of ["", "index.html"]) {
     const page = await openPage(env.browser, env.server.url + at);
     const requests = [];
     page.on("request", (r) => requests.push(new URL(r.url()).pathname));
+    // The worker starts with the page: loaded again, now that its requests are listened to.
+    await page.reload();
     await openLog(page, path.join(ROOT, "fixtures/claude-code-2.1.332/file_tools.stream.jsonl"));
     await page.waitForSelector(".live .row");
     const facts = await rowFacts(page);
