@@ -4,8 +4,8 @@
 //! body exactly as classified ([`crate::worker::bodies_in`]).
 //!
 //! [`Bodies`] is the bookkeeping, pure and tested natively: one request per row (asked
-//! again while in flight, it waits for the same answer), the rows asked in one turn of the
-//! page sent as one request, answers cached (bounded by [`CACHE_BYTES`], oldest first out)
+//! again while in flight, it waits for the same answer), the rows asked within 60 ms sent as
+//! one request (those scrolled past by then left out), answers cached (bounded by [`CACHE_BYTES`], oldest first out)
 //! so a row drawn again shows its body at once, everything forgotten when another log
 //! opens. Beneath it, `imp` runs it against the worker ([`crate::offline::ask_bodies`]).
 
@@ -65,7 +65,28 @@ impl<W> Bodies<W> {
 
     /// The rows to ask the worker for now (each once).
     pub fn take_queue(&mut self) -> Vec<Key> {
-        std::mem::take(&mut self.queue)
+        self.take_queue_of(|_| true)
+    }
+
+    /// The rows to ask the worker for now, of those someone still waits for (`alive`): a
+    /// row scrolled past before its request went out is not asked for (scrolling through a
+    /// big log would otherwise queue a re-read per row passed in the worker).
+    pub fn take_queue_of(&mut self, alive: impl Fn(&W) -> bool) -> Vec<Key> {
+        let queue = std::mem::take(&mut self.queue);
+        queue
+            .into_iter()
+            .filter(|key| {
+                let Some(waiters) = self.asked.get_mut(key) else {
+                    return false;
+                };
+                waiters.retain(&alive);
+                if waiters.is_empty() {
+                    self.asked.remove(key);
+                    return false;
+                }
+                true
+            })
+            .collect()
     }
 
     /// The worker's answer for row `key`: the body (now cached) and who waited for it.
@@ -130,13 +151,17 @@ mod imp {
         });
         match held {
             Some(text) => body.set(Some(text)),
-            None if first => queue_microtask(send),
+            None if first => set_timeout(send, ASK_AFTER),
             None => {}
         }
     }
 
+    /// How long the asks wait before they go out together (rows scrolled past by then are
+    /// not asked for).
+    const ASK_AFTER: std::time::Duration = std::time::Duration::from_millis(60);
+
     fn send() {
-        let want = BODIES.with(|b| b.borrow_mut().take_queue());
+        let want = BODIES.with(|b| b.borrow_mut().take_queue_of(|w| !w.is_disposed()));
         if !want.is_empty() {
             crate::offline::ask_bodies(&want);
         }
@@ -191,6 +216,21 @@ mod tests {
         b.clear();
         assert_eq!((b.cached(), b.bytes()), (0, 0));
         assert_eq!(b.ask((2, 1), 6), None);
+    }
+
+    #[test]
+    fn rows_nobody_waits_for_any_more_are_not_asked_for() {
+        let mut b: Bodies<u8> = Bodies::default();
+        assert_eq!(b.ask((1, 0), 1), None);
+        assert_eq!(b.ask((2, 0), 2), None);
+        assert_eq!(b.ask((2, 0), 3), None);
+        // Waiter 2 went away (its row was scrolled past): row 2 is still wanted by 3.
+        assert_eq!(b.take_queue_of(|w| *w != 1 && *w != 2), vec![(2, 0)]);
+        // Row 1 was forgotten: asked again, it is queued again.
+        assert_eq!(b.ask((1, 0), 4), None);
+        assert_eq!(b.take_queue(), vec![(1, 0)]);
+        let (_, w) = b.answer((2, 0), "x".into());
+        assert_eq!(w, vec![3]);
     }
 
     #[test]
