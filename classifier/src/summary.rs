@@ -91,13 +91,22 @@ struct Tokens {
 
 impl Tokens {
     fn of(usage: Option<&Value>) -> Option<Tokens> {
-        let u = usage?.as_object()?;
-        let n = |k: &str| u.get(k).and_then(Value::as_u64).unwrap_or(0);
+        usage?.as_object()?;
+        let [input, output, cache_read, cache_creation] = pick(
+            usage,
+            [
+                "input_tokens",
+                "output_tokens",
+                "cache_read_input_tokens",
+                "cache_creation_input_tokens",
+            ],
+        )
+        .map(|v| v.and_then(Value::as_u64).unwrap_or(0));
         Some(Tokens {
-            input: n("input_tokens"),
-            output: n("output_tokens"),
-            cache_read: n("cache_read_input_tokens"),
-            cache_creation: n("cache_creation_input_tokens"),
+            input,
+            output,
+            cache_read,
+            cache_creation,
         })
     }
 
@@ -202,38 +211,45 @@ impl SummaryFold {
     }
 
     fn assistant(&mut self, value: &Value) {
-        let message = value.get("message");
-        self.model(message.and_then(|m| m.get("model")));
-        if let Some(tokens) = Tokens::of(message.and_then(|m| m.get("usage"))) {
-            let id = message
-                .and_then(|m| m.get("id"))
-                .and_then(Value::as_str)
-                .unwrap_or("");
+        let [model, usage, id, content] =
+            pick(value.get("message"), ["model", "usage", "id", "content"]);
+        self.model(model);
+        if let Some(tokens) = Tokens::of(usage) {
+            let id = id.and_then(Value::as_str).unwrap_or("");
             match &mut self.last_message {
                 Some((last, counted)) if !id.is_empty() && last == id => {
                     self.message_tokens.sub(*counted);
                     *counted = tokens;
                 }
-                _ => self.last_message = Some((id.to_owned(), tokens)),
+                // The buffer of the last id is reused: one allocation per log, not per line.
+                Some((last, counted)) => {
+                    last.clear();
+                    last.push_str(id);
+                    *counted = tokens;
+                }
+                None => self.last_message = Some((id.to_owned(), tokens)),
             }
             self.message_tokens.add(tokens);
         }
-        let Some(blocks) = message
-            .and_then(|m| m.get("content"))
-            .and_then(Value::as_array)
-        else {
+        let Some(blocks) = content.and_then(Value::as_array) else {
             return;
         };
         for b in blocks {
+            let [kind, name, input] = pick(Some(b), ["type", "name", "input"]);
             if !matches!(
-                b.get("type").and_then(Value::as_str),
+                kind.and_then(Value::as_str),
                 Some("tool_use" | "server_tool_use" | "mcp_tool_use")
             ) {
                 continue;
             }
-            let name = b.get("name").and_then(Value::as_str).unwrap_or("?");
-            *self.summary.tool_calls.entry(name.to_owned()).or_default() += 1;
-            let input = b.get("input");
+            let name = name.and_then(Value::as_str).unwrap_or("?");
+            // A name is allocated when first seen only.
+            match self.summary.tool_calls.get_mut(name) {
+                Some(n) => *n += 1,
+                None => {
+                    self.summary.tool_calls.insert(name.to_owned(), 1);
+                }
+            }
             match name {
                 "Task" | "Agent" => self.summary.subagents += 1,
                 "Write" | "Edit" | "MultiEdit" | "NotebookEdit" => {
@@ -252,14 +268,16 @@ impl SummaryFold {
     }
 
     fn user(&mut self, value: &Value) {
-        let Some(blocks) = value.pointer("/message/content").and_then(Value::as_array) else {
+        let [content] = pick(value.get("message"), ["content"]);
+        let Some(blocks) = content.and_then(Value::as_array) else {
             return;
         };
         self.summary.tool_errors += blocks
             .iter()
             .filter(|b| {
-                b.get("type").and_then(Value::as_str) == Some("tool_result")
-                    && b.get("is_error").and_then(Value::as_bool) == Some(true)
+                let [kind, is_error] = pick(Some(b), ["type", "is_error"]);
+                kind.and_then(Value::as_str) == Some("tool_result")
+                    && is_error.and_then(Value::as_bool) == Some(true)
             })
             .count() as u64;
     }
@@ -288,4 +306,19 @@ impl SummaryFold {
             self.summary.models.push(m.to_owned());
         }
     }
+}
+
+/// The values of `keys` in the object `v` (`None` for a missing key, or when `v` is not an
+/// object), found in one pass over its entries: the objects read here are small, and a scan
+/// comparing keys costs less than hashing each key for a lookup.
+fn pick<'a, const N: usize>(v: Option<&'a Value>, keys: [&str; N]) -> [Option<&'a Value>; N] {
+    let mut out = [None; N];
+    if let Some(obj) = v.and_then(Value::as_object) {
+        for (k, val) in obj {
+            if let Some(i) = keys.iter().position(|want| *want == k.as_str()) {
+                out[i] = Some(val);
+            }
+        }
+    }
+    out
 }
