@@ -1,9 +1,12 @@
 // Shared helpers for the page's browser tests: a static file server for dist/ (no API, like
-// any static host), the system Chromium through playwright-core, and file/row helpers.
+// any static host), the system Chromium through playwright-core, file/row helpers, the
+// fixtures and the hostile log several tests read, and `hiveterm serve` started and stopped.
 import http from "node:http";
+import net from "node:net";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { execFileSync, spawn } from "node:child_process";
 import { before, after } from "node:test";
 import { chromium } from "playwright-core";
 
@@ -194,4 +197,134 @@ export function hivetermBinary() {
     if (fs.existsSync(f)) return f;
   }
   return null;
+}
+
+/** The real fixtures, as paths relative to the repo. */
+export const FIXTURES = [
+  ...fs.readdirSync(path.join(ROOT, "fixtures/claude-code-2.1.332")).map((f) => `fixtures/claude-code-2.1.332/${f}`),
+  ...fs.readdirSync(path.join(ROOT, "fixtures/hyperhive")).map((f) => `fixtures/hyperhive/${f}`),
+].filter((f) => f.endsWith(".jsonl"));
+
+/** The rows `hiveterm classify` (binary `bin`) gives for a file, coalesced like the page:
+ * `{...msg, seq, idx}` with seq and idx as the strings of `data-seq` / `data-idx`. */
+export function classifiedRows(bin, file) {
+  const out = execFileSync(bin, ["classify", path.resolve(ROOT, file)], { maxBuffer: 1 << 28 }).toString();
+  const rows = [];
+  for (const line of out.split("\n").filter(Boolean)) {
+    const env = JSON.parse(line);
+    env.msgs.forEach((m, idx) => {
+      const last = rows[rows.length - 1];
+      if (m.coalesce_key && last && last.coalesce_key === m.coalesce_key) rows.pop();
+      rows.push({ ...m, seq: String(env.seq), idx: String(idx) });
+    });
+  }
+  return rows;
+}
+
+/** Text a log may carry that must neither run nor load anything: HTML, markdown images and
+ * links, SVG, a `</script>` that would close an inlining element, escape sequences. */
+export const NASTY = [
+  `<script>window.__pwned = 1</script>`,
+  `<img src=x onerror="window.__pwned = 2">`,
+  `<img src="https://tracker.example.com/pixel.gif">`,
+  `![pixel](https://tracker.example.com/p.png)`,
+  `[click me](javascript:window.__pwned=3)`,
+  `<a href="javascript:window.__pwned=4">x</a>`,
+  `<iframe src="https://evil.example.com/"></iframe>`,
+  `<svg onload="window.__pwned=5"><circle r=9 /></svg>`,
+  `<style>body{display:none}</style><link rel=stylesheet href="https://evil.example.com/x.css">`,
+  `[ok link](https://example.com/docs)`,
+  `<details open ontoggle="window.__pwned=6">x</details>`,
+  `<object data="https://evil.example.com/x.swf"></object>`,
+  `</script><script>window.__pwned = 11</script><!--`,
+  "\u001b]8;;https://evil.example.com\u0007osc link\u001b]8;;\u0007 and \u001b[31mred\u001b[0m",
+];
+
+/** A hyperhive log made of NASTY in every place text reaches a row (prompt, answer, note,
+ * tool call, tool result), a line that is not JSON and one of an unknown type. */
+export function hostileLog() {
+  const lines = [];
+  let ts = 1764468000;
+  const ev = (o) => lines.push(JSON.stringify({ ts: ts++, ...o }));
+  ev({ kind: "turn_start", from: `<b onmouseover="window.__pwned=7">op</b>`, body: NASTY.join("\n") });
+  for (const text of NASTY) {
+    ev({ kind: "stream", value: { type: "assistant", message: { role: "assistant", content: [{ type: "text", text }] } } });
+    ev({ kind: "note", text: `stderr: ${text}` });
+    ev({ kind: "stream", value: { type: "assistant", message: { role: "assistant", content: [{ type: "tool_use", id: `t${ts}`, name: "Bash", input: { command: text } }] } } });
+    ev({ kind: "stream", value: { type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: `t${ts - 1}`, content: text.repeat(3) + "\n" + "more\n".repeat(5), is_error: true }] } } });
+  }
+  lines.push(`<script>window.__pwned = 8</script>`);
+  lines.push(`{"type": "<img src=x onerror=window.__pwned=9>"}`);
+  ev({ kind: "turn_end", ok: false, note: `<script>window.__pwned=10</script>` });
+  return lines.join("\n") + "\n";
+}
+
+/** The content type of a POST of JSON lines (the server refuses typeless, form-like posts). */
+export const NDJSON = { "content-type": "application/x-ndjson" };
+
+/** A free TCP port on 127.0.0.1. */
+export async function freePort() {
+  const s = net.createServer();
+  await new Promise((r) => s.listen(0, "127.0.0.1", r));
+  const { port } = s.address();
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+/** Starts `hiveterm serve` (binary `bin`) on 127.0.0.1:`port` with the SQLite file `db` and
+ * the page from dist/, and waits until it answers. `stop()` ends it (and waits for its exit);
+ * starting again on the same port and db is a restart. */
+export async function startServe(bin, { port, db, args = [] }) {
+  const proc = spawn(bin, ["serve", "--addr", `127.0.0.1:${port}`, "--db", db, "--static", DIST, ...args], {
+    stdio: ["ignore", "ignore", "ignore"],
+  });
+  const stop = async () => {
+    if (proc.exitCode !== null || proc.signalCode !== null) return;
+    const done = new Promise((r) => proc.once("exit", r));
+    proc.kill("SIGTERM");
+    await done;
+  };
+  for (let i = 0; i < 100; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/api/sessions`)).ok) return { proc, port, stop };
+    } catch {}
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await stop();
+  throw new Error("hiveterm serve did not start");
+}
+
+const grouped = (n) => n.toLocaleString("en-US");
+const count = (n, thing) => `${grouped(n)} ${thing}${n === 1 ? "" : "s"}`;
+const dollars = (usd) => (usd < 1 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`);
+/** The summary header's strings for `s` (the JSON of `hiveterm summary --json`), written as
+ * app/src/summary.rs writes them, by the header's `data-k`. */
+export function summaryStrings(s) {
+  let turns = count(s.turns, "turn");
+  for (const [n, what] of [[s.turns_ok, "ok"], [s.turns_failed, "failed"], [s.turns_interrupted, "interrupted"]]) {
+    if (n > 0) turns += ` · ${grouped(n)} ${what}`;
+  }
+  const tokens = [[s.input_tokens, "in"], [s.output_tokens, "out"], [s.cache_read_tokens, "cache read"], [s.cache_creation_tokens, "cache write"]]
+    .filter(([n]) => n > 0)
+    .map(([n, what]) => `${grouped(n)} ${what}`)
+    .join(" · ");
+  return {
+    turns,
+    tool_calls: grouped(Object.values(s.tool_calls).reduce((a, b) => a + b, 0)),
+    errors: count(s.errors, "error"),
+    warnings: count(s.warnings, "warning"),
+    tokens: tokens || "—",
+    cost: s.cost_usd == null ? "—" : dollars(s.cost_usd),
+    models: s.models.length ? s.models.join(", ") : "—",
+    subagents: grouped(s.subagents),
+    files_changed: grouped(s.files_changed.length),
+  };
+}
+
+/** The summary header's figures, by `data-k` (the header opened first). */
+export async function summaryFigures(page) {
+  await page.waitForSelector(".summary-header:not([hidden])");
+  if (!(await page.$(".summary-header[open]"))) await page.click(".summary-header > summary .sh-line");
+  await page.waitForSelector(".summary-header[open] .sh-figures");
+  return page.$$eval(".summary-header [data-k]", (els) => Object.fromEntries(els.map((e) => [e.dataset.k, e.textContent])));
 }

@@ -1,10 +1,12 @@
-//! The banner: the log's or session's title, "close" for an offline log, the connection,
-//! the server's badges, the reading progress; it shimmers while a turn is in flight.
+//! The banner: the log's or session's title, "close" for an offline log, the connection (or
+//! what a share link is), the server's badges, the reading progress, "share…" on a live
+//! session's page; it shimmers while a turn is in flight.
 
 use leptos::prelude::*;
 
 use crate::live::Badge;
 use crate::offline::Progress;
+use crate::share_button::ShareButton;
 
 /// The banner.
 #[component]
@@ -24,6 +26,8 @@ pub fn Banner(
     /// Whether a turn is in flight.
     #[prop(into)]
     in_flight: Signal<bool>,
+    /// The live session the share button shares (none: no button).
+    share: Option<String>,
 ) -> impl IntoView {
     view! {
         <header class="banner" class=("in-flight", move || in_flight.get())>
@@ -46,6 +50,7 @@ pub fn Banner(
                 }).collect::<Vec<_>>()}
             </span>
             {move || progress.get().map(|p| view! { <ProgressBar p /> })}
+            {share.map(|session| view! { <ShareButton session /> })}
         </header>
     }
 }

@@ -1,7 +1,7 @@
-//! The browser glue, in one place: the URL (the session path, `#seq` permalinks, `?token=`),
-//! the clock and the local time zone, the reader's preferences in `localStorage`, the
-//! clipboard, and which element has the keyboard. Components call these and hold no
-//! `web_sys::window()` lookups of their own.
+//! The browser glue, in one place: the URL (the session or share path, `#seq` permalinks,
+//! `?token=`, the origin), the clock and the local time zone, the reader's preferences in
+//! `localStorage`, the clipboard, and which element has the keyboard. Components call these
+//! and hold no `web_sys::window()` lookups of their own.
 //!
 //! Everything here compiles natively too (the page's pure parts are tested there); the few
 //! answers that need a browser have a native stand-in, each marked `cfg(target_arch)`: these
@@ -37,9 +37,15 @@ fn location() -> Option<web_sys::Location> {
     web_sys::window().map(|w| w.location())
 }
 
-/// The live session this page shows (`/s/{id}`), if it is one.
-pub fn session_id() -> Option<String> {
-    crate::live::session_of_path(&location()?.pathname().ok()?)
+/// What this page reads live: a session (`/s/{id}`) or a share link (`/p/<token>`), if
+/// either.
+pub fn source() -> Option<crate::share::Source> {
+    crate::share::Source::of_path(&location()?.pathname().ok()?, page_token())
+}
+
+/// The page's origin (`http://127.0.0.1:8080`), or empty.
+pub fn origin() -> String {
+    location().and_then(|l| l.origin().ok()).unwrap_or_default()
 }
 
 /// The permalink in the URL: `#120` or `#seq=120-180`.

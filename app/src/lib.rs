@@ -19,13 +19,16 @@
 //!   fetches it again.
 //! - [`md_render`]: markdown bodies rendered in the worker — one request per body, held
 //!   until it listens, answers cached.
+//! - [`share`]: where a live view reads (a session, or a share link `/p/<token>` in
+//!   read-only postmortem mode), what a share link is, what a dead one says;
+//!   [`share_form`]: the share button's options, request, answer and steps.
 //!
 //! The page, one component per file (components read signals, never compute rows):
 //! - [`page`]: the thin `Page` composing the parts below.
 //! - [`banner`], [`toolbar`], [`row_list`] (with [`row`], the layout contract of `docs/ROWS.md`, and
 //!   [`markdown_view`], the one place HTML from the classifier's markdown module enters the
 //!   DOM, rendered in the worker: [`md_render`]), [`summary_header`], [`start_page`],
-//!   [`drop_zone`].
+//!   [`drop_zone`], [`share_button`] (a live session's), [`dead_link`] (a share link's).
 //! - [`log_file`]: an offline log opened, read, kept, reopened, closed; [`offline`] /
 //!   [`worker`]: reading it in chunks in a Web Worker; [`keep`]: the copy kept in IndexedDB
 //!   for a reload of the tab (its pruning is pure).
@@ -40,6 +43,8 @@ pub mod layout;
 pub mod live;
 pub mod nav;
 pub mod preview;
+pub mod share;
+pub mod share_form;
 pub mod state;
 pub mod summary;
 pub mod text;
@@ -47,6 +52,7 @@ pub mod text;
 pub mod banner;
 pub mod bodies;
 pub mod browser;
+pub mod dead_link;
 pub mod drop_zone;
 pub mod export;
 pub mod keep;
@@ -61,6 +67,7 @@ pub mod page;
 pub mod row;
 pub mod row_list;
 pub mod rows;
+pub mod share_button;
 pub mod start_page;
 pub mod summary_header;
 pub mod toolbar;

@@ -3,6 +3,11 @@
 //! that first page. Every envelope goes through the row reducer; `preview` frames go to the
 //! preview row through its [`PreviewGate`]; the summary header's summary is fetched at the
 //! start and again as envelopes arrive, through its [`SummaryGate`].
+//!
+//! The same view reads a share link ([`Source::Share`], read-only): what the link is comes
+//! first (`…/api/share`: its title, snapshot or live), then the same reads under the link; a
+//! snapshot has no stream (its history is all of it), a live share follows its stream; a dead
+//! link (`410`/`404`, at the start or when its stream drops) puts its message in [`Live::dead`].
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -10,13 +15,14 @@ use std::rc::Rc;
 use leptos::prelude::*;
 use serde_json::Value;
 
-use crate::browser::now_ms;
+use crate::browser::{local_offset_min, now_ms};
 use crate::live::{Badge, FIRST_PAGE, OLDER_PAGE, SEEK_PAGE, StreamMsg, badges, turn_in_flight};
 use crate::nav::MAX_SEEK_PAGES;
 use crate::net;
 use crate::preview::{PreviewFrame, PreviewGate, replaces_preview};
 use crate::row_list::Navigator;
-use crate::state::{apply, prepend};
+use crate::share::{Source, dead_link};
+use crate::state::{apply, clear, prepend};
 use crate::summary::{Refresh, SummaryGate, SummaryView};
 use classifier::{RowKind, TermEnvelope, row_kind};
 
@@ -33,8 +39,8 @@ fn ends_turn(env: &TermEnvelope) -> bool {
 /// The signals the live view writes.
 #[derive(Clone)]
 pub struct Live {
-    /// Session id.
-    pub id: String,
+    /// Where the reads go: a session, or a share link.
+    pub source: Source,
     /// The rows and the scroller.
     pub navi: Navigator,
     /// Banner title.
@@ -53,14 +59,18 @@ pub struct Live {
     pub loading: RwSignal<bool>,
     /// The session's summary (the header), fetched again as envelopes arrive.
     pub summary: RwSignal<Option<SummaryView>>,
+    /// A share link that is dead (expired, revoked, unknown): what the page says instead.
+    pub dead: RwSignal<Option<&'static str>>,
+    /// A share link's line (snapshot or live, made, expiry), shown as the connection.
+    share_line: StoredValue<String>,
     summary_gate: StoredValue<SummaryGate>,
 }
 
 impl Live {
-    /// New signals for session `id`.
-    pub fn new(id: String, navi: Navigator, title: RwSignal<String>) -> Live {
+    /// New signals for the session or share link `source`.
+    pub fn new(source: Source, navi: Navigator, title: RwSignal<String>) -> Live {
         Live {
-            id,
+            source,
             navi,
             title,
             badges: RwSignal::new(Vec::new()),
@@ -70,15 +80,18 @@ impl Live {
             next_before: RwSignal::new(None),
             loading: RwSignal::new(false),
             summary: RwSignal::new(None),
+            dead: RwSignal::new(None),
+            share_line: StoredValue::new(String::new()),
             summary_gate: StoredValue::new(SummaryGate::default()),
         }
     }
 
     fn show_state(&self, v: &Value) {
+        // A share's title is the link's (`…/api/share`), not its stream's state frames'.
         if let Some(t) = v
             .get("title")
             .and_then(Value::as_str)
-            .filter(|t| !t.is_empty())
+            .filter(|t| !t.is_empty() && !self.source.is_share())
         {
             self.title.set(t.to_owned());
         }
@@ -93,7 +106,7 @@ impl Live {
         let Some(before) = self.next_before.get_untracked() else {
             return false;
         };
-        let Ok(page) = net::history(&self.id, Some(before), limit).await else {
+        let Ok(page) = net::history(&self.source, Some(before), limit).await else {
             return false;
         };
         let state = self.navi.state;
@@ -123,29 +136,85 @@ impl Live {
     }
 
     /// Loads the state and the newest history page, pages back until a permalink's row is
-    /// held, then follows the stream from the first page's head.
+    /// held, then follows the stream from the first page's head (a share link: what it is
+    /// first, and no stream for a snapshot).
     pub fn connect(self) {
-        self.title.set(self.id.clone());
+        self.title.set(self.source.first_title());
         self.conn.set("loading…".into());
-        self.summary_due(true);
         leptos::task::spawn_local(async move {
-            if let Ok(v) = net::state(&self.id).await {
+            let mut follows = true;
+            if self.source.is_share() {
+                match net::share(&self.source).await {
+                    Ok(info) => {
+                        if let Some(t) = info.title() {
+                            self.title.set(t.to_owned());
+                        }
+                        follows = info.live;
+                        self.share_line.set_value(info.line(local_offset_min));
+                        self.conn.set(self.share_line.get_value());
+                    }
+                    Err(e) => return self.failed(&e),
+                }
+            }
+            self.summary_due(true);
+            if let Ok(v) = net::state(&self.source).await {
                 self.show_state(&v);
             }
-            let first = match net::history(&self.id, None, FIRST_PAGE).await {
+            let first = match net::history(&self.source, None, FIRST_PAGE).await {
                 Ok(p) => p,
-                Err(e) => {
-                    self.conn.set(format!("cannot load: {e}"));
-                    return;
-                }
+                Err(e) => return self.failed(&e),
             };
             let head = first.head.unwrap_or(0);
             self.navi.state.update(|s| prepend(s, &first.envelopes));
             self.next_before.set(first.next_before);
             // A permalink to an older row: page back until it is held.
             self.seek().await;
-            self.follow(head);
+            if follows {
+                self.follow(head);
+            } else {
+                self.conn.set(self.share_line.get_value());
+            }
         });
+    }
+
+    /// A read failed: a dead share link says so; anything else is shown as the connection.
+    fn failed(&self, e: &net::Failure) {
+        match dead_link(e.status).filter(|_| self.source.is_share()) {
+            Some(why) => {
+                // A dead link shows nothing any more: not the rows it showed, not their title.
+                self.title.set("hiveterm".to_owned());
+                self.conn.set(String::new());
+                self.badges.set(Vec::new());
+                self.server_in_flight.set(false);
+                self.preview.set(None);
+                self.summary.set(None);
+                self.navi.state.update(clear);
+                self.dead.set(Some(why));
+            }
+            None => self.conn.set(format!("cannot load: {e}")),
+        }
+    }
+
+    /// A share link's stream dropped: asks whether the link is still alive (a revoked or
+    /// expired link's stream ends, and the browser does not reconnect to a `410`).
+    fn recheck_share(&self) {
+        let me = self.clone();
+        leptos::task::spawn_local(async move {
+            if let Err(e) = net::share(&me.source).await
+                && dead_link(e.status).is_some()
+            {
+                me.failed(&e);
+            }
+        });
+    }
+
+    fn connected(&self) -> String {
+        let line = self.share_line.get_value();
+        if line.is_empty() {
+            "● connected".to_owned()
+        } else {
+            format!("● connected · {line}")
+        }
     }
 
     /// Pages back until a pending permalink's row is held (or the session's start).
@@ -192,7 +261,7 @@ impl Live {
             Refresh::Now => {
                 let me = self.clone();
                 leptos::task::spawn_local(async move {
-                    if let Ok(s) = net::summary(&me.id).await {
+                    if let Ok(s) = net::summary(&me.source).await {
                         let v = SummaryView::of(&s);
                         if me.summary.with_untracked(|old| old.as_ref() != Some(&v)) {
                             me.summary.set(Some(v));
@@ -220,9 +289,9 @@ impl Live {
     fn follow(self, head: u64) {
         let gate = Rc::new(RefCell::new(PreviewGate::default()));
         let (state, conn, preview) = (self.navi.state, self.conn, self.preview);
-        let id = self.id.clone();
+        let source = self.source.clone();
         let me = self.clone();
-        let opened = net::stream(&id, head, move |m| match m {
+        let opened = net::stream(&source, head, move |m| match m {
             StreamMsg::Envelope(env) => {
                 me.summary_due(ends_turn(&env));
                 if replaces_preview(&env)
@@ -242,9 +311,14 @@ impl Live {
                 // The server sends the current preview after the backlog.
                 let action = gate.borrow_mut().clear();
                 crate::preview::show(gate.clone(), preview, action);
-                conn.set("● connected".into());
+                conn.set(self.connected());
             }
-            StreamMsg::Error => conn.set("reconnecting…".into()),
+            StreamMsg::Error => {
+                conn.set("reconnecting…".into());
+                if self.source.is_share() {
+                    self.recheck_share();
+                }
+            }
         });
         if let Err(e) = opened {
             conn.set(format!("cannot stream: {e}"));

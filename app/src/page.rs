@@ -2,6 +2,10 @@
 //! [`Banner`], [`Toolbar`], [`SummaryHeader`], [`RowList`] (with the [`StartPage`] above its
 //! rows) inside the [`DropZone`] — and starts the live view ([`Live`]) or the offline one ([`LogFile`]).
 //!
+//! Under a share link (`/p/<token>`) it is read-only: the live view reads the link's reads,
+//! the summary header opens first, and there is no ingest (no drop, paste or "open log…"), no
+//! session list and no share button; a dead link shows [`DeadLink`]'s message.
+//!
 //! All row data lives in one signal holding a [`ViewState`] (the row reducer,
 //! [`crate::state`]); where the reader is lives in one holding a [`crate::nav::Nav`] (the
 //! navigation reducer). Components read them; changes go through the reducers.
@@ -12,6 +16,7 @@ use leptos::prelude::*;
 
 use crate::banner::Banner;
 use crate::browser;
+use crate::dead_link::DeadLink;
 use crate::drop_zone::DropZone;
 use crate::live_view::Live;
 use crate::log_file::LogFile;
@@ -27,18 +32,16 @@ use crate::toolbar::{Controls, Toolbar};
 pub fn Page() -> impl IntoView {
     // An exported file (crate::export) is never a live session, whatever its path.
     let exported = crate::export::embedded();
-    let session = if exported {
-        None
-    } else {
-        browser::session_id()
-    };
-    let is_live = session.is_some();
+    let source = if exported { None } else { browser::source() };
+    let is_live = source.is_some();
+    let shared = source.as_ref().is_some_and(crate::share::Source::is_share);
+    let share = source.as_ref().and_then(|s| s.session()).map(str::to_owned);
     let state = RwSignal::new(ViewState::default());
     let navi = Navigator::new(state, is_live);
     let controls = Controls::new(state, navi.nav);
     let title = RwSignal::new("hiveterm".to_owned());
     let log = LogFile::new(navi, title, is_live);
-    let live = session.map(|id| Live::new(id, navi, title));
+    let live = source.map(|s| Live::new(s, navi, title));
     let sessions = RwSignal::new(Vec::new());
     match live.clone() {
         Some(l) => l.connect(),
@@ -54,8 +57,8 @@ pub fn Page() -> impl IntoView {
     let search_box = NodeRef::<html::Input>::new();
     listen_keys(navi, controls, search_box);
 
-    let (conn, badges, server_in_flight, preview) = match &live {
-        Some(l) => (l.conn, l.badges, l.server_in_flight, l.preview),
+    let (conn, badges, server_in_flight, preview, dead) = match &live {
+        Some(l) => (l.conn, l.badges, l.server_in_flight, l.preview, l.dead),
         None => Default::default(),
     };
     let summary = live.as_ref().map_or(log.summary, |l| l.summary);
@@ -79,6 +82,7 @@ pub fn Page() -> impl IntoView {
         <DropZone
             on_file=Callback::new(move |f| log.open_file(f))
             on_text=Callback::new(move |t| log.open_text(t))
+            read_only=shared
         >
             <Banner
                 title
@@ -88,6 +92,7 @@ pub fn Page() -> impl IntoView {
                 badges
                 progress=log.progress
                 in_flight
+                share
             />
             <Toolbar
                 controls
@@ -97,8 +102,10 @@ pub fn Page() -> impl IntoView {
                     navi.key(if forward { Key::NextProblem } else { Key::PrevProblem });
                 })
                 on_file=Callback::new(move |f| log.open_file(f))
+                read_only=shared
             />
-            <SummaryHeader summary on_first_error />
+            <DeadLink message=dead />
+            <SummaryHeader summary on_first_error open=shared />
             <RowList navi query=controls.query preview is_live on_near_top>
                 <StartPage shown=Signal::derive(start_shown) sessions />
             </RowList>

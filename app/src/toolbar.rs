@@ -1,5 +1,6 @@
 //! The toolbar: level toggles with their counts, the tool filter, search, previous/next
-//! problem, expand tool output, "open log…", and how many rows are shown.
+//! problem, expand tool output, "open log…" (not on a share link's read-only page), and how
+//! many rows are shown.
 
 use leptos::html;
 use leptos::prelude::*;
@@ -93,6 +94,9 @@ pub fn Toolbar(
     on_problem: Callback<bool>,
     /// A log picked with "open log…".
     on_file: Callback<web_sys::File>,
+    /// A read-only page (a share link): no "open log…".
+    #[prop(optional)]
+    read_only: bool,
 ) -> impl IntoView {
     let Controls {
         levels,
@@ -170,19 +174,21 @@ pub fn Toolbar(
                 />
                 "expand"
             </label>
-            <label class="open-file" for="file">"open log…"</label>
-            <input
-                id="file"
-                type="file"
-                accept=".jsonl,.json,.ndjson,.log,.txt"
-                on:change=move |e| {
-                    let input: web_sys::HtmlInputElement = event_target(&e);
-                    if let Some(f) = input.files().and_then(|f| f.get(0)) {
-                        on_file.run(f);
+            {(!read_only).then(|| view! {
+                <label class="open-file" for="file">"open log…"</label>
+                <input
+                    id="file"
+                    type="file"
+                    accept=".jsonl,.json,.ndjson,.log,.txt"
+                    on:change=move |e| {
+                        let input: web_sys::HtmlInputElement = event_target(&e);
+                        if let Some(f) = input.files().and_then(|f| f.get(0)) {
+                            on_file.run(f);
+                        }
+                        input.set_value("");
                     }
-                    input.set_value("");
-                }
-            />
+                />
+            })}
             <span class="shown">
                 {move || {
                     let (v, n) = shown.get();
