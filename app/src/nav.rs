@@ -239,9 +239,19 @@ impl Nav {
 
     /// Rows arrived: the position of a pending permalink's first shown row, once held. The
     /// permalink is then done; reveal that row (on the next frame, once it is laid out).
-    pub fn found(&mut self, state: &ViewState) -> Option<usize> {
+    ///
+    /// A permalink whose lines give no shown row (bookkeeping lines, state changes: a range
+    /// link written by hand, or to a line of the raw log) goes to the first shown row after
+    /// it, once one is held and no row of it can still come: the view holds its log from the
+    /// start (`from_start`: an offline log or an export, read in order) or from a row at or
+    /// before the permalink (a live view paged back to it). A range stays selected.
+    pub fn found(&mut self, state: &ViewState, from_start: bool) -> Option<usize> {
         let want = self.pending?;
-        let n = state.position_in(want.first, want.last)?;
+        let n = state.position_in(want.first, want.last).or_else(|| {
+            let before_held = from_start || state.seq_range().0.is_some_and(|f| f <= want.first);
+            let after = want.last.checked_add(1)?;
+            before_held.then(|| state.position_from(after)).flatten()
+        })?;
         self.pending = None;
         Some(n)
     }

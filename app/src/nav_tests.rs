@@ -122,7 +122,7 @@ fn keys_move_through_rows_and_problems() {
 fn regression_a_permalink_keeps_its_row_through_the_first_debounced_search() {
     let mut s = view(1..=100, &[]);
     let mut nav = Nav::new(true, SeqRange::parse("#60"));
-    let n = nav.found(&s).expect("row 60 is held");
+    let n = nav.found(&s, false).expect("row 60 is held");
     nav.reveal(n, s.layout(), vp(0.0));
     assert_eq!(seq_at(&s, nav.current().unwrap()), Some(60));
     // The debounced search settles: the same (empty) query, so the same filter.
@@ -152,7 +152,7 @@ fn regression_a_tail_frame_queued_before_a_reveal_does_not_scroll_away() {
     // The list grew while following: a tail frame is queued.
     assert!(nav.grew());
     // Same frame: the permalink's row is held and revealed (far above the bottom).
-    let n = nav.found(&s).unwrap();
+    let n = nav.found(&s, false).unwrap();
     let bottom = s.layout().total() - 200.0;
     assert!(matches!(
         nav.reveal(n, s.layout(), vp(bottom)),
@@ -172,7 +172,7 @@ fn a_permalink_waits_for_its_rows_and_pages_back_to_them() {
     // Live: the newest page holds 1001..=1500; the permalink is #100.
     let mut s = view(1001..=1500, &[]);
     let mut nav = Nav::new(true, SeqRange::parse("#100"));
-    assert_eq!(nav.found(&s), None);
+    assert_eq!(nav.found(&s, false), None);
     assert_eq!(nav.pending(), Some(SeqRange::one(100)));
     assert_eq!(nav.seek_before(&s, Some(1001)), Some(1001));
     assert_eq!(
@@ -190,10 +190,10 @@ fn a_permalink_waits_for_its_rows_and_pages_back_to_them() {
         .collect();
     crate::state::prepend(&mut s, &older);
     assert_eq!(nav.seek_before(&s, Some(1)), None, "held now");
-    let n = nav.found(&s).unwrap();
+    let n = nav.found(&s, false).unwrap();
     assert_eq!(seq_at(&s, n), Some(100));
     assert_eq!(nav.pending(), None);
-    assert_eq!(nav.found(&s), None, "found once");
+    assert_eq!(nav.found(&s, false), None, "found once");
     assert_eq!(nav.seek_before(&s, Some(1)), None);
 }
 
@@ -203,13 +203,52 @@ fn a_range_permalink_selects_and_finds_its_first_shown_row() {
     let s = view((10..=30).step_by(2), &[]);
     let mut nav = Nav::new(false, SeqRange::parse("#seq=15-21"));
     assert_eq!(nav.selection(), Some(SeqRange::between(15, 21)));
-    let n = nav.found(&s).unwrap();
+    let n = nav.found(&s, false).unwrap();
     assert_eq!(seq_at(&s, n), Some(16));
-    // A range with no held row in it is not found.
-    let mut none = Nav::new(false, SeqRange::parse("#seq=11-11"));
-    assert_eq!(none.found(&s), None);
+    // A range whose rows are not held yet, and nothing after it either: not found yet.
+    let mut later = Nav::new(false, SeqRange::parse("#seq=40-50"));
+    assert_eq!(later.found(&s, true), None);
+    assert_eq!(later.pending(), Some(SeqRange::between(40, 50)));
     // A one-row permalink selects nothing (the current row marks it).
     assert_eq!(Nav::new(false, SeqRange::parse("#12")).selection(), None);
+}
+
+/// Regression: a range link to lines that give no row (`#seq=3-5` over a hyperhive log's
+/// `status_changed`, `model_changed`, `turn_state_changed`) stayed pending forever in an
+/// offline log or an export: nothing was revealed and the reader was left at the top.
+#[test]
+fn a_permalink_to_lines_without_rows_goes_to_the_next_row() {
+    // Rows for seqs 1, 2, then 6.. (3 to 5 are rowless lines).
+    let s = view([1, 2].into_iter().chain(6..=20), &[]);
+    // Offline (read from line 1): the first row after the range, the range still selected.
+    let mut nav = Nav::new(false, SeqRange::parse("#seq=3-5"));
+    let n = nav.found(&s, true).unwrap();
+    assert_eq!(seq_at(&s, n), Some(6));
+    assert_eq!(nav.pending(), None);
+    assert_eq!(nav.selection(), Some(SeqRange::between(3, 5)));
+    // One line, and a line before the first row (the log's first line gave none).
+    let mut one = Nav::new(false, SeqRange::parse("#4"));
+    assert_eq!(one.found(&s, true).map(|n| seq_at(&s, n)), Some(Some(6)));
+    let late = view(5..=9, &[]);
+    let mut first = Nav::new(false, SeqRange::parse("#2"));
+    assert_eq!(
+        first.found(&late, true).map(|n| seq_at(&late, n)),
+        Some(Some(5))
+    );
+    // Not while the rows after it have not arrived (the log is still being read).
+    let head = view([1, 2], &[]);
+    let mut wait = Nav::new(false, SeqRange::parse("#seq=3-5"));
+    assert_eq!(wait.found(&head, true), None);
+    assert_eq!(wait.found(&s, true).map(|n| seq_at(&s, n)), Some(Some(6)));
+    // Live: only once the rows before it are held (paged back); until then it pages back.
+    let newest = view(10..=20, &[]);
+    let mut live = Nav::new(true, SeqRange::parse("#seq=3-5"));
+    assert_eq!(live.found(&newest, false), None);
+    assert_eq!(live.seek_before(&newest, Some(10)), Some(10));
+    assert_eq!(live.found(&s, false).map(|n| seq_at(&s, n)), Some(Some(6)));
+    // A range at the very end of the seqs cannot overflow.
+    let mut end = Nav::new(false, Some(SeqRange::between(u64::MAX - 1, u64::MAX)));
+    assert_eq!(end.found(&s, true), None);
 }
 
 #[test]
@@ -265,16 +304,16 @@ fn first_error_goes_to_its_row_like_a_permalink() {
     // A live view following its tail, a range selected; "first error" is seq 24.
     let s = view((10..=30).step_by(2), &[]);
     let mut nav = Nav::new(true, SeqRange::parse("#seq=12-16"));
-    assert_eq!(nav.found(&s).map(|n| seq_at(&s, n)), Some(Some(12)));
+    assert_eq!(nav.found(&s, false).map(|n| seq_at(&s, n)), Some(Some(12)));
     nav.goto(24);
     assert!(!nav.follows(), "the tail is no longer followed");
     assert_eq!(nav.selection(), None, "the selection goes");
     assert_eq!(nav.pending(), Some(SeqRange::one(24)));
-    let n = nav.found(&s).unwrap();
+    let n = nav.found(&s, false).unwrap();
     assert_eq!(seq_at(&s, n), Some(24));
     // Not held yet (an older page): it pages back to it.
     let mut nav = Nav::new(true, None);
     nav.goto(3);
-    assert_eq!(nav.found(&s), None);
+    assert_eq!(nav.found(&s, false), None);
     assert_eq!(nav.seek_before(&s, Some(10)), Some(10));
 }

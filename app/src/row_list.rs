@@ -184,7 +184,8 @@ pub fn RowList<C: IntoView + 'static>(
         state.track();
         let mut probe = nav.get();
         let Some(link) = probe.pending() else { return };
-        if let Some(n) = state.with_untracked(|s| probe.found(s)) {
+        // An offline log (or an export) is read from its first line; a live view pages back.
+        if let Some(n) = state.with_untracked(|s| probe.found(s, !is_live)) {
             nav.set(probe);
             request_animation_frame(move || navi.reveal_permalink(n, link));
         }

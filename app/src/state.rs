@@ -190,15 +190,22 @@ impl ViewState {
 
     /// The shown position of the first shown row of an envelope in `first..=last`, if any.
     pub fn position_in(&self, first: u64, last: u64) -> Option<usize> {
-        let n = self.visible.partition_point(|&p| {
-            self.rows[(p - self.base) as usize]
-                .seq
-                .is_some_and(|s| s < first)
-        });
+        let n = self.position_from(first)?;
         let row = self.visible_row(n)?;
         row.seq
             .is_some_and(|s| (first..=last).contains(&s))
             .then_some(n)
+    }
+
+    /// The shown position of the first shown row of an envelope at or after `seq`, if one is
+    /// held.
+    pub fn position_from(&self, seq: u64) -> Option<usize> {
+        let n = self.visible.partition_point(|&p| {
+            self.rows[(p - self.base) as usize]
+                .seq
+                .is_some_and(|s| s < seq)
+        });
+        (n < self.visible.len()).then_some(n)
     }
 
     /// The next (or previous) shown warn/error row after (before) shown position `from`.

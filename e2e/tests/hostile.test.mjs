@@ -3,42 +3,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
-import { SHOTS, openPage, dropLog, markdownRendered, staticPageHooks } from "../lib.mjs";
+import { SHOTS, openPage, dropLog, markdownRendered, staticPageHooks, hostileLog } from "../lib.mjs";
 
 const env = staticPageHooks();
-
-const NASTY = [
-  `<script>window.__pwned = 1</script>`,
-  `<img src=x onerror="window.__pwned = 2">`,
-  `<img src="https://tracker.example.com/pixel.gif">`,
-  `![pixel](https://tracker.example.com/p.png)`,
-  `[click me](javascript:window.__pwned=3)`,
-  `<a href="javascript:window.__pwned=4">x</a>`,
-  `<iframe src="https://evil.example.com/"></iframe>`,
-  `<svg onload="window.__pwned=5"><circle r=9 /></svg>`,
-  `<style>body{display:none}</style><link rel=stylesheet href="https://evil.example.com/x.css">`,
-  `[ok link](https://example.com/docs)`,
-  `<details open ontoggle="window.__pwned=6">x</details>`,
-  `<object data="https://evil.example.com/x.swf"></object>`,
-  "\u001b]8;;https://evil.example.com\u0007osc link\u001b]8;;\u0007 and \u001b[31mred\u001b[0m",
-];
-
-function hostileLog() {
-  const lines = [];
-  let ts = 1764468000;
-  const ev = (o) => lines.push(JSON.stringify({ ts: ts++, ...o }));
-  ev({ kind: "turn_start", from: `<b onmouseover="window.__pwned=7">op</b>`, body: NASTY.join("\n") });
-  for (const text of NASTY) {
-    ev({ kind: "stream", value: { type: "assistant", message: { role: "assistant", content: [{ type: "text", text }] } } });
-    ev({ kind: "note", text: `stderr: ${text}` });
-    ev({ kind: "stream", value: { type: "assistant", message: { role: "assistant", content: [{ type: "tool_use", id: `t${ts}`, name: "Bash", input: { command: text } }] } } });
-    ev({ kind: "stream", value: { type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: `t${ts - 1}`, content: text.repeat(3) + "\n" + "more\n".repeat(5), is_error: true }] } } });
-  }
-  lines.push(`<script>window.__pwned = 8</script>`);
-  lines.push(`{"type": "<img src=x onerror=window.__pwned=9>"}`);
-  ev({ kind: "turn_end", ok: false, note: `<script>window.__pwned=10</script>` });
-  return lines.join("\n") + "\n";
-}
 
 test("a hostile log executes nothing and loads nothing remote", async () => {
   const page = await openPage(env.browser, env.server.url);

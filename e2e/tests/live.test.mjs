@@ -7,45 +7,21 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
-import net from "node:net";
 import path from "node:path";
 import { spawn, spawnSync } from "node:child_process";
-import { ROOT, DIST, SHOTS, launch, openPage, hivetermBinary, markdownRendered } from "../lib.mjs";
+import { ROOT, DIST, SHOTS, NDJSON, launch, openPage, hivetermBinary, markdownRendered, freePort, startServe } from "../lib.mjs";
 
 const BIN = hivetermBinary();
 const HAS_SERVE = BIN && spawnSync(BIN, ["serve", "--help"]).status === 0;
-// A program posting JSON lines says so: the server refuses typeless (form-like) posts.
-const NDJSON = { "content-type": "application/x-ndjson" };
 const DB = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "hiveterm-e2e-")), "live.db");
 let browser, server, port;
 
-async function freePort() {
-  const s = net.createServer();
-  await new Promise((r) => s.listen(0, "127.0.0.1", r));
-  const { port } = s.address();
-  await new Promise((r) => s.close(r));
-  return port;
-}
-
 async function startServer() {
-  server = spawn(BIN, ["serve", "--addr", `127.0.0.1:${port}`, "--db", DB, "--static", DIST], { stdio: ["ignore", "pipe", "pipe"] });
-  server.stderr.on("data", () => {});
-  server.stdout.on("data", () => {});
-  for (let i = 0; i < 100; i++) {
-    try {
-      const r = await fetch(`http://127.0.0.1:${port}/api/sessions`);
-      if (r.ok) return;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error("hiveterm serve did not start");
+  server = await startServe(BIN, { port, db: DB });
 }
 
 async function stopServer() {
-  if (!server) return;
-  const done = new Promise((r) => server.once("exit", r));
-  server.kill("SIGTERM");
-  await done;
+  await server?.stop();
   server = null;
 }
 

@@ -5,31 +5,14 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import os from "node:os";
-import { execFileSync } from "node:child_process";
-import { ROOT, SHOTS, openPage, openLog, dropLog, rowFacts, hivetermBinary, staticPageHooks, pasteLog, markdownRendered, bodiesRead } from "../lib.mjs";
-
-const FIXTURES = [
-  ...fs.readdirSync(path.join(ROOT, "fixtures/claude-code-2.1.332")).map((f) => `fixtures/claude-code-2.1.332/${f}`),
-  ...fs.readdirSync(path.join(ROOT, "fixtures/hyperhive")).map((f) => `fixtures/hyperhive/${f}`),
-].filter((f) => f.endsWith(".jsonl"));
+import { ROOT, SHOTS, FIXTURES, openPage, openLog, dropLog, rowFacts, hivetermBinary, classifiedRows, staticPageHooks, pasteLog, markdownRendered, bodiesRead } from "../lib.mjs";
 
 const env = staticPageHooks();
 
-/** The rows `hiveterm classify` gives for a file, coalesced like the page, if the binary exists. */
+/** The rows `hiveterm classify` gives for a file, if the binary exists. */
 function expectedRows(file) {
   const bin = hivetermBinary();
-  if (!bin) return null;
-  const out = execFileSync(bin, ["classify", path.join(ROOT, file)], { maxBuffer: 1 << 28 }).toString();
-  const rows = [];
-  for (const line of out.split("\n").filter(Boolean)) {
-    const env = JSON.parse(line);
-    env.msgs.forEach((m, idx) => {
-      const last = rows[rows.length - 1];
-      if (m.coalesce_key && last && last.coalesce_key === m.coalesce_key) rows.pop();
-      rows.push({ ...m, seq: String(env.seq), idx: String(idx) });
-    });
-  }
-  return rows;
+  return bin ? classifiedRows(bin, file) : null;
 }
 
 function checkShapes(facts, file) {

@@ -7,13 +7,11 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
-import net from "node:net";
 import path from "node:path";
-import { spawn, execFileSync } from "node:child_process";
-import { ROOT, DIST, SHOTS, serveStatic, launch, openPage, openLog, hivetermBinary } from "../lib.mjs";
+import { execFileSync } from "node:child_process";
+import { ROOT, SHOTS, NDJSON, serveStatic, launch, openPage, openLog, hivetermBinary, freePort, startServe, summaryStrings, summaryFigures } from "../lib.mjs";
 
 const BIN = hivetermBinary();
-const NDJSON = { "content-type": "application/x-ndjson" };
 let browser, statics, server, port;
 
 before(async () => {
@@ -23,46 +21,8 @@ before(async () => {
 after(async () => {
   await browser?.close();
   await statics?.close();
-  if (server) {
-    const done = new Promise((r) => server.once("exit", r));
-    server.kill("SIGTERM");
-    await done;
-  }
+  await server?.stop();
 });
-
-// The header's strings, written as app/src/summary.rs writes them.
-const grouped = (n) => n.toLocaleString("en-US");
-const count = (n, thing) => `${grouped(n)} ${thing}${n === 1 ? "" : "s"}`;
-const dollars = (usd) => (usd < 1 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`);
-function expected(s) {
-  let turns = count(s.turns, "turn");
-  for (const [n, what] of [[s.turns_ok, "ok"], [s.turns_failed, "failed"], [s.turns_interrupted, "interrupted"]]) {
-    if (n > 0) turns += ` · ${grouped(n)} ${what}`;
-  }
-  const tokens = [[s.input_tokens, "in"], [s.output_tokens, "out"], [s.cache_read_tokens, "cache read"], [s.cache_creation_tokens, "cache write"]]
-    .filter(([n]) => n > 0)
-    .map(([n, what]) => `${grouped(n)} ${what}`)
-    .join(" · ");
-  return {
-    turns,
-    tool_calls: grouped(Object.values(s.tool_calls).reduce((a, b) => a + b, 0)),
-    errors: count(s.errors, "error"),
-    warnings: count(s.warnings, "warning"),
-    tokens: tokens || "—",
-    cost: s.cost_usd == null ? "—" : dollars(s.cost_usd),
-    models: s.models.length ? s.models.join(", ") : "—",
-    subagents: grouped(s.subagents),
-    files_changed: grouped(s.files_changed.length),
-  };
-}
-
-/** The open header's figures, by `data-k`. */
-async function figures(page) {
-  await page.waitForSelector(".summary-header:not([hidden])");
-  if (!(await page.$(".summary-header[open]"))) await page.click(".summary-header > summary .sh-line");
-  await page.waitForSelector(".summary-header[open] .sh-figures");
-  return page.$$eval(".summary-header [data-k]", (els) => Object.fromEntries(els.map((e) => [e.dataset.k, e.textContent])));
-}
 
 function pick(got, want) {
   return Object.fromEntries(Object.keys(want).map((k) => [k, got[k]]));
@@ -82,10 +42,10 @@ for (const fixture of ["claude-code-2.1.332/tool_errors.stream.jsonl", "claude-c
     const s = JSON.parse(execFileSync(BIN, ["summary", "--json", file], { encoding: "utf8" }));
     const page = await openPage(browser, statics.url);
     await openLog(page, file);
-    const want = expected(s);
+    const want = summaryStrings(s);
     // The header is no row: rows stay one per message.
     assert.equal(await page.$$eval(".summary-header .row", (r) => r.length), 0);
-    assert.deepEqual(pick(await figures(page), want), want);
+    assert.deepEqual(pick(await summaryFigures(page), want), want);
     const line = await page.$eval(".summary-header .sh-line", (e) => e.textContent);
     assert.ok(line.startsWith(want.turns) && line.includes(want.errors), line);
     const button = await page.$(".summary-header .first-error");
@@ -137,25 +97,10 @@ test("offline: first error is exact in a list past the browser's height limit, i
   }
 });
 
-async function freePort() {
-  const s = net.createServer();
-  await new Promise((r) => s.listen(0, "127.0.0.1", r));
-  const { port } = s.address();
-  await new Promise((r) => s.close(r));
-  return port;
-}
-
 async function startServer() {
   const db = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "hiveterm-e2e-")), "summary.db");
   port = await freePort();
-  server = spawn(BIN, ["serve", "--addr", `127.0.0.1:${port}`, "--db", db, "--static", DIST], { stdio: ["ignore", "ignore", "ignore"] });
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/api/sessions`)).ok) return;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error("hiveterm serve did not start");
+  server = await startServe(BIN, { port, db });
 }
 
 async function post(id, events) {
@@ -175,9 +120,9 @@ test("live: the header follows the session; first error pages back to its row", 
   const page = await openPage(browser, `http://127.0.0.1:${port}/s/e2e-sum`);
   let s = await api();
   assert.ok(s.first_error_seq != null && s.first_error_seq < 100, `an early error: ${s.first_error_seq}`);
-  let want = expected(s);
+  let want = summaryStrings(s);
   await page.waitForFunction((t) => document.querySelector(".summary-header .sh-line")?.textContent.startsWith(t), want.turns);
-  assert.deepEqual(pick(await figures(page), want), want);
+  assert.deepEqual(pick(await summaryFigures(page), want), want);
   // A new turn arrives and ends: the header follows.
   await post("e2e-sum", [
     { kind: "turn_start", ts: ts++, from: "operator", body: "again" },
@@ -185,9 +130,9 @@ test("live: the header follows the session; first error pages back to its row", 
     { kind: "turn_end", ts: ts++, ok: true },
   ]);
   s = await api();
-  want = expected(s);
+  want = summaryStrings(s);
   await page.waitForFunction((w) => document.querySelector(".summary-header [data-k=turns]")?.textContent === w, want.turns, { timeout: 10_000 });
-  assert.deepEqual(pick(await figures(page), want), want);
+  assert.deepEqual(pick(await summaryFigures(page), want), want);
   // First error: paged back to, current, in view, in the URL.
   await page.click(".summary-header .first-error");
   await page.waitForSelector(`.live .row.current[data-seq="${s.first_error_seq}"]`, { timeout: 20_000 });
