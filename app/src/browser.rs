@@ -90,6 +90,12 @@ pub fn new_worker(loader: &str) -> Result<web_sys::Worker, String> {
     web_sys::Worker::new_with_options(loader, &opts).map_err(|e| format!("{e:?}"))
 }
 
+/// Starts a worker from a classic script: an exported file's (`crate::export`), whose
+/// workers are `blob:` URLs, which Chromium does not start as modules from `file://`.
+pub fn new_classic_worker(url: &str) -> Result<web_sys::Worker, String> {
+    web_sys::Worker::new(url).map_err(|e| format!("{e:?}"))
+}
+
 /// Puts `text` on the clipboard (best effort: a page without clipboard access copies
 /// nothing, and the link is still in the address bar).
 pub fn copy_text(text: &str) {

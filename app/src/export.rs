@@ -1,9 +1,11 @@
 //! The page inside a one-file export (`hiveterm export`, server/src/export/): the file's boot
-//! script leaves `window.hivetermExport` — `meta` (title, counts, summary), `worker` (the
-//! worker as a `blob:` URL) and `next()` (the embedded envelopes as JSON lines, inflated
+//! script leaves `window.hivetermExport` — `meta` (title, counts, summary), `worker` and
+//! `mdworker` (the classifier's and the markdown renderer's workers, as `blob:` URLs) and
+//! `next()` (the embedded envelopes as JSON lines, inflated
 //! chunk by chunk) — and starts this page. Seeing it, the page shows those envelopes as an
-//! offline log, through the same reducer and the same progress as a dropped one, and asks no
-//! server anything: no session list, no kept log to restore, no live view.
+//! offline log, through the same reducer and the same progress as a dropped one, with the
+//! summary the exporter computed in the header, and asks no server anything: no session
+//! list, no kept log to restore, no live view.
 //!
 //! Pure, tested natively: [`Envelopes`] (chunks → envelopes) and [`Meta`].
 
@@ -73,7 +75,7 @@ fn parse_lines(bytes: &[u8]) -> Vec<TermEnvelope> {
         .collect()
 }
 
-pub use imp::{embedded, load, worker_url};
+pub use imp::{embedded, load, mdworker_url, worker_url};
 
 mod imp {
     use super::*;
@@ -103,11 +105,25 @@ mod imp {
         Reflect::get(&export()?, &"worker".into()).ok()?.as_string()
     }
 
+    /// The markdown worker's URL in an export (a `blob:` URL); `None` on a served page.
+    pub fn mdworker_url() -> Option<String> {
+        Reflect::get(&export()?, &"mdworker".into())
+            .ok()?
+            .as_string()
+    }
+
     /// Shows the export's rows in `log`; false when this page is not an export.
     pub fn load(log: LogFile) -> bool {
         let Some(ex) = export() else { return false };
-        let meta = Reflect::get(&ex, &"meta".into())
-            .ok()
+        let meta = Reflect::get(&ex, &"meta".into()).ok();
+        // The summary as the worker sends it: the JSON of `hiveterm summary --json`.
+        let summary = meta
+            .as_ref()
+            .and_then(|m| Reflect::get(m, &"summary".into()).ok())
+            .filter(JsValue::is_object)
+            .and_then(|s| js_sys::JSON::stringify(&s).ok())
+            .and_then(|s| s.as_string());
+        let meta = meta
             .and_then(|m| js_sys::JSON::stringify(&m).ok())
             .and_then(|s| s.as_string())
             .and_then(|s| Meta::parse(&s))
@@ -119,11 +135,11 @@ mod imp {
             return false;
         };
         log.open_embedded(&meta.title, meta.bytes);
-        leptos::task::spawn_local(read(log, ex, next, meta));
+        leptos::task::spawn_local(read(log, ex, next, meta, summary));
         true
     }
 
-    async fn read(log: LogFile, ex: JsValue, next: Function, meta: Meta) {
+    async fn read(log: LogFile, ex: JsValue, next: Function, meta: Meta, summary: Option<String>) {
         let mut parser = Envelopes::default();
         let (mut read, mut envs, mut sent, mut last) = (0.0, Vec::new(), false, now_ms());
         let rows = |envs, read, done| FromWorker::Rows {
@@ -132,8 +148,8 @@ mod imp {
             total: meta.bytes,
             lines: meta.lines,
             done,
-            // The header's summary of an export is not read from its meta yet.
-            summary: None,
+            // The whole log's, computed by the exporter: the header shows it from the start.
+            summary: summary.clone(),
             // An export carries its rows whole: no body is left in a file.
             lazy: Vec::new(),
         };

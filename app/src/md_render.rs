@@ -268,7 +268,13 @@ mod imp {
                 _ => {}
             }
         });
-        let sink = match crate::browser::new_worker("./mdworker_loader.js") {
+        // Relative: next to the page wherever it is served (in an exported file, the `blob:`
+        // URL of the markdown worker it carries, a classic script).
+        let worker = match crate::export::mdworker_url() {
+            Some(url) => crate::browser::new_classic_worker(&url),
+            None => crate::browser::new_worker("./mdworker_loader.js"),
+        };
+        let sink = match worker {
             Ok(w) => {
                 w.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
                 Sink::Worker {

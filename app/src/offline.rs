@@ -182,10 +182,12 @@ mod imp {
 
         fn spawn(&self) {
             // Relative: next to the page wherever it is served (in an exported file, the
-            // `blob:` URL of the worker it carries).
-            let url = crate::export::worker_url();
-            let url = url.as_deref().unwrap_or("./worker_loader.js");
-            let worker = match crate::browser::new_worker(url) {
+            // `blob:` URL of the worker it carries, a classic script).
+            let worker = match crate::export::worker_url() {
+                Some(url) => crate::browser::new_classic_worker(&url),
+                None => crate::browser::new_worker("./worker_loader.js"),
+            };
+            let worker = match worker {
                 Ok(w) => w,
                 Err(e) => {
                     let handler = self.0.borrow().handler.clone();

@@ -1,5 +1,3 @@
-// PENDING: not yet run (the page could not be built in the session that wrote it). Move to
-// e2e/tests/ once it passes: node --test e2e/pending/export.test.mjs
 // One-file export (`hiveterm export`): every fixture exported and opened from file:// in
 // headless Chromium shows exactly the rows `hiveterm classify` gives, with no request but the
 // file itself (and the blob: URL of its own worker); a hostile log exported executes nothing
@@ -12,13 +10,9 @@ import os from "node:os";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
 import { pathToFileURL } from "node:url";
-import { ROOT, SHOTS, launch, hivetermBinary } from "../lib.mjs";
+import { ROOT, SHOTS, FIXTURES, launch, hivetermBinary, classifiedRows, rowFacts, hostileLog, serveStatic, openPage, openLog, markdownRendered, summaryStrings, summaryFigures } from "../lib.mjs";
 
 const BIN = hivetermBinary();
-const FIXTURES = [
-  ...fs.readdirSync(path.join(ROOT, "fixtures/claude-code-2.1.332")).map((f) => `fixtures/claude-code-2.1.332/${f}`),
-  ...fs.readdirSync(path.join(ROOT, "fixtures/hyperhive")).map((f) => `fixtures/hyperhive/${f}`),
-].filter((f) => f.endsWith(".jsonl"));
 const HOSTILE = fs.readdirSync(path.join(ROOT, "classifier/tests/hostile"))
   .filter((f) => f.endsWith(".jsonl"))
   .map((f) => `classifier/tests/hostile/${f}`);
@@ -43,21 +37,6 @@ function exportLog(file, args = [], text = null) {
   }
   execFileSync(BIN, ["export", input, "-o", out, ...args], { stdio: ["ignore", "ignore", "pipe"] });
   return out;
-}
-
-/** The rows `hiveterm classify` gives for a file, coalesced like the page. */
-function expectedRows(file) {
-  const out = execFileSync(BIN, ["classify", file], { maxBuffer: 1 << 28 }).toString();
-  const rows = [];
-  for (const line of out.split("\n").filter(Boolean)) {
-    const env = JSON.parse(line);
-    env.msgs.forEach((m, idx) => {
-      const last = rows[rows.length - 1];
-      if (m.coalesce_key && last && last.coalesce_key === m.coalesce_key) rows.pop();
-      rows.push({ ...m, seq: String(env.seq), idx: String(idx) });
-    });
-  }
-  return rows;
 }
 
 /** Opens an exported file from disk, recording every request, dialog and error; waits until
@@ -90,24 +69,49 @@ function assertNoRequests(page) {
   assert.deepEqual(other, [], "no request besides the file itself and its own blob: worker");
 }
 
-async function rowFacts(page) {
+const skip = !BIN && "hiveterm not built";
+
+/** The markup of every markdown body drawn, bodies opened (`e`) and rendered by the worker. */
+async function markdownBodies(page) {
+  await page.keyboard.press("e");
+  await markdownRendered(page);
   return page.$$eval(".live .row", (rows) =>
-    rows.map((r) => ({
-      seq: r.dataset.seq,
-      idx: r.dataset.idx,
-      levels: [...r.classList].filter((c) => c.startsWith("level-")),
-      summary: r.querySelector(":scope > .summary-text, :scope > summary > .summary-text")?.textContent ?? null,
-    })),
+    rows.flatMap((r) => [...r.querySelectorAll(".md")].map((m) => `${r.dataset.seq}/${r.dataset.idx} ${m.innerHTML}`)),
   );
 }
 
-const skip = !BIN && "hiveterm not built";
+test("an export shows the summary header and the markdown bodies exactly as the offline page", { skip, timeout: 90_000 }, async () => {
+  const statics = await serveStatic();
+  try {
+    for (const file of ["fixtures/claude-code-2.1.332/tool_errors.stream.jsonl", "fixtures/hyperhive/file_tools.events.jsonl"]) {
+      const s = JSON.parse(execFileSync(BIN, ["summary", "--json", path.join(ROOT, file)], { encoding: "utf8" }));
+      const want = summaryStrings(s);
+      const page = await openExport(exportLog(path.join(ROOT, file)));
+      const got = await summaryFigures(page);
+      assert.deepEqual(Object.fromEntries(Object.keys(want).map((k) => [k, got[k]])), want, `${file}: the header`);
+      const bodies = await markdownBodies(page);
+      assert.ok(bodies.some((b) => /<(p|strong|em|code|ul|ol|h\d)\b/.test(b)), `${file}: rendered markdown: ${bodies.slice(0, 3)}`);
+      assertNoRequests(page);
+      assert.deepEqual(page.errors, [], `${file}: errors`);
+      await page.screenshot({ path: path.join(SHOTS, `export-summary-${path.basename(file, ".jsonl")}.png`) });
+      await page.context().close();
+
+      const offline = await openPage(browser, statics.url);
+      await openLog(offline, path.join(ROOT, file));
+      assert.deepEqual(await summaryFigures(offline), got, `${file}: the same header offline`);
+      assert.deepEqual(await markdownBodies(offline), bodies, `${file}: the same bodies offline`);
+      await offline.context().close();
+    }
+  } finally {
+    await statics.close();
+  }
+});
 
 for (const file of FIXTURES) {
   test(`export of ${file} opened from file:// shows hiveterm classify's rows`, { skip, timeout: 60_000 }, async () => {
     const html = exportLog(path.join(ROOT, file));
     const page = await openExport(html);
-    const want = expectedRows(path.join(ROOT, file));
+    const want = classifiedRows(BIN, file);
     const shown = await page.$eval(".shown", (e) => e.textContent);
     assert.equal(shown, `${want.length} rows`, `${file}: row count vs hiveterm classify`);
     const facts = await rowFacts(page);
@@ -134,40 +138,10 @@ for (const file of FIXTURES) {
   });
 }
 
-const NASTY = [
-  `<script>window.__pwned = 1</script>`,
-  `<img src=x onerror="window.__pwned = 2">`,
-  `<img src="https://tracker.example.com/pixel.gif">`,
-  `![pixel](https://tracker.example.com/p.png)`,
-  `[click me](javascript:window.__pwned=3)`,
-  `<iframe src="https://evil.example.com/"></iframe>`,
-  `<svg onload="window.__pwned=5"><circle r=9 /></svg>`,
-  `<style>body{display:none}</style><link rel=stylesheet href="https://evil.example.com/x.css">`,
-  `<details open ontoggle="window.__pwned=6">x</details>`,
-  `<object data="https://evil.example.com/x.swf"></object>`,
-  `</script><script>window.__pwned = 11</script><!--`,
-  "\u001b]8;;https://evil.example.com\u0007osc link\u001b]8;;\u0007 and \u001b[31mred\u001b[0m",
-];
-
-function hostileLog() {
-  const lines = [];
-  let ts = 1764468000;
-  const ev = (o) => lines.push(JSON.stringify({ ts: ts++, ...o }));
-  ev({ kind: "turn_start", from: `<b onmouseover="window.__pwned=7">op</b>`, body: NASTY.join("\n") });
-  for (const text of NASTY) {
-    ev({ kind: "stream", value: { type: "assistant", message: { role: "assistant", content: [{ type: "text", text }] } } });
-    ev({ kind: "note", text: `stderr: ${text}` });
-    ev({ kind: "stream", value: { type: "assistant", message: { role: "assistant", content: [{ type: "tool_use", id: `t${ts}`, name: "Bash", input: { command: text } }] } } });
-    ev({ kind: "stream", value: { type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: `t${ts - 1}`, content: text.repeat(3), is_error: true }] } } });
-  }
-  lines.push(`<script>window.__pwned = 8</script>`);
-  ev({ kind: "turn_end", ok: false, note: `<script>window.__pwned=10</script>` });
-  return lines.join("\n") + "\n";
-}
-
 /** Opens every body, then checks that nothing ran, loaded or got in. */
 async function assertInert(page, what) {
   await page.keyboard.press("e");
+  await markdownRendered(page);
   await page.waitForTimeout(500);
   assert.equal(await page.evaluate(() => window.__pwned), undefined, `${what}: no injected script ran`);
   assert.deepEqual(page.dialogs, [], `${what}: no dialog`);
@@ -232,11 +206,28 @@ test("--redact takes the secret out of the rows; --range keeps those lines' rows
   await page.context().close();
 });
 
-test("a range link (#seq=A-B) in an exported file marks those rows", { skip, timeout: 60_000 }, async () => {
-  const file = path.join(ROOT, "fixtures/hyperhive/file_tools.events.jsonl");
-  const page = await openExport(exportLog(file), "#seq=3-5");
-  const selected = await page.$$eval(".live .row.selected", (rs) => rs.map((r) => r.dataset.seq));
-  assert.ok(selected.length > 0 && selected.every((s) => Number(s) >= 3 && Number(s) <= 5), `range rows: ${selected}`);
+test("a range link (#seq=A-B) in an exported file marks those rows; one to lines without rows goes to the next row", { skip, timeout: 60_000 }, async () => {
+  const file = "fixtures/hyperhive/file_tools.events.jsonl";
+  const html = exportLog(path.join(ROOT, file));
+  const seqs = [...new Set(classifiedRows(BIN, file).map((r) => Number(r.seq)))];
+  // Three envelopes with rows, from the middle of the log.
+  const [a, b] = [seqs[Math.floor(seqs.length / 2)], seqs[Math.floor(seqs.length / 2) + 2]];
+  const want = seqs.filter((s) => s >= a && s <= b).map(String);
+  const page = await openExport(html, `#seq=${a}-${b}`);
+  await page.waitForSelector(`.live .row.current[data-seq="${a}"]`, { timeout: 10_000 });
+  const selected = await page.$$eval(".live .row.selected", (rs) => [...new Set(rs.map((r) => r.dataset.seq))]);
+  assert.deepEqual(selected, want, "exactly the range's rows are selected");
+  assert.equal(await page.evaluate(() => location.hash), `#seq=${a}-${b}`, "the link stays");
   assertNoRequests(page);
+  await page.screenshot({ path: path.join(SHOTS, "export-range.png") });
   await page.context().close();
+
+  // Lines 3 to 5 are state changes (no row): the first row after them is current.
+  const next = seqs.find((s) => s > 5);
+  assert.ok(!seqs.some((s) => s >= 3 && s <= 5), "lines 3-5 give no row");
+  const rowless = await openExport(html, "#seq=3-5");
+  await rowless.waitForSelector(`.live .row.current[data-seq="${next}"]`, { timeout: 10_000 });
+  assert.equal(await rowless.evaluate(() => location.hash), "#seq=3-5");
+  assert.deepEqual(rowless.errors, []);
+  await rowless.context().close();
 });

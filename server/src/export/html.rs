@@ -7,12 +7,14 @@
 //! <script type=application/octet-stream id=hiveterm-data>     envelopes, raw DEFLATE, base64
 //! <script type=text/plain id=hiveterm-worker-js>              the worker's wasm-bindgen glue
 //! <script type=application/octet-stream id=hiveterm-worker-wasm>  its wasm, base64
+//! <script type=text/plain id=hiveterm-mdworker-js>            the markdown worker's glue
+//! <script type=application/octet-stream id=hiveterm-mdworker-wasm>  its wasm, base64
 //! <script type=application/octet-stream id=hiveterm-app-wasm>     the page's wasm, base64
 //! <script type=module>   the page's glue, then boot.js (the only script that runs; hashed)
 //! ```
 //!
-//! `boot.js` turns the blocks into what the page expects: the worker as a `blob:` URL (its
-//! glue and wasm joined), the data as a stream of inflated bytes, both on
+//! `boot.js` turns the blocks into what the page expects: each worker (the classifier's, the
+//! markdown renderer's) as a `blob:` URL (its glue and wasm joined), the data as a stream of inflated bytes, both on
 //! `window.hivetermExport` with the meta, then starts the page's wasm. The page (app/src/
 //! export.rs) sees `hivetermExport` and shows the rows as an offline log, asking nothing of
 //! any server.
@@ -41,10 +43,13 @@ pub struct Assets<'a> {
     css: &'a str,
     app_js: &'a str,
     app_wasm: &'a [u8],
-    worker_js: &'a str,
+    worker_js: String,
     worker_wasm: &'a [u8],
+    mdworker_js: String,
+    mdworker_wasm: &'a [u8],
     app_init: &'a str,
     worker_init: &'a str,
+    mdworker_init: &'a str,
 }
 
 /// Whether a file's name ends in `.ext`.
@@ -67,9 +72,51 @@ fn init_name(js: &str) -> Option<&str> {
     (!name.is_empty() && js.contains(&format!("function {name}("))).then_some(name)
 }
 
+/// A worker's wasm-bindgen glue (an ES module, `--target web`) as a classic script: Chromium
+/// starts no module worker from a `blob:` URL of a page opened from `file://` (its origin is
+/// opaque), and a classic one it does. Its `export` keywords and statement go, and
+/// `import.meta.url` (only read when no wasm bytes are given, which boot.js always gives)
+/// becomes the worker's own address. `None` if anything module-only is left.
+fn classic(js: &str) -> Option<String> {
+    let mut out = String::with_capacity(js.len());
+    let mut rest = js.replace("import.meta.url", "self.location.href");
+    // `export { a, b as default };` (also minified: `export{…};`) goes whole.
+    while let Some(at) = ["export {", "export{"]
+        .iter()
+        .filter_map(|p| rest.find(p))
+        .min()
+    {
+        let end = at + rest[at..].find('}')? + 1;
+        let end = if rest[end..].starts_with(';') {
+            end + 1
+        } else {
+            end
+        };
+        out.push_str(&rest[..at]);
+        rest = rest[end..].to_owned();
+    }
+    out.push_str(&rest);
+    for decl in [
+        "class ",
+        "function ",
+        "async function ",
+        "const ",
+        "let ",
+        "var ",
+    ] {
+        out = out.replace(&format!("export {decl}"), decl);
+    }
+    let module_only = out.contains("import.meta")
+        || out.lines().any(|l| {
+            l.trim_start().starts_with("export ") || l.trim_start().starts_with("import ")
+        });
+    (!module_only).then_some(out)
+}
+
 impl<'a> Assets<'a> {
     /// Finds them by trunk's names: `*.css`, `app-*.js`, `app-*_bg.wasm`, `worker.js` (or
-    /// `worker-*.js`) and `worker*_bg.wasm`.
+    /// `worker-*.js`), `worker*_bg.wasm`, `mdworker.js` (or `mdworker-*.js`) and
+    /// `mdworker*_bg.wasm`.
     pub fn of(page: &'a Bundle) -> Result<Assets<'a>, String> {
         let find = |what: &str, test: &dyn Fn(&str) -> bool| -> Result<&'a [u8], String> {
             let name = page
@@ -97,22 +144,38 @@ impl<'a> Assets<'a> {
                 n == "worker.js" || (n.starts_with("worker-") && has_ext(n, "js"))
             })?,
         )?;
+        let mdworker_js = text(
+            "the markdown worker's script",
+            find("mdworker.js", &|n| {
+                n == "mdworker.js" || (n.starts_with("mdworker-") && has_ext(n, "js"))
+            })?,
+        )?;
         let init = |what: &str, js: &'a str| {
             init_name(js).ok_or_else(|| {
                 format!("the {what}'s script is not the wasm-bindgen glue an export can inline")
             })
         };
+        let as_classic = |what: &str, js: &str| {
+            classic(js).ok_or_else(|| {
+                format!("the {what}'s script cannot be made a classic script an export can start")
+            })
+        };
         Ok(Assets {
             app_init: init("page", app_js)?,
             worker_init: init("worker", worker_js)?,
+            mdworker_init: init("markdown worker", mdworker_js)?,
             css: text("the stylesheet", find("*.css", &|n| has_ext(n, "css"))?)?,
             app_js,
             app_wasm: find("app-*_bg.wasm", &|n| {
                 n.starts_with("app-") && n.ends_with("_bg.wasm")
             })?,
-            worker_js,
+            worker_js: as_classic("worker", worker_js)?,
             worker_wasm: find("worker*_bg.wasm", &|n| {
                 n.starts_with("worker") && n.ends_with("_bg.wasm")
+            })?,
+            mdworker_js: as_classic("markdown worker", mdworker_js)?,
+            mdworker_wasm: find("mdworker*_bg.wasm", &|n| {
+                n.starts_with("mdworker") && n.ends_with("_bg.wasm")
             })?,
         })
     }
@@ -122,7 +185,8 @@ impl<'a> Assets<'a> {
 fn module_script(assets: &Assets) -> String {
     let boot = BOOT
         .replace("__PAGE_INIT__", assets.app_init)
-        .replace("__WORKER_INIT__", assets.worker_init);
+        .replace("__WORKER_INIT__", assets.worker_init)
+        .replace("__MDWORKER_INIT__", assets.mdworker_init);
     format!("{}\n{boot}", assets.app_js)
 }
 
@@ -189,6 +253,18 @@ pub fn write(out: &mut dyn Write, assets: &Assets, meta: &Meta, data: &[u8]) -> 
     )?;
     block(
         &mut w,
+        "text/plain",
+        "hiveterm-mdworker-js",
+        assets.mdworker_js.as_bytes(),
+    )?;
+    block(
+        &mut w,
+        "application/octet-stream",
+        "hiveterm-mdworker-wasm",
+        base64(assets.mdworker_wasm).as_bytes(),
+    )?;
+    block(
+        &mut w,
         "application/octet-stream",
         "hiveterm-app-wasm",
         base64(assets.app_wasm).as_bytes(),
@@ -230,6 +306,8 @@ mod tests {
             ("terminal-0123456789abcdef.css".into(), b".row{}".to_vec()),
             ("worker.js".into(), glue.as_bytes().to_vec()),
             ("worker_bg.wasm".into(), b"\0asm".to_vec()),
+            ("mdworker.js".into(), glue.as_bytes().to_vec()),
+            ("mdworker_bg.wasm".into(), b"\0asm".to_vec()),
             (
                 "worker_loader.js".into(),
                 b"import init from './worker.js';".to_vec(),
@@ -267,7 +345,7 @@ mod tests {
         assert_eq!(n, html.len());
         // The title and the meta cannot close their elements.
         assert!(!html.contains("<script>alert"), "{html}");
-        assert_eq!(html.matches("</script>").count(), 6);
+        assert_eq!(html.matches("</script>").count(), 8);
         // Exactly one script runs: the module, and the CSP names its hash.
         let script = module_script(&assets);
         assert!(html.contains(&format!(
@@ -298,6 +376,23 @@ mod tests {
             None,
         );
         check("export { x as default };", None);
+    }
+
+    #[test]
+    fn a_workers_glue_becomes_a_classic_script() {
+        let glue = "export class A {\n}\nfunction f() { return new URL('w_bg.wasm', import.meta.url); }\n\
+                    async function __wbg_init(m){}\nexport { initSync, __wbg_init as default };\n";
+        let js = classic(glue).unwrap();
+        assert_eq!(
+            js,
+            "class A {\n}\nfunction f() { return new URL('w_bg.wasm', self.location.href); }\n\
+             async function __wbg_init(m){}\n\n"
+        );
+        assert_eq!(
+            classic("async function a(){}export{a as default};").as_deref(),
+            Some("async function a(){}")
+        );
+        assert_eq!(classic("import x from './y.js';\nexport{x};"), None);
     }
 
     #[test]
