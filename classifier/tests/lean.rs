@@ -5,7 +5,7 @@
 
 #![cfg(not(target_arch = "wasm32"))]
 
-use std::path::{Path, PathBuf};
+mod logs;
 
 use classifier::event::line_event;
 use classifier::{
@@ -49,25 +49,9 @@ fn check(input: &[u8], what: &str) {
     assert_eq!(got_summary, want_summary, "{what}: summary");
 }
 
-fn files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).expect("a test folder") {
-        let path = entry.expect("an entry").path();
-        if path.is_dir() {
-            files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "jsonl") {
-            out.push(path);
-        }
-    }
-}
-
 #[test]
 fn every_fixture_and_hostile_log_classifies_as_the_whole_parse() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut all = Vec::new();
-    files(&root.join("../fixtures"), &mut all);
-    files(&root.join("tests/hostile"), &mut all);
-    assert!(all.len() >= 25, "{all:?}");
-    for path in all {
+    for path in logs::every_log() {
         check(&std::fs::read(&path).unwrap(), &path.display().to_string());
     }
 }

@@ -6,20 +6,9 @@
 
 #![cfg(not(target_arch = "wasm32"))]
 
-use std::path::{Path, PathBuf};
+mod logs;
 
 use classifier::{LogClassifier, TermEnvelope};
-
-fn files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).expect("a test folder") {
-        let path = entry.expect("an entry").path();
-        if path.is_dir() {
-            files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "jsonl") {
-            out.push(path);
-        }
-    }
-}
 
 fn check(input: &[u8], limit: usize, chunk: usize, what: &str) {
     let mut whole = Vec::new();
@@ -47,12 +36,7 @@ fn check(input: &[u8], limit: usize, chunk: usize, what: &str) {
 
 #[test]
 fn a_resumed_log_gives_the_rest_of_the_whole_one() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut all = Vec::new();
-    files(&root.join("../fixtures"), &mut all);
-    files(&root.join("tests/hostile"), &mut all);
-    assert!(all.len() >= 25, "{all:?}");
-    for path in all {
+    for path in logs::every_log() {
         let input = std::fs::read(&path).unwrap();
         let what = path.display().to_string();
         for chunk in [1 + input.len() / 7, 4096] {
