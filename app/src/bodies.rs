@@ -9,8 +9,10 @@
 //! so a row drawn again shows its body at once, everything forgotten when another log
 //! opens. Beneath it, `imp` runs it against the worker ([`crate::offline::ask_bodies`]).
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::sync::Arc;
+
+use crate::byte_cache::ByteCache;
 
 /// Most bytes of bodies kept for rows drawn again.
 pub const CACHE_BYTES: usize = 16 * 1024 * 1024;
@@ -22,10 +24,7 @@ pub type Key = (u64, u32);
 /// tests).
 #[derive(Debug)]
 pub struct Bodies<W> {
-    done: HashMap<Key, Arc<str>>,
-    order: VecDeque<Key>,
-    bytes: usize,
-    cap: usize,
+    done: ByteCache<Key>,
     asked: HashMap<Key, Vec<W>>,
     queue: Vec<Key>,
 }
@@ -40,10 +39,7 @@ impl<W> Bodies<W> {
     /// Nothing asked yet; bodies kept up to `cap` bytes.
     pub fn with_cap(cap: usize) -> Bodies<W> {
         Bodies {
-            done: HashMap::new(),
-            order: VecDeque::new(),
-            bytes: 0,
-            cap,
+            done: ByteCache::new(cap),
             asked: HashMap::new(),
             queue: Vec::new(),
         }
@@ -93,24 +89,13 @@ impl<W> Bodies<W> {
     pub fn answer(&mut self, key: Key, body: String) -> (Arc<str>, Vec<W>) {
         let waiters = self.asked.remove(&key).unwrap_or_default();
         let body: Arc<str> = body.into();
-        if !self.done.contains_key(&key) {
-            self.bytes += body.len();
-            self.done.insert(key, body.clone());
-            self.order.push_back(key);
-        }
-        while self.bytes > self.cap && self.order.len() > 1 {
-            if let Some(old) = self.order.pop_front()
-                && let Some(b) = self.done.remove(&old)
-            {
-                self.bytes -= b.len();
-            }
-        }
+        self.done.insert(key, body.clone());
         (body, waiters)
     }
 
     /// Another log: everything forgotten (its rows are others).
     pub fn clear(&mut self) {
-        *self = Bodies::with_cap(self.cap);
+        *self = Bodies::with_cap(self.done.cap());
     }
 
     /// Bodies held.
@@ -120,7 +105,7 @@ impl<W> Bodies<W> {
 
     /// Bytes of bodies held.
     pub fn bytes(&self) -> usize {
-        self.bytes
+        self.done.bytes()
     }
 }
 

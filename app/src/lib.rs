@@ -18,7 +18,8 @@
 //! - [`summary`]: the summary header's strings from a log's summary, and when a live view
 //!   fetches it again.
 //! - [`md_render`]: markdown bodies rendered in the worker — one request per body, held
-//!   until it listens, answers cached.
+//!   until it listens, answers cached; [`bodies`]: an offline log's bodies asked again of
+//!   its worker; both cache in a [`byte_cache`] (bounded by bytes, oldest first out).
 //! - [`share`]: where a live view reads (a session, or a share link `/p/<token>` in
 //!   read-only postmortem mode), what a share link is, what a dead one says;
 //!   [`share_form`]: the share button's options, request, answer and steps.
@@ -52,6 +53,7 @@ pub mod text;
 pub mod banner;
 pub mod bodies;
 pub mod browser;
+pub mod byte_cache;
 pub mod dead_link;
 pub mod drop_zone;
 pub mod export;

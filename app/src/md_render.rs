@@ -16,10 +16,12 @@
 //! Beneath it, `imp` runs it against the worker; [`crate::markdown_view`] is the one place
 //! the answer is set as HTML.
 
+use std::collections::HashMap;
 use std::collections::hash_map::DefaultHasher;
-use std::collections::{HashMap, VecDeque};
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
+
+use crate::byte_cache::ByteCache;
 
 /// Most bytes of rendered HTML kept for rows drawn again.
 pub const CACHE_BYTES: usize = 8 * 1024 * 1024;
@@ -54,10 +56,7 @@ pub enum Ask {
 pub struct Renders<W> {
     ready: bool,
     next_id: u64,
-    done: HashMap<Key, Arc<str>>,
-    order: VecDeque<Key>,
-    bytes: usize,
-    cap: usize,
+    done: ByteCache<Key>,
     in_flight: HashMap<Key, u64>,
     asked: HashMap<u64, (Key, Vec<W>)>,
     held: Vec<(u64, String)>,
@@ -75,10 +74,7 @@ impl<W> Renders<W> {
         Renders {
             ready: false,
             next_id: 1,
-            done: HashMap::new(),
-            order: VecDeque::new(),
-            bytes: 0,
-            cap,
+            done: ByteCache::new(cap),
             in_flight: HashMap::new(),
             asked: HashMap::new(),
             held: Vec::new(),
@@ -126,16 +122,7 @@ impl<W> Renders<W> {
         let (key, waiters) = self.asked.remove(&id)?;
         self.in_flight.remove(&key);
         let html: Arc<str> = html.into();
-        self.bytes += html.len();
         self.done.insert(key, html.clone());
-        self.order.push_back(key);
-        while self.bytes > self.cap && self.order.len() > 1 {
-            if let Some(old) = self.order.pop_front()
-                && let Some(h) = self.done.remove(&old)
-            {
-                self.bytes -= h.len();
-            }
-        }
         Some((html, waiters))
     }
 
