@@ -1,4 +1,4 @@
-//! The page inside a one-file export (`hiveterm export`, server/src/export/): the file's boot
+//! The page inside a one-file export (`hiveterm export`, the `onefile` crate): the file's boot
 //! script leaves `window.hivetermExport` — `meta` (title, counts, summary), `worker` and
 //! `mdworker` (the classifier's and the markdown renderer's workers, as `blob:` URLs) and
 //! `next()` (the embedded envelopes as JSON lines, inflated
@@ -12,7 +12,7 @@
 use classifier::TermEnvelope;
 use serde::Deserialize;
 
-/// The export's facts, from its `meta` block (server/src/export/mod.rs, `Meta`).
+/// The export's facts, from its `meta` block (onefile/src/lib.rs, `Meta`).
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(default)]
 pub struct Meta {

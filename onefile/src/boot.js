@@ -1,4 +1,4 @@
-// hiveterm export: boots the page from the blocks of this file (server/src/export/html.rs).
+// hiveterm export: boots the page from the blocks of this file (onefile/src/html.rs).
 // Runs after the page's wasm-bindgen glue, in the same module; asks nothing of any server.
 // __PAGE_INIT__, __WORKER_INIT__ and __MDWORKER_INIT__ are replaced by the name of each
 // glue's init function.

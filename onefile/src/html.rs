@@ -23,9 +23,7 @@ use std::io::{self, Write};
 
 use sha2::{Digest, Sha256};
 
-use super::Meta;
-use crate::page::Bundle;
-use crate::web::{base64, escape};
+use crate::{Meta, base64};
 
 /// The exported file's Content-Security-Policy (a `<meta>`, so no `frame-ancestors`): no
 /// source at all by default; the one inline script by its hash and WebAssembly; the worker
@@ -36,6 +34,22 @@ pub const EXPORT_CSP: &str = "default-src 'none'; script-src 'wasm-unsafe-eval' 
 
 /// The boot script (appended to the page's glue in the one inline module).
 const BOOT: &str = include_str!("boot.js");
+
+/// Text escaped for HTML (element content and quoted attribute values).
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
 
 /// The page's files an export needs, found in a built page.
 #[derive(Debug)]
@@ -114,16 +128,15 @@ fn classic(js: &str) -> Option<String> {
 }
 
 impl<'a> Assets<'a> {
-    /// Finds them by trunk's names: `*.css`, `app-*.js`, `app-*_bg.wasm`, `worker.js` (or
+    /// Finds them among a built page's files (name, bytes) by trunk's names: `*.css`, `app-*.js`, `app-*_bg.wasm`, `worker.js` (or
     /// `worker-*.js`), `worker*_bg.wasm`, `mdworker.js` (or `mdworker-*.js`) and
     /// `mdworker*_bg.wasm`.
-    pub fn of(page: &'a Bundle) -> Result<Assets<'a>, String> {
+    pub fn of(files: &[(&'a str, &'a [u8])]) -> Result<Assets<'a>, String> {
         let find = |what: &str, test: &dyn Fn(&str) -> bool| -> Result<&'a [u8], String> {
-            let name = page
-                .names()
-                .find(|n| !n.contains('/') && test(n))
-                .ok_or_else(|| format!("the built page has no {what}"))?;
-            page.get(name)
+            files
+                .iter()
+                .find(|(n, _)| !n.contains('/') && test(n))
+                .map(|&(_, bytes)| bytes)
                 .ok_or_else(|| format!("the built page has no {what}"))
         };
         let text = |what: &str, bytes: &'a [u8]| -> Result<&'a str, String> {
@@ -297,22 +310,22 @@ impl Write for Counter<'_> {
 mod tests {
     use super::*;
 
-    fn page() -> Bundle {
-        let glue = "async function __wbg_init(m){}\nexport { initSync, __wbg_init as default };\n";
-        Bundle::new(vec![
-            ("index.html".into(), b"<!doctype html>".to_vec()),
-            ("app-0123456789abcdef.js".into(), glue.as_bytes().to_vec()),
-            ("app-0123456789abcdef_bg.wasm".into(), b"\0asm".to_vec()),
-            ("terminal-0123456789abcdef.css".into(), b".row{}".to_vec()),
-            ("worker.js".into(), glue.as_bytes().to_vec()),
-            ("worker_bg.wasm".into(), b"\0asm".to_vec()),
-            ("mdworker.js".into(), glue.as_bytes().to_vec()),
-            ("mdworker_bg.wasm".into(), b"\0asm".to_vec()),
-            (
-                "worker_loader.js".into(),
-                b"import init from './worker.js';".to_vec(),
-            ),
-        ])
+    const GLUE: &[u8] =
+        b"async function __wbg_init(m){}\nexport { initSync, __wbg_init as default };\n";
+
+    /// A built page's files, as trunk names them.
+    fn page() -> Vec<(&'static str, &'static [u8])> {
+        vec![
+            ("index.html", b"<!doctype html>"),
+            ("app-0123456789abcdef.js", GLUE),
+            ("app-0123456789abcdef_bg.wasm", b"\0asm"),
+            ("terminal-0123456789abcdef.css", b".row{}"),
+            ("worker.js", GLUE),
+            ("worker_bg.wasm", b"\0asm"),
+            ("mdworker.js", GLUE),
+            ("mdworker_bg.wasm", b"\0asm"),
+            ("worker_loader.js", b"import init from './worker.js';"),
+        ]
     }
 
     fn meta(title: &str) -> Meta {
@@ -397,12 +410,9 @@ mod tests {
 
     #[test]
     fn a_page_without_its_parts_is_refused() {
-        let empty = Bundle::new(vec![("index.html".into(), b"x".to_vec())]);
-        assert!(Assets::of(&empty).unwrap_err().contains("no app-*.js"));
-        let bad = Bundle::new(vec![
-            ("index.html".into(), b"x".to_vec()),
-            ("app-1.js".into(), b"let s = '</script>';".to_vec()),
-        ]);
-        assert!(Assets::of(&bad).unwrap_err().contains("cannot be inlined"));
+        let empty: &[(&str, &[u8])] = &[("index.html", b"x")];
+        assert!(Assets::of(empty).unwrap_err().contains("no app-*.js"));
+        let bad: &[(&str, &[u8])] = &[("index.html", b"x"), ("app-1.js", b"let s = '</script>';")];
+        assert!(Assets::of(bad).unwrap_err().contains("cannot be inlined"));
     }
 }
