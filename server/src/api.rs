@@ -8,6 +8,7 @@
 //! | `GET  /sessions/{id}/summary`                | the postmortem `classifier::Summary`    |
 //! | `GET  /sessions/{id}/events/history?before&limit` | `{"envelopes", "next_before", "head"}` |
 //! | `GET  /sessions/{id}/events/stream?after`    | SSE, see [`crate::sse`]                 |
+//! | `GET  /sessions/{id}/events/raw`             | the stored raw events as JSONL, in seq order (the page's "save as one file") |
 //! | `POST /sessions/{id}/events?title`           | JSONL in; `{"session", "created", "first_seq", "last_seq", "count", "seqs"}` |
 //! | `POST /sessions/{id}/end`                    | `SessionInfo`                           |
 //!
@@ -106,6 +107,7 @@ pub fn router(state: AppState, extra: Router<AppState>) -> Router<AppState> {
         .route("/sessions/{id}/end", post(end_session))
         .route("/sessions/{id}/events/history", get(history))
         .route("/sessions/{id}/events/stream", get(crate::sse::stream))
+        .route("/sessions/{id}/events/raw", get(raw_events))
         .merge(extra)
         .fallback(|| async { AppError::NotFound("no such API route".into()) })
         .layer(middleware::from_fn_with_state(state, auth))
@@ -241,6 +243,59 @@ pub(crate) async fn state_of(state: &AppState, scope: &Scope) -> Result<Response
 
 /// The summary of the session's events so far: the classifier's summary fold, kept up to
 /// date by the session's fold as events are stored (never a pass over the log).
+/// Events read from the store per piece of a raw answer.
+const RAW_CHUNK: u64 = 512;
+
+/// `GET …/events/raw`: the session's stored events up to its newest now, byte for byte as
+/// ingested, one a line (JSONL), in seq order — the log `hiveterm share SESSION --export`
+/// exports, for the page's "save as one file" to export the same way. Streamed in pieces
+/// of [`RAW_CHUNK`] events; a store failure after the first piece ends the answer early.
+async fn raw_events(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Response, AppError> {
+    let head = Scope::session(&state, &id).await?.head();
+    let store = state.store().clone();
+    let first = store.events(&id, 0, head.min(RAW_CHUNK)).await?;
+    let lines = |events: Vec<crate::fold::StoredEvent>| {
+        let mut out = Vec::new();
+        for ev in events {
+            out.extend_from_slice(&ev.line.bytes);
+            out.push(b'\n');
+        }
+        axum::body::Bytes::from(out)
+    };
+    let first = lines(first);
+    let rest = futures_util::stream::unfold(head.min(RAW_CHUNK), move |pos| {
+        let (store, id) = (store.clone(), id.clone());
+        async move {
+            if pos >= head {
+                return None;
+            }
+            let to = head.min(pos + RAW_CHUNK);
+            match store.events(&id, pos, to).await {
+                Ok(events) => Some((Ok(lines(events)), to)),
+                Err(e) => Some((Err(std::io::Error::other(e.to_string())), head)),
+            }
+        }
+    });
+    let body = futures_util::StreamExt::chain(
+        futures_util::stream::once(async move { Ok::<_, std::io::Error>(first) }),
+        rest,
+    );
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/x-ndjson"),
+            ),
+            (header::CACHE_CONTROL, HeaderValue::from_static("no-store")),
+        ],
+        Body::from_stream(body),
+    )
+        .into_response())
+}
+
 async fn get_summary(
     State(state): State<AppState>,
     Path(id): Path<String>,

@@ -522,6 +522,60 @@ async fn state_is_the_same_after_reopening_the_database() {
     );
 }
 
+/// The raw events of a session are its stored lines, byte for byte, one a line, in seq
+/// order (blank lines were never stored), over several store reads; the same token guards
+/// them.
+#[tokio::test]
+async fn raw_events_are_the_stored_lines_in_order() {
+    let config = Config {
+        token: Some("s3cret".into()),
+        ..Config::default()
+    };
+    let db = TestDb::with(config, 4);
+    let app = hiveterm::app(db.state.clone());
+    let mut log = fixture("claude-code-2.1.332/file_tools.stream.jsonl");
+    // Past one piece of the answer (512 events), with a line that is not JSON kept as is.
+    for i in 0..600 {
+        log.extend(format!("{{\"kind\":\"note\",\"text\":\"n{i} é\"}}\n\n").as_bytes());
+    }
+    log.extend(b"not json \xff\n");
+    let (status, _, _) = req_with(
+        &app,
+        "POST",
+        "/api/sessions/r/events?token=s3cret",
+        &[],
+        log.clone(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let want: Vec<u8> = log
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.iter().all(u8::is_ascii_whitespace))
+        .flat_map(|l| [l, b"\n"].concat())
+        .collect();
+    let (status, headers, body) = req(
+        &app,
+        "GET",
+        "/api/sessions/r/events/raw?token=s3cret",
+        vec![],
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(headers["content-type"], "application/x-ndjson");
+    assert_eq!(body.len(), want.len());
+    assert!(body == want);
+    let (status, _, _) = req(&app, "GET", "/api/sessions/r/events/raw", vec![]).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    let (status, _, _) = req(
+        &app,
+        "GET",
+        "/api/sessions/none/events/raw?token=s3cret",
+        vec![],
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
 #[tokio::test]
 async fn token_guards_the_api() {
     let config = Config {
