@@ -6,10 +6,12 @@
 # BIG_LINES=700000 for about 1 GB) is opened through the page's file input in headless
 # Chromium, served from dist/ by a plain static server. Each run records: first rows on screen
 # after the drop, fully classified (every row reachable), scroll frame times over 300 frames,
-# rows in the DOM, the renderer's resident memory, the last row after G, a body opened there
+# rows in the DOM, the resident memory of the renderer that runs the page and its workers
+# (where it is: wasm memories, other anonymous pages, file-backed pages; and every renderer of
+# the browser for comparison), the last row after G, a body opened there
 # (read again from the file), a search's first hits. Prints every run and the medians, and
 # exits 1 if a median misses a target (issue 12):
-#   154 MB: first rows <= 300 ms, every row reachable <= 1500 ms, renderer RSS < 350 MB;
+#   154 MB: first rows <= 300 ms, every row reachable <= 1500 ms, the page's renderer < 350 MB;
 #   1 GB (BIG_LINES >= 500000): first rows <= 1000 ms, reachable <= 10000 ms, RSS < 1536 MB;
 #   and fewer than 1000 rows in the DOM (the list is virtualised).
 # Not run in CI: the figures depend on the machine and its load (CI runs the same test once and
@@ -53,7 +55,13 @@ const runs = fs.readdirSync(dir).sort().map((f) => JSON.parse(fs.readFileSync(`$
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 console.log(`big log: ${runs[0].lines} lines, ${(runs[0].bytes / 1e6).toFixed(1)} MB, ${runs[0].rows}`);
 for (const [i, r] of runs.entries()) {
-  console.log(`  run ${i + 1}: first rows ${r.firstWall} ms (page-side ${r.prog.first}), classified ${r.doneWall} ms (page-side ${r.prog.done}), scroll p50/p95 ${r.scroll.p50.toFixed(1)}/${r.scroll.p95.toFixed(1)} ms, ${r.scroll.rendered} rows in the DOM, renderer RSS ${r.rss.toFixed(0)} MB, last row seq ${r.lastSeq}, a body read in ${r.bodyMs.toFixed(0)} ms, search first hits ${r.searchMs} ms`);
+  console.log(`  run ${i + 1}: first rows ${r.firstWall} ms (page-side ${r.prog.first}), classified ${r.doneWall} ms (page-side ${r.prog.done}), scroll p50/p95 ${r.scroll.p50.toFixed(1)}/${r.scroll.p95.toFixed(1)} ms, ${r.scroll.rendered} rows in the DOM, the page's renderer RSS ${r.rss.toFixed(0)} MB (every renderer ${r.rssAll.toFixed(0)} MB), last row seq ${r.lastSeq}, a body read in ${r.bodyMs.toFixed(0)} ms, search first hits ${r.searchMs} ms`);
+  for (const [k, m] of Object.entries(r.stages)) {
+    const wasm = m.wasm.filter((w) => w >= 0.5).map((w) => w.toFixed(0)).join(" + ");
+    console.log(`    ${k.padEnd(10)} the page's renderer ${m.rss.toFixed(0)} MB = wasm memories [${wasm}] + other anonymous ${m.anon.toFixed(0)} + file-backed ${m.file.toFixed(0)}; every renderer ${m.all.toFixed(0)} MB`);
+  }
+  const h = r.heaps.searched;
+  console.log(`    JS heaps used at the end: ${Object.entries(h).map(([k, v]) => `${k} ${v.toFixed(1)} MB`).join(", ")}`);
 }
 const m = {
   first: median(runs.map((r) => r.firstWall)),
@@ -62,14 +70,15 @@ const m = {
   p95: median(runs.map((r) => r.scroll.p95)),
   dom: median(runs.map((r) => r.scroll.rendered)),
   rss: median(runs.map((r) => r.rss)),
+  rssAll: median(runs.map((r) => r.rssAll)),
 };
-console.log(`median: first rows ${m.first} ms, classified ${m.done} ms, scroll p50/p95 ${m.p50.toFixed(1)}/${m.p95.toFixed(1)} ms, ${m.dom} rows in the DOM, renderer RSS ${m.rss.toFixed(0)} MB`);
+console.log(`median: first rows ${m.first} ms, classified ${m.done} ms, scroll p50/p95 ${m.p50.toFixed(1)}/${m.p95.toFixed(1)} ms, ${m.dom} rows in the DOM, the page's renderer RSS ${m.rss.toFixed(0)} MB (every renderer ${m.rssAll.toFixed(0)} MB)`);
 const gb = runs[0].lines >= 500000;
 const [tFirst, tDone, tRss] = gb ? [1000, 10000, 1536] : [300, 1500, 350];
 const checks = [
   [`first rows <= ${tFirst} ms`, m.first <= tFirst],
   [`every row reachable (classified) <= ${tDone} ms`, m.done <= tDone],
-  [`renderer RSS < ${tRss} MB`, m.rss < tRss],
+  [`the page's renderer RSS < ${tRss} MB`, m.rss < tRss],
   [`virtualised (< 1000 rows in the DOM)`, m.dom < 1000],
 ];
 for (const [what, ok] of checks) console.log(`  ${ok ? "met   " : "MISSED"} ${what}`);

@@ -31,7 +31,8 @@
 //!   DOM, rendered in the worker: [`md_render`]), [`summary_header`], [`start_page`],
 //!   [`drop_zone`], [`share_button`] (a live session's), [`dead_link`] (a share link's).
 //! - [`log_file`]: an offline log opened, read, kept, reopened, closed; [`offline`] /
-//!   [`worker`]: reading it in chunks in a Web Worker; [`keep`]: the copy kept in IndexedDB
+//!   [`worker`]: reading it in chunks in a Web Worker, its rows sent to the page in
+//!   [`row_batch`]'s flat layout (pure, tested natively); [`keep`]: the copy kept in IndexedDB
 //!   for a reload of the tab (its pruning is pure).
 //! - [`export`]: the page inside a one-file export (`hiveterm export`): its embedded rows
 //!   shown as an offline log, no server asked.
@@ -67,6 +68,7 @@ pub mod net;
 pub mod offline;
 pub mod page;
 pub mod row;
+pub mod row_batch;
 pub mod row_list;
 pub mod rows;
 pub mod share_button;

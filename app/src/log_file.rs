@@ -91,9 +91,10 @@ impl LogFile {
                 {
                     self.summary.set(Some(v));
                 }
-                if !envs.is_empty() {
+                let any = !envs.is_empty();
+                if any {
                     self.navi.state.update(|s| {
-                        for env in &envs {
+                        for env in envs {
                             apply_lazy(s, env, &lazy);
                         }
                     });
@@ -102,7 +103,7 @@ impl LogFile {
                 progress.update(|p| {
                     if let Some(p) = p {
                         (p.read, p.total, p.lines, p.done) = (read, total, lines, done);
-                        if p.first_ms.is_none() && !envs.is_empty() {
+                        if p.first_ms.is_none() && any {
                             p.first_ms = Some(elapsed);
                         }
                         if done {

@@ -70,19 +70,6 @@ pub enum FromWorker {
     Error(String),
 }
 
-/// Parses a batch of envelopes the worker sent. A batch that does not parse (it cannot: the
-/// worker wrote it) gives no envelopes rather than a panic.
-pub fn parse_batch(json: &str) -> Vec<TermEnvelope> {
-    serde_json::from_str(json).unwrap_or_default()
-}
-
-/// Reads `[seq, idx, lines, seq, idx, lines, …]` (a `Float64Array` of the worker's).
-pub fn lazy_of(flat: &[f64]) -> Vec<crate::worker::Lazy> {
-    flat.chunks_exact(3)
-        .map(|p| (p[0] as u64, p[1] as u32, p[2] as u32))
-        .collect()
-}
-
 /// Reads `[seq, idx, seq, idx, …]`.
 pub fn pairs_of(flat: &[f64]) -> Vec<(u64, u32)> {
     flat.chunks_exact(2)
@@ -131,15 +118,19 @@ mod imp {
         }
         match kind.as_str() {
             "ready" => Some(FromWorker::Ready),
-            "rows" | "done" => Some(FromWorker::Rows {
-                envs: parse_batch(&get("json")?.as_string()?),
-                read: get("read")?.as_f64()?,
-                total: get("total")?.as_f64()?,
-                lines: get("lines")?.as_f64()? as u64,
-                done: kind == "done",
-                summary: get("summary").and_then(|v| v.as_string()),
-                lazy: lazy_of(&floats(get("lazy"))),
-            }),
+            "rows" | "done" => {
+                let bytes = get("rows")?.dyn_into::<js_sys::Uint8Array>().ok()?.to_vec();
+                let (envs, lazy) = crate::row_batch::decode(&bytes);
+                Some(FromWorker::Rows {
+                    envs,
+                    read: get("read")?.as_f64()?,
+                    total: get("total")?.as_f64()?,
+                    lines: get("lines")?.as_f64()? as u64,
+                    done: kind == "done",
+                    summary: get("summary").and_then(|v| v.as_string()),
+                    lazy,
+                })
+            }
             "bodies" => Some(FromWorker::Bodies(
                 serde_json::from_str(&get("json")?.as_string()?).unwrap_or_default(),
             )),
@@ -319,26 +310,5 @@ mod imp {
     pub fn text_blob(text: &str) -> Option<web_sys::Blob> {
         let parts = js_sys::Array::of1(&JsValue::from_str(text));
         web_sys::Blob::new_with_str_sequence(&parts).ok()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn batch_round_trips() {
-        let envs = vec![TermEnvelope {
-            ts: Some(1.5),
-            seq: Some(3),
-            msgs: vec![classifier::TermMsg::new(classifier::Level::Warn, "x")],
-        }];
-        let json = serde_json::to_string(&envs).unwrap();
-        assert_eq!(parse_batch(&json), envs);
-    }
-
-    #[test]
-    fn garbage_batch_is_empty() {
-        assert!(parse_batch("not json").is_empty());
     }
 }

@@ -323,17 +323,17 @@ impl ViewState {
             .any(|r| r.idx == idx && r.lazy.is_some())
     }
 
-    fn make_row(&mut self, env: &TermEnvelope, idx: usize, msg: &TermMsg) -> Row {
+    fn make_row(&mut self, seq: Option<u64>, ts: Option<f64>, idx: usize, msg: TermMsg) -> Row {
         let uid = self.next_uid;
         self.next_uid += 1;
         Row {
             uid,
-            seq: env.seq,
+            seq,
             idx: idx as u32,
-            ts: env.ts,
-            msg: msg.clone(),
+            ts,
+            tool: classifier::tool_of(&msg).map(str::to_owned),
+            msg,
             turn: None,
-            tool: classifier::tool_of(msg).map(str::to_owned),
             lazy: None,
         }
     }
@@ -396,15 +396,21 @@ impl ViewState {
 /// above every seq held is a repeat and is ignored. Turn rows get their times; the end of a
 /// turn pairs with the last open start.
 pub fn apply(state: &mut ViewState, env: &TermEnvelope) {
-    apply_lazy(state, env, &[]);
+    if is_repeat(state, env) {
+        return;
+    }
+    apply_lazy(state, env.clone(), &[]);
+}
+
+fn is_repeat(state: &ViewState, env: &TermEnvelope) -> bool {
+    matches!((env.seq, state.last_seq), (Some(seq), Some(last)) if seq <= last)
 }
 
 /// [`apply`] for an envelope whose rows' bodies were left in the file: `lazy` lists them
-/// (`(seq, idx, body lines)`, in order, others' rows among them allowed).
-pub fn apply_lazy(state: &mut ViewState, env: &TermEnvelope, lazy: &[crate::worker::Lazy]) {
-    if let (Some(seq), Some(last)) = (env.seq, state.last_seq)
-        && seq <= last
-    {
+/// (`(seq, idx, body lines)`, in order, others' rows among them allowed). The envelope is
+/// taken: its rows become the held rows without a copy.
+pub fn apply_lazy(state: &mut ViewState, env: TermEnvelope, lazy: &[crate::worker::Lazy]) {
+    if is_repeat(state, &env) {
         return;
     }
     if let Some(seq) = env.seq {
@@ -418,12 +424,12 @@ pub fn apply_lazy(state: &mut ViewState, env: &TermEnvelope, lazy: &[crate::work
         }
         None => &[],
     };
-    for (idx, msg) in env.msgs.iter().enumerate() {
-        let mut row = state.make_row(env, idx, msg);
-        if msg.body.is_none() {
+    for (idx, msg) in env.msgs.into_iter().enumerate() {
+        let mut row = state.make_row(env.seq, env.ts, idx, msg);
+        if row.msg.body.is_none() {
             row.lazy = mine.iter().find(|l| l.1 as usize == idx).map(|l| l.2);
         }
-        match row_kind(msg) {
+        match row_kind(&row.msg) {
             RowKind::TurnStart => {
                 state.in_flight = true;
                 state.open_turn = env.ts;
@@ -439,7 +445,7 @@ pub fn apply_lazy(state: &mut ViewState, env: &TermEnvelope, lazy: &[crate::work
             }
             _ => {}
         }
-        if let Some(key) = &msg.coalesce_key
+        if let Some(key) = &row.msg.coalesce_key
             && state
                 .rows
                 .back()

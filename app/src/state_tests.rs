@@ -615,7 +615,7 @@ fn rows_whose_body_stayed_in_the_file_keep_their_shape_and_height() {
     s.set_expand(true);
     let mut h = held.clone();
     h.set_expand(true);
-    for e in &meta {
+    for e in meta {
         apply_lazy(&mut s, e, &lazy);
     }
     for n in 0..3 {
@@ -638,7 +638,7 @@ fn a_search_shows_the_rows_the_worker_found_in_bodies_left_in_the_file() {
     ];
     let lazy = crate::worker::strip(&mut meta);
     let mut s = ViewState::default();
-    for e in &meta {
+    for e in meta {
         apply_lazy(&mut s, e, &lazy);
     }
     set_filter(
@@ -655,7 +655,7 @@ fn a_search_shows_the_rows_the_worker_found_in_bodies_left_in_the_file() {
     assert!(!s.add_body_hits(&[(4, 0)]));
     let mut more = vec![one(4, msg(Level::Info, "fourth").body("x"))];
     let lazy = crate::worker::strip(&mut more);
-    apply_lazy(&mut s, &more[0], &lazy);
+    apply_lazy(&mut s, more.remove(0), &lazy);
     assert_eq!(summaries(&s), ["first", "needle in the summary", "fourth"]);
     // Another query forgets the hits.
     set_filter(

@@ -4,9 +4,11 @@
 //! objects:
 //! - worker → page `{kind: "ready"}` once it listens;
 //! - page → worker `{kind: "file", file: Blob}` (a `File`, or the `Blob` of pasted text);
-//! - worker → page `{kind: "rows", json: "[TermEnvelope…]", read, total, lines, summary}`
-//!   after each chunk (the first chunk is small so the first rows show at once), then
-//!   `{kind: "done", …}` with the same fields. `summary` is a JSON string: the
+//! - worker → page `{kind: "rows", rows: Uint8Array, read, total, lines, summary}` after
+//!   each chunk (the first chunk is small so the first rows show at once), then
+//!   `{kind: "done", …}` with the same fields. `rows` is the chunk's envelopes without their
+//!   bodies in [`crate::row_batch`]'s flat layout, its buffer transferred, not copied (no
+//!   JSON: the page decodes it straight into rows). `summary` is a JSON string: the
 //!   [`classifier::Summary`] of the file read so far (the keys `hiveterm summary --json`
 //!   prints, docs/CLI.md); the one on `done` is the whole file's;
 //! - to the markdown worker (its own small wasm, `src/bin/mdworker.rs`, [`run_markdown`]):
@@ -315,6 +317,16 @@ mod imp {
         let _ = scope().post_message(&o);
     }
 
+    /// Posts a message whose `buffer` is transferred to the page, not copied.
+    fn post_transfer(kind: &str, fields: &[(&str, JsValue)], buffer: &JsValue) {
+        let o = Object::new();
+        let _ = Reflect::set(&o, &"kind".into(), &kind.into());
+        for (k, v) in fields {
+            let _ = Reflect::set(&o, &(*k).into(), v);
+        }
+        let _ = scope().post_message_with_transfer(&o, &js_sys::Array::of1(buffer));
+    }
+
     fn numbers(xs: &[f64]) -> JsValue {
         Float64Array::from(xs).into()
     }
@@ -503,23 +515,22 @@ mod imp {
             j.done = true;
         }
         let lazy = strip(&mut envs);
-        let flat: Vec<f64> = lazy
-            .iter()
-            .flat_map(|&(s, i, l)| [s as f64, f64::from(i), f64::from(l)])
-            .collect();
-        let json = serde_json::to_string(&envs).unwrap_or_else(|_| "[]".to_owned());
+        let buf = crate::row_batch::encode(&envs, &lazy);
+        drop((envs, lazy));
+        let rows = Uint8Array::from(buf.as_slice());
+        drop(buf);
         let summary = serde_json::to_string(&j.c.summary()).unwrap_or_else(|_| "{}".to_owned());
-        post(
+        post_transfer(
             if j.done { "done" } else { "rows" },
             &[
                 ("job", j.id.into()),
-                ("json", json.into()),
-                ("lazy", numbers(&flat)),
+                ("rows", rows.clone().into()),
                 ("read", j.at.into()),
                 ("total", j.total.into()),
                 ("lines", (j.c.lines() as f64).into()),
                 ("summary", summary.into()),
             ],
+            &rows.buffer(),
         );
         Ok(())
     }
@@ -600,7 +611,7 @@ mod imp {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     fn run_split(input: &[u8], split: usize) -> Vec<TermEnvelope> {
@@ -685,7 +696,7 @@ mod tests {
     }
 
     /// Every fixture, one after another: a log with every kind of body.
-    fn every_fixture() -> Vec<u8> {
+    pub(crate) fn every_fixture() -> Vec<u8> {
         fixture("")
     }
 

@@ -22,10 +22,9 @@ after(async () => {
   await server?.close();
 });
 
-/** Resident memory (MB) of the renderer processes of the Chromium that playwright started
- * (a renderer whose ancestor was launched with --remote-debugging-pipe; the tests run one
- * browser at a time). */
-function rendererRssMb() {
+/** The renderer processes of the Chromium this test started (a renderer whose ancestor is this
+ * node process: other tests' browsers on the same machine are not counted). */
+function rendererPids() {
   const procs = new Map();
   for (const p of fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
     try {
@@ -37,31 +36,128 @@ function rendererRssMb() {
   }
   const ours = (p) => {
     for (let q = procs.get(p)?.ppid, i = 0; q && i < 10; q = procs.get(q)?.ppid, i++) {
-      if (procs.get(q)?.cmd.includes("--remote-debugging-pipe")) return true;
+      if (q === String(process.pid)) return true;
     }
     return false;
   };
-  let total = 0;
-  for (const [p, { cmd }] of procs) {
-    if (!cmd.includes("--type=renderer") || !ours(p)) continue;
+  return [...procs].filter(([p, { cmd }]) => cmd.includes("--type=renderer") && ours(p)).map(([p]) => p);
+}
+
+/** Each of those renderers' resident memory (MB), from /proc/<pid>/smaps: `wasm`, each wasm
+ * linear memory's resident pages (a read-write mapping followed by the rest of V8's 10 GiB
+ * reservation, inaccessible), largest first; `file`, file-backed pages (Chromium's own code,
+ * shared with its other processes, and fonts); `anon`, every other anonymous page (V8's JS
+ * heaps, Blink, allocator caches); `workers`, its Web Worker threads. The page and its workers
+ * live in one renderer, the one with worker threads; Chromium keeps others (the browser's
+ * first blank tab, a spare), whose memory does not move with the page's. */
+function renderers() {
+  const out = [];
+  for (const pid of rendererPids()) {
+    let text;
     try {
-      const rss = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${p}/status`, "utf8"));
-      if (rss) total += Number(rss[1]) / 1024;
+      text = fs.readFileSync(`/proc/${pid}/smaps`, "utf8");
+    } catch {
+      continue;
+    }
+    const r = { pid, rss: 0, wasm: [], file: 0, anon: 0, workers: 0 };
+    const maps = [];
+    for (const line of text.split("\n")) {
+      const head = /^([0-9a-f]+)-([0-9a-f]+) (\S+) \S+ \S+ (\d+)/.exec(line);
+      if (head) {
+        maps.push({ start: BigInt(`0x${head[1]}`), end: BigInt(`0x${head[2]}`), perms: head[3], inode: head[4], rss: 0 });
+        continue;
+      }
+      const rss = /^Rss:\s+(\d+) kB/.exec(line);
+      if (rss && maps.length) maps[maps.length - 1].rss = Number(rss[1]) / 1024;
+    }
+    for (const [i, m] of maps.entries()) {
+      r.rss += m.rss;
+      const next = maps[i + 1];
+      const guard = next && next.start === m.end && next.perms.startsWith("---") && next.end - next.start >= 6n << 30n;
+      if (m.perms.startsWith("rw") && m.inode === "0" && guard) r.wasm.push(m.rss);
+      else if (m.inode !== "0") r.file += m.rss;
+      else r.anon += m.rss;
+    }
+    r.wasm.sort((a, b) => b - a);
+    try {
+      r.workers = fs.readdirSync(`/proc/${pid}/task`).filter((t) => fs.readFileSync(`/proc/${pid}/task/${t}/comm`, "utf8").startsWith("DedicatedWorker")).length;
     } catch {}
+    out.push(r);
   }
-  return total;
+  return out;
+}
+
+/** The page's renderer (the one running its workers) and every renderer of the browser. */
+function memory() {
+  const all = renderers();
+  const page = all.filter((r) => r.workers > 0);
+  const sum = (rs, k) => rs.reduce((t, r) => t + r[k], 0);
+  return {
+    rss: sum(page, "rss"),
+    wasm: page.flatMap((r) => r.wasm).sort((a, b) => b - a),
+    anon: sum(page, "anon"),
+    file: sum(page, "file"),
+    all: sum(all, "rss"),
+    others: all.filter((r) => r.workers === 0).map((r) => r.rss),
+  };
+}
+
+function fmtMemory(m) {
+  const wasm = m.wasm.filter((w) => w >= 0.5).map((w) => w.toFixed(0)).join(" + ");
+  return `the page's renderer ${m.rss.toFixed(0)} MB = wasm memories [${wasm}] + other anonymous ${m.anon.toFixed(0)} + file-backed ${m.file.toFixed(0)}; every renderer ${m.all.toFixed(0)} MB (others: ${m.others.map((o) => o.toFixed(0)).join(", ")})`;
+}
+
+/** The used JS heap (MB) of the page and of each of its workers, by the DevTools protocol
+ * (`Runtime.getHeapUsage`; workers through `Target.setAutoAttach`). Returns a function that
+ * asks again. */
+async function jsHeaps(page) {
+  const cdp = await page.context().newCDPSession(page);
+  const workers = new Map();
+  let next = 1;
+  const waiting = new Map();
+  cdp.on("Target.attachedToTarget", (e) => workers.set(e.sessionId, e.targetInfo.url.split("/").pop()));
+  cdp.on("Target.receivedMessageFromTarget", (e) => {
+    const m = JSON.parse(e.message);
+    waiting.get(m.id)?.(m.result);
+  });
+  await cdp.send("Target.setAutoAttach", { autoAttach: true, waitForDebuggerOnStart: false, flatten: false });
+  const ask = (sessionId) =>
+    new Promise((resolve) => {
+      const id = next++;
+      waiting.set(id, resolve);
+      cdp.send("Target.sendMessageToTarget", { sessionId, message: JSON.stringify({ id, method: "Runtime.getHeapUsage" }) }).catch(() => resolve(null));
+      setTimeout(() => resolve(null), 2000);
+    });
+  return async () => {
+    const out = { page: (await cdp.send("Runtime.getHeapUsage")).usedSize / 1e6 };
+    for (const [sid, name] of workers) {
+      const r = await ask(sid);
+      if (r) out[name] = r.usedSize / 1e6;
+    }
+    return out;
+  };
+}
+
+function fmtHeaps(h) {
+  return Object.entries(h).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(", ");
 }
 
 test(`big log: ${LINES} lines`, { timeout: 180_000 + LINES * 2 }, async () => {
   const size = fs.statSync(FILE).size;
   const page = await openPage(browser, server.url);
   await page.waitForTimeout(500); // the worker is started with the page
+  const heaps = await jsHeaps(page);
+  // The page's renderer is told by its worker threads: wait for the worker to start.
+  for (let i = 0; i < 50 && memory().rss === 0; i++) await page.waitForTimeout(100);
+  const stages = { loaded: memory() };
   const t0 = Date.now();
   await page.setInputFiles("#file", FILE);
   await page.waitForSelector(".live .row", { timeout: 30_000 });
   const firstWall = Date.now() - t0;
   await page.waitForSelector('.progress[data-done="1"]', { timeout: 120_000 + LINES });
   const doneWall = Date.now() - t0;
+  stages.classified = memory();
+  const heapsClassified = await heaps();
   const prog = await page.$eval(".progress", (p) => ({ first: Number(p.dataset.firstMs), done: Number(p.dataset.doneMs), lines: Number(p.dataset.lines) }));
   const rows = await page.$eval(".shown", (e) => e.textContent);
   await page.screenshot({ path: path.join(SHOTS, "big-top.png") });
@@ -115,15 +211,20 @@ test(`big log: ${LINES} lines`, { timeout: 180_000 + LINES * 2 }, async () => {
   const searchMs = Date.now() - t1;
   const found = await page.$eval(".shown", (e) => e.textContent);
   const heap = await page.evaluate(() => (performance.memory ? performance.memory.usedJSHeapSize / 1e6 : 0));
-  const rss = rendererRssMb();
+  stages.searched = memory();
+  const rss = stages.searched.rss;
+  const rssAll = stages.searched.all;
+  const heapsSearched = await heaps();
 
   console.log(`BIG LOG: ${LINES} lines, ${(size / 1e6).toFixed(1)} MB, ${rows}`);
   console.log(`  first rows on screen: ${firstWall} ms after the drop (page-side ${prog.first} ms)`);
   console.log(`  fully classified:     ${doneWall} ms after the drop (page-side ${prog.done} ms)`);
   console.log(`  scroll frames: p50 ${scroll.p50.toFixed(1)} ms, p95 ${scroll.p95.toFixed(1)} ms, max ${scroll.max.toFixed(1)} ms; jumps ${scroll.jumps.map((j) => j.toFixed(0)).join("/")} ms; ${scroll.rendered} rows in the DOM`);
-  console.log(`  memory: JS heap ${heap.toFixed(0)} MB, renderer RSS ${rss.toFixed(0)} MB`);
+  console.log(`  memory: JS heap ${heap.toFixed(0)} MB, the page's renderer RSS ${rss.toFixed(0)} MB (every renderer ${rssAll.toFixed(0)} MB)`);
+  for (const [k, b] of Object.entries(stages)) console.log(`  ${k.padEnd(10)} ${fmtMemory(b)}`);
+  console.log(`  JS heaps used (MB), classified: ${fmtHeaps(heapsClassified)}; searched: ${fmtHeaps(heapsSearched)}`);
   console.log(`  last row after G: seq ${lastSeq}; a body opened there read in ${bodyMs.toFixed(0)} ms; search: first hits in ${searchMs} ms (${found})`);
-  fs.writeFileSync(path.join(SHOTS, "big-figures.json"), JSON.stringify({ lines: LINES, bytes: size, rows, firstWall, doneWall, prog, scroll, heap, rss, lastSeq, bodyMs, searchMs }, null, 2));
+  fs.writeFileSync(path.join(SHOTS, "big-figures.json"), JSON.stringify({ lines: LINES, bytes: size, rows, firstWall, doneWall, prog, scroll, heap, rss, rssAll, stages, heaps: { classified: heapsClassified, searched: heapsSearched }, lastSeq, bodyMs, searchMs }, null, 2));
 
   assert.equal(prog.lines, LINES);
   assert.ok(scroll.rendered < 1000, "the list is virtualised");

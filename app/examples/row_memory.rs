@@ -1,0 +1,85 @@
+//! What an offline log leaves in memory, natively (issue 12): the worker's retained data (its
+//! checkpoints), what it sends the page per chunk (the [`app::row_batch`] buffers, beside the
+//! JSON they replaced), and the rows the page's list ([`app::state::ViewState`]) then holds
+//! with their summary text. The browser's figures (wasm heaps, JS heaps) are
+//! `scripts/bench-page.sh`'s.
+//!
+//! Usage: `cargo run --release -p app --example row_memory -- FILE.jsonl`
+
+fn mb(b: usize) -> f64 {
+    b as f64 / 1e6
+}
+
+fn main() {
+    let path = std::env::args()
+        .nth(1)
+        .expect("usage: row_memory FILE.jsonl");
+    let bytes = std::fs::read(&path).expect("read the log");
+
+    // The worker: chunks as it reads them, the message each gives the page.
+    let mut c = app::worker::Classifier::new();
+    let mut batches: Vec<Vec<u8>> = Vec::new();
+    let mut sent = 0usize;
+    let mut json_sent = 0usize;
+    let mut largest = 0usize;
+    let mut first = true;
+    let mut at = 0;
+    while at < bytes.len() {
+        let n = if first {
+            app::worker::FIRST_CHUNK
+        } else {
+            app::worker::CHUNK
+        };
+        first = false;
+        let end = (at + n).min(bytes.len());
+        let mut envs = c.push(&bytes[at..end]);
+        at = end;
+        if at == bytes.len() {
+            envs.extend(c.finish());
+        }
+        let lazy = app::worker::strip(&mut envs);
+        let json = serde_json::to_string(&envs).unwrap().len() + lazy.len() * 24;
+        json_sent += json;
+        let buf = app::row_batch::encode(&envs, &lazy);
+        sent += buf.len();
+        largest = largest.max(buf.len());
+        batches.push(buf);
+    }
+    let cps: usize = c.checkpoints().iter().map(|cp| cp.ctx.len()).sum();
+    println!(
+        "log: {path}, {:.1} MB, {} lines, {} batches",
+        mb(bytes.len()),
+        c.lines(),
+        batches.len()
+    );
+    println!(
+        "worker: {} checkpoints, their contexts {:.2} MB of JSON",
+        c.checkpoints().len(),
+        mb(cps)
+    );
+    println!(
+        "worker -> page: {:.1} MB of row batches in all (as JSON and lazy triples: {:.1} MB), largest batch {:.2} MB",
+        mb(sent),
+        mb(json_sent),
+        mb(largest)
+    );
+    drop(c);
+
+    // The page: every batch parsed and applied, then the batch dropped.
+    let mut state = app::state::ViewState::default();
+    for buf in batches.drain(..) {
+        let (envs, lazy) = app::row_batch::decode(&buf);
+        drop(buf);
+        for env in envs {
+            app::state::apply_lazy(&mut state, env, &lazy);
+        }
+    }
+    let rows = state.len();
+    let summary: usize = state.rows().map(|r| r.msg.summary.len()).sum();
+    println!(
+        "page: {rows} rows, {:.1} MB of summary text ({:.0} B a row); a row's fixed part {} B natively",
+        mb(summary),
+        summary as f64 / rows.max(1) as f64,
+        std::mem::size_of::<app::state::Row>()
+    );
+}
