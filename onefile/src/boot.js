@@ -3,31 +3,73 @@
 // __PAGE_INIT__, __WORKER_INIT__ and __MDWORKER_INIT__ are replaced by the name of each
 // glue's init function.
 {
+  // A block's text and its data-bytes, the element then removed.
   const block = (id) => {
     const el = document.getElementById(id);
     const text = el.textContent;
+    const n = Number(el.dataset.bytes);
     el.remove();
-    return text;
+    return [text, n];
   };
-  const bytes = (b64) =>
-    Uint8Array.fromBase64 ? Uint8Array.fromBase64(b64) : Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-  const meta = JSON.parse(block("hiveterm-export"));
+  // The n bytes of a text7 block (onefile/src/text7.rs): 7 bits a character, most
+  // significant first; U+0080–U+037F is a forbidden group (NUL, CR, '<') and the next one.
+  const text7 = (s, n) => {
+    const forbidden = [0, 13, 60];
+    const out = new Uint8Array(n);
+    let acc = 0, bits = 0, o = 0;
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      let g = c, more = -1;
+      if (c >= 128) {
+        const k = c >> 7;
+        g = forbidden[(k - 1) % 3];
+        if (k <= 3) more = c & 127;
+      }
+      acc = (acc << 7) | g;
+      bits += 7;
+      if (bits >= 8) {
+        bits -= 8;
+        out[o++] = acc >> bits;
+        acc &= (1 << bits) - 1;
+      }
+      if (more >= 0) {
+        acc = (acc << 7) | more;
+        bits += 7;
+        if (bits >= 8) {
+          bits -= 8;
+          out[o++] = acc >> bits;
+          acc &= (1 << bits) - 1;
+        }
+      }
+    }
+    return out;
+  };
+  // Raw DEFLATE bytes, inflated by the browser as they are read.
+  const inflate = (z) => new Blob([z]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
+  const meta = JSON.parse(block("hiveterm-export")[0]);
   // A worker: its glue (made a classic script by the exporter: from file:// Chromium starts
-  // no module worker from a blob: URL), then its wasm started from the bytes carried in its
-  // own source, as a blob: URL (the CSP's worker-src). The classifier's, and the markdown
-  // renderer's.
+  // no module worker from a blob: URL), then its wasm, carried deflated in its own source and
+  // compiled as it is inflated, as a blob: URL (the CSP's worker-src). The classifier's, and
+  // the markdown renderer's.
   const workerUrl = (js, wasm, init) => {
-    const source = `${block(js)}
-const b64 = ${JSON.stringify(block(wasm))};
-${init}({ module_or_path: Uint8Array.fromBase64 ? Uint8Array.fromBase64(b64) : Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)) });
+    const [z, n] = block(wasm);
+    const source = `${block(js)[0]}
+const text7 = ${text7};
+const inflate = ${inflate};
+${init}({ module_or_path: new Response(inflate(text7(${JSON.stringify(z)}, ${n})), { headers: { "content-type": "application/wasm" } }) });
 `;
     return URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
   };
   const worker = workerUrl("hiveterm-worker-js", "hiveterm-worker-wasm", "__WORKER_INIT__");
   const mdworker = workerUrl("hiveterm-mdworker-js", "hiveterm-mdworker-wasm", "__MDWORKER_INIT__");
+  // The page's wasm starts compiling first (off this thread, as it is inflated); it runs only
+  // after this block, which decodes the rows meanwhile.
+  const app = new Response(inflate(text7(...block("hiveterm-app-wasm"))), {
+    headers: { "content-type": "application/wasm" },
+  });
+  const started = __PAGE_INIT__({ module_or_path: app });
   // The rows: JSON lines, inflated as they are read.
-  const data = new Blob([bytes(block("hiveterm-data"))]);
-  const reader = data.stream().pipeThrough(new DecompressionStream("deflate-raw")).getReader();
+  const reader = inflate(text7(...block("hiveterm-data"))).getReader();
   window.hivetermExport = {
     meta,
     worker,
@@ -37,5 +79,5 @@ ${init}({ module_or_path: Uint8Array.fromBase64 ? Uint8Array.fromBase64(b64) : U
       return r.done ? null : r.value;
     },
   };
-  await __PAGE_INIT__({ module_or_path: bytes(block("hiveterm-app-wasm")) });
+  await started;
 }

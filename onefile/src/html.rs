@@ -4,26 +4,29 @@
 //! <meta http-equiv=Content-Security-Policy …>   nothing remote: see EXPORT_CSP
 //! <style>                                      the page's stylesheet
 //! <script type=application/json id=hiveterm-export>          meta: title, counts, summary
-//! <script type=application/octet-stream id=hiveterm-data>     envelopes, raw DEFLATE, base64
+//! <script type=application/octet-stream id=hiveterm-data data-bytes=N>  envelopes, z
 //! <script type=text/plain id=hiveterm-worker-js>              the worker's wasm-bindgen glue
-//! <script type=application/octet-stream id=hiveterm-worker-wasm>  its wasm, base64
+//! <script type=application/octet-stream id=hiveterm-worker-wasm data-bytes=N>  its wasm, z
 //! <script type=text/plain id=hiveterm-mdworker-js>            the markdown worker's glue
-//! <script type=application/octet-stream id=hiveterm-mdworker-wasm>  its wasm, base64
-//! <script type=application/octet-stream id=hiveterm-app-wasm>     the page's wasm, base64
+//! <script type=application/octet-stream id=hiveterm-mdworker-wasm data-bytes=N>  its wasm, z
+//! <script type=application/octet-stream id=hiveterm-app-wasm data-bytes=N>  the page's wasm, z
 //! <script type=module>   the page's glue, then boot.js (the only script that runs; hashed)
 //! ```
 //!
+//! `z`: raw DEFLATE (the browser inflates it natively: `DecompressionStream("deflate-raw")`,
+//! no decoder in the file) written as [`text7`](crate::text7) text, 7 bits a character, which
+//! the `<script>` holds verbatim (base64 holds 6); `data-bytes` is its length in bytes.
 //! `boot.js` turns the blocks into what the page expects: each worker (the classifier's, the
-//! markdown renderer's) as a `blob:` URL (its glue and wasm joined), the data as a stream of inflated bytes, both on
-//! `window.hivetermExport` with the meta, then starts the page's wasm. The page (app/src/
-//! export.rs) sees `hivetermExport` and shows the rows as an offline log, asking nothing of
-//! any server.
+//! markdown renderer's) as a `blob:` URL (its glue, the decoder and its deflated wasm joined),
+//! the data as a stream of inflated bytes, both on `window.hivetermExport` with the meta,
+//! then starts the page's wasm. The page (app/src/export.rs) sees `hivetermExport` and shows
+//! the rows as an offline log, asking nothing of any server.
 
 use std::io::{self, Write};
 
 use sha2::{Digest, Sha256};
 
-use crate::{Meta, base64};
+use crate::{Deflater, Meta, base64, text7};
 
 /// The exported file's Content-Security-Policy (a `<meta>`, so no `frame-ancestors`): no
 /// source at all by default; the one inline script by its hash and WebAssembly; the worker
@@ -51,16 +54,19 @@ pub fn escape(s: &str) -> String {
     out
 }
 
-/// The page's files an export needs, found in a built page.
+/// DEFLATE level of the wasm: the highest (it is compressed once per file: 2 MB of wasm).
+pub const WASM_LEVEL: u8 = 10;
+
+/// The page's files an export needs, found in a built page; the wasm deflated.
 #[derive(Debug)]
 pub struct Assets<'a> {
     css: &'a str,
     app_js: &'a str,
-    app_wasm: &'a [u8],
+    app_wasm: Vec<u8>,
     worker_js: String,
-    worker_wasm: &'a [u8],
+    worker_wasm: Vec<u8>,
     mdworker_js: String,
-    mdworker_wasm: &'a [u8],
+    mdworker_wasm: Vec<u8>,
     app_init: &'a str,
     worker_init: &'a str,
     mdworker_init: &'a str,
@@ -130,7 +136,7 @@ fn classic(js: &str) -> Option<String> {
 impl<'a> Assets<'a> {
     /// Finds them among a built page's files (name, bytes) by trunk's names: `*.css`, `app-*.js`, `app-*_bg.wasm`, `worker.js` (or
     /// `worker-*.js`), `worker*_bg.wasm`, `mdworker.js` (or `mdworker-*.js`) and
-    /// `mdworker*_bg.wasm`.
+    /// `mdworker*_bg.wasm`; deflates the wasm.
     pub fn of(files: &[(&'a str, &'a [u8])]) -> Result<Assets<'a>, String> {
         let find = |what: &str, test: &dyn Fn(&str) -> bool| -> Result<&'a [u8], String> {
             files
@@ -173,23 +179,28 @@ impl<'a> Assets<'a> {
                 format!("the {what}'s script cannot be made a classic script an export can start")
             })
         };
+        let deflate = |wasm: &[u8]| {
+            let mut z = Deflater::new(WASM_LEVEL);
+            z.write(wasm);
+            z.finish()
+        };
         Ok(Assets {
             app_init: init("page", app_js)?,
             worker_init: init("worker", worker_js)?,
             mdworker_init: init("markdown worker", mdworker_js)?,
             css: text("the stylesheet", find("*.css", &|n| has_ext(n, "css"))?)?,
             app_js,
-            app_wasm: find("app-*_bg.wasm", &|n| {
+            app_wasm: deflate(find("app-*_bg.wasm", &|n| {
                 n.starts_with("app-") && n.ends_with("_bg.wasm")
-            })?,
+            })?),
             worker_js: as_classic("worker", worker_js)?,
-            worker_wasm: find("worker*_bg.wasm", &|n| {
+            worker_wasm: deflate(find("worker*_bg.wasm", &|n| {
                 n.starts_with("worker") && n.ends_with("_bg.wasm")
-            })?,
+            })?),
             mdworker_js: as_classic("markdown worker", mdworker_js)?,
-            mdworker_wasm: find("mdworker*_bg.wasm", &|n| {
+            mdworker_wasm: deflate(find("mdworker*_bg.wasm", &|n| {
                 n.starts_with("mdworker") && n.ends_with("_bg.wasm")
-            })?,
+            })?),
         })
     }
 }
@@ -216,13 +227,22 @@ fn inline_json(meta: &Meta) -> String {
         .replace('<', "\\u003c")
 }
 
-/// Writes the file; its size.
+/// Writes the file (`data`: the envelopes, deflated); its size.
 pub fn write(out: &mut dyn Write, assets: &Assets, meta: &Meta, data: &[u8]) -> io::Result<usize> {
     let script = module_script(assets);
     let mut w = Counter { out, n: 0 };
     let block = |w: &mut Counter, kind: &str, id: &str, body: &[u8]| -> io::Result<()> {
         write!(w, "<script type=\"{kind}\" id=\"{id}\">")?;
         w.write_all(body)?;
+        w.write_all(b"</script>\n")
+    };
+    let z = |w: &mut Counter, id: &str, bytes: &[u8]| -> io::Result<()> {
+        write!(
+            w,
+            "<script type=\"application/octet-stream\" id=\"{id}\" data-bytes=\"{}\">",
+            bytes.len()
+        )?;
+        w.write_all(text7::encode(bytes).as_bytes())?;
         w.write_all(b"</script>\n")
     };
     write!(
@@ -246,42 +266,22 @@ pub fn write(out: &mut dyn Write, assets: &Assets, meta: &Meta, data: &[u8]) -> 
         "hiveterm-export",
         inline_json(meta).as_bytes(),
     )?;
-    block(
-        &mut w,
-        "application/octet-stream",
-        "hiveterm-data",
-        base64(data).as_bytes(),
-    )?;
+    z(&mut w, "hiveterm-data", data)?;
     block(
         &mut w,
         "text/plain",
         "hiveterm-worker-js",
         assets.worker_js.as_bytes(),
     )?;
-    block(
-        &mut w,
-        "application/octet-stream",
-        "hiveterm-worker-wasm",
-        base64(assets.worker_wasm).as_bytes(),
-    )?;
+    z(&mut w, "hiveterm-worker-wasm", &assets.worker_wasm)?;
     block(
         &mut w,
         "text/plain",
         "hiveterm-mdworker-js",
         assets.mdworker_js.as_bytes(),
     )?;
-    block(
-        &mut w,
-        "application/octet-stream",
-        "hiveterm-mdworker-wasm",
-        base64(assets.mdworker_wasm).as_bytes(),
-    )?;
-    block(
-        &mut w,
-        "application/octet-stream",
-        "hiveterm-app-wasm",
-        base64(assets.app_wasm).as_bytes(),
-    )?;
+    z(&mut w, "hiveterm-mdworker-wasm", &assets.mdworker_wasm)?;
+    z(&mut w, "hiveterm-app-wasm", &assets.app_wasm)?;
     block(&mut w, "module", "hiveterm-boot", script.as_bytes())?;
     w.write_all(b"</body>\n</html>\n")?;
     w.flush()?;
@@ -370,7 +370,13 @@ mod tests {
         for remote in ["http:", "https:", "src=", "href=\"./", "connect-src"] {
             assert!(!html.contains(remote), "{remote}");
         }
-        assert!(html.contains(&base64(b"data")));
+        assert!(html.contains(&format!(
+            "id=\"hiveterm-data\" data-bytes=\"4\">{}</script>",
+            text7::encode(b"data")
+        )));
+        // The wasm, deflated.
+        let wasm = miniz_oxide::inflate::decompress_to_vec(&assets.app_wasm).unwrap();
+        assert_eq!(wasm, b"\0asm");
     }
 
     #[test]

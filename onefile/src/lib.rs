@@ -23,11 +23,13 @@
 //!   rows as in the whole log), kept when in [`Options::range`], folded into the summary when
 //!   kept; out come JSON lines to compress, and the [`Meta`].
 //! - [`Deflater`]: raw DEFLATE in pieces; the bytes do not depend on how they are cut.
-//! - [`html`]: the file's layout given the page's files ([`html::Assets`]), its CSP and boot
-//!   script.
+//! - [`html`]: the file's layout given the page's files ([`html::Assets`], the wasm
+//!   deflated), its CSP and boot script.
+//! - [`text7`]: the deflated bytes as text a `<script>` holds, 7 bits a character.
 //! - [`build`]: all of it in one call, on one thread (the page's worker, tests).
 
 pub mod html;
+pub mod text7;
 
 use classifier::event::line_event;
 use classifier::redact::redact_line;

@@ -2,8 +2,9 @@
 //! docs/CLI.md): a log read from any `Read` and a built page ([`Bundle`]) through the
 //! `onefile` crate, which holds the pipeline (redact → classify → fold the summary → JSON
 //! lines), the DEFLATE and the file's layout, shared with the page's "save as one file".
-//! What this module adds is the reading, and compression on a second thread while
-//! classification goes on; the bytes are those of [`onefile::build`] (onefile's tests).
+//! What this module adds is the reading, and compression (the page's wasm, then the rows) on
+//! a second thread while classification goes on; the bytes are those of [`onefile::build`]
+//! (onefile's tests).
 
 use std::io::{self, Read, Write};
 use std::sync::mpsc;
@@ -43,20 +44,26 @@ pub fn export(
     out: &mut dyn Write,
 ) -> Result<Written, String> {
     let files = files(page);
-    let assets = html::Assets::of(&files)?;
     let (tx, rx) = mpsc::sync_channel::<Vec<u8>>(4);
-    let compressor = std::thread::spawn(move || {
-        let mut z = Deflater::new(LEVEL);
-        for piece in rx {
-            z.write(&piece);
+    let (assets, data, classified) = std::thread::scope(|s| {
+        // The page's wasm is deflated first, on the compressing thread, while the first
+        // pieces are classified.
+        let compressor = s.spawn(|| {
+            let assets = html::Assets::of(&files);
+            let mut z = Deflater::new(LEVEL);
+            for piece in rx {
+                z.write(&piece);
+            }
+            (assets, z.finish())
+        });
+        let classified = classify(input, name, opts, |piece| tx.send(piece).is_ok());
+        drop(tx);
+        match compressor.join() {
+            Ok((assets, data)) => Ok((assets, data, classified)),
+            Err(_) => Err("the compressing thread failed".to_owned()),
         }
-        z.finish()
-    });
-    let classified = classify(input, name, opts, |piece| tx.send(piece).is_ok());
-    drop(tx);
-    let data = compressor
-        .join()
-        .map_err(|_| "the compressing thread failed".to_owned())?;
+    })?;
+    let assets = assets?;
     let meta = classified?;
     let html_bytes = html::write(out, &assets, &meta, &data)
         .map_err(|e| format!("cannot write the file: {e}"))?;
