@@ -1,6 +1,6 @@
 //! The drop zone: the whole page takes a dropped log (and shows it is ready to), and a log
-//! pasted anywhere outside a text field — except a read-only page (a share link), which takes
-//! neither (a dropped file is still kept from replacing the page).
+//! pasted anywhere outside a text field — except a read-only page (a share link, an export),
+//! which takes neither (a dropped file is still kept from replacing the page).
 
 use leptos::ev;
 use leptos::prelude::*;

@@ -4,7 +4,9 @@
 //!
 //! Under a share link (`/p/<token>`) it is read-only: the live view reads the link's reads,
 //! the summary header opens first, and there is no ingest (no drop, paste or "open log…"), no
-//! session list and no share button; a dead link shows [`DeadLink`]'s message.
+//! session list and no share button; a dead link shows [`DeadLink`]'s message. An exported
+//! file ([`crate::export`]) is a read-only document too: no ingest, and no "close" for the
+//! log it carries.
 //!
 //! All row data lives in one signal holding a [`ViewState`] (the row reducer,
 //! [`crate::state`]); where the reader is lives in one holding a [`crate::nav::Nav`] (the
@@ -35,6 +37,8 @@ pub fn Page() -> impl IntoView {
     let source = if exported { None } else { browser::source() };
     let is_live = source.is_some();
     let shared = source.as_ref().is_some_and(crate::share::Source::is_share);
+    // Nothing to open, drop or paste in a share link's page or an exported file.
+    let read_only = shared || exported;
     let share = source.as_ref().and_then(|s| s.session()).map(str::to_owned);
     let state = RwSignal::new(ViewState::default());
     let navi = Navigator::new(state, is_live);
@@ -69,6 +73,8 @@ pub fn Page() -> impl IntoView {
     });
     let in_flight = move || is_live && (server_in_flight.get() || state.with(ViewState::in_flight));
     let has_log = Memo::new(move |_| !is_live && log.is_open());
+    // An export's log is the document itself: not to be closed.
+    let closable = Memo::new(move |_| !exported && has_log.get());
     let start_shown = move || {
         !is_live && state.with(ViewState::is_empty) && !has_log.get() && !log.restoring.get()
     };
@@ -82,11 +88,11 @@ pub fn Page() -> impl IntoView {
         <DropZone
             on_file=Callback::new(move |f| log.open_file(f))
             on_text=Callback::new(move |t| log.open_text(t))
-            read_only=shared
+            read_only
         >
             <Banner
                 title
-                has_log
+                has_log=closable
                 on_close=Callback::new(move |()| log.close())
                 conn
                 badges
@@ -102,7 +108,7 @@ pub fn Page() -> impl IntoView {
                     navi.key(if forward { Key::NextProblem } else { Key::PrevProblem });
                 })
                 on_file=Callback::new(move |f| log.open_file(f))
-                read_only=shared
+                read_only
             />
             <DeadLink message=dead />
             <SummaryHeader summary on_first_error open=shared />

@@ -94,7 +94,7 @@ pub fn Toolbar(
     on_problem: Callback<bool>,
     /// A log picked with "open log…".
     on_file: Callback<web_sys::File>,
-    /// A read-only page (a share link): no "open log…".
+    /// A read-only page (a share link, an export): no "open log…".
     #[prop(optional)]
     read_only: bool,
 ) -> impl IntoView {

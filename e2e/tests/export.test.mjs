@@ -178,6 +178,37 @@ for (const file of HOSTILE) {
   });
 }
 
+test("an exported file is read-only: no \"open log…\", no \"close ✕\", nothing dropped or pasted is opened", { skip, timeout: 60_000 }, async () => {
+  const file = "fixtures/hyperhive/file_tools.events.jsonl";
+  const page = await openExport(exportLog(path.join(ROOT, file)));
+  const shown = await page.$eval(".shown", (e) => e.textContent);
+  // No ingest ("open log…" and its input), no start page, no session list, no share button.
+  for (const sel of ["#file", ".open-file", ".sessions", ".share-open", ".empty"]) {
+    assert.equal(await page.$(sel), null, `no ${sel}`);
+  }
+  // No "close ✕": the log is the document.
+  const close = await page.$(".close-log");
+  assert.ok(close === null || (await close.evaluate((b) => b.hidden || !b.offsetParent)), "close is not offered");
+  // A log dropped or pasted onto it is not opened: same rows, same title.
+  const title = await page.$eval(".banner .title", (e) => e.textContent);
+  await page.evaluate(() => {
+    const dt = new DataTransfer();
+    dt.items.add(new File(['{"kind":"note","text":"stdout: dropped"}\n'], "dropped.jsonl"));
+    const zone = document.querySelector("[data-dropzone]");
+    zone.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
+    const paste = new DataTransfer();
+    paste.setData("text/plain", '{"kind":"note","text":"stdout: pasted"}\n');
+    zone.dispatchEvent(new ClipboardEvent("paste", { clipboardData: paste, bubbles: true, cancelable: true }));
+  });
+  await page.waitForTimeout(300);
+  assert.equal(await page.$eval(".shown", (e) => e.textContent), shown, "the same rows");
+  assert.equal(await page.$eval(".banner .title", (e) => e.textContent), title, "the same log");
+  assert.ok(!(await page.$eval(".live", (e) => e.textContent)).match(/dropped|pasted/), "nothing dropped or pasted shows");
+  assertNoRequests(page);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test("--redact takes the secret out of the rows; --range keeps those lines' rows, seqs kept", { skip, timeout: 60_000 }, async () => {
   const secret = "sk-ant-api03-" + "Q".repeat(93) + "AA";
   const log = [
