@@ -1,11 +1,13 @@
 //! The banner: the log's or session's title, "close" for an offline log, the connection (or
 //! what a share link is), the server's badges, the reading progress, "share…" on a live
-//! session's page; it shimmers while a turn is in flight.
+//! session's page, "save as one file…" on a live session's and an offline log's; it shimmers
+//! while a turn is in flight.
 
 use leptos::prelude::*;
 
 use crate::live::Badge;
 use crate::offline::Progress;
+use crate::save_button::{Live, SaveButton};
 use crate::share_button::ShareButton;
 
 /// The banner.
@@ -28,6 +30,11 @@ pub fn Banner(
     in_flight: Signal<bool>,
     /// The live session the share button shares (none: no button).
     share: Option<String>,
+    /// Whether "save as one file…" shows, and for a live session what it reads.
+    #[prop(into)]
+    save_shown: Signal<bool>,
+    /// The live session a save reads (none: the offline log in hand).
+    save_live: Option<Live>,
 ) -> impl IntoView {
     view! {
         <header class="banner" class=("in-flight", move || in_flight.get())>
@@ -50,6 +57,7 @@ pub fn Banner(
                 }).collect::<Vec<_>>()}
             </span>
             {move || progress.get().map(|p| view! { <ProgressBar p /> })}
+            <SaveButton live=save_live title shown=save_shown />
             {share.map(|session| view! { <ShareButton session /> })}
         </header>
     }

@@ -22,17 +22,21 @@
 //!   its worker; both cache in a [`byte_cache`] (bounded by bytes, oldest first out).
 //! - [`share`]: where a live view reads (a session, or a share link `/p/<token>` in
 //!   read-only postmortem mode), what a share link is, what a dead one says;
-//!   [`share_form`]: the share button's options, request, answer and steps.
+//!   [`share_form`]: the share button's options, request, answer and steps;
+//!   [`save_file`]: "save as one file"'s options, steps and file name.
 //!
 //! The page, one component per file (components read signals, never compute rows):
 //! - [`page`]: the thin `Page` composing the parts below.
 //! - [`banner`], [`toolbar`], [`row_list`] (with [`row`], the layout contract of `docs/ROWS.md`, and
 //!   [`markdown_view`], the one place HTML from the classifier's markdown module enters the
 //!   DOM, rendered in the worker: [`md_render`]), [`summary_header`], [`start_page`],
-//!   [`drop_zone`], [`share_button`] (a live session's), [`dead_link`] (a share link's).
+//!   [`drop_zone`], [`share_button`] (a live session's), [`save_button`] ("save as one
+//!   file", a live session's or an offline log's; [`redaction_review`] is the redactions
+//!   both show for review), [`dead_link`] (a share link's).
 //! - [`log_file`]: an offline log opened, read, kept, reopened, closed; [`offline`] /
 //!   [`worker`]: reading it in chunks in a Web Worker, its rows sent to the page in
-//!   [`row_batch`]'s flat layout (pure, tested natively); [`keep`]: the copy kept in IndexedDB
+//!   [`row_batch`]'s flat layout (pure, tested natively; [`worker_export`]: "save as one
+//!   file" made there, by the `onefile` crate); [`keep`]: the copy kept in IndexedDB
 //!   for a reload of the tab (its pruning is pure).
 //! - [`export`]: the page inside a one-file export (`hiveterm export`): its embedded rows
 //!   shown as an offline log, no server asked.
@@ -45,6 +49,7 @@ pub mod layout;
 pub mod live;
 pub mod nav;
 pub mod preview;
+pub mod save_file;
 pub mod share;
 pub mod share_form;
 pub mod state;
@@ -67,12 +72,15 @@ pub mod navigator;
 pub mod net;
 pub mod offline;
 pub mod page;
+pub mod redaction_review;
 pub mod row;
 pub mod row_batch;
 pub mod row_list;
 pub mod rows;
+pub mod save_button;
 pub mod share_button;
 pub mod start_page;
 pub mod summary_header;
 pub mod toolbar;
 pub mod worker;
+pub mod worker_export;

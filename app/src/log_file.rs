@@ -126,6 +126,7 @@ impl LogFile {
     /// its row is held.
     pub fn open_blob(self, blob: web_sys::Blob, name: String, kept: bool) {
         self.start(name.clone(), blob.size(), kept);
+        crate::save_button::set_log(Some((blob.clone(), name.clone())));
         if !kept {
             browser::clear_permalink();
             crate::keep::keep(&blob, &name);
@@ -190,6 +191,7 @@ impl LogFile {
     pub fn close(self) {
         crate::offline::cancel();
         crate::keep::forget();
+        crate::save_button::set_log(None);
         self.navi.state.update(clear);
         self.navi.nav.update(|n| n.reset(false, None));
         self.progress.set(None);

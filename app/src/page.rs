@@ -40,6 +40,14 @@ pub fn Page() -> impl IntoView {
     // Nothing to open, drop or paste in a share link's page or an exported file.
     let read_only = shared || exported;
     let share = source.as_ref().and_then(|s| s.session()).map(str::to_owned);
+    // "save as one file": a live session's raw events, or the offline log in hand; not in an
+    // exported file (read-only) nor under a share link.
+    let save_live = source.as_ref().and_then(|s| {
+        Some(crate::save_button::Live {
+            url: s.raw_url()?,
+            name: s.session()?.to_owned(),
+        })
+    });
     let state = RwSignal::new(ViewState::default());
     let navi = Navigator::new(state, is_live);
     let controls = Controls::new(state, navi.nav);
@@ -75,6 +83,7 @@ pub fn Page() -> impl IntoView {
     let has_log = Memo::new(move |_| !is_live && log.is_open());
     // An export's log is the document itself: not to be closed.
     let closable = Memo::new(move |_| !exported && has_log.get());
+    let save_shown = move || !exported && !shared && (is_live || has_log.get());
     let start_shown = move || {
         !is_live && state.with(ViewState::is_empty) && !has_log.get() && !log.restoring.get()
     };
@@ -99,6 +108,8 @@ pub fn Page() -> impl IntoView {
                 progress=log.progress
                 in_flight
                 share
+                save_shown=Signal::derive(save_shown)
+                save_live
             />
             <Toolbar
                 controls

@@ -112,6 +112,12 @@ impl Source {
         self.url(&format!("events/stream?after={after}"))
     }
 
+    /// A session's stored raw events as JSONL (`GET …/events/raw`, for "save as one
+    /// file"); `None` under a share link (it has no such read).
+    pub fn raw_url(&self) -> Option<String> {
+        (!self.is_share()).then(|| self.url("events/raw"))
+    }
+
     /// What a share link shows (`…/api/share`); `None` for a session.
     pub fn share_url(&self) -> Option<String> {
         self.is_share().then(|| self.url("share"))
@@ -225,6 +231,10 @@ mod tests {
         assert_eq!(s.first_title(), "run-1");
         assert_eq!(s.state_url(), "/api/sessions/run-1/state?token=t%2B1");
         assert_eq!(s.summary_url(), "/api/sessions/run-1/summary?token=t%2B1");
+        assert_eq!(
+            s.raw_url().as_deref(),
+            Some("/api/sessions/run-1/events/raw?token=t%2B1")
+        );
         assert_eq!(
             s.history_url(Some(9), 500),
             "/api/sessions/run-1/events/history?limit=500&before=9&token=t%2B1"

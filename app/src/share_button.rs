@@ -7,6 +7,7 @@ use leptos::prelude::*;
 
 use crate::browser;
 use crate::net;
+use crate::redaction_review::RedactionReview;
 use crate::share_form::{BEST_EFFORT, Created, Expires, Report, ShareForm, Step};
 
 /// Makes the share of `session` with `form`, then the dialog's next step.
@@ -164,19 +165,7 @@ fn Review(created: Created, step: RwSignal<Step>) -> impl IntoView {
     let id = created.id;
     view! {
         <div class="share-dialog share-review" role="dialog" aria-label="review the redactions">
-            <p class="share-headline">{report.headline()}</p>
-            <p class="share-note">{BEST_EFFORT}</p>
-            <ol class="share-redactions">
-                {report.items.into_iter().map(|r| view! {
-                    <li>
-                        <span class="share-seq">{format!("event {}", r.seq)}</span>
-                        " "
-                        <span class="share-kind">{r.kind}</span>
-                        " "
-                        <code class="share-preview">{r.preview}</code>
-                    </li>
-                }).collect::<Vec<_>>()}
-            </ol>
+            <RedactionReview report unit="event" note=BEST_EFFORT />
             <div class="share-actions">
                 <button
                     class="share-accept"

@@ -124,13 +124,18 @@ pub struct Report {
 impl Report {
     /// The report's headline: `3 secrets redacted in 2 events` or `no secret found`.
     pub fn headline(&self) -> String {
+        self.headline_in("event")
+    }
+
+    /// The headline where `events` counts `unit`s (`line` of a log: `… in 2 lines`).
+    pub fn headline_in(&self, unit: &str) -> String {
         if self.count == 0 {
             return "no secret found by the patterns".to_owned();
         }
         let mut line = format!(
             "{} redacted in {}",
             count(self.count, "secret"),
-            count(self.events, "event")
+            count(self.events, unit)
         );
         if self.truncated {
             line.push_str(&format!(
@@ -303,5 +308,11 @@ mod tests {
             "1,500 secrets redacted in 1 event (the first 1,000 listed)"
         );
         assert!(BEST_EFFORT.starts_with("Pattern redaction is best effort"));
+        let one = Report {
+            count: 2,
+            events: 1,
+            ..Report::default()
+        };
+        assert_eq!(one.headline_in("line"), "2 secrets redacted in 1 line");
     }
 }

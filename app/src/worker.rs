@@ -437,7 +437,9 @@ mod imp {
                     });
                     schedule();
                 }
-                _ => {}
+                other => {
+                    crate::worker_export::message(other, &data);
+                }
             }
         });
         scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
