@@ -72,6 +72,16 @@ const m = {
   rss: median(runs.map((r) => r.rss)),
   rssAll: median(runs.map((r) => r.rssAll)),
 };
+if (runs[0].phases) {
+  const done = median(runs.map((r) => r.doneWall));
+  console.log(`where the time went (medians over the runs; % of the median drop → fully classified, ${done} ms):`);
+  for (const [i, p] of runs[0].phases.entries()) {
+    const ms = median(runs.map((r) => r.phases[i].ms));
+    console.log(`  ${ms.toFixed(0).padStart(6)} ms ${(100 * ms / done).toFixed(1).padStart(5)} %  ${p.name}`);
+  }
+  const mm = (k) => median(runs.map((r) => r.main[k]));
+  console.log(`  worker busy ${median(runs.map((r) => r.workerMs)).toFixed(0)} ms; main thread busy ${mm("task").toFixed(0)} ms (script ${mm("script").toFixed(0)}, style ${mm("style").toFixed(0)}, layout ${mm("layout").toFixed(0)})`);
+}
 console.log(`median: first rows ${m.first} ms, classified ${m.done} ms, scroll p50/p95 ${m.p50.toFixed(1)}/${m.p95.toFixed(1)} ms, ${m.dom} rows in the DOM, the page's renderer RSS ${m.rss.toFixed(0)} MB (every renderer ${m.rssAll.toFixed(0)} MB)`);
 const gb = runs[0].lines >= 500000;
 const [tFirst, tDone, tRss] = gb ? [1000, 10000, 1536] : [300, 1500, 350];

@@ -82,6 +82,8 @@ fn ProgressBar(p: Progress) -> impl IntoView {
         (None, false) => format!("{} lines · {:.0}%", p.lines, pct),
     };
     let ms = |v: Option<f64>| v.map(|v| format!("{v:.0}")).unwrap_or_default();
+    let phases: Vec<String> = p.phases.iter().map(|ms| format!("{ms:.1}")).collect();
+    let phases = phases.join(" ");
     view! {
         <div
             class="progress"
@@ -89,6 +91,7 @@ fn ProgressBar(p: Progress) -> impl IntoView {
             data-first-ms=ms(p.first_ms)
             data-done-ms=ms(p.done_ms)
             data-lines=p.lines.to_string()
+            data-phases=phases
         >
             <div class="bar" style:width=format!("{pct:.1}%")></div>
             <span class="progress-text">{label}</span>

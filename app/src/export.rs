@@ -152,6 +152,7 @@ mod imp {
             summary: summary.clone(),
             // An export carries its rows whole: no body is left in a file.
             lazy: Vec::new(),
+            phases: Vec::new(),
         };
         loop {
             let chunk = match next.call0(&ex).map(|p| JsFuture::from(Promise::from(p))) {

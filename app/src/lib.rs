@@ -20,6 +20,9 @@
 //! - [`md_render`]: markdown bodies rendered in the worker — one request per body, held
 //!   until it listens, answers cached; [`bodies`]: an offline log's bodies asked again of
 //!   its worker; both cache in a [`byte_cache`] (bounded by bytes, oldest first out).
+//! - [`body_search`]: a search of an offline log's bodies that classifies again only the
+//!   spans of the file whose bodies can hold the query (a set of their three-byte sequences
+//!   each), finding exactly what a full pass finds.
 //! - [`share`]: where a live view reads (a session, or a share link `/p/<token>` in
 //!   read-only postmortem mode), what a share link is, what a dead one says;
 //!   [`share_form`]: the share button's options, request, answer and steps;
@@ -58,6 +61,7 @@ pub mod text;
 
 pub mod banner;
 pub mod bodies;
+pub mod body_search;
 pub mod browser;
 pub mod byte_cache;
 pub mod dead_link;

@@ -85,13 +85,16 @@ impl LogFile {
                 done,
                 summary,
                 lazy,
+                phases,
             } => {
+                let t0 = now_ms();
                 if let Some(v) = summary.as_deref().and_then(SummaryView::parse)
                     && self.summary.with_untracked(|old| old.as_ref() != Some(&v))
                 {
                     self.summary.set(Some(v));
                 }
                 let any = !envs.is_empty();
+                let t1 = now_ms();
                 if any {
                     self.navi.state.update(|s| {
                         for env in envs {
@@ -99,9 +102,13 @@ impl LogFile {
                         }
                     });
                 }
-                let elapsed = now_ms() - self.started_at.get_value();
+                let now = now_ms();
+                let elapsed = now - self.started_at.get_value();
+                let (worker, decode) = phases.split_at(phases.len().saturating_sub(1));
+                let page = [decode.first().copied().unwrap_or(0.0), now - t1, t1 - t0];
                 progress.update(|p| {
                     if let Some(p) = p {
+                        p.add_phases(worker, page);
                         (p.read, p.total, p.lines, p.done) = (read, total, lines, done);
                         if p.first_ms.is_none() && any {
                             p.first_ms = Some(elapsed);

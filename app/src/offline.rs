@@ -31,6 +31,31 @@ pub struct Progress {
     pub done_ms: Option<f64>,
     /// What went wrong, if anything.
     pub error: Option<String>,
+    /// Milliseconds per phase so far: the worker's ([`crate::worker::PHASES`]), then the
+    /// page's ([`PAGE_PHASES`]). The big-log benchmark prints them (`data-phases`).
+    pub phases: Vec<f64>,
+}
+
+/// The page's phases of an offline log's rows, after the worker's in [`Progress::phases`].
+pub const PAGE_PHASES: [&str; 3] = [
+    "page: message decode (row_batch)",
+    "page: reducer (apply_lazy)",
+    "page: summary header parsed and set",
+];
+
+impl Progress {
+    /// Adds a message's phases: the worker's so far (`worker`, its running totals), and the
+    /// page's for this message (`page`, added to the page's totals).
+    pub fn add_phases(&mut self, worker: &[f64], page: [f64; PAGE_PHASES.len()]) {
+        let n = crate::worker::PHASES.len();
+        self.phases.resize(n + PAGE_PHASES.len(), 0.0);
+        for (i, &w) in worker.iter().take(n).enumerate() {
+            self.phases[i] = w;
+        }
+        for (i, p) in page.into_iter().enumerate() {
+            self.phases[n + i] += p;
+        }
+    }
 }
 
 /// One message from the worker, decoded.
@@ -54,6 +79,9 @@ pub enum FromWorker {
         summary: Option<String>,
         /// Rows whose body was left in the file (`seq`, `idx`, the body's line count).
         lazy: Vec<crate::worker::Lazy>,
+        /// The worker's milliseconds per phase so far ([`crate::worker::PHASES`]), and last
+        /// the page's for decoding this message.
+        phases: Vec<f64>,
     },
     /// Bodies asked for: `(seq, idx, body)`.
     Bodies(Vec<(u64, u32, String)>),
@@ -119,8 +147,11 @@ mod imp {
         match kind.as_str() {
             "ready" => Some(FromWorker::Ready),
             "rows" | "done" => {
+                let t = crate::browser::now_ms();
                 let bytes = get("rows")?.dyn_into::<js_sys::Uint8Array>().ok()?.to_vec();
                 let (envs, lazy) = crate::row_batch::decode(&bytes);
+                let mut phases = floats(get("phases"));
+                phases.push(crate::browser::now_ms() - t);
                 Some(FromWorker::Rows {
                     envs,
                     read: get("read")?.as_f64()?,
@@ -129,6 +160,7 @@ mod imp {
                     done: kind == "done",
                     summary: get("summary").and_then(|v| v.as_string()),
                     lazy,
+                    phases,
                 })
             }
             "bodies" => Some(FromWorker::Bodies(

@@ -22,6 +22,19 @@
 
 use classifier::{ClassifyCtx, LogClassifier, Summary, TermEnvelope};
 
+use crate::body_search::Trigrams;
+
+/// The worker's phases, in the order of the `phases` array it sends with its rows: the
+/// milliseconds each took so far for the log in hand (the big-log benchmark prints them).
+pub const PHASES: [&str; 6] = [
+    "read (FileReaderSync)",
+    "classify (lines, rows, summary fold, checkpoints)",
+    "strip bodies",
+    "rows encoded (row_batch)",
+    "summary to JSON",
+    "postMessage",
+];
+
 /// Bytes read for the first chunk: small, so the first rows show quickly.
 pub const FIRST_CHUNK: usize = 128 * 1024;
 /// Bytes read per later chunk.
@@ -67,6 +80,9 @@ pub struct Classifier {
     log: LogClassifier,
     limit: usize,
     checkpoints: Vec<Checkpoint>,
+    /// Per checkpoint, the three-byte sequences of the bodies of the lines after it (up to
+    /// the next one): what a search passes over ([`crate::body_search`]).
+    spans: Vec<Trigrams>,
     done: bool,
 }
 
@@ -87,6 +103,7 @@ impl Classifier {
         let log = LogClassifier::with_limit(limit).with_summary();
         Classifier {
             checkpoints: vec![Checkpoint::at(&log)],
+            spans: vec![Trigrams::default()],
             log,
             limit,
             done: false,
@@ -107,9 +124,11 @@ impl Classifier {
     pub fn push_every(&mut self, chunk: &[u8], every: u64) -> Vec<TermEnvelope> {
         let mut out = Vec::new();
         self.log.feed(chunk, |env| keep(&mut out, env));
+        self.index(&out);
         let last = self.checkpoints.last().map_or(0, |c| c.offset);
         if self.log.line_start() >= last + every.max(1) {
             self.checkpoints.push(Checkpoint::at(&self.log));
+            self.spans.push(Trigrams::default());
         }
         out
     }
@@ -118,8 +137,30 @@ impl Classifier {
     pub fn finish(&mut self) -> Vec<TermEnvelope> {
         let mut out = Vec::new();
         self.log.finish(|env| keep(&mut out, env));
+        self.index(&out);
         self.done = true;
         out
+    }
+
+    /// The bodies of `envs`, all after the last checkpoint, into its span's set.
+    fn index(&mut self, envs: &[TermEnvelope]) {
+        if let Some(t) = self.spans.last_mut() {
+            for body in envs
+                .iter()
+                .flat_map(|e| &e.msgs)
+                .filter_map(|m| m.body.as_deref())
+            {
+                t.add(body);
+            }
+        }
+    }
+
+    /// The set of span `k` (from checkpoint `k` to the next), once every line of it is
+    /// classified.
+    pub fn span_trigrams(&self, k: usize) -> Option<&Trigrams> {
+        (k + 1 < self.spans.len() || self.done)
+            .then(|| self.spans.get(k))
+            .flatten()
     }
 
     /// Physical lines seen so far, blank ones included.
@@ -235,54 +276,6 @@ pub fn bodies_in(
     out
 }
 
-/// A search of the bodies (the page searches the summaries it holds): the whole file
-/// classified again, the rows whose body contains the query (ASCII case ignored, as the
-/// page's filter, [`crate::text::contains_ci`]) as `(seq, idx)`.
-#[derive(Debug)]
-pub struct Search {
-    log: LogClassifier,
-    query: String,
-}
-
-impl Search {
-    /// A search for `query` from the file's start.
-    pub fn new(query: &str, limit: usize) -> Search {
-        Search {
-            log: LogClassifier::with_limit(limit),
-            query: query.to_owned(),
-        }
-    }
-
-    /// The next chunk: its hits.
-    pub fn push(&mut self, chunk: &[u8]) -> Vec<(u64, u32)> {
-        let mut hits = Vec::new();
-        let q = &self.query;
-        self.log.feed(chunk, |env| search_env(&env, q, &mut hits));
-        hits
-    }
-
-    /// The end of the file: its last hits.
-    pub fn finish(&mut self) -> Vec<(u64, u32)> {
-        let mut hits = Vec::new();
-        let q = &self.query;
-        self.log.finish(|env| search_env(&env, q, &mut hits));
-        hits
-    }
-}
-
-fn search_env(env: &TermEnvelope, query: &str, hits: &mut Vec<(u64, u32)>) {
-    let Some(seq) = env.seq else { return };
-    for (idx, msg) in env.msgs.iter().enumerate() {
-        if msg
-            .body
-            .as_deref()
-            .is_some_and(|b| crate::text::contains_ci(b, query))
-        {
-            hits.push((seq, idx as u32));
-        }
-    }
-}
-
 /// Starts listening for jobs (worker only).
 pub fn run() {
     #[cfg(target_arch = "wasm32")]
@@ -298,6 +291,7 @@ pub fn run_markdown() {
 #[cfg(target_arch = "wasm32")]
 mod imp {
     use super::*;
+    use crate::body_search::Search;
     use js_sys::{Float64Array, Object, Reflect, Uint8Array};
     use std::cell::RefCell;
     use wasm_bindgen::JsCast;
@@ -339,12 +333,13 @@ mod imp {
         at: f64,
         c: Classifier,
         done: bool,
+        /// Milliseconds per phase ([`PHASES`]).
+        phases: [f64; PHASES.len()],
     }
 
     /// A search of the bodies.
     struct Find {
         id: f64,
-        at: f64,
         s: Search,
         /// Hits not sent yet, and when some were last sent (each batch refilters the page's
         /// rows: a few a second at most).
@@ -429,7 +424,6 @@ mod imp {
                         w.find = (!query.is_empty() && w.job.as_ref().is_some_and(|j| j.id == job))
                             .then(|| Find {
                                 id,
-                                at: 0.0,
                                 s: Search::new(&query, classifier::MAX_LINE_BYTES),
                                 hits: Vec::new(),
                                 sent_at: 0.0,
@@ -470,6 +464,7 @@ mod imp {
                 at: 0.0,
                 c: Classifier::new(),
                 done: false,
+                phases: [0.0; PHASES.len()],
             });
         });
         schedule();
@@ -502,11 +497,22 @@ mod imp {
         schedule();
     }
 
+    fn now() -> f64 {
+        scope().performance().map_or(0.0, |p| p.now())
+    }
+
     fn classify_step(reader: &FileReaderSync, j: &mut Job) -> Result<(), String> {
         let size = if j.at == 0.0 { FIRST_CHUNK } else { CHUNK } as f64;
         let end = (j.at + size).min(j.total);
+        let mut t = now();
+        let mut lap = |j: &mut Job, phase: usize| {
+            let n = now();
+            j.phases[phase] += n - t;
+            t = n;
+        };
         let mut envs = if j.at < j.total {
             let bytes = read(reader, &j.blob, j.at, end)?;
+            lap(j, 0);
             j.c.push(&bytes)
         } else {
             Vec::new()
@@ -516,12 +522,16 @@ mod imp {
             envs.extend(j.c.finish());
             j.done = true;
         }
+        lap(j, 1);
         let lazy = strip(&mut envs);
+        lap(j, 2);
         let buf = crate::row_batch::encode(&envs, &lazy);
         drop((envs, lazy));
         let rows = Uint8Array::from(buf.as_slice());
         drop(buf);
+        lap(j, 3);
         let summary = serde_json::to_string(&j.c.summary()).unwrap_or_else(|_| "{}".to_owned());
+        lap(j, 4);
         post_transfer(
             if j.done { "done" } else { "rows" },
             &[
@@ -531,25 +541,26 @@ mod imp {
                 ("total", j.total.into()),
                 ("lines", (j.c.lines() as f64).into()),
                 ("summary", summary.into()),
+                ("phases", numbers(&j.phases)),
             ],
             &rows.buffer(),
         );
+        lap(j, 5);
         Ok(())
     }
 
-    /// A chunk of the search; whether there is more.
+    /// A chunk of the search (spans that cannot hold a hit are passed over); whether there
+    /// is more.
     fn search_step(reader: &FileReaderSync, j: &Job, f: &mut Find) -> Result<bool, String> {
-        let end = (f.at + CHUNK as f64).min(j.total);
-        let mut hits = if f.at < j.total {
-            f.s.push(&read(reader, &j.blob, f.at, end)?)
-        } else {
-            Vec::new()
+        let total = j.total as u64;
+        let mut hits = match f.s.next_read(&j.c, total) {
+            Some((from, to)) => {
+                let bytes = read(reader, &j.blob, from as f64, to as f64)?;
+                f.s.push(&bytes, to, &j.c, total)
+            }
+            None => Vec::new(),
         };
-        f.at = end;
-        let done = f.at >= j.total;
-        if done {
-            hits.extend(f.s.finish());
-        }
+        let done = f.s.is_done();
         f.hits.append(&mut hits);
         let now = js_sys::Date::now();
         if !done && (f.hits.is_empty() || now - f.sent_at < HITS_EVERY_MS) {
@@ -770,33 +781,5 @@ pub(crate) mod tests {
         );
         assert_eq!(got.len(), 1);
         assert!(c.span_of(c.lines() + 1).is_none());
-    }
-
-    #[test]
-    fn search_finds_the_rows_whose_body_matches() {
-        let input = every_fixture();
-        let mut c = Classifier::new();
-        let mut whole = c.push(&input);
-        whole.extend(c.finish());
-        let needle = "FN";
-        let expect: Vec<(u64, u32)> = whole
-            .iter()
-            .flat_map(|e| {
-                e.msgs.iter().enumerate().filter_map(move |(i, m)| {
-                    m.body
-                        .as_deref()
-                        .is_some_and(|b| b.to_ascii_lowercase().contains("fn"))
-                        .then_some((e.seq.unwrap(), i as u32))
-                })
-            })
-            .collect();
-        assert!(!expect.is_empty());
-        let mut s = Search::new(needle, classifier::MAX_LINE_BYTES);
-        let mut got = Vec::new();
-        for piece in input.chunks(3001) {
-            got.extend(s.push(piece));
-        }
-        got.extend(s.finish());
-        assert_eq!(got, expect);
     }
 }
