@@ -25,9 +25,9 @@ fn main() {
         "classify (LogClassifier, no summary)",
         "classify + summary fold + checkpoints (worker Classifier)",
         "strip bodies",
-        "envelopes to JSON (worker)",
+        "rows encoded (worker, row_batch::encode)",
         "summary to JSON (worker, per chunk)",
-        "JSON to envelopes (page parse_batch)",
+        "rows decoded (page, row_batch::decode)",
         "apply_lazy (page reducer)",
     ];
     // Framing alone.
@@ -52,7 +52,7 @@ fn main() {
     // The worker's and the page's steps, chunk by chunk.
     let mut worker = Classifier::new();
     let mut state = ViewState::default();
-    let mut json_bytes = 0usize;
+    let mut batch_bytes = 0usize;
     let pieces: Vec<&[u8]> = bytes.chunks(chunk).collect();
     for (i, piece) in pieces.iter().enumerate() {
         let start = Instant::now();
@@ -65,29 +65,29 @@ fn main() {
         let lazy = strip(&mut envs);
         times[3] += start.elapsed();
         let start = Instant::now();
-        let json = serde_json::to_string(&envs).unwrap();
+        let batch = app::row_batch::encode(&envs, &lazy);
         times[4] += start.elapsed();
-        json_bytes += json.len();
+        batch_bytes += batch.len();
         let start = Instant::now();
         let _summary = serde_json::to_string(&worker.summary()).unwrap();
         times[5] += start.elapsed();
         let start = Instant::now();
-        let envs = app::offline::parse_batch(&json);
+        let (envs, lazy) = app::row_batch::decode(&batch);
         times[6] += start.elapsed();
         let start = Instant::now();
-        for env in &envs {
+        for env in envs {
             apply_lazy(&mut state, env, &lazy);
         }
         times[7] += start.elapsed();
     }
     let total: Duration = times[2..].iter().sum();
     println!(
-        "{path}: {} MB, {} chunks of {} KiB, {rows} rows, {} rows held, {:.1} MB of row JSON",
+        "{path}: {} MB, {} chunks of {} KiB, {rows} rows, {} rows held, {:.1} MB of row batches",
         bytes.len() / 1_000_000,
         pieces.len(),
         chunk / 1024,
         state.len(),
-        json_bytes as f64 / 1e6
+        batch_bytes as f64 / 1e6
     );
     for (i, name) in names.iter().enumerate() {
         let share = if i >= 2 {
