@@ -70,7 +70,8 @@ test("a snapshot share: summary first, exactly the rows up to the snapshot, read
   await page.waitForSelector('.live .row[data-seq="23"]');
   await page.waitForFunction(() => /shared snapshot/.test(document.querySelector(".conn")?.textContent ?? ""));
   // The summary header first, open, with the snapshot's figures.
-  assert.ok(await page.$(".summary-header[open]:not([hidden])"), "the summary header is open");
+  // The header fills in when the summary read answers, which may be after the first rows.
+  assert.ok(await page.waitForSelector(".summary-header[open]:not([hidden])", { timeout: 10_000 }).catch(() => null), "the summary header is open");
   const order = await page.evaluate(() => {
     const all = [...document.querySelectorAll(".summary-header, .scroller")];
     return all.map((e) => (e.classList.contains("scroller") ? "scroller" : "summary-header"));
