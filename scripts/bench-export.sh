@@ -38,7 +38,7 @@ trap 'rm -rf "$out"' EXIT
 mb() { awk -v b="$1" 'BEGIN { printf "%.1f MB", b / 1e6 }'; }
 median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 
-in_bytes=$(stat -c %s "$FILE")
+in_bytes=$(stat -L -c %s "$FILE")
 lines=$(wc -l < "$FILE")
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "log: $FILE, $lines lines, $(mb "$in_bytes"); load average $load_start"
