@@ -79,8 +79,8 @@ impl Iterator for Groups<'_> {
     }
 }
 
-/// The bytes of a text [`encode`] wrote (what boot.js does; here for the tests).
-#[cfg(test)]
+/// The bytes of a text [`encode`] wrote (what boot.js does in the browser; here for the tests
+/// and for any reader of an exported file).
 pub fn decode(text: &str) -> Vec<u8> {
     let mut out = Vec::new();
     let (mut acc, mut bits) = (0u32, 0u32);

@@ -768,26 +768,18 @@ fn fake_page(dir: &std::path::Path) -> std::path::PathBuf {
     dist
 }
 
-/// The text of an exported file's block `id` (`<script … id="ID">…</script>`).
+/// The text of an exported file's block `id` (`<script … id="ID" …>…</script>`: a compressed
+/// block also carries `data-bytes`).
 fn block<'a>(html: &'a str, id: &str) -> &'a str {
-    let start = html.find(&format!("id=\"{id}\">")).unwrap() + id.len() + 6;
+    let at = html.find(&format!("id=\"{id}\"")).unwrap();
+    let start = at + html[at..].find('>').unwrap() + 1;
     &html[start..start + html[start..].find("</script>").unwrap()]
 }
 
-/// The envelopes an exported file carries (its data block: base64 of raw DEFLATE).
+/// The envelopes an exported file carries (its data block: raw DEFLATE written as 7-bit
+/// text, onefile/src/text7.rs).
 fn exported_envelopes(html: &str) -> Vec<Value> {
-    let alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut bits = 0u32;
-    let mut n = 0;
-    let mut bytes = Vec::new();
-    for c in block(html, "hiveterm-data").bytes().filter(|&c| c != b'=') {
-        bits = bits << 6 | alphabet.iter().position(|&a| a == c).unwrap() as u32;
-        n += 6;
-        if n >= 8 {
-            n -= 8;
-            bytes.push((bits >> n) as u8);
-        }
-    }
+    let bytes = onefile::text7::decode(block(html, "hiveterm-data"));
     let json = miniz_oxide::inflate::decompress_to_vec(&bytes).unwrap();
     String::from_utf8(json)
         .unwrap()
