@@ -137,8 +137,15 @@ pub const LEVEL: u8 = 6;
 /// ([`take`](Self::take)), then [`finish`](Self::finish).
 #[derive(Debug)]
 pub struct Exporter {
-    opts: Options,
     reader: LineReader,
+    lines: Lines,
+}
+
+/// What the lines make, apart from the reader that frames them (so a line handed out by the
+/// reader can be stepped while it is borrowed).
+#[derive(Debug)]
+struct Lines {
+    opts: Options,
     ctx: ClassifyCtx,
     fold: SummaryFold,
     envelopes: u64,
@@ -152,21 +159,76 @@ impl Exporter {
     pub fn new(opts: Options) -> Exporter {
         Exporter {
             reader: LineReader::with_limit(opts.max_line_bytes.max(1)),
-            opts,
-            ctx: ClassifyCtx::new(),
-            fold: SummaryFold::new(),
-            envelopes: 0,
-            bytes: 0,
-            report: Report::default(),
-            out: Vec::new(),
+            lines: Lines {
+                opts,
+                ctx: ClassifyCtx::new(),
+                fold: SummaryFold::new(),
+                envelopes: 0,
+                bytes: 0,
+                report: Report::default(),
+                out: Vec::new(),
+            },
         }
     }
 
     /// The next bytes of the log; whether more are wanted (not once a range is complete).
     pub fn push(&mut self, chunk: &[u8]) -> bool {
-        let Exporter {
+        let Exporter { reader, lines } = self;
+        reader.push(chunk, |line| lines.step(line));
+        self.wants_more()
+    }
+
+    fn wants_more(&self) -> bool {
+        self.lines
+            .opts
+            .range
+            .is_none_or(|(_, b)| self.reader.lines_seen() < b)
+    }
+
+    /// The JSON lines made so far, if at least `min` bytes.
+    pub fn take(&mut self, min: usize) -> Option<Vec<u8>> {
+        let out = &mut self.lines.out;
+        (!out.is_empty() && out.len() >= min).then(|| std::mem::take(out))
+    }
+
+    /// The redactions so far.
+    pub fn report(&self) -> &Report {
+        &self.lines.report
+    }
+
+    /// Ends the log (a last line without a newline counts when wanted): the file's facts,
+    /// the JSON lines not taken yet, and the redactions.
+    pub fn finish(mut self, name: &str) -> (Meta, Vec<u8>, Report) {
+        if self.wants_more() {
+            let Exporter { reader, lines } = &mut self;
+            reader.finish(|line| lines.step(line));
+        }
+        let Exporter { reader, lines: l } = self;
+        let lines = match l.opts.range {
+            Some((_, b)) => reader.lines_seen().min(b),
+            None => reader.lines_seen(),
+        };
+        let meta = Meta {
+            format: 1,
+            title: l.opts.title.clone().unwrap_or_else(|| name.to_owned()),
+            name: name.to_owned(),
+            lines,
+            envelopes: l.envelopes,
+            bytes: l.bytes,
+            range: l.opts.range,
+            redactions: l.opts.redact.then_some(l.report.count),
+            summary: l.fold.summary(),
+        };
+        (meta, l.out, l.report)
+    }
+}
+
+/// One line: redacted, classified, kept or not. Lines past the range are not looked at
+/// (so what is counted does not depend on how the input was cut).
+impl Lines {
+    fn step(&mut self, line: Line) {
+        let Lines {
             opts,
-            reader,
             ctx,
             fold,
             envelopes,
@@ -174,120 +236,51 @@ impl Exporter {
             report,
             out,
         } = self;
-        reader.push(chunk, |line| {
-            step(opts, ctx, fold, report, out, envelopes, bytes, line);
-        });
-        self.wants_more()
-    }
-
-    fn wants_more(&self) -> bool {
-        self.opts
-            .range
-            .is_none_or(|(_, b)| self.reader.lines_seen() < b)
-    }
-
-    /// The JSON lines made so far, if at least `min` bytes.
-    pub fn take(&mut self, min: usize) -> Option<Vec<u8>> {
-        (!self.out.is_empty() && self.out.len() >= min).then(|| std::mem::take(&mut self.out))
-    }
-
-    /// The redactions so far.
-    pub fn report(&self) -> &Report {
-        &self.report
-    }
-
-    /// Ends the log (a last line without a newline counts when wanted): the file's facts,
-    /// the JSON lines not taken yet, and the redactions.
-    pub fn finish(mut self, name: &str) -> (Meta, Vec<u8>, Report) {
-        if self.wants_more() {
-            let Exporter {
-                opts,
-                reader,
-                ctx,
-                fold,
-                envelopes,
-                bytes,
-                report,
-                out,
-            } = &mut self;
-            reader.finish(|line| step(opts, ctx, fold, report, out, envelopes, bytes, line));
+        if opts.range.is_some_and(|(_, b)| line.number > b) {
+            return;
         }
-        let lines = match self.opts.range {
-            Some((_, b)) => self.reader.lines_seen().min(b),
-            None => self.reader.lines_seen(),
-        };
-        let meta = Meta {
-            format: 1,
-            title: self.opts.title.clone().unwrap_or_else(|| name.to_owned()),
-            name: name.to_owned(),
-            lines,
-            envelopes: self.envelopes,
-            bytes: self.bytes,
-            range: self.opts.range,
-            redactions: self.opts.redact.then_some(self.report.count),
-            summary: self.fold.summary(),
-        };
-        (meta, self.out, self.report)
-    }
-}
-
-/// One line: redacted, classified, kept or not. Lines past the range are not looked at
-/// (so what is counted does not depend on how the input was cut).
-#[allow(clippy::too_many_arguments)]
-fn step(
-    opts: &Options,
-    ctx: &mut ClassifyCtx,
-    fold: &mut SummaryFold,
-    report: &mut Report,
-    out: &mut Vec<u8>,
-    envelopes: &mut u64,
-    bytes: &mut u64,
-    line: Line,
-) {
-    if opts.range.is_some_and(|(_, b)| line.number > b) {
-        return;
-    }
-    let line = if opts.redact {
-        let r = redact_line(&line.bytes);
-        if r.findings.is_empty() {
-            line
-        } else {
-            report.count += r.findings.len() as u64;
-            report.events += 1;
-            for f in &r.findings {
-                if report.items.len() < REPORT_ITEMS {
-                    report.items.push(Redaction {
-                        seq: line.number,
-                        kind: f.kind.as_str(),
-                        preview: f.preview.clone(),
-                    });
+        let line = if opts.redact {
+            let r = redact_line(&line.bytes);
+            if r.findings.is_empty() {
+                line
+            } else {
+                report.count += r.findings.len() as u64;
+                report.events += 1;
+                for f in &r.findings {
+                    if report.items.len() < REPORT_ITEMS {
+                        report.items.push(Redaction {
+                            seq: line.number,
+                            kind: f.kind.as_str(),
+                            preview: f.preview.clone(),
+                        });
+                    }
+                }
+                report.truncated = report.count > report.items.len() as u64;
+                Line {
+                    bytes: r.line.into_owned(),
+                    ..line
                 }
             }
-            report.truncated = report.count > report.items.len() as u64;
-            Line {
-                bytes: r.line.into_owned(),
-                ..line
-            }
+        } else {
+            line
+        };
+        let event = line_event(&line);
+        let mut env = classify_log_event(&event, ctx);
+        env.seq = Some(line.number);
+        if opts.range.is_some_and(|(a, _)| line.number < a) {
+            return;
         }
-    } else {
-        line
-    };
-    let event = line_event(&line);
-    let mut env = classify_log_event(&event, ctx);
-    env.seq = Some(line.number);
-    if opts.range.is_some_and(|(a, _)| line.number < a) {
-        return;
+        fold.add(&event.event, &env);
+        if env.msgs.is_empty() {
+            return;
+        }
+        let at = out.len();
+        // Serialising an envelope cannot fail (no maps with non-string keys, no I/O).
+        let _ = serde_json::to_writer(&mut *out, &env);
+        out.push(b'\n');
+        *bytes += (out.len() - at) as u64;
+        *envelopes += 1;
     }
-    fold.add(&event.event, &env);
-    if env.msgs.is_empty() {
-        return;
-    }
-    let at = out.len();
-    // Serialising an envelope cannot fail (no maps with non-string keys, no I/O).
-    let _ = serde_json::to_writer(&mut *out, &env);
-    out.push(b'\n');
-    *bytes += (out.len() - at) as u64;
-    *envelopes += 1;
 }
 
 /// Raw DEFLATE (RFC 1951, no header: what `DecompressionStream("deflate-raw")` reads),
