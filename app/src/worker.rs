@@ -289,7 +289,7 @@ pub fn run_markdown() {
 }
 
 #[cfg(target_arch = "wasm32")]
-mod imp {
+pub(crate) mod imp {
     use super::*;
     use crate::body_search::Search;
     use js_sys::{Float64Array, Object, Reflect, Uint8Array};
@@ -298,11 +298,11 @@ mod imp {
     use wasm_bindgen::prelude::*;
     use web_sys::{Blob, DedicatedWorkerGlobalScope, FileReaderSync, MessageChannel, MessageEvent};
 
-    fn scope() -> DedicatedWorkerGlobalScope {
+    pub(crate) fn scope() -> DedicatedWorkerGlobalScope {
         js_sys::global().unchecked_into()
     }
 
-    fn post(kind: &str, fields: &[(&str, JsValue)]) {
+    pub(crate) fn post(kind: &str, fields: &[(&str, JsValue)]) {
         let o = Object::new();
         let _ = Reflect::set(&o, &"kind".into(), &kind.into());
         for (k, v) in fields {
@@ -369,7 +369,7 @@ mod imp {
             .map_err(|e| e.as_string().unwrap_or_else(|| format!("{e:?}")))
     }
 
-    fn get(data: &JsValue, k: &str) -> JsValue {
+    pub(crate) fn get(data: &JsValue, k: &str) -> JsValue {
         Reflect::get(data, &k.into()).unwrap_or(JsValue::UNDEFINED)
     }
 

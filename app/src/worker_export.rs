@@ -140,28 +140,13 @@ pub fn message(kind: &str, data: &wasm_bindgen::JsValue) -> bool {
 #[cfg(target_arch = "wasm32")]
 mod imp {
     use super::*;
-    use js_sys::{Array, Object, Reflect, Uint8Array};
+    // The worker's own helpers: its global scope, a message posted, a field read.
+    use crate::worker::imp::{get, post, scope};
+    use js_sys::{Array, Uint8Array};
     use wasm_bindgen::JsCast;
     use wasm_bindgen::prelude::*;
     use wasm_bindgen_futures::JsFuture;
-    use web_sys::{Blob, BlobPropertyBag, DedicatedWorkerGlobalScope, FileReaderSync, Response};
-
-    fn scope() -> DedicatedWorkerGlobalScope {
-        js_sys::global().unchecked_into()
-    }
-
-    fn post(kind: &str, fields: &[(&str, JsValue)]) {
-        let o = Object::new();
-        let _ = Reflect::set(&o, &"kind".into(), &kind.into());
-        for (k, v) in fields {
-            let _ = Reflect::set(&o, &(*k).into(), v);
-        }
-        let _ = scope().post_message(&o);
-    }
-
-    fn get(data: &JsValue, k: &str) -> JsValue {
-        Reflect::get(data, &k.into()).unwrap_or(JsValue::UNDEFINED)
-    }
+    use web_sys::{Blob, BlobPropertyBag, FileReaderSync, Response};
 
     fn err(e: JsValue) -> String {
         e.as_string().unwrap_or_else(|| format!("{e:?}"))
