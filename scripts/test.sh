@@ -10,6 +10,10 @@ cd "$ROOT"
 # win over any older system wasm-opt).
 export PATH="$ROOT/e2e/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 
+# A run from a fresh clone gains nothing from incremental compilation, whose caches more than
+# double target/'s size (CI once ran out of disk); set CARGO_INCREMENTAL=1 to keep them.
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
+
 # Where cargo puts its output (CARGO_TARGET_DIR is honoured, as cargo does).
 TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
 
