@@ -16,9 +16,12 @@
 //!   markdown body rendered by [`classifier::markdown::render`] (pulldown-cmark, then
 //!   ammonia), so the page's own wasm carries no renderer ([`crate::md_render`]).
 //!
-//! The file is read with `File.slice` and `FileReaderSync`, chunk by chunk, through one
-//! [`classifier::LogClassifier`] (the same type `hiveterm classify` uses, with the same line
-//! limit): each line's `seq` is its 1-based line number and its rows are exactly the CLI's.
+//! The file is read chunk by chunk ([`ReadAhead`]: `Blob.slice(…).arrayBuffer()` reads
+//! issued ahead, so the browser fills the next chunks while the worker classifies this one;
+//! each copied once into one reused wasm buffer) through one [`classifier::LogClassifier`]
+//! (the same type `hiveterm classify` uses, with the same line limit): each line's `seq` is
+//! its 1-based line number and its rows are exactly the CLI's. A body's or a search's re-read
+//! of a span is a `FileReaderSync` read.
 
 use classifier::{ClassifyCtx, LogClassifier, Summary, TermEnvelope};
 
@@ -27,7 +30,7 @@ use crate::body_search::Trigrams;
 /// The worker's phases, in the order of the `phases` array it sends with its rows: the
 /// milliseconds each took so far for the log in hand (the big-log benchmark prints them).
 pub const PHASES: [&str; 6] = [
-    "read (FileReaderSync)",
+    "read (waiting for the file's next chunk, copy into wasm)",
     "classify (lines, rows, summary fold, checkpoints)",
     "strip bodies",
     "rows encoded (row_batch)",
@@ -39,6 +42,59 @@ pub const PHASES: [&str; 6] = [
 pub const FIRST_CHUNK: usize = 128 * 1024;
 /// Bytes read per later chunk.
 pub const CHUNK: usize = 4 * 1024 * 1024;
+/// Bytes of the log asked for ahead of the chunk being classified (reads in flight or done
+/// and not classified yet).
+pub const AHEAD_BYTES: f64 = 2.0 * CHUNK as f64;
+
+/// Which byte ranges of a log of `total` bytes are read, in order, and how far ahead: the
+/// first [`FIRST_CHUNK`] bytes, then [`CHUNK`] each, together exactly `0..total`. Pure.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReadAhead {
+    total: f64,
+    /// The next byte to ask for.
+    next: f64,
+    /// The next byte to classify (every read before it was taken).
+    taken: f64,
+}
+
+impl ReadAhead {
+    /// Nothing asked for yet.
+    pub fn new(total: f64) -> ReadAhead {
+        ReadAhead {
+            total: total.max(0.0),
+            next: 0.0,
+            taken: 0.0,
+        }
+    }
+
+    /// The next range to ask for, if the reads not taken yet are under `ahead` bytes (at
+    /// least one is always allowed) and the log has more.
+    pub fn ask(&mut self, ahead: f64) -> Option<(f64, f64)> {
+        if self.next >= self.total || (self.next > self.taken && self.next - self.taken >= ahead) {
+            return None;
+        }
+        let size = if self.next == 0.0 { FIRST_CHUNK } else { CHUNK } as f64;
+        let range = (self.next, (self.next + size).min(self.total));
+        self.next = range.1;
+        Some(range)
+    }
+
+    /// The read ending at `to` was taken (read ranges are taken in the order asked).
+    pub fn take(&mut self, to: f64) {
+        self.taken = to;
+    }
+
+    /// Bytes taken so far.
+    pub fn taken(&self) -> f64 {
+        self.taken
+    }
+
+    /// Whether every byte was taken.
+    pub fn all_taken(&self) -> bool {
+        self.taken >= self.total
+    }
+}
+
 /// Fewest bytes between two checkpoints (a body is re-read from the one before its line, so
 /// this bounds what one body costs to read again).
 pub const CHECKPOINT_BYTES: u64 = 4 * 1024 * 1024;
@@ -292,8 +348,10 @@ pub fn run_markdown() {
 pub(crate) mod imp {
     use super::*;
     use crate::body_search::Search;
-    use js_sys::{Float64Array, Object, Reflect, Uint8Array};
+    use js_sys::{ArrayBuffer, Float64Array, Object, Reflect, Uint8Array};
     use std::cell::RefCell;
+    use std::collections::VecDeque;
+    use std::rc::Rc;
     use wasm_bindgen::JsCast;
     use wasm_bindgen::prelude::*;
     use web_sys::{Blob, DedicatedWorkerGlobalScope, FileReaderSync, MessageChannel, MessageEvent};
@@ -325,16 +383,91 @@ pub(crate) mod imp {
         Float64Array::from(xs).into()
     }
 
+    /// A read issued ahead: the bytes up to `to`, once the browser has them (or why not).
+    struct Pending {
+        to: f64,
+        got: Rc<RefCell<Option<Result<ArrayBuffer, String>>>>,
+    }
+
+    impl Pending {
+        fn ready(&self) -> bool {
+            self.got.borrow().is_some()
+        }
+    }
+
     /// The log being classified.
     struct Job {
         id: f64,
         blob: Blob,
         total: f64,
-        at: f64,
+        /// The ranges asked for, and the reads in flight (or done) not classified yet,
+        /// in order.
+        plan: ReadAhead,
+        ahead: VecDeque<Pending>,
+        /// The chunk being classified, in wasm memory (one buffer, reused).
+        buf: Vec<u8>,
+        /// Since when the worker has had nothing to do but wait for the next chunk.
+        waiting: Option<f64>,
         c: Classifier,
         done: bool,
         /// Milliseconds per phase ([`PHASES`]).
         phases: [f64; PHASES.len()],
+    }
+
+    impl Job {
+        /// Asks for the next chunks, up to `ahead` bytes ahead of the one in hand (at least
+        /// one).
+        fn read_ahead(&mut self, ahead: f64) {
+            while let Some((from, to)) = self.plan.ask(ahead) {
+                let got = Rc::new(RefCell::new(None));
+                let promise = self
+                    .blob
+                    .slice_with_f64_and_f64(from, to)
+                    .map(|s| s.array_buffer());
+                match promise {
+                    Ok(p) => {
+                        let got = got.clone();
+                        wasm_bindgen_futures::spawn_local(async move {
+                            let r = wasm_bindgen_futures::JsFuture::from(p).await;
+                            *got.borrow_mut() =
+                                Some(r.map(JsCast::unchecked_into).map_err(|e| message_of(&e)));
+                            arrived();
+                        });
+                    }
+                    Err(e) => *got.borrow_mut() = Some(Err(message_of(&e))),
+                }
+                self.ahead.push_back(Pending { to, got });
+            }
+        }
+
+        /// Whether a step can classify something now (the next chunk has come, or the end).
+        fn ready(&self) -> bool {
+            !self.done && self.ahead.front().is_none_or(Pending::ready)
+        }
+    }
+
+    fn message_of(e: &JsValue) -> String {
+        e.as_string()
+            .or_else(|| {
+                e.dyn_ref::<js_sys::Error>()
+                    .map(|e| String::from(e.message()))
+            })
+            .unwrap_or_else(|| format!("{e:?}"))
+    }
+
+    /// A read ahead came: the time waited for it is the read phase's, and its chunk can
+    /// be classified.
+    fn arrived() {
+        let t = now();
+        with(|w| {
+            if let Some(j) = w.job.as_mut()
+                && j.ahead.front().is_some_and(Pending::ready)
+                && let Some(since) = j.waiting.take()
+            {
+                j.phases[0] += t - since;
+            }
+        });
+        schedule();
     }
 
     /// A search of the bodies.
@@ -366,7 +499,7 @@ pub(crate) mod imp {
         blob.slice_with_f64_and_f64(from, to)
             .and_then(|s| reader.read_as_array_buffer(&s))
             .map(|buf| Uint8Array::new(&buf).to_vec())
-            .map_err(|e| e.as_string().unwrap_or_else(|| format!("{e:?}")))
+            .map_err(|e| message_of(&e))
     }
 
     pub(crate) fn get(data: &JsValue, k: &str) -> JsValue {
@@ -447,7 +580,7 @@ pub(crate) mod imp {
 
     fn schedule() {
         with(|w| {
-            if !w.scheduled && (w.job.as_ref().is_some_and(|j| !j.done) || w.find.is_some()) {
+            if !w.scheduled && (w.job.as_ref().is_some_and(Job::ready) || w.find.is_some()) {
                 w.scheduled = true;
                 let _ = w.channel.port1().post_message(&JsValue::NULL);
             }
@@ -457,15 +590,24 @@ pub(crate) mod imp {
     fn start(id: f64, blob: Blob) {
         with(|w| {
             w.find = None;
-            w.job = Some(Job {
+            let total = blob.size();
+            // The last job's buffer is reused.
+            let buf = w.job.take().map(|j| j.buf).unwrap_or_default();
+            let mut job = Job {
                 id,
-                total: blob.size(),
+                total,
                 blob,
-                at: 0.0,
+                plan: ReadAhead::new(total),
+                ahead: VecDeque::new(),
+                buf,
+                waiting: Some(now()),
                 c: Classifier::new(),
                 done: false,
                 phases: [0.0; PHASES.len()],
-            });
+            };
+            // The first chunk alone, so that nothing else is read before it: the first rows.
+            job.read_ahead(0.0);
+            w.job = Some(job);
         });
         schedule();
     }
@@ -477,8 +619,8 @@ pub(crate) mod imp {
             let Worker {
                 reader, job, find, ..
             } = w;
-            if let Some(j) = job.as_mut().filter(|j| !j.done)
-                && let Err(e) = classify_step(reader, j)
+            if let Some(j) = job.as_mut().filter(|j| j.ready())
+                && let Err(e) = classify_step(j)
             {
                 post("error", &[("job", j.id.into()), ("message", e.into())]);
                 *job = None;
@@ -501,24 +643,37 @@ pub(crate) mod imp {
         scope().performance().map_or(0.0, |p| p.now())
     }
 
-    fn classify_step(reader: &FileReaderSync, j: &mut Job) -> Result<(), String> {
-        let size = if j.at == 0.0 { FIRST_CHUNK } else { CHUNK } as f64;
-        let end = (j.at + size).min(j.total);
+    /// Classifies the next chunk (it has come, [`Job::ready`]) and posts its rows.
+    fn classify_step(j: &mut Job) -> Result<(), String> {
         let mut t = now();
         let mut lap = |j: &mut Job, phase: usize| {
             let n = now();
             j.phases[phase] += n - t;
             t = n;
         };
-        let mut envs = if j.at < j.total {
-            let bytes = read(reader, &j.blob, j.at, end)?;
-            lap(j, 0);
-            j.c.push(&bytes)
-        } else {
-            Vec::new()
+        let mut envs = match j.ahead.pop_front() {
+            Some(Pending { to, got }) => {
+                let buffer = got
+                    .borrow_mut()
+                    .take()
+                    .unwrap_or_else(|| Err("no chunk".into()))?;
+                j.plan.take(to);
+                // Ask for the next chunk before classifying this one: the browser reads it
+                // meanwhile.
+                j.read_ahead(AHEAD_BYTES);
+                let bytes = Uint8Array::new(&buffer);
+                let n = bytes.length() as usize;
+                if j.buf.len() != n {
+                    j.buf.resize(n, 0);
+                }
+                bytes.copy_to(&mut j.buf);
+                drop(buffer);
+                lap(j, 0);
+                j.c.push(&j.buf)
+            }
+            None => Vec::new(),
         };
-        j.at = end;
-        if j.at >= j.total {
+        if j.plan.all_taken() {
             envs.extend(j.c.finish());
             j.done = true;
         }
@@ -537,7 +692,7 @@ pub(crate) mod imp {
             &[
                 ("job", j.id.into()),
                 ("rows", rows.clone().into()),
-                ("read", j.at.into()),
+                ("read", j.plan.taken().into()),
                 ("total", j.total.into()),
                 ("lines", (j.c.lines() as f64).into()),
                 ("summary", summary.into()),
@@ -546,6 +701,9 @@ pub(crate) mod imp {
             &rows.buffer(),
         );
         lap(j, 5);
+        if !j.ready() {
+            j.waiting = Some(t);
+        }
         Ok(())
     }
 
@@ -650,6 +808,79 @@ pub(crate) mod tests {
         for split in 1..input.len() {
             assert_eq!(run_split(input, split), whole, "split {split}");
         }
+    }
+
+    /// The ranges a [`ReadAhead`] asks for, taking each as soon as `window` more are asked.
+    fn ranges(total: f64, ahead: f64, window: usize) -> Vec<(f64, f64)> {
+        let mut plan = ReadAhead::new(total);
+        let mut asked = std::collections::VecDeque::new();
+        let mut taken = Vec::new();
+        loop {
+            while let Some(r) = plan.ask(ahead) {
+                asked.push_back(r);
+                let in_flight: f64 = asked.iter().map(|(a, b)| b - a).sum();
+                assert!(
+                    asked.len() == 1 || in_flight <= ahead + CHUNK as f64,
+                    "{in_flight} bytes asked ahead"
+                );
+            }
+            assert!(
+                asked.len() <= window.max(1),
+                "{} reads in flight",
+                asked.len()
+            );
+            let Some(r) = asked.pop_front() else { break };
+            plan.take(r.1);
+            taken.push(r);
+        }
+        assert!(plan.all_taken());
+        assert_eq!(plan.taken(), total.max(0.0));
+        taken
+    }
+
+    #[test]
+    fn the_reads_ahead_tile_the_log_in_order() {
+        let (first, chunk) = (FIRST_CHUNK as f64, CHUNK as f64);
+        for total in [
+            0.0,
+            1.0,
+            first - 1.0,
+            first,
+            first + 1.0,
+            first + chunk,
+            first + 3.0 * chunk + 7.0,
+            154e6,
+            1.082e9,
+        ] {
+            let got = ranges(total, AHEAD_BYTES, 4);
+            let mut at = 0.0;
+            for (i, &(a, b)) in got.iter().enumerate() {
+                assert_eq!(
+                    a, at,
+                    "total {total}: range {i} starts where the last ended"
+                );
+                assert!(b > a);
+                let size = if i == 0 { first } else { chunk };
+                assert!(b - a == size || b == total, "total {total}: range {i}");
+                at = b;
+            }
+            assert_eq!(at, total);
+            // One read at a time when nothing may be ahead: the same ranges.
+            assert_eq!(ranges(total, 0.0, 1), got);
+        }
+    }
+
+    #[test]
+    fn classifying_the_reads_ahead_gives_the_whole_files_rows() {
+        let input = every_fixture();
+        let whole = run_split(&input, input.len());
+        let mut c = Classifier::new();
+        let mut out = Vec::new();
+        for (a, b) in ranges(input.len() as f64, AHEAD_BYTES, 4) {
+            out.extend(c.push(&input[a as usize..b as usize]));
+        }
+        out.extend(c.finish());
+        assert_eq!(out, whole);
     }
 
     #[test]

@@ -155,12 +155,40 @@ test(`big log: ${LINES} lines`, { timeout: 180_000 + LINES * 2 }, async () => {
   await cdp.send("Performance.enable");
   const metrics = async () => Object.fromEntries((await cdp.send("Performance.getMetrics")).metrics.map((m) => [m.name, m.value]));
   const m0 = await metrics();
+  // In the page: the input's change event (the drop, as the page sees it; capture phase, before
+  // the page's own handler), the first row in the DOM and the frame that shows it, and the
+  // moment the progress says every row is classified.
+  await page.evaluate(() => {
+    const t = (window.__big = {});
+    window.addEventListener("change", () => (t.change ??= performance.now()), { capture: true });
+    const seen = new MutationObserver(() => {
+      if (t.rows === undefined && document.querySelector(".live .row")) {
+        t.rows = performance.now();
+        requestAnimationFrame(() => (t.frame = performance.now()));
+      }
+      if (t.done === undefined && document.querySelector('.progress[data-done="1"]')) {
+        t.done = performance.now();
+        seen.disconnect();
+      }
+    });
+    seen.observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ["data-done"] });
+  });
   const t0 = Date.now();
   await page.setInputFiles("#file", FILE);
   await page.waitForSelector(".live .row", { timeout: 30_000 });
   const firstWall = Date.now() - t0;
   await page.waitForSelector('.progress[data-done="1"]', { timeout: 120_000 + LINES });
   const doneWall = Date.now() - t0;
+  await page.waitForFunction(() => window.__big.frame !== undefined && window.__big.done !== undefined);
+  const inPage = await page.evaluate(() => window.__big);
+  // From the page's change event (the drop): the first rows in the DOM, the frame that paints
+  // them, every row classified; and how long Playwright's call took before that event.
+  const firstPage = {
+    dom: Math.round(inPage.rows - inPage.change),
+    frame: Math.round(inPage.frame - inPage.change),
+    done: Math.round(inPage.done - inPage.change),
+    call: Math.round(firstWall - (inPage.rows - inPage.change)),
+  };
   stages.classified = memory();
   const heapsClassified = await heaps();
   const m1 = await metrics();
@@ -169,7 +197,7 @@ test(`big log: ${LINES} lines`, { timeout: 180_000 + LINES * 2 }, async () => {
   // them (app/src/worker.rs PHASES, app/src/offline.rs PAGE_PHASES), and the main thread's
   // script, style and layout time as Chromium counts it.
   const names = [
-    "worker: read (FileReaderSync)", "worker: classify (lines, rows, summary fold, checkpoints)", "worker: strip bodies",
+    "worker: read (waiting for the next chunk, copy into wasm)", "worker: classify (lines, rows, summary fold, checkpoints)", "worker: strip bodies",
     "worker: rows encoded (row_batch)", "worker: summary to JSON", "worker: postMessage",
     "page: message decode (row_batch)", "page: reducer (apply_lazy)", "page: summary header parsed and set",
   ];
@@ -235,17 +263,17 @@ test(`big log: ${LINES} lines`, { timeout: 180_000 + LINES * 2 }, async () => {
   const heapsSearched = await heaps();
 
   console.log(`BIG LOG: ${LINES} lines, ${(size / 1e6).toFixed(1)} MB, ${rows}`);
-  console.log(`  first rows on screen: ${firstWall} ms after the drop (page-side ${prog.first} ms)`);
-  console.log(`  fully classified:     ${doneWall} ms after the drop (page-side ${prog.done} ms)`);
+  console.log(`  first rows on screen: ${firstPage.frame} ms after the drop (the page's change event) to the frame that paints them (in the DOM at ${firstPage.dom} ms); ${firstWall} ms after Playwright's setInputFiles call (~${firstPage.call} ms of it before the change event)`);
+  console.log(`  fully classified:     ${firstPage.done} ms after the drop (the change event); ${doneWall} ms after Playwright's call`);
   console.log(`  scroll frames: p50 ${scroll.p50.toFixed(1)} ms, p95 ${scroll.p95.toFixed(1)} ms, max ${scroll.max.toFixed(1)} ms; jumps ${scroll.jumps.map((j) => j.toFixed(0)).join("/")} ms; ${scroll.rendered} rows in the DOM`);
   console.log(`  memory: JS heap ${heap.toFixed(0)} MB, the page's renderer RSS ${rss.toFixed(0)} MB (every renderer ${rssAll.toFixed(0)} MB)`);
   for (const [k, b] of Object.entries(stages)) console.log(`  ${k.padEnd(10)} ${fmtMemory(b)}`);
   console.log(`  JS heaps used (MB), classified: ${fmtHeaps(heapsClassified)}; searched: ${fmtHeaps(heapsSearched)}`);
-  console.log(`  where the time went (drop → fully classified ${doneWall} ms; worker busy ${workerMs.toFixed(0)} ms = ${(100 * workerMs / doneWall).toFixed(0)} % of it):`);
-  for (const p of phases) console.log(`    ${p.ms.toFixed(0).padStart(6)} ms ${(100 * p.ms / doneWall).toFixed(1).padStart(5)} %  ${p.name}`);
+  console.log(`  where the time went (drop → fully classified ${firstPage.done} ms; worker busy ${workerMs.toFixed(0)} ms = ${(100 * workerMs / firstPage.done).toFixed(0)} % of it):`);
+  for (const p of phases) console.log(`    ${p.ms.toFixed(0).padStart(6)} ms ${(100 * p.ms / firstPage.done).toFixed(1).padStart(5)} %  ${p.name}`);
   console.log(`    main thread (Chromium): busy ${main.task.toFixed(0)} ms, of which script ${main.script.toFixed(0)} ms, style ${main.style.toFixed(0)} ms, layout ${main.layout.toFixed(0)} ms`);
   console.log(`  last row after G: seq ${lastSeq}; a body opened there read in ${bodyMs.toFixed(0)} ms; search: first hits in ${searchMs} ms (${found})`);
-  fs.writeFileSync(path.join(SHOTS, "big-figures.json"), JSON.stringify({ lines: LINES, bytes: size, rows, firstWall, doneWall, prog, phases, workerMs, main, scroll, heap, rss, rssAll, stages, heaps: { classified: heapsClassified, searched: heapsSearched }, lastSeq, bodyMs, searchMs }, null, 2));
+  fs.writeFileSync(path.join(SHOTS, "big-figures.json"), JSON.stringify({ lines: LINES, bytes: size, rows, firstWall, firstPage, doneWall, prog, phases, workerMs, main, scroll, heap, rss, rssAll, stages, heaps: { classified: heapsClassified, searched: heapsSearched }, lastSeq, bodyMs, searchMs }, null, 2));
 
   assert.equal(prog.lines, LINES);
   assert.ok(scroll.rendered < 1000, "the list is virtualised");
@@ -255,11 +283,12 @@ test(`big log: ${LINES} lines`, { timeout: 180_000 + LINES * 2 }, async () => {
   // BIG_STRICT=1 (timings on a busy shared CI box vary).
   const gb = LINES >= 500_000;
   const [tFirst, tDone, tRss] = gb ? [1000, 10_000, 1536] : [300, 1500, 350];
+  // Timed from the drop as the page sees it (its change event), not from Playwright's call.
   const verdict = (ok) => (ok ? "met" : "MISSED");
-  console.log(`  targets: first ≤ ${tFirst} ms ${verdict(firstWall <= tFirst)}, reachable ≤ ${tDone} ms ${verdict(doneWall <= tDone)}, RSS < ${tRss} MB ${verdict(rss < tRss)}`);
+  console.log(`  targets (from the drop): first ≤ ${tFirst} ms ${verdict(firstPage.frame <= tFirst)}, reachable ≤ ${tDone} ms ${verdict(firstPage.done <= tDone)}, RSS < ${tRss} MB ${verdict(rss < tRss)}`);
   if (process.env.BIG_STRICT === "1" && LINES >= 100_000) {
-    assert.ok(firstWall <= tFirst, `first rows within ${tFirst} ms (${firstWall} ms)`);
-    assert.ok(doneWall <= tDone, `every row reachable within ${tDone} ms (${doneWall} ms)`);
+    assert.ok(firstPage.frame <= tFirst, `first rows within ${tFirst} ms (${firstPage.frame} ms)`);
+    assert.ok(firstPage.done <= tDone, `every row reachable within ${tDone} ms (${firstPage.done} ms)`);
     assert.ok(rss < tRss, `renderer under ${tRss} MB (${rss} MB)`);
   }
   await page.context().close();
