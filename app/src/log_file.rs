@@ -112,6 +112,7 @@ impl LogFile {
                         (p.read, p.total, p.lines, p.done) = (read, total, lines, done);
                         if p.first_ms.is_none() && any {
                             p.first_ms = Some(elapsed);
+                            crate::offline::shown();
                         }
                         if done {
                             p.done_ms = Some(elapsed);

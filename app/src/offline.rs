@@ -105,7 +105,7 @@ pub fn pairs_of(flat: &[f64]) -> Vec<(u64, u32)> {
         .collect()
 }
 
-pub use imp::{Reader, ask_bodies, cancel, install, read_blob, search, text_blob};
+pub use imp::{Reader, ask_bodies, cancel, install, read_blob, search, shown, text_blob};
 
 mod imp {
     use super::*;
@@ -286,6 +286,12 @@ mod imp {
             self.send("bodies", &[("want", want.into())]);
         }
 
+        /// Tells the worker the log in hand's first rows are painted: it reads ahead from now
+        /// on (before, one chunk at a time, so reads do not hold up that frame).
+        pub fn shown(&self) {
+            self.send("shown", &[]);
+        }
+
         /// Searches the bodies of the log in hand for `query` (empty: stops searching).
         pub fn search(&self, id: u64, query: &str) {
             self.send(
@@ -320,6 +326,24 @@ mod imp {
     pub fn cancel() {
         if let Some(r) = reader() {
             r.cancel();
+        }
+    }
+
+    /// After the next frame (the one that paints the first rows of the log in hand), tells
+    /// the worker they are shown ([`Reader::shown`]).
+    pub fn shown() {
+        let Some(r) = reader() else { return };
+        let job = r.0.borrow().job;
+        let f = Closure::once_into_js(move || {
+            if r.0.borrow().job == job {
+                r.shown();
+            }
+        });
+        let asked = web_sys::window().map(|w| w.request_animation_frame(f.unchecked_ref()));
+        if !matches!(asked, Some(Ok(_)))
+            && let Some(r) = reader()
+        {
+            r.shown();
         }
     }
 

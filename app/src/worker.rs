@@ -4,6 +4,9 @@
 //! objects:
 //! - worker → page `{kind: "ready"}` once it listens;
 //! - page → worker `{kind: "file", file: Blob}` (a `File`, or the `Blob` of pasted text);
+//! - page → worker `{kind: "shown", job}` once the frame with the log's first rows is painted:
+//!   until then (or [`FIRST_CHUNK`] + 4 chunks) the worker reads one chunk at a time, since
+//!   reads in flight held that frame up; then [`AHEAD_BYTES`] ahead;
 //! - worker → page `{kind: "rows", rows: Uint8Array, read, total, lines, summary}` after
 //!   each chunk (the first chunk is small so the first rows show at once), then
 //!   `{kind: "done", …}` with the same fields. `rows` is the chunk's envelopes without their
@@ -383,6 +386,9 @@ pub(crate) mod imp {
         Float64Array::from(xs).into()
     }
 
+    /// Bytes read one chunk at a time at most, waiting for the page's first frame.
+    const HOLD_BYTES: f64 = FIRST_CHUNK as f64 + 4.0 * CHUNK as f64;
+
     /// A read issued ahead: the bytes up to `to`, once the browser has them (or why not).
     struct Pending {
         to: f64,
@@ -408,6 +414,9 @@ pub(crate) mod imp {
         buf: Vec<u8>,
         /// Since when the worker has had nothing to do but wait for the next chunk.
         waiting: Option<f64>,
+        /// One chunk at a time until the page has painted the first rows (reads in flight
+        /// held up that frame) or [`HOLD_BYTES`] are read.
+        hold: bool,
         c: Classifier,
         done: bool,
         /// Milliseconds per phase ([`PHASES`]).
@@ -533,6 +542,14 @@ pub(crate) mod imp {
             let job = get(&data, "job").as_f64().unwrap_or(0.0);
             match kind.as_str() {
                 "file" => start(job, get(&data, "file").unchecked_into()),
+                "shown" => {
+                    with(|w| {
+                        if let Some(j) = w.job.as_mut().filter(|j| j.id == job) {
+                            j.hold = false;
+                            j.read_ahead(AHEAD_BYTES);
+                        }
+                    });
+                }
                 "cancel" => {
                     with(|w| {
                         w.job = None;
@@ -601,6 +618,7 @@ pub(crate) mod imp {
                 ahead: VecDeque::new(),
                 buf,
                 waiting: Some(now()),
+                hold: true,
                 c: Classifier::new(),
                 done: false,
                 phases: [0.0; PHASES.len()],
@@ -660,7 +678,8 @@ pub(crate) mod imp {
                 j.plan.take(to);
                 // Ask for the next chunk before classifying this one: the browser reads it
                 // meanwhile.
-                j.read_ahead(AHEAD_BYTES);
+                j.hold &= j.plan.taken() < HOLD_BYTES;
+                j.read_ahead(if j.hold { 0.0 } else { AHEAD_BYTES });
                 let bytes = Uint8Array::new(&buffer);
                 let n = bytes.length() as usize;
                 if j.buf.len() != n {
