@@ -166,6 +166,8 @@ pub fn Row(
     let summary = marked(&msg.summary, &query);
     let turn_time = row
         .turn
+        .as_deref()
+        .copied()
         .map(|t| view! { <span class="turn-time">{turn_time_text(t)}</span> });
     let link = row.seq.map(|s| {
         view! {

@@ -3,6 +3,8 @@
 //! end, a tool call and its tool) the classifier says: [`classifier::row_kind`],
 //! [`classifier::tool_of`].
 
+use std::sync::Arc;
+
 use classifier::{BodyFormat, Level, TermMsg};
 
 use crate::text::contains_ci;
@@ -37,10 +39,12 @@ pub struct Row {
     pub ts: Option<f64>,
     /// The row itself, verbatim from the classifier.
     pub msg: TermMsg,
-    /// Turn start/end time, for turn rows with a `ts`.
-    pub turn: Option<TurnTime>,
-    /// The tool a tool-call row called ([`classifier::tool_of`]), for the tool filter.
-    pub tool: Option<String>,
+    /// Turn start/end time, for turn rows with a `ts` (boxed: few rows are turn rows, and
+    /// every row would otherwise carry its 32 bytes).
+    pub turn: Option<Box<TurnTime>>,
+    /// The tool a tool-call row called ([`classifier::tool_of`]), for the tool filter: one
+    /// shared name per tool, not a string per row.
+    pub tool: Option<Arc<str>>,
     /// The row has a body that was left in the log's file (`msg.body` is `None`): its
     /// line count. Read again when the row is shown open ([`crate::bodies`]).
     pub lazy: Option<u32>,

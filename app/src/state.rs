@@ -59,6 +59,8 @@ pub struct ViewState {
     in_flight: bool,
     /// Tool names seen, in first-seen order.
     tools: Vec<String>,
+    /// Every tool name a row was made with, shared by the rows ([`Row::tool`]).
+    tool_names: Vec<Arc<str>>,
     /// Held rows per level.
     counts: [usize; 4],
     /// Bumped whenever the visible list is rebuilt (components re-measure).
@@ -96,6 +98,7 @@ impl ViewState {
             open_turn: None,
             in_flight: false,
             tools: Vec::new(),
+            tool_names: Vec::new(),
             counts: [0; 4],
             generation: 0,
             body_hits: HashSet::new(),
@@ -331,18 +334,28 @@ impl ViewState {
             seq,
             idx: idx as u32,
             ts,
-            tool: classifier::tool_of(&msg).map(str::to_owned),
+            tool: classifier::tool_of(&msg).map(|t| self.tool_name(t)),
             msg,
             turn: None,
             lazy: None,
         }
     }
 
+    /// The shared name `t` (a log has a few dozen tools at most: a look along the list).
+    fn tool_name(&mut self, t: &str) -> Arc<str> {
+        if let Some(n) = self.tool_names.iter().find(|n| ***n == *t) {
+            return n.clone();
+        }
+        let n: Arc<str> = t.into();
+        self.tool_names.push(n.clone());
+        n
+    }
+
     fn note_tool(&mut self, row: &Row) {
         if let Some(tool) = &row.tool
-            && !self.tools.contains(tool)
+            && !self.tools.iter().any(|t| **t == **tool)
         {
-            self.tools.push(tool.clone());
+            self.tools.push(tool.to_string());
         }
     }
 
@@ -433,7 +446,7 @@ pub fn apply_lazy(state: &mut ViewState, env: TermEnvelope, lazy: &[crate::worke
             RowKind::TurnStart => {
                 state.in_flight = true;
                 state.open_turn = env.ts;
-                row.turn = env.ts.map(|ts| TurnTime::Start { ts });
+                row.turn = env.ts.map(|ts| Box::new(TurnTime::Start { ts }));
             }
             k if k.is_turn_end() => {
                 state.in_flight = false;
@@ -441,7 +454,7 @@ pub fn apply_lazy(state: &mut ViewState, env: TermEnvelope, lazy: &[crate::worke
                     (Some(start), Some(end)) if end >= start => Some(end - start),
                     _ => None,
                 };
-                row.turn = env.ts.map(|ts| TurnTime::End { ts, dur });
+                row.turn = env.ts.map(|ts| Box::new(TurnTime::End { ts, dur }));
             }
             _ => {}
         }

@@ -52,14 +52,14 @@ pub fn prepend(state: &mut ViewState, page: &[TermEnvelope]) {
             match row_kind(&row.msg) {
                 RowKind::TurnStart => break,
                 k if k.is_turn_end() => {
-                    if let Some(TurnTime::End { ts, dur: None }) = row.turn
+                    if let Some(TurnTime::End { ts, dur: None }) = row.turn.as_deref().copied()
                         && ts >= start
                     {
                         let mut fixed = (**row).clone();
-                        fixed.turn = Some(TurnTime::End {
+                        fixed.turn = Some(Box::new(TurnTime::End {
                             ts,
                             dur: Some(ts - start),
-                        });
+                        }));
                         state.rows[i] = Arc::new(fixed);
                     }
                     break;

@@ -134,7 +134,7 @@ fn envelopes_without_seq_always_append() {
 fn turn_start_gets_its_time() {
     let s = run(&[one(1, msg(Level::Info, "TURN ← operator").icon("◆"))]);
     assert_eq!(
-        s.visible_row(0).unwrap().turn,
+        s.visible_row(0).unwrap().turn.as_deref().copied(),
         Some(TurnTime::Start { ts: 1.0 })
     );
     assert!(s.in_flight());
@@ -148,14 +148,14 @@ fn turn_end_pairs_with_last_open_start() {
         env(3, 190.5, vec![msg(Level::Info, "turn ok").icon("✅")]),
     ]);
     assert_eq!(
-        s.visible_row(2).unwrap().turn,
+        s.visible_row(2).unwrap().turn.as_deref().copied(),
         Some(TurnTime::End {
             ts: 190.5,
             dur: Some(90.5)
         })
     );
     assert!(!s.in_flight());
-    assert_eq!(s.visible_row(1).unwrap().turn, None);
+    assert_eq!(s.visible_row(1).unwrap().turn.as_deref().copied(), None);
 }
 
 #[test]
@@ -169,7 +169,7 @@ fn failed_turn_end_pairs_too() {
         ),
     ]);
     assert_eq!(
-        s.visible_row(1).unwrap().turn,
+        s.visible_row(1).unwrap().turn.as_deref().copied(),
         Some(TurnTime::End {
             ts: 12.0,
             dur: Some(2.0)
@@ -181,7 +181,7 @@ fn failed_turn_end_pairs_too() {
 fn turn_end_without_start_has_no_duration() {
     let s = run(&[env(3, 5.0, vec![msg(Level::Info, "turn ok").icon("✅")])]);
     assert_eq!(
-        s.visible_row(0).unwrap().turn,
+        s.visible_row(0).unwrap().turn.as_deref().copied(),
         Some(TurnTime::End { ts: 5.0, dur: None })
     );
 }
@@ -194,7 +194,7 @@ fn second_end_does_not_reuse_a_closed_start() {
         env(3, 15.0, vec![msg(Level::Info, "turn ok").icon("✅")]),
     ]);
     assert_eq!(
-        s.visible_row(2).unwrap().turn,
+        s.visible_row(2).unwrap().turn.as_deref().copied(),
         Some(TurnTime::End {
             ts: 15.0,
             dur: None
@@ -209,13 +209,16 @@ fn turn_rows_without_ts_have_no_time() {
         seq: Some(1),
         msgs: vec![msg(Level::Info, "TURN ← a").icon("◆")],
     };
-    assert_eq!(run(&[e]).visible_row(0).unwrap().turn, None);
+    assert_eq!(
+        run(&[e]).visible_row(0).unwrap().turn.as_deref().copied(),
+        None
+    );
 }
 
 #[test]
 fn ack_until_check_mark_is_not_a_turn_end() {
     let s = run(&[one(1, msg(Level::Info, "ack_until* ≤4").icon("✅"))]);
-    assert_eq!(s.visible_row(0).unwrap().turn, None);
+    assert_eq!(s.visible_row(0).unwrap().turn.as_deref().copied(), None);
     assert_eq!(
         s.visible_row(0).unwrap().tool.as_deref(),
         Some("ack_until*")
@@ -284,6 +287,18 @@ fn tool_filter_shows_calls_of_one_tool() {
     );
     assert_eq!(summaries(&s), ["Read a.rs", "Read b.rs"]);
     assert_eq!(s.tools(), ["Read", "run*"]);
+}
+
+#[test]
+fn the_rows_of_one_tool_share_its_name() {
+    let s = mixed();
+    let reads: Vec<&Arc<str>> = s
+        .rows()
+        .filter_map(|r| r.tool.as_ref())
+        .filter(|t| &***t == "Read")
+        .collect();
+    assert_eq!(reads.len(), 2);
+    assert!(Arc::ptr_eq(reads[0], reads[1]));
 }
 
 #[test]
@@ -438,7 +453,7 @@ fn prepend_pairs_a_held_turn_end_with_an_older_start() {
         &[env(4, 40.0, vec![msg(Level::Info, "TURN ← a").icon("◆")])],
     );
     assert_eq!(
-        s.visible_row(2).unwrap().turn,
+        s.visible_row(2).unwrap().turn.as_deref().copied(),
         Some(TurnTime::End {
             ts: 70.0,
             dur: Some(30.0)

@@ -19,9 +19,9 @@ fn data(seq: u64, idx: u32, msg: TermMsg, turn: Option<TurnTime>) -> RowData {
         seq: Some(seq),
         idx,
         ts: Some(1_764_468_000.0),
-        tool: classifier::tool_of(&msg).map(str::to_owned),
+        tool: classifier::tool_of(&msg).map(Into::into),
         msg,
-        turn,
+        turn: turn.map(Box::new),
         lazy: None,
     }
 }
