@@ -60,8 +60,9 @@ for (const [i, r] of runs.entries()) {
   console.log(`  run ${i + 1}: first rows ${r.firstPage.frame} ms after the drop (Playwright's call: ${r.firstWall} ms), classified ${r.firstPage.done} ms (Playwright's call: ${r.doneWall} ms), scroll p50/p95 ${r.scroll.p50.toFixed(1)}/${r.scroll.p95.toFixed(1)} ms, ${r.scroll.rendered} rows in the DOM, the page's renderer RSS ${r.rss.toFixed(0)} MB (every renderer ${r.rssAll.toFixed(0)} MB), last row seq ${r.lastSeq}, a body read in ${r.bodyMs.toFixed(0)} ms, search first hits ${r.searchMs} ms`);
   for (const [k, m] of Object.entries(r.stages)) {
     const wasm = m.wasm.filter((w) => w >= 0.5).map((w) => w.toFixed(0)).join(" + ");
-    console.log(`    ${k.padEnd(10)} the page's renderer ${m.rss.toFixed(0)} MB = wasm memories [${wasm}] + other anonymous ${m.anon.toFixed(0)} + file-backed ${m.file.toFixed(0)}; every renderer ${m.all.toFixed(0)} MB`);
+    console.log(`    ${k.padEnd(10)} the page's renderer ${m.rss.toFixed(0)} MB = wasm memories [${wasm}] + other anonymous ${m.anon.toFixed(0)} + file-backed ${m.file.toFixed(0)}${m.shm === undefined ? "" : ` (shared memory ${m.shm.toFixed(0)}, fonts ${m.fonts.toFixed(0)})`}; every renderer ${m.all.toFixed(0)} MB`);
   }
+  if (r.wasmSizes) console.log(`    wasm memories (MB, as grown): ${Object.entries(r.wasmSizes).map(([k, v]) => `${k} ${v.map((x) => x.toFixed(1)).join("+") || "-"}`).join(", ")}`);
   const h = r.heaps.searched;
   console.log(`    JS heaps used at the end: ${Object.entries(h).map(([k, v]) => `${k} ${v.toFixed(1)} MB`).join(", ")}`);
 }

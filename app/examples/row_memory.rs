@@ -82,4 +82,34 @@ fn main() {
         summary as f64 / rows.max(1) as f64,
         std::mem::size_of::<app::state::Row>()
     );
+    // The heap the list's rows hold, counted natively: each row's own allocation (its
+    // reference counts and fixed part) and its strings, each allocation rounded up to 16 B as
+    // an allocator does (dlmalloc in wasm: 8 B steps plus a 4-8 B header).
+    let alloc = |n: usize| if n == 0 { 0 } else { (n + 8).div_ceil(16) * 16 };
+    let s = |o: &Option<String>| o.as_ref().map_or(0, |s| alloc(s.capacity()));
+    let mut heap = 0usize;
+    let mut strings = [0usize; 4];
+    for r in state.rows() {
+        heap += alloc(std::mem::size_of::<app::state::Row>() + 16);
+        let parts = [
+            alloc(r.msg.summary.capacity()),
+            s(&r.msg.icon),
+            0, // one shared name per tool (Row::tool)
+            s(&r.msg.coalesce_key) + s(&r.msg.body),
+        ];
+        for (t, p) in strings.iter_mut().zip(parts) {
+            *t += p;
+        }
+    }
+    let all = heap + strings.iter().sum::<usize>();
+    println!(
+        "page: the rows' heap {:.1} MB ({:.0} B a row): rows {:.1} MB, summaries {:.1}, icons {:.1}, tools {:.1} (shared), keys and bodies {:.1}",
+        mb(all),
+        all as f64 / rows.max(1) as f64,
+        mb(heap),
+        mb(strings[0]),
+        mb(strings[1]),
+        mb(strings[2]),
+        mb(strings[3])
+    );
 }

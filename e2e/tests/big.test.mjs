@@ -59,12 +59,12 @@ function renderers() {
     } catch {
       continue;
     }
-    const r = { pid, rss: 0, wasm: [], file: 0, anon: 0, workers: 0 };
+    const r = { pid, rss: 0, wasm: [], file: 0, shm: 0, fonts: 0, anon: 0, workers: 0 };
     const maps = [];
     for (const line of text.split("\n")) {
-      const head = /^([0-9a-f]+)-([0-9a-f]+) (\S+) \S+ \S+ (\d+)/.exec(line);
+      const head = /^([0-9a-f]+)-([0-9a-f]+) (\S+) \S+ \S+ (\d+)\s*(.*)$/.exec(line);
       if (head) {
-        maps.push({ start: BigInt(`0x${head[1]}`), end: BigInt(`0x${head[2]}`), perms: head[3], inode: head[4], rss: 0 });
+        maps.push({ start: BigInt(`0x${head[1]}`), end: BigInt(`0x${head[2]}`), perms: head[3], inode: head[4], path: head[5], rss: 0 });
         continue;
       }
       const rss = /^Rss:\s+(\d+) kB/.exec(line);
@@ -75,7 +75,12 @@ function renderers() {
       const next = maps[i + 1];
       const guard = next && next.start === m.end && next.perms.startsWith("---") && next.end - next.start >= 6n << 30n;
       if (m.perms.startsWith("rw") && m.inode === "0" && guard) r.wasm.push(m.rss);
-      else if (m.inode !== "0") r.file += m.rss;
+      else if (m.inode !== "0") {
+        r.file += m.rss;
+        // Of which shared memory (Chromium's IPC and raster buffers) and fonts.
+        if (/^\/dev\/shm|^\/memfd:|^\/SYSV/.test(m.path)) r.shm += m.rss;
+        else if (/\/fonts?\//.test(m.path)) r.fonts += m.rss;
+      }
       else r.anon += m.rss;
     }
     r.wasm.sort((a, b) => b - a);
@@ -97,6 +102,8 @@ function memory() {
     wasm: page.flatMap((r) => r.wasm).sort((a, b) => b - a),
     anon: sum(page, "anon"),
     file: sum(page, "file"),
+    shm: sum(page, "shm"),
+    fonts: sum(page, "fonts"),
     all: sum(all, "rss"),
     others: all.filter((r) => r.workers === 0).map((r) => r.rss),
   };
@@ -104,12 +111,14 @@ function memory() {
 
 function fmtMemory(m) {
   const wasm = m.wasm.filter((w) => w >= 0.5).map((w) => w.toFixed(0)).join(" + ");
-  return `the page's renderer ${m.rss.toFixed(0)} MB = wasm memories [${wasm}] + other anonymous ${m.anon.toFixed(0)} + file-backed ${m.file.toFixed(0)}; every renderer ${m.all.toFixed(0)} MB (others: ${m.others.map((o) => o.toFixed(0)).join(", ")})`;
+  return `the page's renderer ${m.rss.toFixed(0)} MB = wasm memories [${wasm}] + other anonymous ${m.anon.toFixed(0)} + file-backed ${m.file.toFixed(0)} (shared memory ${m.shm.toFixed(0)}, fonts ${m.fonts.toFixed(0)}); every renderer ${m.all.toFixed(0)} MB (others: ${m.others.map((o) => o.toFixed(0)).join(", ")})`;
 }
 
 /** The used JS heap (MB) of the page and of each of its workers, by the DevTools protocol
  * (`Runtime.getHeapUsage`; workers through `Target.setAutoAttach`). Returns a function that
- * asks again. */
+ * asks again; its `wasm` asks each of them the size of its wasm memories (MB, what each grew
+ * to: the page's, the classifier worker's, the markdown worker's; it runs a full GC in each,
+ * so it is asked only after the figures are taken). */
 async function jsHeaps(page) {
   const cdp = await page.context().newCDPSession(page);
   const workers = new Map();
@@ -121,21 +130,39 @@ async function jsHeaps(page) {
     waiting.get(m.id)?.(m.result);
   });
   await cdp.send("Target.setAutoAttach", { autoAttach: true, waitForDebuggerOnStart: false, flatten: false });
-  const ask = (sessionId) =>
-    new Promise((resolve) => {
-      const id = next++;
-      waiting.set(id, resolve);
-      cdp.send("Target.sendMessageToTarget", { sessionId, message: JSON.stringify({ id, method: "Runtime.getHeapUsage" }) }).catch(() => resolve(null));
-      setTimeout(() => resolve(null), 2000);
-    });
-  return async () => {
-    const out = { page: (await cdp.send("Runtime.getHeapUsage")).usedSize / 1e6 };
-    for (const [sid, name] of workers) {
-      const r = await ask(sid);
-      if (r) out[name] = r.usedSize / 1e6;
-    }
+  const call = (sessionId, method, params = {}) =>
+    sessionId === null
+      ? cdp.send(method, params).catch(() => null)
+      : new Promise((resolve) => {
+          const id = next++;
+          waiting.set(id, resolve);
+          cdp.send("Target.sendMessageToTarget", { sessionId, message: JSON.stringify({ id, method, params }) }).catch(() => resolve(null));
+          setTimeout(() => resolve(null), 5000);
+        });
+  const each = async (f) => {
+    const out = { page: await f(null) };
+    for (const [sid, name] of workers) out[name] = await f(sid);
     return out;
   };
+  const heaps = async () => {
+    const out = {};
+    for (const [k, r] of Object.entries(await each((sid) => call(sid, "Runtime.getHeapUsage")))) if (r) out[k] = r.usedSize / 1e6;
+    return out;
+  };
+  heaps.wasm = () =>
+    each(async (sid) => {
+      const proto = await call(sid, "Runtime.evaluate", { expression: "WebAssembly.Memory.prototype" });
+      if (!proto?.result?.objectId) return [];
+      const found = await call(sid, "Runtime.queryObjects", { prototypeObjectId: proto.result.objectId });
+      if (!found?.objects?.objectId) return [];
+      const sizes = await call(sid, "Runtime.callFunctionOn", {
+        objectId: found.objects.objectId,
+        functionDeclaration: "function () { return this.map((m) => m.buffer.byteLength / 1e6); }",
+        returnByValue: true,
+      });
+      return sizes?.result?.value || [];
+    });
+  return heaps;
 }
 
 function fmtHeaps(h) {
@@ -261,6 +288,14 @@ test(`big log: ${LINES} lines`, { timeout: 180_000 + LINES * 2 }, async () => {
   const rss = stages.searched.rss;
   const rssAll = stages.searched.all;
   const heapsSearched = await heaps();
+  // With BIG_PROBE=1, which wasm memory is whose, and what is left once each isolate's
+  // garbage is collected (DevTools' queryObjects runs a full GC in each: after the figures
+  // above; opt-in, for it has crashed the renderer under load).
+  let wasmSizes = {};
+  if (process.env.BIG_PROBE === "1") {
+    wasmSizes = await heaps.wasm();
+    stages.collected = memory();
+  }
 
   console.log(`BIG LOG: ${LINES} lines, ${(size / 1e6).toFixed(1)} MB, ${rows}`);
   console.log(`  first rows on screen: ${firstPage.frame} ms after the drop (the page's change event) to the frame that paints them (in the DOM at ${firstPage.dom} ms); ${firstWall} ms after Playwright's setInputFiles call (~${firstPage.call} ms of it before the change event)`);
@@ -269,11 +304,12 @@ test(`big log: ${LINES} lines`, { timeout: 180_000 + LINES * 2 }, async () => {
   console.log(`  memory: JS heap ${heap.toFixed(0)} MB, the page's renderer RSS ${rss.toFixed(0)} MB (every renderer ${rssAll.toFixed(0)} MB)`);
   for (const [k, b] of Object.entries(stages)) console.log(`  ${k.padEnd(10)} ${fmtMemory(b)}`);
   console.log(`  JS heaps used (MB), classified: ${fmtHeaps(heapsClassified)}; searched: ${fmtHeaps(heapsSearched)}`);
+  if (process.env.BIG_PROBE === "1") console.log(`  wasm memories (MB, each as grown): ${Object.entries(wasmSizes).map(([k, v]) => `${k} ${v.map((x) => x.toFixed(1)).join("+") || "-"}`).join(", ")} ("collected" above: after it, which collected each one's garbage)`);
   console.log(`  where the time went (drop → fully classified ${firstPage.done} ms; worker busy ${workerMs.toFixed(0)} ms = ${(100 * workerMs / firstPage.done).toFixed(0)} % of it):`);
   for (const p of phases) console.log(`    ${p.ms.toFixed(0).padStart(6)} ms ${(100 * p.ms / firstPage.done).toFixed(1).padStart(5)} %  ${p.name}`);
   console.log(`    main thread (Chromium): busy ${main.task.toFixed(0)} ms, of which script ${main.script.toFixed(0)} ms, style ${main.style.toFixed(0)} ms, layout ${main.layout.toFixed(0)} ms`);
   console.log(`  last row after G: seq ${lastSeq}; a body opened there read in ${bodyMs.toFixed(0)} ms; search: first hits in ${searchMs} ms (${found})`);
-  fs.writeFileSync(path.join(SHOTS, "big-figures.json"), JSON.stringify({ lines: LINES, bytes: size, rows, firstWall, firstPage, doneWall, prog, phases, workerMs, main, scroll, heap, rss, rssAll, stages, heaps: { classified: heapsClassified, searched: heapsSearched }, lastSeq, bodyMs, searchMs }, null, 2));
+  fs.writeFileSync(path.join(SHOTS, "big-figures.json"), JSON.stringify({ lines: LINES, bytes: size, rows, firstWall, firstPage, doneWall, prog, phases, workerMs, main, scroll, heap, rss, rssAll, stages, heaps: { classified: heapsClassified, searched: heapsSearched }, wasmSizes, lastSeq, bodyMs, searchMs }, null, 2));
 
   assert.equal(prog.lines, LINES);
   assert.ok(scroll.rendered < 1000, "the list is virtualised");
