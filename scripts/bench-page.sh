@@ -62,7 +62,7 @@ for (const [i, r] of runs.entries()) {
     const wasm = m.wasm.filter((w) => w >= 0.5).map((w) => w.toFixed(0)).join(" + ");
     console.log(`    ${k.padEnd(10)} the page's renderer ${m.rss.toFixed(0)} MB = wasm memories [${wasm}] + other anonymous ${m.anon.toFixed(0)} + file-backed ${m.file.toFixed(0)}${m.shm === undefined ? "" : ` (shared memory ${m.shm.toFixed(0)}, fonts ${m.fonts.toFixed(0)})`}; every renderer ${m.all.toFixed(0)} MB`);
   }
-  if (r.wasmSizes) console.log(`    wasm memories (MB, as grown): ${Object.entries(r.wasmSizes).map(([k, v]) => `${k} ${v.map((x) => x.toFixed(1)).join("+") || "-"}`).join(", ")}`);
+  if (r.wasmSizes && Object.keys(r.wasmSizes).length) console.log(`    wasm memories (MB, as grown): ${Object.entries(r.wasmSizes).map(([k, v]) => `${k} ${v.map((x) => x.toFixed(1)).join("+") || "-"}`).join(", ")}`);
   const h = r.heaps.searched;
   console.log(`    JS heaps used at the end: ${Object.entries(h).map(([k, v]) => `${k} ${v.toFixed(1)} MB`).join(", ")}`);
 }
