@@ -27,13 +27,18 @@ const WORDS: usize = (1 << BITS_LOG2) / 64;
 /// The three-byte sequences of a span's bodies, ASCII case folded, as a bitmap of hashes.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Trigrams {
-    bits: Box<[u64]>,
+    /// Of a fixed size, so indexing it with a slot needs no bounds check (a slot's word is
+    /// always below [`WORDS`]): [`Trigrams::add`] runs over every byte of every body.
+    bits: Box<[u64; WORDS]>,
 }
 
 impl Default for Trigrams {
     fn default() -> Trigrams {
         Trigrams {
-            bits: vec![0; WORDS].into_boxed_slice(),
+            bits: vec![0; WORDS]
+                .into_boxed_slice()
+                .try_into()
+                .expect("WORDS words"),
         }
     }
 }

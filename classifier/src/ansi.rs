@@ -38,15 +38,23 @@ enum State {
 }
 
 /// True when [`strip`] would change `s`: it holds a C0 control other than `\n`/`\t`
-/// (escape and `\r` included), DEL, or a C1 control. Cheap: one pass over the bytes.
+/// (escape and `\r` included), DEL, or a C1 control. Cheap: one pass over the bytes, eight
+/// at a time ([`crate::text::scan`], which [`crate::text::sanitize`] calls).
+#[cfg(test)]
 pub(crate) fn needs_strip(s: &str) -> bool {
-    let bytes = s.as_bytes();
-    bytes.iter().enumerate().any(|(i, &b)| {
-        (b < 0x20 && b != b'\n' && b != b'\t')
-            || b == 0x7f
-            // C1 controls U+0080–U+009F are encoded as C2 80 … C2 9F.
-            || (b == 0xc2 && bytes.get(i + 1).is_some_and(|&n| (0x80..=0x9f).contains(&n)))
-    })
+    crate::text::scan(s).strip
+}
+
+/// Whether the byte at `i` of `b` starts something [`strip`] removes: a C0 control other than `\n`
+/// and `\t`, DEL, or the first byte of a C1 control.
+pub(crate) fn strips_at(b: &[u8], i: usize) -> bool {
+    match b[i] {
+        b'\n' | b'\t' => false,
+        0..0x20 | 0x7f => true,
+        // C1 controls U+0080–U+009F are encoded as C2 80 … C2 9F.
+        0xc2 => b.get(i + 1).is_some_and(|&n| (0x80..=0x9f).contains(&n)),
+        _ => false,
+    }
 }
 
 /// `s` without escape sequences or control characters other than `\n` and `\t`, with
@@ -231,6 +239,22 @@ mod tests {
         );
         check("\rstart", "start");
         check("a\x1b[K\rb", "b");
+    }
+
+    /// `needs_strip` looks eight bytes at a time: every control at every offset of a longer
+    /// text is still found, a C1 control whose two bytes straddle two words too.
+    #[test]
+    fn the_fast_check_finds_controls_anywhere() {
+        for c in ["\x1b", "\0", "\r", "\x7f", "\u{85}", "\u{9f}"] {
+            for at in 0..40 {
+                let text = format!("{}{c}{}", "a".repeat(at), "b".repeat(40 - at));
+                assert!(needs_strip(&text), "{text:?}");
+            }
+        }
+        for at in 0..40 {
+            let text = format!("{}\u{a0}é\t\n{}", "a".repeat(at), "b".repeat(40 - at));
+            assert!(!needs_strip(&text), "{text:?}");
+        }
     }
 
     #[test]

@@ -6,6 +6,8 @@
 //! a turn start (a prompt) or tool-result rows; transcript bookkeeping is quiet; anything else
 //! is the `!` warn row. Fields of the wrong type degrade to a row that says so.
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value};
 
 use crate::ctx::ClassifyCtx;
@@ -429,7 +431,7 @@ fn tool_result_row(b: &Map<String, Value>, id: Option<&str>, ctx: &mut ClassifyC
     let text = if is_error {
         strip_tool_use_error(&raw)
     } else {
-        raw.as_str()
+        &raw
     };
     let text = text.trim_matches(|c: char| c == '\n' || c == '\r');
     let tool = id.and_then(|id| ctx.tool_name(id));
@@ -444,7 +446,11 @@ fn tool_result_row(b: &Map<String, Value>, id: Option<&str>, ctx: &mut ClassifyC
     }
     let level = if is_error { Level::Error } else { Level::Info };
     let trimmed = text.trim();
-    if line_count(trimmed) <= 1 && trimmed.chars().count() <= SHORT_RESULT_CHARS {
+    // (A text of more bytes than four per character allowed is long without counting.)
+    if trimmed.len() <= 4 * SHORT_RESULT_CHARS
+        && line_count(trimmed) <= 1
+        && trimmed.chars().count() <= SHORT_RESULT_CHARS
+    {
         let icon = if is_error {
             icon::ERROR
         } else {
@@ -470,12 +476,13 @@ fn is_recv(name: &str) -> bool {
     name == "mcp__hyperhive__recv"
 }
 
-/// The text of a tool result's `content`: a string, or text blocks joined by newlines
-/// (other blocks named in brackets).
-fn result_text(content: Option<&Value>) -> String {
-    match content {
+/// The text of a tool result's `content`: a string (borrowed, not copied: most of a
+/// transcript's bytes are these), or text blocks joined by newlines (other blocks named in
+/// brackets).
+fn result_text(content: Option<&Value>) -> Cow<'_, str> {
+    Cow::Owned(match content {
         None | Some(Value::Null) => String::new(),
-        Some(Value::String(s)) => s.clone(),
+        Some(Value::String(s)) => return Cow::Borrowed(s),
         Some(Value::Array(blocks)) => {
             let mut out = String::new();
             for block in blocks {
@@ -498,7 +505,7 @@ fn result_text(content: Option<&Value>) -> String {
             out
         }
         Some(other) => other.to_string(),
-    }
+    })
 }
 
 /// `<tool_use_error>msg</tool_use_error>` → `msg`; other text unchanged.

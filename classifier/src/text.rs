@@ -53,10 +53,11 @@ pub fn line_count(s: &str) -> usize {
 /// Untrusted terminal output never reaches a page raw. Text with nothing to remove is left
 /// untouched after one cheap scan.
 pub fn sanitize(s: &mut String) {
-    if crate::ansi::needs_strip(s) {
+    let found = scan(s);
+    if found.strip {
         *s = crate::ansi::strip(s);
     }
-    if has_bidi_control(s) {
+    if found.bidi {
         s.retain(|c| !is_bidi_control(c));
     }
 }
@@ -66,16 +67,77 @@ pub fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
-/// Whether `s` has a [`is_bidi_control`] character: all are `E2 80 AA..=AE` or
-/// `E2 81 A6..=A9` in UTF-8, so one `memchr` scan for `E2`.
-fn has_bidi_control(s: &str) -> bool {
-    let b = s.as_bytes();
-    memchr::memchr_iter(0xE2, b).any(|i| {
-        matches!(
+/// What [`sanitize`] has to remove from a text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct Found {
+    /// Something [`crate::ansi::strip`] removes (a control character or escape sequence).
+    pub strip: bool,
+    /// A bidirectional control ([`is_bidi_control`]).
+    pub bidi: bool,
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGH: u64 = 0x8080_8080_8080_8080;
+const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+
+/// The high bit of each byte of `w` that is zero, and no other bit (no carry crosses bytes:
+/// each byte's low seven bits plus 0x7F is at most 0xFE).
+fn zero_bytes(w: u64) -> u64 {
+    !(((w & LOW7) + LOW7) | w) & HIGH
+}
+
+/// The high bit of each byte of `w` equal to `c`.
+fn bytes_eq(w: u64, c: u8) -> u64 {
+    zero_bytes(w ^ (ONES * u64::from(c)))
+}
+
+/// The high bit of each byte of `w` below 0x20.
+fn bytes_below_space(w: u64) -> u64 {
+    !(((w & LOW7) + ONES * 0x60) | w) & HIGH
+}
+
+/// Whether the byte at `i` of `b` starts a [`is_bidi_control`] character: all are
+/// `E2 80 AA..=AE` or `E2 81 A6..=A9` in UTF-8.
+fn bidi_at(b: &[u8], i: usize) -> bool {
+    b[i] == 0xE2
+        && matches!(
             (b.get(i + 1), b.get(i + 2)),
             (Some(0x80), Some(0xAA..=0xAE)) | (Some(0x81), Some(0xA6..=0xA9))
         )
-    })
+}
+
+/// What [`sanitize`] must remove from `s`, in one pass over its bytes, eight at a time: a
+/// word with no byte below 0x20 but `\n` and `\t`, no DEL, no 0xC2 (the lead byte of a C1
+/// control) and no 0xE2 (of a bidirectional control) — nearly every word of most text — is
+/// passed over after a few arithmetic operations; the bytes of the others are looked at one
+/// by one.
+pub(crate) fn scan(s: &str) -> Found {
+    let b = s.as_bytes();
+    let mut found = Found::default();
+    let look = |i: usize, found: &mut Found| {
+        found.strip |= crate::ansi::strips_at(b, i);
+        found.bidi |= bidi_at(b, i);
+    };
+    let words = b.chunks_exact(8);
+    let tail = b.len() - words.remainder().len();
+    for (k, word) in words.enumerate() {
+        let w = u64::from_le_bytes(word.try_into().expect("eight bytes"));
+        let mut odd = (bytes_below_space(w) & !bytes_eq(w, b'\n') & !bytes_eq(w, b'\t'))
+            | bytes_eq(w, 0x7f)
+            | bytes_eq(w, 0xc2)
+            | bytes_eq(w, 0xe2);
+        while odd != 0 {
+            look(k * 8 + (odd.trailing_zeros() / 8) as usize, &mut found);
+            odd &= odd - 1;
+        }
+        if found.strip && found.bidi {
+            return found;
+        }
+    }
+    for i in tail..b.len() {
+        look(i, &mut found);
+    }
+    found
 }
 
 #[cfg(test)]
@@ -117,6 +179,36 @@ mod tests {
         ] {
             assert!(!is_bidi_control(c), "{c:?}");
         }
+    }
+
+    /// The eight-bytes-at-a-time [`scan`] agrees with a byte-by-byte look at every offset of
+    /// every piece, pieces straddling two words included.
+    #[test]
+    fn scan_finds_what_sanitize_removes_anywhere() {
+        let pieces = [
+            "\x1b[31m", "\0", "\r", "\x7f", "\u{85}", "\u{9f}", "\u{202E}", "\u{2066}", "\u{a0}",
+            "\u{c0}", "–", "…", "\u{200F}", "\u{2029}", "\u{206A}", "é", "\t", "\n", "🐝",
+        ];
+        for a in pieces {
+            for b in pieces {
+                for at in 0..20 {
+                    let text = format!(
+                        "{}{a}{}{b}{}",
+                        "x".repeat(at),
+                        "y".repeat(at % 3),
+                        "z".repeat(9)
+                    );
+                    let bytes = text.as_bytes();
+                    let strip = (0..bytes.len()).any(|i| crate::ansi::strips_at(bytes, i));
+                    let bidi = text.chars().any(is_bidi_control);
+                    assert_eq!(scan(&text), Found { strip, bidi }, "{text:?}");
+                    let mut clean = text.clone();
+                    sanitize(&mut clean);
+                    assert_eq!(scan(&clean), Found::default(), "{text:?} → {clean:?}");
+                }
+            }
+        }
+        assert_eq!(scan(""), Found::default());
     }
 
     #[test]
