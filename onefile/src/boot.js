@@ -46,7 +46,14 @@
   };
   // Raw DEFLATE bytes, inflated by the browser as they are read.
   const inflate = (z) => new Blob([z]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
+  performance.mark("hiveterm:boot");
   const meta = JSON.parse(block("hiveterm-export")[0]);
+  // The page's wasm starts compiling first (off this thread, as it is inflated); it runs only
+  // after this block, which sets up the rest meanwhile.
+  const app = new Response(inflate(text7(...block("hiveterm-app-wasm"))), {
+    headers: { "content-type": "application/wasm" },
+  });
+  const started = __PAGE_INIT__({ module_or_path: app });
   // A worker: its glue (made a classic script by the exporter: from file:// Chromium starts
   // no module worker from a blob: URL), then its wasm, carried deflated in its own source and
   // compiled as it is inflated, as a blob: URL (the CSP's worker-src). The classifier's, and
@@ -62,22 +69,57 @@ ${init}({ module_or_path: new Response(inflate(text7(${JSON.stringify(z)}, ${n})
   };
   const worker = workerUrl("hiveterm-worker-js", "hiveterm-worker-wasm", "__WORKER_INIT__");
   const mdworker = workerUrl("hiveterm-mdworker-js", "hiveterm-mdworker-wasm", "__MDWORKER_INIT__");
-  // The page's wasm starts compiling first (off this thread, as it is inflated); it runs only
-  // after this block, which decodes the rows meanwhile.
-  const app = new Response(inflate(text7(...block("hiveterm-app-wasm"))), {
-    headers: { "content-type": "application/wasm" },
-  });
-  const started = __PAGE_INIT__({ module_or_path: app });
-  // The rows: JSON lines, inflated as they are read.
-  const reader = inflate(text7(...block("hiveterm-data"))).getReader();
+  // The rows: JSON lines, inflated as they are read, from the data blocks in turn. This
+  // script is async: it runs as soon as the parser has read it, and the blocks after it may
+  // not be parsed yet; a block is whole once the parser is past it.
+  const pieces = Number(document.getElementById("hiveterm-data").dataset.pieces || 1);
+  const parsed = (id) =>
+    new Promise((resolve) => {
+      const done = () => {
+        const el = document.getElementById(id);
+        return (el && el.nextSibling) || document.readyState !== "loading";
+      };
+      if (done()) return resolve();
+      const watch = new MutationObserver(() => {
+        if (done()) {
+          watch.disconnect();
+          resolve();
+        }
+      });
+      watch.observe(document.body, { childList: true });
+      document.addEventListener("readystatechange", () => {
+        watch.disconnect();
+        resolve();
+      }, { once: true });
+    });
+  // A task of its own for each block after the first (so the page draws in between).
+  const yieldTask = () => new Promise((resolve) => setTimeout(resolve, 0));
+  const rows = new DecompressionStream("deflate-raw");
+  const feed = rows.writable.getWriter();
+  (async () => {
+    feed.write(text7(...block("hiveterm-data")));
+    for (let i = 1; i < pieces; i++) {
+      const id = `hiveterm-data-${i}`;
+      await Promise.all([parsed(id), feed.ready, yieldTask()]);
+      feed.write(text7(...block(id)));
+    }
+    feed.close();
+  })().catch((e) => feed.abort(e));
+  const reader = rows.readable.getReader();
+  let first = true;
   window.hivetermExport = {
     meta,
     worker,
     mdworker,
     next: async () => {
       const r = await reader.read();
+      if (first) {
+        first = false;
+        performance.mark("hiveterm:rows");
+      }
       return r.done ? null : r.value;
     },
   };
   await started;
+  performance.mark("hiveterm:started");
 }

@@ -4,23 +4,31 @@
 //! <meta http-equiv=Content-Security-Policy …>   nothing remote: see EXPORT_CSP
 //! <style>                                      the page's stylesheet
 //! <script type=application/json id=hiveterm-export>          meta: title, counts, summary
-//! <script type=application/octet-stream id=hiveterm-data data-bytes=N>  envelopes, z
+//! <script type=application/octet-stream id=hiveterm-app-wasm data-bytes=N>  the page's wasm, z
 //! <script type=text/plain id=hiveterm-worker-js>              the worker's wasm-bindgen glue
 //! <script type=application/octet-stream id=hiveterm-worker-wasm data-bytes=N>  its wasm, z
 //! <script type=text/plain id=hiveterm-mdworker-js>            the markdown worker's glue
 //! <script type=application/octet-stream id=hiveterm-mdworker-wasm data-bytes=N>  its wasm, z
-//! <script type=application/octet-stream id=hiveterm-app-wasm data-bytes=N>  the page's wasm, z
-//! <script type=module>   the page's glue, then boot.js (the only script that runs; hashed)
+//! <script type=application/octet-stream id=hiveterm-data data-bytes=N data-pieces=K>
+//!                                  the envelopes, z: their first FIRST_DATA bytes
+//! <script type=module async>       the page's glue, then boot.js (the only script that runs; hashed)
+//! <script type=application/octet-stream id=hiveterm-data-1 data-bytes=N>  the next DATA_BLOCK bytes
+//! …                                … up to hiveterm-data-(K-1)
 //! ```
 //!
 //! `z`: raw DEFLATE (the browser inflates it natively: `DecompressionStream("deflate-raw")`,
 //! no decoder in the file) written as [`text7`](crate::text7) text, 7 bits a character, which
 //! the `<script>` holds verbatim (base64 holds 6); `data-bytes` is its length in bytes.
+//! The order is what the first rows need first: the boot script is `async`, so it runs as
+//! soon as the parser reaches it, not once the whole file (11 MB for a 100,000-line log) is
+//! parsed: with the page's wasm, the workers and the first piece of the rows before it,
+//! the page starts and shows its first rows while the parser reads the other pieces.
 //! `boot.js` turns the blocks into what the page expects: each worker (the classifier's, the
 //! markdown renderer's) as a `blob:` URL (its glue, the decoder and its deflated wasm joined),
-//! the data as a stream of inflated bytes, both on `window.hivetermExport` with the meta,
-//! then starts the page's wasm. The page (app/src/export.rs) sees `hivetermExport` and shows
-//! the rows as an offline log, asking nothing of any server.
+//! the data as a stream of inflated bytes (a piece decoded when the page has read the one
+//! before and the parser is past it), both on `window.hivetermExport` with the meta, then
+//! starts the page's wasm. The page (app/src/export.rs) sees `hivetermExport` and shows the
+//! rows as an offline log, asking nothing of any server.
 
 use std::io::{self, Write};
 
@@ -53,6 +61,13 @@ pub fn escape(s: &str) -> String {
     }
     out
 }
+
+/// Bytes of compressed envelopes in the first data block (before the boot script): what
+/// the first rows need, a few hundred of them, and little to parse and decode.
+pub const FIRST_DATA: usize = 64 * 1024;
+/// Bytes of compressed envelopes in each data block after it: each is decoded in a task of
+/// its own, a few ms.
+pub const DATA_BLOCK: usize = 1024 * 1024;
 
 /// DEFLATE level of the wasm: the highest (it is compressed once per file: 2 MB of wasm).
 pub const WASM_LEVEL: u8 = 10;
@@ -236,10 +251,10 @@ pub fn write(out: &mut dyn Write, assets: &Assets, meta: &Meta, data: &[u8]) -> 
         w.write_all(body)?;
         w.write_all(b"</script>\n")
     };
-    let z = |w: &mut Counter, id: &str, bytes: &[u8]| -> io::Result<()> {
+    let z = |w: &mut Counter, id: &str, bytes: &[u8], attrs: &str| -> io::Result<()> {
         write!(
             w,
-            "<script type=\"application/octet-stream\" id=\"{id}\" data-bytes=\"{}\">",
+            "<script type=\"application/octet-stream\" id=\"{id}\" data-bytes=\"{}\"{attrs}>",
             bytes.len()
         )?;
         w.write_all(text7::encode(bytes).as_bytes())?;
@@ -266,26 +281,64 @@ pub fn write(out: &mut dyn Write, assets: &Assets, meta: &Meta, data: &[u8]) -> 
         "hiveterm-export",
         inline_json(meta).as_bytes(),
     )?;
-    z(&mut w, "hiveterm-data", data)?;
+    z(&mut w, "hiveterm-app-wasm", &assets.app_wasm, "")?;
     block(
         &mut w,
         "text/plain",
         "hiveterm-worker-js",
         assets.worker_js.as_bytes(),
     )?;
-    z(&mut w, "hiveterm-worker-wasm", &assets.worker_wasm)?;
+    z(&mut w, "hiveterm-worker-wasm", &assets.worker_wasm, "")?;
     block(
         &mut w,
         "text/plain",
         "hiveterm-mdworker-js",
         assets.mdworker_js.as_bytes(),
     )?;
-    z(&mut w, "hiveterm-mdworker-wasm", &assets.mdworker_wasm)?;
-    z(&mut w, "hiveterm-app-wasm", &assets.app_wasm)?;
-    block(&mut w, "module", "hiveterm-boot", script.as_bytes())?;
+    z(&mut w, "hiveterm-mdworker-wasm", &assets.mdworker_wasm, "")?;
+    let (first, rest) = data.split_at(data.len().min(FIRST_DATA));
+    let rest: Vec<&[u8]> = rest.chunks(DATA_BLOCK).collect();
+    z(
+        &mut w,
+        "hiveterm-data",
+        first,
+        &format!(" data-pieces=\"{}\"", 1 + rest.len()),
+    )?;
+    write!(w, "<script type=\"module\" async id=\"hiveterm-boot\">")?;
+    w.write_all(script.as_bytes())?;
+    w.write_all(b"</script>\n")?;
+    for (i, piece) in rest.iter().enumerate() {
+        z(&mut w, &format!("hiveterm-data-{}", i + 1), piece, "")?;
+    }
     w.write_all(b"</body>\n</html>\n")?;
     w.flush()?;
     Ok(w.n)
+}
+
+/// The text of the block `id` of an exported file, if it has one.
+pub fn block<'a>(html: &'a str, id: &str) -> Option<&'a str> {
+    let at = html.find(&format!(" id=\"{id}\""))?;
+    let start = at + html[at..].find('>')? + 1;
+    Some(&html[start..start + html[start..].find("</script>")?])
+}
+
+/// The compressed envelopes of an exported file: its data blocks' bytes, joined.
+pub fn data(html: &str) -> Option<Vec<u8>> {
+    let first = block(html, "hiveterm-data")?;
+    let at = html.find(" id=\"hiveterm-data\"")?;
+    let tag = &html[at..at + html[at..].find('>')?];
+    let pieces: usize = tag
+        .split_once("data-pieces=\"")?
+        .1
+        .split('"')
+        .next()?
+        .parse()
+        .ok()?;
+    let mut out = text7::decode(first);
+    for i in 1..pieces {
+        out.extend(text7::decode(block(html, &format!("hiveterm-data-{i}"))?));
+    }
+    Some(out)
 }
 
 /// Counts the bytes written.
@@ -362,7 +415,7 @@ mod tests {
         // Exactly one script runs: the module, and the CSP names its hash.
         let script = module_script(&assets);
         assert!(html.contains(&format!(
-            "<script type=\"module\" id=\"hiveterm-boot\">{script}</script>"
+            "<script type=\"module\" async id=\"hiveterm-boot\">{script}</script>"
         )));
         let digest = base64(&Sha256::digest(script.as_bytes()));
         assert!(html.contains(&format!("script-src 'wasm-unsafe-eval' 'sha256-{digest}'")));
@@ -371,13 +424,54 @@ mod tests {
             assert!(!html.contains(remote), "{remote}");
         }
         assert!(html.contains(&format!(
-            "id=\"hiveterm-data\" data-bytes=\"4\">{}</script>",
+            "id=\"hiveterm-data\" data-bytes=\"4\" data-pieces=\"1\">{}</script>",
             text7::encode(b"data")
         )));
         // The wasm, deflated.
         let wasm = miniz_oxide::inflate::decompress_to_vec(&assets.app_wasm).unwrap();
         assert_eq!(wasm, b"\0asm");
     }
+
+    #[test]
+    fn the_data_comes_in_pieces_the_first_before_the_boot_script() {
+        let page = page();
+        let assets = Assets::of(&page).unwrap();
+        // Incompressible-looking bytes: 64 KiB, then two whole blocks and a bit.
+        let data: Vec<u8> = (0..FIRST_DATA + 2 * DATA_BLOCK + 5)
+            .map(|i| (i * 7 + i / 251) as u8)
+            .collect();
+        let mut out = Vec::new();
+        write(&mut out, &assets, &meta("t"), &data).unwrap();
+        let html = String::from_utf8(out).unwrap();
+        assert!(html.contains(&format!(
+            "id=\"hiveterm-data\" data-bytes=\"{FIRST_DATA}\" data-pieces=\"4\">"
+        )));
+        assert!(html.contains(&format!(
+            "id=\"hiveterm-data-2\" data-bytes=\"{DATA_BLOCK}\">"
+        )));
+        assert!(html.contains("id=\"hiveterm-data-3\" data-bytes=\"5\">"));
+        assert!(!html.contains("hiveterm-data-4"));
+        // What the first rows need, before the boot script; the other pieces after it.
+        let at = |id: &str| html.find(&format!(" id=\"{id}\"")).unwrap();
+        let boot = at("hiveterm-boot");
+        for id in [
+            "hiveterm-export",
+            "hiveterm-app-wasm",
+            "hiveterm-worker-wasm",
+            "hiveterm-mdworker-wasm",
+            "hiveterm-data",
+        ] {
+            assert!(at(id) < boot, "{id}");
+        }
+        assert!(at("hiveterm-data-1") > boot);
+        assert_eq!(data_of(&html).unwrap(), data);
+        assert_eq!(
+            block(&html, "hiveterm-data-3").map(text7::decode),
+            Some(data[data.len() - 5..].to_vec())
+        );
+    }
+
+    use super::data as data_of;
 
     #[test]
     fn the_init_function_is_the_glues_default_export() {

@@ -776,10 +776,10 @@ fn block<'a>(html: &'a str, id: &str) -> &'a str {
     &html[start..start + html[start..].find("</script>").unwrap()]
 }
 
-/// The envelopes an exported file carries (its data block: raw DEFLATE written as 7-bit
-/// text, onefile/src/text7.rs).
+/// The envelopes an exported file carries (its data blocks: raw DEFLATE written as 7-bit
+/// text, onefile/src/text7.rs, in pieces: onefile/src/html.rs).
 fn exported_envelopes(html: &str) -> Vec<Value> {
-    let bytes = onefile::text7::decode(block(html, "hiveterm-data"));
+    let bytes = onefile::html::data(html).unwrap();
     let json = miniz_oxide::inflate::decompress_to_vec(&bytes).unwrap();
     String::from_utf8(json)
         .unwrap()
@@ -854,10 +854,7 @@ fn the_share_command_exports_a_session_as_one_file() {
     ]);
     assert!(ok, "{err}");
     let other = std::fs::read_to_string(&exported).unwrap();
-    assert_eq!(
-        block(&html, "hiveterm-data"),
-        block(&other, "hiveterm-data")
-    );
+    assert_eq!(onefile::html::data(&html), onefile::html::data(&other));
     let meta = |h: &str| serde_json::from_str::<Value>(block(h, "hiveterm-export")).unwrap();
     let (a, b) = (meta(&html), meta(&other));
     assert_eq!(
