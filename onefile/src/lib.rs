@@ -32,7 +32,7 @@ pub mod html;
 pub mod text7;
 
 use classifier::event::line_event;
-use classifier::redact::redact_line;
+use classifier::redact::{Finding, redact_line};
 use classifier::{ClassifyCtx, Line, LineReader, Summary, SummaryFold, classify_log_event};
 use miniz_oxide::deflate::core::{CompressorOxide, create_comp_flags_from_zip_params};
 use miniz_oxide::deflate::stream::deflate;
@@ -100,18 +100,42 @@ pub struct Redaction {
     pub preview: String,
 }
 
-/// The redactions made, for a human to review before the file leaves: the shape of a
-/// redacted share's report (docs/API.md), `{"count", "events", "items", "truncated"}`.
+/// The redactions made, for a human to review before the file leaves or a redacted share's
+/// link is sent: the shape of a redacted share's report (docs/API.md, server/src/redacted.rs
+/// serialises this one), `{"count", "events", "items", "truncated"}`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Report {
     /// Redactions in all.
     pub count: u64,
     /// Lines with at least one.
     pub events: u64,
-    /// Whether `items` stopped before `count`.
-    pub truncated: bool,
     /// The first [`REPORT_ITEMS`] redactions.
     pub items: Vec<Redaction>,
+    /// Whether `items` stopped before `count`.
+    pub truncated: bool,
+}
+
+impl Report {
+    /// The redactions made in line `seq` (none: nothing to count), listed while fewer than
+    /// [`REPORT_ITEMS`] are. The one bookkeeping of the export's report and of a redacted
+    /// share's (server/src/redacted.rs).
+    pub fn add(&mut self, seq: u64, findings: &[Finding]) {
+        if findings.is_empty() {
+            return;
+        }
+        self.count += findings.len() as u64;
+        self.events += 1;
+        for f in findings {
+            if self.items.len() < REPORT_ITEMS {
+                self.items.push(Redaction {
+                    seq,
+                    kind: f.kind.as_str(),
+                    preview: f.preview.clone(),
+                });
+            }
+        }
+        self.truncated = self.count > self.items.len() as u64;
+    }
 }
 
 /// Parses `A-B` (1-based lines, inclusive, `A` ≤ `B`).
@@ -244,18 +268,7 @@ impl Lines {
             if r.findings.is_empty() {
                 line
             } else {
-                report.count += r.findings.len() as u64;
-                report.events += 1;
-                for f in &r.findings {
-                    if report.items.len() < REPORT_ITEMS {
-                        report.items.push(Redaction {
-                            seq: line.number,
-                            kind: f.kind.as_str(),
-                            preview: f.preview.clone(),
-                        });
-                    }
-                }
-                report.truncated = report.count > report.items.len() as u64;
+                report.add(line.number, &r.findings);
                 Line {
                     bytes: r.line.into_owned(),
                     ..line

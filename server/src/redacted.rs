@@ -23,8 +23,8 @@ use crate::{AppError, AppState};
 
 /// Events read from the store at a time.
 const CHUNK: u64 = 512;
-/// Redactions listed one by one in a report (all are counted).
-pub const REPORT_ITEMS: usize = 1000;
+/// Redactions listed one by one in a report (all are counted): the export's.
+pub use onefile::REPORT_ITEMS;
 /// Redacted shares whose fold stays in memory.
 const CACHED: usize = 16;
 
@@ -76,11 +76,9 @@ pub struct Folded {
     fold: SessionFold,
     /// The envelopes with rows, oldest first: seq and JSON.
     envs: Vec<(u64, String)>,
-    /// The first [`REPORT_ITEMS`] redactions: seq, kind, masked preview.
-    found: Vec<(u64, &'static str, String)>,
-    /// How many redactions, and on how many events.
-    count: usize,
-    events_with: usize,
+    /// The redactions: how many, on how many events, the first [`REPORT_ITEMS`] (seq, kind,
+    /// masked preview); kept as the one-file export keeps its own.
+    report: onefile::Report,
 }
 
 impl Redacted {
@@ -108,13 +106,7 @@ impl Folded {
         let seq = ev.seq();
         let redacted = redact_line(&ev.line.bytes);
         if !redacted.findings.is_empty() {
-            self.events_with += 1;
-            self.count += redacted.findings.len();
-            for f in &redacted.findings {
-                if self.found.len() < REPORT_ITEMS {
-                    self.found.push((seq, f.kind.as_str(), f.preview.clone()));
-                }
-            }
+            self.report.add(seq, &redacted.findings);
             ev.line.bytes = redacted.line.into_owned();
         }
         let env = self.fold.step_stored(&ev).env;
@@ -159,20 +151,13 @@ impl Folded {
     }
 
     /// The redactions so far, for a human to review before the link is sent:
-    /// `{"count", "events", "items": [{"seq", "kind", "preview"}…], "truncated"}`.
+    /// `{"count", "events", "items": [{"seq", "kind", "preview"}…], "truncated"}`
+    /// ([`onefile::Report`]: the export's report, the same shape), and a `note`.
     pub(crate) fn report(&self) -> serde_json::Value {
-        let items: Vec<_> = self
-            .found
-            .iter()
-            .map(|(seq, kind, preview)| json!({ "seq": seq, "kind": kind, "preview": preview }))
-            .collect();
-        json!({
-            "count": self.count,
-            "events": self.events_with,
-            "items": items,
-            "truncated": self.count > self.found.len(),
-            "note": "pattern redaction is best effort: review the rows before sending the link",
-        })
+        let mut report = serde_json::to_value(&self.report).unwrap_or_else(|_| json!({}));
+        report["note"] =
+            json!("pattern redaction is best effort: review the rows before sending the link");
+        report
     }
 }
 
