@@ -19,9 +19,11 @@
 //!   markdown body rendered by [`classifier::markdown::render`] (pulldown-cmark, then
 //!   ammonia), so the page's own wasm carries no renderer ([`crate::md_render`]).
 //!
-//! The file is read chunk by chunk ([`ReadAhead`]: `Blob.slice(…).arrayBuffer()` reads
-//! issued ahead, so the browser fills the next chunks while the worker classifies this one;
-//! each copied once into one reused wasm buffer) through one [`classifier::LogClassifier`]
+//! The file is read chunk by chunk ([`ReadAhead`]: reads of the file's `Blob.stream()` by a
+//! BYOB reader, issued ahead, so the browser fills the next chunks while the worker classifies
+//! this one, each into one of a few JS buffers that go round (no new buffer per chunk: the
+//! garbage of one per chunk, 50–120 MB at 154 MB, was most of what the renderer held beyond
+//! the rows), then copied once into one reused wasm buffer) through one [`classifier::LogClassifier`]
 //! (the same type `hiveterm classify` uses, with the same line limit): each line's `seq` is
 //! its 1-based line number and its rows are exactly the CLI's. A body's or a search's re-read
 //! of a span is a `FileReaderSync` read.
@@ -82,9 +84,18 @@ impl ReadAhead {
         Some(range)
     }
 
-    /// The read ending at `to` was taken (read ranges are taken in the order asked).
-    pub fn take(&mut self, to: f64) {
-        self.taken = to;
+    /// The oldest read not taken yet, asked for `asked` bytes, came with `got` of them
+    /// (reads are taken in the order asked). A stream may fill a read only in part: the bytes
+    /// it did not bring are asked for again by a later read (every range after it starts
+    /// that much earlier). `got` 0 is the end of the file: nothing more is asked for.
+    pub fn take(&mut self, asked: f64, got: f64) {
+        let got = got.clamp(0.0, asked);
+        self.taken += got;
+        self.next -= asked - got;
+        if got == 0.0 {
+            self.total = self.taken;
+            self.next = self.taken;
+        }
     }
 
     /// Bytes taken so far.
@@ -373,7 +384,10 @@ pub(crate) mod imp {
     use std::rc::Rc;
     use wasm_bindgen::JsCast;
     use wasm_bindgen::prelude::*;
-    use web_sys::{Blob, DedicatedWorkerGlobalScope, FileReaderSync, MessageChannel, MessageEvent};
+    use web_sys::{
+        Blob, DedicatedWorkerGlobalScope, FileReaderSync, MessageChannel, MessageEvent,
+        ReadableStreamByobReader,
+    };
 
     pub(crate) fn scope() -> DedicatedWorkerGlobalScope {
         js_sys::global().unchecked_into()
@@ -405,10 +419,14 @@ pub(crate) mod imp {
     /// Bytes read one chunk at a time at most, waiting for the page's first frame.
     const HOLD_BYTES: f64 = FIRST_CHUNK as f64 + 4.0 * CHUNK as f64;
 
-    /// A read issued ahead: the bytes up to `to`, once the browser has them (or why not).
+    /// What a read of the stream brought: the view it filled, of one of the job's buffers
+    /// (`None` at the end of the file), or why not.
+    type Came = Result<Option<Uint8Array>, String>;
+
+    /// A read issued ahead: `asked` bytes, once the stream has them.
     struct Pending {
-        to: f64,
-        got: Rc<RefCell<Option<Result<ArrayBuffer, String>>>>,
+        asked: f64,
+        got: Rc<RefCell<Option<Came>>>,
     }
 
     impl Pending {
@@ -420,8 +438,14 @@ pub(crate) mod imp {
     /// The log being classified.
     struct Job {
         id: f64,
+        /// The file (a body's or a search's re-read slices it).
         blob: Blob,
         total: f64,
+        /// The file's stream, read into buffers the worker gives it.
+        stream: ReadableStreamByobReader,
+        /// Buffers of [`CHUNK`] bytes free for the next reads (each read detaches the one
+        /// it fills; it comes back with the bytes and returns here once they are copied).
+        free: Vec<ArrayBuffer>,
         /// The ranges asked for, and the reads in flight (or done) not classified yet,
         /// in order.
         plan: ReadAhead,
@@ -445,23 +469,30 @@ pub(crate) mod imp {
         fn read_ahead(&mut self, ahead: f64) {
             while let Some((from, to)) = self.plan.ask(ahead) {
                 let got = Rc::new(RefCell::new(None));
-                let promise = self
-                    .blob
-                    .slice_with_f64_and_f64(from, to)
-                    .map(|s| s.array_buffer());
-                match promise {
-                    Ok(p) => {
-                        let got = got.clone();
-                        wasm_bindgen_futures::spawn_local(async move {
-                            let r = wasm_bindgen_futures::JsFuture::from(p).await;
-                            *got.borrow_mut() =
-                                Some(r.map(JsCast::unchecked_into).map_err(|e| message_of(&e)));
-                            arrived();
-                        });
-                    }
-                    Err(e) => *got.borrow_mut() = Some(Err(message_of(&e))),
-                }
-                self.ahead.push_back(Pending { to, got });
+                let buffer = self
+                    .free
+                    .pop()
+                    .unwrap_or_else(|| ArrayBuffer::new(CHUNK as u32));
+                let view = Uint8Array::new_with_byte_offset_and_length(
+                    &buffer,
+                    0,
+                    (to - from).min(CHUNK as f64) as u32,
+                );
+                let p = self.stream.read_with_array_buffer_view(&view);
+                let g = got.clone();
+                wasm_bindgen_futures::spawn_local(async move {
+                    let r = wasm_bindgen_futures::JsFuture::from(p).await;
+                    *g.borrow_mut() = Some(r.map_err(|e| message_of(&e)).map(|r| {
+                        let done = get(&r, "done").as_bool().unwrap_or(false);
+                        let value = get(&r, "value");
+                        (!done && !value.is_undefined()).then(|| value.unchecked_into())
+                    }));
+                    arrived();
+                });
+                self.ahead.push_back(Pending {
+                    asked: to - from,
+                    got,
+                });
             }
         }
 
@@ -624,12 +655,27 @@ pub(crate) mod imp {
         with(|w| {
             w.find = None;
             let total = blob.size();
-            // The last job's buffer is reused.
-            let buf = w.job.take().map(|j| j.buf).unwrap_or_default();
+            // The last job's buffers are reused; its stream is let go.
+            let (buf, free) = w.job.take().map_or_else(Default::default, |j| {
+                let _ = j.stream.cancel();
+                (j.buf, j.free)
+            });
+            let stream = match ReadableStreamByobReader::new(&blob.stream()) {
+                Ok(s) => s,
+                Err(e) => {
+                    post(
+                        "error",
+                        &[("job", id.into()), ("message", message_of(&e).into())],
+                    );
+                    return;
+                }
+            };
             let mut job = Job {
                 id,
-                total,
                 blob,
+                total,
+                stream,
+                free,
                 plan: ReadAhead::new(total),
                 ahead: VecDeque::new(),
                 buf,
@@ -686,25 +732,33 @@ pub(crate) mod imp {
             t = n;
         };
         let mut envs = match j.ahead.pop_front() {
-            Some(Pending { to, got }) => {
-                let buffer = got
+            Some(Pending { asked, got }) => {
+                let view = got
                     .borrow_mut()
                     .take()
                     .unwrap_or_else(|| Err("no chunk".into()))?;
-                j.plan.take(to);
+                let n = view.as_ref().map_or(0, |v| v.length() as usize);
+                if let Some(v) = &view {
+                    if j.buf.len() != n {
+                        j.buf.resize(n, 0);
+                    }
+                    v.copy_to(&mut j.buf);
+                    // Its buffer goes round again (a short read's too: it is CHUNK bytes).
+                    if v.buffer().byte_length() as usize == CHUNK {
+                        j.free.push(v.buffer());
+                    }
+                }
+                j.plan.take(asked, n as f64);
                 // Ask for the next chunk before classifying this one: the browser reads it
                 // meanwhile.
                 j.hold &= j.plan.taken() < HOLD_BYTES;
                 j.read_ahead(if j.hold { 0.0 } else { AHEAD_BYTES });
-                let bytes = Uint8Array::new(&buffer);
-                let n = bytes.length() as usize;
-                if j.buf.len() != n {
-                    j.buf.resize(n, 0);
-                }
-                bytes.copy_to(&mut j.buf);
-                drop(buffer);
                 lap(j, 0);
-                j.c.push(&j.buf)
+                if n == 0 {
+                    Vec::new()
+                } else {
+                    j.c.push(&j.buf[..n])
+                }
             }
             None => Vec::new(),
         };
@@ -865,7 +919,7 @@ pub(crate) mod tests {
                 asked.len()
             );
             let Some(r) = asked.pop_front() else { break };
-            plan.take(r.1);
+            plan.take(r.1 - r.0, r.1 - r.0);
             taken.push(r);
         }
         assert!(plan.all_taken());
@@ -902,6 +956,60 @@ pub(crate) mod tests {
             assert_eq!(at, total);
             // One read at a time when nothing may be ahead: the same ranges.
             assert_eq!(ranges(total, 0.0, 1), got);
+        }
+    }
+
+    /// Reads of a stream of `len` bytes (the file may be shorter than the `total` the plan
+    /// was made for) that fill each read with at most `fill(i)` bytes: the chunks taken, in
+    /// order, as byte ranges of the stream.
+    fn stream_reads(total: f64, len: usize, fill: impl Fn(usize) -> usize) -> Vec<(usize, usize)> {
+        let mut plan = ReadAhead::new(total);
+        let mut asked = std::collections::VecDeque::new();
+        let (mut at, mut out, mut i) = (0usize, Vec::new(), 0);
+        loop {
+            while let Some((a, b)) = plan.ask(AHEAD_BYTES) {
+                asked.push_back(b - a);
+            }
+            let Some(n) = asked.pop_front() else { break };
+            // A read's bytes are the stream's next ones (reads are answered in order).
+            let got = (n as usize)
+                .min(fill(i))
+                .min(len - at)
+                .max(usize::from(at < len));
+            let got = if at >= len { 0 } else { got };
+            i += 1;
+            out.push((at, at + got));
+            at += got;
+            plan.take(n, got as f64);
+            // Every read brings a byte at least, but those in flight at the end: the reads end.
+            assert!(
+                i <= len + 4,
+                "the reads never end: total {total} len {len} at {at} i {i}"
+            );
+        }
+        assert!(plan.all_taken());
+        assert_eq!(plan.taken(), at as f64);
+        out
+    }
+
+    /// Regression (BYOB stream reads, the lead): a stream may fill a read in part, and a file
+    /// may end before the size it had when dropped; every byte is still taken, once, in order.
+    #[test]
+    fn short_stream_reads_still_take_every_byte_once() {
+        let (first, chunk) = (FIRST_CHUNK, CHUNK);
+        for len in [0, 1, first - 1, first, first + 1, first + 3 * chunk + 7] {
+            for fill in [4093usize, 65_536, first, chunk / 2 + 3, chunk] {
+                let got = stream_reads(len as f64, len, |i| fill + i % 3);
+                let mut at = 0;
+                for &(a, b) in got.iter().filter(|r| r.1 > r.0) {
+                    assert_eq!(a, at, "len {len} fill {fill}");
+                    at = b;
+                }
+                assert_eq!(at, len, "len {len} fill {fill}");
+            }
+            // The file is shorter than it was: the reads stop at its end.
+            let got = stream_reads(len as f64 + 5e6, len, |_| chunk);
+            assert_eq!(got.last().map_or(0, |r| r.1), len);
         }
     }
 
