@@ -28,7 +28,7 @@
 //! its 1-based line number and its rows are exactly the CLI's. A body's or a search's re-read
 //! of a span is a `FileReaderSync` read.
 
-use classifier::{ClassifyCtx, LogClassifier, Summary, TermEnvelope};
+use classifier::{ClassifyCtx, LogClassifier, Summary, TermEnvelope, line_count};
 
 use crate::body_search::Trigrams;
 
@@ -309,22 +309,6 @@ pub fn strip(envs: &mut [TermEnvelope]) -> Vec<Lazy> {
         }
     }
     lazy
-}
-
-/// `body.lines().count()`: the newlines, and one more for a last line without one. Eight
-/// bytes at a time: the high bit of each byte of `w ^ 0x0A0A…` that is zero, counted.
-fn line_count(body: &str) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    let words = body.as_bytes().chunks_exact(8);
-    let tail = words.remainder().iter().filter(|&&b| b == b'\n').count();
-    let newlines: usize = words
-        .map(|word| {
-            let w = u64::from_le_bytes(word.try_into().expect("eight bytes")) ^ (ONES * 0x0a);
-            (!(((w & LOW7) + LOW7) | w) & (ONES << 7)).count_ones() as usize
-        })
-        .sum();
-    newlines + tail + usize::from(!body.is_empty() && !body.ends_with('\n'))
 }
 
 /// Re-reads the rows `want` (`(seq, idx)`, any order) from `bytes`, the file from

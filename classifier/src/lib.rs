@@ -53,5 +53,5 @@ pub use crate::log::LogClassifier;
 pub use crate::msg::{BodyFormat, Level, TermEnvelope, TermMsg};
 pub use crate::partial::{Preview, PreviewKind};
 pub use crate::summary::{Summary, SummaryFold};
-pub use crate::text::sanitize;
+pub use crate::text::{line_count, sanitize};
 pub use crate::time::{civil_from_days, duration};
