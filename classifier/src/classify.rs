@@ -28,6 +28,8 @@ pub fn classify(event: &LiveEvent, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
         }
         LiveEvent::Note { text } => vec![note(text)],
         LiveEvent::Stream { value } => crate::stream::classify_value(value, ctx),
+        LiveEvent::Codex { value } => crate::codex::classify(value, ctx),
+        LiveEvent::Gemini { value } => crate::gemini::classify(value, ctx),
         LiveEvent::StatusChanged { .. }
         | LiveEvent::ModelChanged { .. }
         | LiveEvent::EffortChanged { .. }

@@ -29,6 +29,10 @@ pub struct ClassifyCtx {
     /// Bytes of the ids and names in `names`.
     bytes: usize,
     pub(crate) turns: Turns,
+    /// A Codex log's state ([`crate::codex`]).
+    pub(crate) codex: crate::codex::State,
+    /// A Gemini log's state ([`crate::gemini`]).
+    pub(crate) gemini: crate::gemini::State,
 }
 
 /// Where a log is in its turns (the rules are in `stream.rs`'s docs and docs/ROWS.md).
@@ -57,6 +61,10 @@ struct CtxWire {
     tools: Vec<(String, String)>,
     #[serde(default)]
     turns: Turns,
+    #[serde(default, skip_serializing_if = "crate::codex::State::is_empty")]
+    codex: crate::codex::State,
+    #[serde(default, skip_serializing_if = "crate::gemini::State::is_empty")]
+    gemini: crate::gemini::State,
 }
 
 impl ClassifyCtx {
@@ -112,6 +120,8 @@ impl From<CtxWire> for ClassifyCtx {
             ctx.record_tool_use(&id, &name);
         }
         ctx.turns = wire.turns;
+        ctx.codex = wire.codex;
+        ctx.gemini = wire.gemini;
         ctx
     }
 }
@@ -129,6 +139,8 @@ impl From<ClassifyCtx> for CtxWire {
         CtxWire {
             tools,
             turns: ctx.turns,
+            codex: ctx.codex,
+            gemini: ctx.gemini,
         }
     }
 }

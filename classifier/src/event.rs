@@ -43,6 +43,18 @@ pub enum LiveEvent {
         /// The line's JSON value.
         value: Value,
     },
+    /// One raw OpenAI Codex CLI line (`codex exec --json` stdout or a rollout file),
+    /// unclassified ([`crate::codex`]).
+    Codex {
+        /// The line's JSON value.
+        value: Value,
+    },
+    /// One raw Google Gemini CLI line (`--output-format stream-json` stdout, a chat recording,
+    /// or the `-o json` document), unclassified ([`crate::gemini`]).
+    Gemini {
+        /// The line's JSON value.
+        value: Value,
+    },
     /// Agent state changed: status (never a row; the header reads it).
     StatusChanged {
         /// The new status.
@@ -175,19 +187,32 @@ pub fn from_value(value: Value) -> LogEvent {
     let Value::Object(map) = &value else {
         return LogEvent::at(None, LiveEvent::Unrecognised { value });
     };
+    // Codex and Gemini first: a Gemini recording's metadata line has a `kind` of its own, and
+    // both agents' lines have a `type` that Claude Code's may share (`result`, `user`).
+    if crate::codex::is_codex(map) {
+        let ts = rfc3339(map.get("timestamp"));
+        return LogEvent::at(ts, LiveEvent::Codex { value });
+    }
+    if crate::gemini::is_gemini(map) {
+        let ts = crate::gemini::timestamp(map);
+        return LogEvent::at(ts, LiveEvent::Gemini { value });
+    }
     if let Some(kind) = map.get("kind") {
         let ts = map.get("ts").and_then(Value::as_f64);
         let kind = kind.as_str().map(str::to_owned);
         return LogEvent::at(ts, hyperhive_event(kind.as_deref(), value));
     }
     if map.get("type").is_some_and(Value::is_string) {
-        let ts = map
-            .get("timestamp")
-            .and_then(Value::as_str)
-            .and_then(crate::time::parse_rfc3339);
+        let ts = rfc3339(map.get("timestamp"));
         return LogEvent::at(ts, LiveEvent::Stream { value });
     }
     LogEvent::at(None, LiveEvent::Unrecognised { value })
+}
+
+/// Unix seconds of an RFC 3339 time string, if `v` is one.
+pub(crate) fn rfc3339(v: Option<&Value>) -> Option<f64> {
+    v.and_then(Value::as_str)
+        .and_then(crate::time::parse_rfc3339)
 }
 
 /// Builds the event for a line that could not be read.

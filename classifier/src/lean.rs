@@ -13,7 +13,8 @@
 //! The promise: the envelope classified from a [`parse`]d line is the one classified from the
 //! whole [`Value`]. When [`parse`] cannot keep it — the line is not a JSON object, is not JSON
 //! at all (its error row's wording comes from the whole parse), has a hyperhive `kind`, says
-//! its `type` twice, or is a task event (`subtype` `task_started`/`task_notification`, a row of
+//! its `type` twice, is a `user` or `assistant` line without a `message` (another agent's), or
+//! is a task event (`subtype` `task_started`/`task_notification`, a row of
 //! its fields whatever its type) — it answers `None` and the caller parses the whole line.
 
 use std::borrow::Cow;
@@ -139,6 +140,9 @@ impl<'de> Visitor<'de> for Top {
             }
             map.insert(key.into_owned(), value);
         }
+        // A `user` line without a `message` is not Claude Code's (a Gemini chat record's is
+        // `content`): only the whole value can say what it is.
+        whole |= skipped && keep == Keep::Message && !map.contains_key("message");
         // A task event of any type is a row made of its fields.
         whole |= skipped
             && matches!(

@@ -1,8 +1,8 @@
 //! Agent session events in, terminal rows out.
 //!
 //! Every event of an agent session — a line of Claude Code stream-json, a line of a Claude
-//! Code transcript, a hyperhive event — becomes zero or more [`TermMsg`] rows: an icon, a
-//! level, a one-line summary and an optional body. The server, the browser (this crate compiled
+//! Code transcript, a hyperhive event, a line of an OpenAI Codex CLI or Google Gemini CLI
+//! log — becomes zero or more [`TermMsg`] rows: an icon, a level, a one-line summary and an optional body. The server, the browser (this crate compiled
 //! to WebAssembly) and the command line all call the same [`classify`], so the same log gives
 //! the same rows everywhere.
 //!
@@ -28,8 +28,10 @@
 
 mod ansi;
 mod classify;
+mod codex;
 mod ctx;
 pub mod event;
+mod gemini;
 mod kind;
 mod lean;
 pub mod lines;

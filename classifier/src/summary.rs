@@ -36,6 +36,16 @@ use crate::msg::{Level, TermEnvelope};
 /// the page shows. Keys are documented in `docs/CLI.md`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
+    /// The agent that wrote the log: `claude-code`, `codex`, `gemini`, `hyperhive` (a harness
+    /// around Claude Code); `null` before any line of a known agent.
+    #[serde(default)]
+    pub agent: Option<String>,
+    /// The agent's version, where its log says (`null` otherwise).
+    #[serde(default)]
+    pub agent_version: Option<String>,
+    /// Lines of no known shape or not JSON at all (each still one visible row).
+    #[serde(default)]
+    pub lines_not_understood: u64,
     /// Turns started (`◆ TURN` rows).
     pub turns: u64,
     /// Turns that ended well (`✅ turn ok`).
@@ -137,6 +147,10 @@ pub struct SummaryFold {
     /// lines replace rather than add.
     message_tokens: Tokens,
     last_message: Option<(String, Tokens)>,
+    /// A Codex log's share ([`crate::codex`]).
+    codex: crate::codex::SummaryPart,
+    /// A Gemini log's share ([`crate::gemini`]).
+    gemini: crate::gemini::SummaryPart,
 }
 
 impl SummaryFold {
@@ -148,8 +162,35 @@ impl SummaryFold {
     /// Folds in the next event and the envelope it was classified into.
     pub fn add(&mut self, event: &LiveEvent, env: &TermEnvelope) {
         self.rows(env);
-        let LiveEvent::Stream { value } = event else {
-            return;
+        let value = match event {
+            LiveEvent::Stream { value } => {
+                self.agent("claude-code");
+                value
+            }
+            LiveEvent::Codex { value } => {
+                self.agent("codex");
+                return self.codex.add(value, &mut self.summary);
+            }
+            LiveEvent::Gemini { value } => {
+                self.agent("gemini");
+                return self.gemini.add(value, &mut self.summary);
+            }
+            LiveEvent::TurnStart { .. }
+            | LiveEvent::TurnEnd { .. }
+            | LiveEvent::Note { .. }
+            | LiveEvent::StatusChanged { .. }
+            | LiveEvent::ModelChanged { .. }
+            | LiveEvent::EffortChanged { .. }
+            | LiveEvent::TokenUsageChanged { .. }
+            | LiveEvent::TurnStateChanged { .. } => {
+                // A harness around Claude Code: it names the log.
+                self.summary.agent = Some("hyperhive".to_owned());
+                return;
+            }
+            LiveEvent::Unrecognised { .. } | LiveEvent::Unreadable { .. } => {
+                self.summary.lines_not_understood += 1;
+                return;
+            }
         };
         match value.get("type").and_then(Value::as_str) {
             Some("assistant") => self.assistant(value),
@@ -174,6 +215,8 @@ impl SummaryFold {
         s.output_tokens = t.output;
         s.cache_read_tokens = t.cache_read;
         s.cache_creation_tokens = t.cache_creation;
+        self.codex.finish(&mut s);
+        self.gemini.finish(&mut s);
         // To the millisecond: log times are no finer, and the difference of two unix times
         // in f64 is not exact.
         s.duration_s = s
@@ -181,6 +224,13 @@ impl SummaryFold {
             .zip(s.ended_at)
             .map(|(a, b)| ((b - a) * 1000.0).round() / 1000.0);
         s
+    }
+
+    /// Names the log's agent, unless a harness (or an earlier line) already did.
+    fn agent(&mut self, name: &str) {
+        if self.summary.agent.is_none() {
+            self.summary.agent = Some(name.to_owned());
+        }
     }
 
     fn rows(&mut self, env: &TermEnvelope) {
