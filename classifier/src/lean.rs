@@ -90,6 +90,7 @@ const MESSAGE_KEYS: &[&str] = &[
     "isSidechain",
     "parent_tool_use_id",
     "sessionId",
+    "version",
 ];
 
 /// The top-level object: `Some(value)`, or `None` when the whole parse must decide.

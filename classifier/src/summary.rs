@@ -6,6 +6,10 @@
 //! it; folding a log in pieces gives the same summary as folding it whole.
 //!
 //! What is counted, and from where:
+//! - the agent: the first line of a known agent names it (`claude-code`, `codex`, `gemini`),
+//!   and a hyperhive harness line names the log `hyperhive`; its version from the first line
+//!   that says (Claude Code: `version`, `init`'s `claude_code_version`); lines of no known
+//!   shape or not JSON: `lines_not_understood`;
 //! - turns started / ok / failed / interrupted: the rows, through [`row_kind`];
 //! - errors and warnings: rows of that level; `first_error_seq` the seq of the first envelope
 //!   with an error row;
@@ -193,11 +197,18 @@ impl SummaryFold {
             }
         };
         match value.get("type").and_then(Value::as_str) {
-            Some("assistant") => self.assistant(value),
-            Some("user") => self.user(value),
+            Some("assistant") => {
+                self.version(value.get("version"));
+                self.assistant(value);
+            }
+            Some("user") => {
+                self.version(value.get("version"));
+                self.user(value);
+            }
             Some("result") => self.result(value),
             Some("system") if value.get("subtype").and_then(Value::as_str) == Some("init") => {
                 self.model(value.get("model"));
+                self.version(value.get("claude_code_version"));
             }
             _ => {}
         }
@@ -224,6 +235,18 @@ impl SummaryFold {
             .zip(s.ended_at)
             .map(|(a, b)| ((b - a) * 1000.0).round() / 1000.0);
         s
+    }
+
+    /// The agent's version, from the first line that says (a transcript's `version`, an
+    /// `init`'s `claude_code_version`).
+    fn version(&mut self, v: Option<&Value>) {
+        if self.summary.agent_version.is_none()
+            && let Some(v) = v
+                .and_then(Value::as_str)
+                .filter(|v| !v.is_empty() && v.len() <= 64)
+        {
+            self.summary.agent_version = Some(v.to_owned());
+        }
     }
 
     /// Names the log's agent, unless a harness (or an earlier line) already did.

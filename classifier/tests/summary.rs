@@ -59,6 +59,8 @@ fn subagent_stream() {
     assert_eq!(
         summarize("claude-code-2.1.332/subagent.stream.jsonl"),
         Summary {
+            agent: Some("claude-code".to_owned()),
+            agent_version: Some("2.1.332".to_owned()),
             turns: 2,
             turns_ok: 2,
             tool_calls: tools(&[("Agent", 1), ("Bash", 1), ("Read", 1)]),
@@ -83,6 +85,8 @@ fn file_tools_transcript() {
     assert_eq!(
         summarize("claude-code-2.1.332/file_tools.transcript.jsonl"),
         Summary {
+            agent: Some("claude-code".to_owned()),
+            agent_version: Some("2.1.332".to_owned()),
             turns: 1,
             turns_ok: 1,
             tool_calls: tools(&[
@@ -121,6 +125,8 @@ fn hyperhive_api_fatal_400() {
     assert_eq!(
         summarize("hyperhive/api_fatal_400.events.jsonl"),
         Summary {
+            agent: Some("hyperhive".to_owned()),
+            agent_version: Some("2.1.332".to_owned()),
             turns: 1,
             turns_failed: 1,
             errors: 2,
@@ -143,6 +149,8 @@ fn tool_errors_stream() {
     assert_eq!(
         summarize("claude-code-2.1.332/tool_errors.stream.jsonl"),
         Summary {
+            agent: Some("claude-code".to_owned()),
+            agent_version: Some("2.1.332".to_owned()),
             turns: 1,
             turns_ok: 1,
             tool_calls: tools(&[
@@ -228,6 +236,9 @@ fn json_keys() {
     let v = serde_json::to_value(Summary::default()).unwrap();
     let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
     for key in [
+        "agent",
+        "agent_version",
+        "lines_not_understood",
         "turns",
         "turns_ok",
         "turns_failed",
@@ -251,6 +262,6 @@ fn json_keys() {
     ] {
         assert!(keys.contains(&key), "{key} missing from {keys:?}");
     }
-    assert_eq!(keys.len(), 20, "{keys:?}");
+    assert_eq!(keys.len(), 23, "{keys:?}");
     assert_eq!(v["first_error_seq"], serde_json::Value::Null);
 }
