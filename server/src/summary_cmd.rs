@@ -46,6 +46,13 @@ pub fn run(args: &Args) -> Result<(), String> {
 /// The short report for a human: a few lines, only what the log has.
 fn report(s: &Summary) -> String {
     let mut out = String::new();
+    if let Some(agent) = &s.agent {
+        let _ = write!(out, "agent      {agent}");
+        if let Some(v) = &s.agent_version {
+            let _ = write!(out, " {v}");
+        }
+        out.push('\n');
+    }
     let mut turns = format!("turns      {} started", s.turns);
     for (n, what) in [
         (s.turns_ok, "ok"),
@@ -64,7 +71,11 @@ fn report(s: &Summary) -> String {
     if let Some(seq) = s.first_error_seq {
         let _ = write!(out, " (first at #{seq})");
     }
-    let _ = writeln!(out, ", {} warnings", s.warnings);
+    let _ = write!(out, ", {} warnings", s.warnings);
+    if s.lines_not_understood > 0 {
+        let _ = write!(out, ", {} lines not understood", s.lines_not_understood);
+    }
+    out.push('\n');
     let calls: u64 = s.tool_calls.values().sum();
     let _ = write!(out, "tool calls {calls}");
     if s.tool_errors > 0 {
@@ -93,8 +104,12 @@ fn report(s: &Summary) -> String {
         );
     }
     out.push('\n');
-    if let Some(c) = s.cost_usd {
-        let _ = writeln!(out, "cost       ${c:.4}");
+    // No line of the log says what it cost (Codex and Gemini never do): unknown, not $0.
+    match s.cost_usd {
+        Some(c) => {
+            let _ = writeln!(out, "cost       ${c:.4}");
+        }
+        None => out.push_str("cost       unknown\n"),
     }
     if !s.models.is_empty() {
         let _ = writeln!(out, "models     {}", s.models.join(", "));

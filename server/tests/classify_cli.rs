@@ -136,7 +136,10 @@ fn summary_report_and_errors() {
         "summary",
         &fixture("claude-code-2.1.332/api_fatal_400.stream.jsonl"),
     ]);
-    assert!(out.starts_with("turns      1 started, 1 failed\n"), "{out}");
+    assert!(
+        out.starts_with("agent      claude-code 2.1.332\nturns      1 started, 1 failed\n"),
+        "{out}"
+    );
     assert!(out.contains("errors     2 (first at #2)"), "{out}");
     assert!(out.lines().count() <= 10, "{out}");
     let mut child = Command::new(env!("CARGO_BIN_EXE_hiveterm"))
