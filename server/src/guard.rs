@@ -42,7 +42,8 @@ use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, watch};
 
-use crate::{AppError, AppState};
+use crate::error::AppError;
+use crate::state::AppState;
 
 /// Most requests handled at once (an SSE stream counts only until its headers are sent).
 pub const MAX_IN_FLIGHT: usize = 256;

@@ -25,8 +25,9 @@ use std::sync::{Arc, Mutex, Weak};
 use axum::body::Bytes;
 use classifier::LineReader;
 
+use crate::error::AppError;
+use crate::state::AppState;
 use crate::store::{Append, RawLine, Store};
-use crate::{AppError, AppState};
 
 /// Most lines (newlines, blank lines included) one request may hold.
 pub const MAX_LINES_PER_REQUEST: usize = 1_000_000;

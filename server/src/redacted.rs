@@ -16,10 +16,11 @@ use serde_json::json;
 use tokio::sync::MutexGuard;
 
 use crate::badges::Badges;
+use crate::error::AppError;
 use crate::fold::{SessionFold, StoredEvent};
 use crate::hub::push_json_frame;
+use crate::state::AppState;
 use crate::store::{HistoryPage, Share, Store, StoreError};
-use crate::{AppError, AppState};
 
 /// Events read from the store at a time.
 const CHUNK: u64 = 512;

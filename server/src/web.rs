@@ -29,7 +29,7 @@ use axum::routing::get;
 use sha2::{Digest, Sha256};
 use tower_http::services::ServeDir;
 
-use crate::AppState;
+use crate::state::AppState;
 
 /// The policy for every HTML answer; inline script hashes are added to `script-src`.
 /// Nothing may frame the page (`frame-ancestors`), embed plugins, change the base URL or
@@ -284,7 +284,7 @@ async fn listing(state: &AppState) -> Response {
         .await
     {
         Ok(s) => s,
-        Err(e) => return crate::AppError::from(e).into_response(),
+        Err(e) => return crate::error::AppError::from(e).into_response(),
     };
     let mut html = String::from(
         "<!doctype html><meta charset=utf-8><title>hiveterm</title><h1>hiveterm sessions</h1><ul>",

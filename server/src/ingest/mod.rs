@@ -42,7 +42,7 @@ async fn store_lines(
 
 /// A hyperhive event line (`{"kind": …, "ts": now, …}`) built by hiveterm itself.
 pub fn event_line(kind: &str, fields: serde_json::Value) -> RawLine {
-    let mut value = json!({ "kind": kind, "ts": crate::now() });
+    let mut value = json!({ "kind": kind, "ts": crate::clock::now() });
     if let (Some(obj), serde_json::Value::Object(fields)) = (value.as_object_mut(), fields) {
         obj.extend(fields);
     }

@@ -13,8 +13,9 @@ mod run;
 pub use run::run;
 
 use crate::guard::{self, Limits, Perimeter};
+use crate::state::{AppState, Config};
 use crate::store::Store;
-use crate::{AppState, Config, app, ingest};
+use crate::{app, ingest};
 
 /// Options shared by `serve` and `run`.
 #[derive(Debug, Clone, clap::Args)]
@@ -189,7 +190,7 @@ async fn start(options: &ServeOptions) -> Result<Running, String> {
     let max_line_bytes = options.max_line_bytes.max(1);
     let max_request_bytes = options
         .max_request_bytes
-        .unwrap_or_else(|| crate::request_limit_for(max_line_bytes));
+        .unwrap_or_else(|| crate::state::request_limit_for(max_line_bytes));
     if max_request_bytes <= max_line_bytes {
         return Err(format!(
             "--max-request-bytes {max_request_bytes} is not above --max-line-bytes \
@@ -342,7 +343,7 @@ pub async fn serve(args: ServeArgs) -> Result<(), String> {
         });
     }
     if args.stdin {
-        let id = format!("stdin-{}", (crate::now() * 1000.0) as u64);
+        let id = format!("stdin-{}", (crate::clock::now() * 1000.0) as u64);
         store
             .open_session(&id, "standard input", "stdin")
             .await

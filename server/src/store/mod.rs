@@ -28,6 +28,7 @@ pub use error::StoreError;
 pub use request::{Append, Appended, FollowPos, Keyed, RawLine};
 pub use share::{NewShare, Share, TokenHash};
 
+use crate::fold::{SessionFold, StoredEvent};
 use crate::hub::Hub;
 
 /// The default checkpoint interval.
@@ -153,6 +154,19 @@ impl Store {
         }
     }
 
+    /// Opens the database `db` names for a one-shot command (`hiveterm share`) beside a
+    /// server that may be running on it: migrated, but with none of [`Store::open`]'s
+    /// start-up work (no session is marked ended, derived tables are not rebuilt).
+    pub fn open_admin(db: &str) -> Result<Store, StoreError> {
+        if is_postgres(db) {
+            return Store::open_db(db, CHECKPOINT_EVERY);
+        }
+        let db = sqlite::Sqlite::open_admin(std::path::Path::new(db))?;
+        Ok(Store {
+            backend: Arc::new(Backend::Sqlite(db)),
+        })
+    }
+
     /// [`Store::open`] with a checkpoint interval (tests use small ones).
     pub fn open_with(path: &Path, checkpoint_every: u64) -> Result<Store, StoreError> {
         let db = sqlite::Sqlite::open(path, checkpoint_every.max(1))?;
@@ -226,6 +240,36 @@ impl Store {
         match &*self.backend {
             Backend::Sqlite(db) => db.follow_pos(path).await,
             Backend::Postgres(db) => db.follow_pos(path).await,
+        }
+    }
+
+    /// A session's row as stored (no hub is loaded).
+    pub async fn session_info(&self, id: &str) -> Result<Option<SessionInfo>, StoreError> {
+        match &*self.backend {
+            Backend::Sqlite(db) => db.session_info(id).await,
+            Backend::Postgres(db) => db.session_info(id).await,
+        }
+    }
+
+    /// A session's fold after event `seq` (its newest checkpoint at or before, and the
+    /// events after it): what a snapshot's state and summary are read from.
+    pub(crate) async fn fold_at(&self, id: &str, seq: u64) -> Result<SessionFold, StoreError> {
+        match &*self.backend {
+            Backend::Sqlite(db) => db.fold_at(id, seq).await,
+            Backend::Postgres(db) => db.fold_at(id, seq).await,
+        }
+    }
+
+    /// A session's raw events `(after, upto]`, oldest first (what a redacted share folds).
+    pub(crate) async fn events(
+        &self,
+        id: &str,
+        after: u64,
+        upto: u64,
+    ) -> Result<Vec<StoredEvent>, StoreError> {
+        match &*self.backend {
+            Backend::Sqlite(db) => db.events(id, after, upto).await,
+            Backend::Postgres(db) => db.events(id, after, upto).await,
         }
     }
 

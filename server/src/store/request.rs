@@ -17,7 +17,7 @@ impl RawLine {
         RawLine {
             bytes,
             cut: None,
-            received: crate::now(),
+            received: crate::clock::now(),
         }
     }
 
@@ -27,7 +27,7 @@ impl RawLine {
         RawLine {
             bytes: line.bytes,
             cut,
-            received: crate::now(),
+            received: crate::clock::now(),
         }
     }
 }

@@ -26,6 +26,7 @@ use std::sync::{Arc, Mutex};
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
 use tokio_postgres::NoTls;
 
+use crate::fold::{SessionFold, StoredEvent};
 use crate::hub::{Hub, Hubs, SessionInfo};
 use crate::store::{Append, Appended, FollowPos, Keyed, StoreError};
 
@@ -208,6 +209,23 @@ impl Postgres {
 
     pub(crate) async fn keyed(&self, id: &str, key: &str) -> Result<Option<Keyed>, StoreError> {
         reader::keyed(&self.client().await?, id, key).await
+    }
+
+    pub(crate) async fn session_info(&self, id: &str) -> Result<Option<SessionInfo>, StoreError> {
+        reader::session(&self.client().await?, id).await
+    }
+
+    pub(crate) async fn fold_at(&self, id: &str, seq: u64) -> Result<SessionFold, StoreError> {
+        reader::fold_at(&self.client().await?, id, seq).await
+    }
+
+    pub(crate) async fn events(
+        &self,
+        id: &str,
+        after: u64,
+        upto: u64,
+    ) -> Result<Vec<StoredEvent>, StoreError> {
+        reader::load_events(&self.client().await?, id, after, upto).await
     }
 
     pub(crate) fn loaded_hubs(&self) -> usize {

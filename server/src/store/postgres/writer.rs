@@ -57,7 +57,7 @@ async fn insert_session(
         .execute(
             "INSERT INTO sessions(id, title, source, started, ended, last_seq)
              VALUES ($1, $2, $3, $4, NULL, 0) ON CONFLICT (id) DO NOTHING",
-            &[&id, &title, &source, &crate::now()],
+            &[&id, &title, &source, &crate::clock::now()],
         )
         .await
         .map_err(pg)?;
@@ -132,7 +132,7 @@ pub(super) async fn end_session(db: &Postgres, id: &str) -> Result<SessionInfo, 
         return Err(StoreError::NoSession(id.to_owned()));
     };
     if info.ended.is_none() {
-        let now = crate::now();
+        let now = crate::clock::now();
         tx.execute("UPDATE sessions SET ended = $2 WHERE id = $1", &[&id, &now])
             .await
             .map_err(pg)?;

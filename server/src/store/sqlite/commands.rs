@@ -90,7 +90,7 @@ impl Group<'_> {
                 };
                 p.preview_changed = true;
             }
-            let now = crate::now();
+            let now = crate::clock::now();
             p.info.ended = Some(now);
             p.info.live = false;
             tx.execute(
@@ -219,7 +219,7 @@ impl Group<'_> {
             id: id.to_owned(),
             title: title.to_owned(),
             source: source.to_owned(),
-            started: crate::now(),
+            started: crate::clock::now(),
             ended: None,
             live: true,
             last_seq: 0,

@@ -15,6 +15,7 @@ use std::thread::JoinHandle;
 
 use tokio::sync::{mpsc, oneshot};
 
+use crate::fold::{SessionFold, StoredEvent};
 use crate::hub::{Hub, Hubs, SessionInfo};
 use crate::store::{Append, Appended, FollowPos, Keyed, StoreError};
 
@@ -51,6 +52,15 @@ impl Sqlite {
             path,
             schema::open_writer(path, checkpoint_every)?,
             checkpoint_every,
+        )
+    }
+
+    /// [`Sqlite::open`] for a one-shot command: migrated, nothing else done on open.
+    pub(crate) fn open_admin(path: &Path) -> Result<Sqlite, StoreError> {
+        Sqlite::start(
+            path,
+            schema::open_admin(path)?,
+            crate::store::CHECKPOINT_EVERY,
         )
     }
 
@@ -200,6 +210,33 @@ impl Sqlite {
         let (id, key) = (id.to_owned(), key.to_owned());
         self.blocking(move |shared| shared.readers.with(|conn| reader::keyed(conn, &id, &key)))
             .await
+    }
+
+    pub(crate) async fn session_info(&self, id: &str) -> Result<Option<SessionInfo>, StoreError> {
+        let id = id.to_owned();
+        self.blocking(move |shared| shared.readers.with(|conn| reader::session(conn, &id)))
+            .await
+    }
+
+    pub(crate) async fn fold_at(&self, id: &str, seq: u64) -> Result<SessionFold, StoreError> {
+        let id = id.to_owned();
+        self.blocking(move |shared| shared.readers.with(|conn| reader::fold_at(conn, &id, seq)))
+            .await
+    }
+
+    pub(crate) async fn events(
+        &self,
+        id: &str,
+        after: u64,
+        upto: u64,
+    ) -> Result<Vec<StoredEvent>, StoreError> {
+        let id = id.to_owned();
+        self.blocking(move |shared| {
+            shared
+                .readers
+                .with(|conn| reader::load_events(conn, &id, after, upto))
+        })
+        .await
     }
 
     pub(crate) fn loaded_hubs(&self) -> usize {

@@ -108,7 +108,7 @@ pub(super) fn open_writer(path: &Path, every: u64) -> Result<Connection, StoreEr
     conn.execute(
         "UPDATE sessions SET ended = ?1
          WHERE ended IS NULL AND source IN ('run', 'stdin', 'follow')",
-        params![crate::now()],
+        params![crate::clock::now()],
     )?;
     rebuild_derived_if_stale(&mut conn, every)?;
     Ok(conn)
@@ -218,39 +218,4 @@ pub(super) fn insert_checkpoint(
     )?
     .execute(params![id, seq as i64, ctx, badges, summary])?;
     Ok(())
-}
-
-/// The newest checkpoint at or before `seq`: its seq and the fold; `(0, empty)` when there
-/// is none.
-pub(super) fn checkpoint_at(
-    conn: &Connection,
-    session: &str,
-    seq: u64,
-) -> Result<(u64, Checkpoint), StoreError> {
-    // The newest one that parses: a checkpoint that does not (one written by a build that
-    // stored an infinite sum as null) falls back to an earlier one, or to the start.
-    let mut upto = seq as i64;
-    loop {
-        let row: Option<(i64, String, String, String)> = conn
-            .prepare_cached(
-                "SELECT seq, ctx, badges, summary FROM checkpoints
-                 WHERE session = ?1 AND seq <= ?2 ORDER BY seq DESC LIMIT 1",
-            )?
-            .query_row(params![session, upto], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
-            })
-            .optional()?;
-        let Some((cp, ctx, badges, summary)) = row else {
-            return Ok((0, Checkpoint::default()));
-        };
-        match Checkpoint::from_columns(&ctx, &badges, &summary) {
-            Some(checkpoint) => return Ok((cp as u64, checkpoint)),
-            None => {
-                tracing::warn!(
-                    "checkpoint {cp} of session {session:?} does not parse; using an earlier one"
-                );
-                upto = cp - 1;
-            }
-        }
-    }
 }

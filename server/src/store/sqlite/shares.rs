@@ -3,9 +3,7 @@
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::{Sqlite, reader, schema};
-use crate::fold::{SessionFold, StoredEvent};
-use crate::hub::SessionInfo;
+use super::Sqlite;
 use crate::store::StoreError;
 use crate::store::share::{NewShare, Share, ShareWrite, ShareWritten, TokenHash};
 
@@ -65,15 +63,6 @@ fn share(conn: &Connection, id: u64) -> Result<Option<Share>, StoreError> {
 }
 
 impl Sqlite {
-    /// [`Sqlite::open`] for a one-shot command: migrated, nothing else done on open.
-    pub(crate) fn open_admin(path: &std::path::Path) -> Result<Sqlite, StoreError> {
-        Sqlite::start(
-            path,
-            schema::open_admin(path)?,
-            crate::store::CHECKPOINT_EVERY,
-        )
-    }
-
     pub(crate) async fn write_share(&self, write: ShareWrite) -> Result<ShareWritten, StoreError> {
         self.write(|reply| super::writer::WriteCmd::Share(write, reply))
             .await
@@ -111,32 +100,5 @@ impl Sqlite {
     pub(crate) async fn share(&self, id: u64) -> Result<Option<Share>, StoreError> {
         self.blocking(move |shared| shared.readers.with(|conn| share(conn, id)))
             .await
-    }
-
-    pub(crate) async fn session_info(&self, id: &str) -> Result<Option<SessionInfo>, StoreError> {
-        let id = id.to_owned();
-        self.blocking(move |shared| shared.readers.with(|conn| reader::session(conn, &id)))
-            .await
-    }
-
-    pub(crate) async fn fold_at(&self, id: &str, seq: u64) -> Result<SessionFold, StoreError> {
-        let id = id.to_owned();
-        self.blocking(move |shared| shared.readers.with(|conn| reader::fold_at(conn, &id, seq)))
-            .await
-    }
-
-    pub(crate) async fn events(
-        &self,
-        id: &str,
-        after: u64,
-        upto: u64,
-    ) -> Result<Vec<StoredEvent>, StoreError> {
-        let id = id.to_owned();
-        self.blocking(move |shared| {
-            shared
-                .readers
-                .with(|conn| reader::load_events(conn, &id, after, upto))
-        })
-        .await
     }
 }
