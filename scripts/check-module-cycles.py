@@ -11,7 +11,8 @@ The graph, per crate target (`src/lib.rs`, `src/main.rs`, each `src/bin/*.rs`):
     `c::h`). A path is resolved to the module that defines the item: through child modules,
     and through `pub use` re-exports (so `crate::TermMsg`, re-exported by lib.rs from msg.rs,
     is an edge to `crate::msg`, not to the crate root). A glob (`use super::*`) is an edge to
-    the module it names.
+    the module it names; a `use` of a module itself (`use crate::guard;`) is not, the paths
+    written through it (`guard::Slots`) are.
   - declaring a module (`mod x;`, `pub mod x;`) is NOT an edge: a parent that only declares
     its children depends on none of them. A parent that uses a child's item (`x::f()`,
     `pub use x::T`) has an edge to it, and a child that uses its parent's items (`super::T`,
@@ -123,6 +124,7 @@ class Module:
         self.children = {}  # name -> tuple
         self.reexports = {}  # name -> absolute path (tuple) it re-exports
         self.refs = []  # paths as written: tuples of segments
+        self.uses = set()  # those of them written in a `use`
         self.inline = False  # an inline `mod x { … }`: part of its file's module
 
 
@@ -187,6 +189,7 @@ def load(root_file):
                 if not segs:
                     continue
                 m.refs.append(segs)
+                m.uses.add(segs)
                 if public and segs[-1] != "*":
                     m.reexports[segs[-1]] = segs
         code = USE_RE.sub(" ", code)
@@ -223,6 +226,16 @@ def absolute(mods, here, segs):
     return None
 
 
+def names_module(mods, segs):
+    """Whether absolute `segs` name a module itself (each segment a child module)."""
+    cur = ()
+    for s in segs:
+        if cur not in mods or s not in mods[cur].children:
+            return False
+        cur = mods[cur].children[s]
+    return True
+
+
 def resolve(mods, segs, depth=0):
     """Absolute segments → the module that defines the item they name."""
     cur = ()
@@ -257,6 +270,8 @@ def graph(mods):
             a = absolute(mods, name, segs)
             if a is None:
                 continue
+            if segs in m.uses and names_module(mods, tuple(a)):
+                continue  # `use crate::x;` only names x: the paths written through it count
             t = resolve(mods, tuple(a))
             if t not in mods:
                 continue
@@ -369,6 +384,15 @@ def self_test():
     r = check_root(crate({"lib.rs": "mod k;\n",
                           "k.rs": "pub struct K;\nmod imp { use super::*; pub fn f(_: K) {} }\npub use imp::f;\n"}))
     assert r == [], r
+    # `use crate::a;` names a module: only what is used through it counts (here a::b's item).
+    r = check_root(crate({"lib.rs": "mod a;\nmod c;\n",
+                          "a/mod.rs": "pub mod b;\nuse crate::c::C;\n", "a/b.rs": "pub struct B;\n",
+                          "c.rs": "use crate::a;\npub struct C(a::b::B);\n"}))
+    assert r == [], r
+    r = check_root(crate({"lib.rs": "mod a;\nmod c;\n",
+                          "a/mod.rs": "pub struct A;\nuse crate::c::C;\n",
+                          "c.rs": "use crate::a;\npub struct C(a::A);\n"}))
+    assert len(r) == 1, r
     # Test modules, comments and strings do not count.
     r = check_root(crate({"lib.rs": "mod a;\npub struct S;\npub fn f() { a::g(); }\n",
                           "a.rs": "// crate::S\nconst C: &str = \"crate::S\";\npub fn g() {}\n"

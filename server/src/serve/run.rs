@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use super::{RunArgs, ctrl_c, start, token};
+use super::start::{RunArgs, ctrl_c, start, token};
 use crate::ingest;
 
 /// The exit code `hiveterm run` leaves with for a command that ended so.

@@ -67,7 +67,8 @@ async fn create(
         .map_err(|e| AppError::Internal(e.to_string()))?;
     answer["url"] = json!(created.url());
     if created.share.redact {
-        let report = crate::redacted::report(&state, &created.share).await?;
+        let report =
+            crate::redacted::report(state.store(), state.redactions(), &created.share).await?;
         answer["redactions"] = report;
     }
     Ok((StatusCode::CREATED, Json(answer)).into_response())

@@ -14,6 +14,7 @@
 //!   (nothing is broadcast that is not stored);
 //! - history pages and SSE backlogs read from the stored envelopes, never classified again.
 
+mod derived;
 mod error;
 mod postgres;
 mod request;
@@ -99,18 +100,6 @@ impl HistoryPage {
         self.out.extend_from_slice(tail.as_bytes());
         self.out
     }
-}
-
-/// What derived data (checkpoints, stored envelopes) depends on: this crate's version, the
-/// source of the classifier and of the fold (`fold.rs`, `badges.rs`; fingerprinted by
-/// `build.rs`) and the checkpoint interval. Derived data written under another is dropped and
-/// rebuilt from the raw events.
-pub(crate) fn derived_format(every: u64) -> String {
-    format!(
-        "fold/{}/classifier-{}/every-{every}",
-        env!("CARGO_PKG_VERSION"),
-        env!("HIVETERM_CLASSIFIER_FINGERPRINT")
-    )
 }
 
 /// Whether `db` names a PostgreSQL database rather than a SQLite file.

@@ -8,8 +8,9 @@
 use deadpool_postgres::{Client, GenericClient};
 
 use super::{pg, reader};
-use crate::fold::{Checkpoint, SessionFold};
+use crate::fold::{Checkpoint, StoredEvent};
 use crate::store::StoreError;
+use crate::store::derived::{self, Derive};
 
 /// The advisory lock key that serialises migrations and rebuilds across replicas.
 const MIGRATE_LOCK: i64 = 0x6869_7665_7465_726d; // "hiveterm"
@@ -139,61 +140,81 @@ async fn migrate(client: &mut Client) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// Drops derived data made under another [`crate::store::derived_format`] and derives it
-/// again from the raw events, through the one fold.
+/// Drops derived data made under another [`derived::derived_format`] and derives it again
+/// from the raw events, through the one fold ([`derived::rebuild_if_stale`], in one
+/// transaction).
 async fn rebuild_derived_if_stale(client: &mut Client, every: u64) -> Result<(), StoreError> {
-    let want = crate::store::derived_format(every);
-    let have: Option<String> = client
-        .query_opt("SELECT value FROM meta WHERE key = 'derived'", &[])
-        .await
-        .map_err(pg)?
-        .map(|r| r.get(0));
-    if have.as_deref() == Some(want.as_str()) {
-        return Ok(());
-    }
     let tx = client.transaction().await.map_err(pg)?;
-    tx.batch_execute("DELETE FROM checkpoints; DELETE FROM rendered;")
-        .await
-        .map_err(pg)?;
-    let sessions: Vec<String> = tx
-        .query("SELECT id FROM sessions", &[])
-        .await
-        .map_err(pg)?
-        .iter()
-        .map(|r| r.get(0))
-        .collect();
-    for id in &sessions {
-        let mut fold = SessionFold::default();
-        let mut pos = 0;
-        loop {
-            let events = reader::load_events(&tx, id, pos, pos + 4096).await?;
-            if events.is_empty() {
-                break;
-            }
-            for ev in events {
-                let env = fold.step_stored(&ev).env;
-                if !env.msgs.is_empty() {
-                    insert_rendered(&tx, id, ev.seq(), &serde_json::to_string(&env)?).await?;
-                }
-                if ev.seq() % every == 0 {
-                    insert_checkpoint(&tx, id, ev.seq(), &fold.checkpoint()).await?;
-                }
-                pos = ev.seq();
-            }
-        }
-    }
-    tx.execute(
-        "INSERT INTO meta(key, value) VALUES ('derived', $1)
-         ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
-        &[&want],
-    )
-    .await
-    .map_err(pg)?;
+    let rebuilt = derived::rebuild_if_stale(&mut Derived(&tx), every).await?;
     tx.commit().await.map_err(pg)?;
-    if !sessions.is_empty() {
-        tracing::info!("rebuilt derived rows of {} sessions", sessions.len());
-    }
+    derived::log_rebuilt(rebuilt);
     Ok(())
+}
+
+/// The rebuild's statements over a PostgreSQL transaction.
+struct Derived<'a, C>(&'a C);
+
+impl<C: GenericClient + Sync> Derive for Derived<'_, C> {
+    async fn stored_format(&mut self) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .0
+            .query_opt("SELECT value FROM meta WHERE key = 'derived'", &[])
+            .await
+            .map_err(pg)?
+            .map(|r| r.get(0)))
+    }
+
+    async fn clear(&mut self) -> Result<(), StoreError> {
+        self.0
+            .batch_execute("DELETE FROM checkpoints; DELETE FROM rendered;")
+            .await
+            .map_err(pg)
+    }
+
+    async fn sessions(&mut self) -> Result<Vec<String>, StoreError> {
+        Ok(self
+            .0
+            .query("SELECT id FROM sessions", &[])
+            .await
+            .map_err(pg)?
+            .iter()
+            .map(|r| r.get(0))
+            .collect())
+    }
+
+    async fn events(
+        &mut self,
+        session: &str,
+        after: u64,
+        upto: u64,
+    ) -> Result<Vec<StoredEvent>, StoreError> {
+        reader::load_events(self.0, session, after, upto).await
+    }
+
+    async fn rendered(&mut self, session: &str, seq: u64, json: &str) -> Result<(), StoreError> {
+        insert_rendered(self.0, session, seq, json).await
+    }
+
+    async fn checkpoint(
+        &mut self,
+        session: &str,
+        seq: u64,
+        cp: &Checkpoint,
+    ) -> Result<(), StoreError> {
+        insert_checkpoint(self.0, session, seq, cp).await
+    }
+
+    async fn set_format(&mut self, format: &str) -> Result<(), StoreError> {
+        self.0
+            .execute(
+                "INSERT INTO meta(key, value) VALUES ('derived', $1)
+                 ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+                &[&format],
+            )
+            .await
+            .map_err(pg)?;
+        Ok(())
+    }
 }
 
 /// Stores the envelope (as JSON) of event `seq`, which has rows.
