@@ -9,6 +9,9 @@ use std::task::{Context, Poll, Waker};
 use super::error::StoreError;
 use crate::fold::{Checkpoint, SessionFold, StoredEvent};
 
+/// The default checkpoint interval.
+pub const CHECKPOINT_EVERY: u64 = 256;
+
 /// Raw events read at a time by a rebuild.
 const PAGE: u64 = 4096;
 

@@ -25,92 +25,25 @@ use std::path::Path;
 use std::sync::Arc;
 
 pub use crate::hub::SessionInfo;
+pub use derived::CHECKPOINT_EVERY;
 pub use error::StoreError;
 pub use request::{Append, Appended, FollowPos, Keyed, RawLine};
+pub(crate) use request::{BACKFILL_BYTES, BACKFILL_ROWS, HistoryPage};
 pub use share::{NewShare, Share, TokenHash};
+use share::{ShareWrite, ShareWritten};
 
 use crate::fold::{SessionFold, StoredEvent};
 use crate::hub::Hub;
-
-/// The default checkpoint interval.
-pub const CHECKPOINT_EVERY: u64 = 256;
-
-/// Most frames one SSE backfill read returns: a slow client holds at most a few such chunks.
-pub(crate) const BACKFILL_ROWS: i64 = 128;
-/// Bytes after which an SSE backfill read stops adding frames.
-pub(crate) const BACKFILL_BYTES: usize = 128 * 1024;
-
-/// Bytes after which a history page stops (it always has at least one envelope); it then
-/// says `"cut_by_bytes": true` and `next_before` goes on from there.
-pub(crate) const HISTORY_PAGE_BYTES: usize = 16 * 1024 * 1024;
-
-/// A history page (see `docs/API.md`) built from stored envelopes read newest first, up to
-/// `limit + 1` of them: at most `limit` envelopes and [`HISTORY_PAGE_BYTES`].
-pub(crate) struct HistoryPage {
-    out: Vec<u8>,
-    limit: usize,
-    taken: usize,
-    oldest: Option<u64>,
-    more: bool,
-    cut: bool,
-}
-
-impl HistoryPage {
-    pub(crate) fn new(limit: usize) -> HistoryPage {
-        let mut out = Vec::with_capacity(64 * 1024);
-        out.extend_from_slice(b"{\"envelopes\":[");
-        HistoryPage {
-            out,
-            limit,
-            taken: 0,
-            oldest: None,
-            more: false,
-            cut: false,
-        }
-    }
-
-    /// Adds the next (older) envelope; answers whether to go on.
-    pub(crate) fn push(&mut self, seq: u64, json: &str) -> bool {
-        if self.taken == self.limit {
-            self.more = true;
-            return false;
-        }
-        // Bounded in bytes too, with at least one envelope so a page always moves on.
-        if self.taken > 0 && self.out.len() + json.len() > HISTORY_PAGE_BYTES {
-            (self.more, self.cut) = (true, true);
-            return false;
-        }
-        if self.taken > 0 {
-            self.out.push(b',');
-        }
-        self.out.extend_from_slice(json.as_bytes());
-        self.oldest = Some(seq);
-        self.taken += 1;
-        true
-    }
-
-    /// The page's JSON, `head` being the newest stored seq when it was read.
-    pub(crate) fn finish(mut self, head: u64) -> Vec<u8> {
-        self.out.extend_from_slice(b"],\"next_before\":");
-        match self.oldest.filter(|_| self.more) {
-            Some(seq) => self.out.extend_from_slice(seq.to_string().as_bytes()),
-            None => self.out.extend_from_slice(b"null"),
-        }
-        let tail = format!(",\"head\":{head},\"cut_by_bytes\":{}}}", self.cut);
-        self.out.extend_from_slice(tail.as_bytes());
-        self.out
-    }
-}
-
-/// Whether `db` names a PostgreSQL database rather than a SQLite file.
-pub fn is_postgres(db: &str) -> bool {
-    db.starts_with("postgres://") || db.starts_with("postgresql://")
-}
 
 /// The database and the sessions' hubs. Cheap to clone.
 #[derive(Clone)]
 pub struct Store {
     backend: Arc<Backend>,
+}
+
+/// Whether `db` names a PostgreSQL database rather than a SQLite file.
+pub fn is_postgres(db: &str) -> bool {
+    db.starts_with("postgres://") || db.starts_with("postgresql://")
 }
 
 /// The backends; the HTTP layer and the sources only see [`Store`].
@@ -259,6 +192,58 @@ impl Store {
         match &*self.backend {
             Backend::Sqlite(db) => db.events(id, after, upto).await,
             Backend::Postgres(db) => db.events(id, after, upto).await,
+        }
+    }
+
+    async fn write_share(&self, write: ShareWrite) -> Result<ShareWritten, StoreError> {
+        match &*self.backend {
+            Backend::Sqlite(db) => db.write_share(write).await,
+            Backend::Postgres(db) => db.write_share(write).await,
+        }
+    }
+
+    /// Stores a new share; answers it as stored (with its id).
+    pub async fn create_share(&self, share: NewShare) -> Result<Share, StoreError> {
+        match self.write_share(ShareWrite::Create(share)).await? {
+            ShareWritten::Created(share) => Ok(share),
+            ShareWritten::Revoked(_) => Err(StoreError::Corrupt("share write mixed up".into())),
+        }
+    }
+
+    /// Revokes share `id` at `at`; answers it (`None`: no such share). Revoking twice keeps
+    /// the first time.
+    pub async fn revoke_share(&self, id: u64, at: f64) -> Result<Option<Share>, StoreError> {
+        match self.write_share(ShareWrite::Revoke { id, at }).await? {
+            ShareWritten::Revoked(share) => Ok(share),
+            ShareWritten::Created(_) => Err(StoreError::Corrupt("share write mixed up".into())),
+        }
+    }
+
+    /// Every share, newest first (revoked and expired ones too).
+    pub async fn shares(&self) -> Result<Vec<Share>, StoreError> {
+        match &*self.backend {
+            Backend::Sqlite(db) => db.shares().await,
+            Backend::Postgres(db) => db.shares().await,
+        }
+    }
+
+    /// The share stored with token hash `hash`, and the hash as stored (for the caller's
+    /// constant-time comparison); `None` when there is none.
+    pub async fn share_by_hash(
+        &self,
+        hash: &TokenHash,
+    ) -> Result<Option<(Share, Vec<u8>)>, StoreError> {
+        match &*self.backend {
+            Backend::Sqlite(db) => db.share_by_hash(*hash).await,
+            Backend::Postgres(db) => db.share_by_hash(hash).await,
+        }
+    }
+
+    /// Share `id`, if there is one.
+    pub async fn share(&self, id: u64) -> Result<Option<Share>, StoreError> {
+        match &*self.backend {
+            Backend::Sqlite(db) => db.share(id).await,
+            Backend::Postgres(db) => db.share(id).await,
         }
     }
 

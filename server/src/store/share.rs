@@ -5,8 +5,6 @@
 
 use serde::Serialize;
 
-use super::{Backend, Store, StoreError};
-
 /// The SHA-256 of a share's token: all the database holds of it.
 pub type TokenHash = [u8; 32];
 
@@ -74,58 +72,4 @@ pub(crate) enum ShareWritten {
     Created(Share),
     /// The share after revocation; `None`: no such share.
     Revoked(Option<Share>),
-}
-
-impl Store {
-    async fn write_share(&self, write: ShareWrite) -> Result<ShareWritten, StoreError> {
-        match &*self.backend {
-            Backend::Sqlite(db) => db.write_share(write).await,
-            Backend::Postgres(db) => db.write_share(write).await,
-        }
-    }
-
-    /// Stores a new share; answers it as stored (with its id).
-    pub async fn create_share(&self, share: NewShare) -> Result<Share, StoreError> {
-        match self.write_share(ShareWrite::Create(share)).await? {
-            ShareWritten::Created(share) => Ok(share),
-            ShareWritten::Revoked(_) => Err(StoreError::Corrupt("share write mixed up".into())),
-        }
-    }
-
-    /// Revokes share `id` at `at`; answers it (`None`: no such share). Revoking twice keeps
-    /// the first time.
-    pub async fn revoke_share(&self, id: u64, at: f64) -> Result<Option<Share>, StoreError> {
-        match self.write_share(ShareWrite::Revoke { id, at }).await? {
-            ShareWritten::Revoked(share) => Ok(share),
-            ShareWritten::Created(_) => Err(StoreError::Corrupt("share write mixed up".into())),
-        }
-    }
-
-    /// Every share, newest first (revoked and expired ones too).
-    pub async fn shares(&self) -> Result<Vec<Share>, StoreError> {
-        match &*self.backend {
-            Backend::Sqlite(db) => db.shares().await,
-            Backend::Postgres(db) => db.shares().await,
-        }
-    }
-
-    /// The share stored with token hash `hash`, and the hash as stored (for the caller's
-    /// constant-time comparison); `None` when there is none.
-    pub async fn share_by_hash(
-        &self,
-        hash: &TokenHash,
-    ) -> Result<Option<(Share, Vec<u8>)>, StoreError> {
-        match &*self.backend {
-            Backend::Sqlite(db) => db.share_by_hash(*hash).await,
-            Backend::Postgres(db) => db.share_by_hash(hash).await,
-        }
-    }
-
-    /// Share `id`, if there is one.
-    pub async fn share(&self, id: u64) -> Result<Option<Share>, StoreError> {
-        match &*self.backend {
-            Backend::Sqlite(db) => db.share(id).await,
-            Backend::Postgres(db) => db.share(id).await,
-        }
-    }
 }

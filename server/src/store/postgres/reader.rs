@@ -5,7 +5,7 @@
 use deadpool_postgres::GenericClient;
 use tokio_postgres::Row;
 
-use super::pg;
+use super::handle::pg;
 use crate::fold::{Checkpoint, SessionFold, StoredEvent, stored_line};
 use crate::hub::{SessionInfo, push_json_frame};
 use crate::store::{BACKFILL_BYTES, BACKFILL_ROWS, FollowPos, HistoryPage, Keyed, StoreError};

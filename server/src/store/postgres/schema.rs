@@ -7,7 +7,8 @@
 
 use deadpool_postgres::{Client, GenericClient};
 
-use super::{pg, reader};
+use super::handle::pg;
+use super::reader;
 use crate::fold::{Checkpoint, StoredEvent};
 use crate::store::StoreError;
 use crate::store::derived::{self, Derive};

@@ -3,7 +3,7 @@
 
 use tokio_postgres::Row;
 
-use super::{Postgres, pg};
+use super::handle::{Postgres, pg};
 use crate::store::StoreError;
 use crate::store::share::{Share, ShareWrite, ShareWritten, TokenHash};
 

@@ -7,7 +7,8 @@ use deadpool_postgres::GenericClient;
 use tokio::sync::oneshot;
 
 use super::catchup::{CaughtUp, catch_up, refresh};
-use super::{CHANNEL, Postgres, pg, reader};
+use super::handle::{CHANNEL, Postgres, Queued, pg};
+use super::reader;
 use classifier::event::line_event;
 
 use crate::fold::{event_time, stored_line};
@@ -143,9 +144,6 @@ pub(super) async fn end_session(db: &Postgres, id: &str) -> Result<SessionInfo, 
     refresh(db, id).await?;
     Ok(info)
 }
-
-/// Appends queued for a session, each with the channel its answer goes to.
-pub(super) type Queued = Vec<(Append, oneshot::Sender<Result<Appended, StoreError>>)>;
 
 /// Stores lines: each through the session's fold, then the raw event, its envelope (if it
 /// has rows) and, every `checkpoint_every` events, the fold. Publishes after the commit; a

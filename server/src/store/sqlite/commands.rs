@@ -12,8 +12,8 @@ use crate::fold::{LivePreview, SessionFold, event_time, stored_line};
 use crate::hub::{Hub, SessionInfo, push_json_frame};
 use crate::store::{Append, Appended, StoreError};
 
-use super::Shared;
 use super::schema::{insert_checkpoint, insert_rendered};
+use super::shared::Shared;
 
 /// A session's state while a group is being written; installed in its hub after commit.
 pub(super) struct Pending {

@@ -6,6 +6,7 @@
 mod commands;
 mod reader;
 mod schema;
+mod shared;
 mod shares;
 mod writer;
 
@@ -17,9 +18,11 @@ use tokio::sync::{mpsc, oneshot};
 
 use crate::fold::{SessionFold, StoredEvent};
 use crate::hub::{Hub, Hubs, SessionInfo};
+use crate::store::share::{Share, ShareWrite, ShareWritten, TokenHash};
 use crate::store::{Append, Appended, FollowPos, Keyed, StoreError};
 
 use reader::Readers;
+use shared::Shared;
 use writer::{WriteCmd, Writer};
 
 /// An open SQLite store.
@@ -27,22 +30,6 @@ pub(crate) struct Sqlite {
     writer: mpsc::Sender<WriteCmd>,
     thread: Mutex<Option<JoinHandle<()>>>,
     shared: Arc<Shared>,
-}
-
-/// What the writer thread and the readers share.
-struct Shared {
-    readers: Readers,
-    hubs: Hubs,
-    checkpoint_every: u64,
-}
-
-impl Shared {
-    /// The hub of `id`, loaded from the database on first use; `None` if there is no such
-    /// session. Blocks.
-    fn hub(&self, id: &str) -> Result<Option<Arc<Hub>>, StoreError> {
-        self.hubs
-            .get_or_load(id, || self.readers.with(|conn| reader::load_hub(conn, id)))
-    }
 }
 
 impl Sqlite {
@@ -237,6 +224,28 @@ impl Sqlite {
                 .with(|conn| reader::load_events(conn, &id, after, upto))
         })
         .await
+    }
+
+    pub(crate) async fn write_share(&self, write: ShareWrite) -> Result<ShareWritten, StoreError> {
+        self.write(|reply| WriteCmd::Share(write, reply)).await
+    }
+
+    pub(crate) async fn shares(&self) -> Result<Vec<Share>, StoreError> {
+        self.blocking(|shared| shared.readers.with(shares::all))
+            .await
+    }
+
+    pub(crate) async fn share_by_hash(
+        &self,
+        hash: TokenHash,
+    ) -> Result<Option<(Share, Vec<u8>)>, StoreError> {
+        self.blocking(move |shared| shared.readers.with(|conn| shares::by_hash(conn, &hash)))
+            .await
+    }
+
+    pub(crate) async fn share(&self, id: u64) -> Result<Option<Share>, StoreError> {
+        self.blocking(move |shared| shared.readers.with(|conn| shares::share(conn, id)))
+            .await
     }
 
     pub(crate) fn loaded_hubs(&self) -> usize {
