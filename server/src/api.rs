@@ -125,11 +125,9 @@ async fn auth(State(state): State<AppState>, req: Request, next: Next) -> Respon
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.strip_prefix("Bearer "));
-    let query = req.uri().query().and_then(|q| {
-        Query::<HashMap<String, String>>::try_from_uri(&format!("/?{q}").parse().ok()?)
-            .ok()
-            .and_then(|Query(m)| m.get("token").cloned())
-    });
+    let query = Query::<HashMap<String, String>>::try_from_uri(req.uri())
+        .ok()
+        .and_then(|Query(mut m)| m.remove("token"));
     let ok = bearer.is_some_and(|b| same_bytes(b.as_bytes(), token.as_bytes()))
         || query
             .as_deref()
