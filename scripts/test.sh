@@ -27,6 +27,13 @@ step "setup (scripts/setup.sh)"
 step "rustfmt"
 cargo fmt --all --check
 
+step "source files within 400 lines of non-test code; no import circle in any crate (issue 19)"
+# Each script checks itself on synthetic crates first, so a broken check cannot pass silently.
+python3 "$ROOT/scripts/check-file-size.py" --self-test
+python3 "$ROOT/scripts/check-file-size.py" classifier onefile server app
+python3 "$ROOT/scripts/check-module-cycles.py" --self-test
+python3 "$ROOT/scripts/check-module-cycles.py" classifier onefile server app
+
 step "clippy (native, -D warnings)"
 cargo clippy --workspace --all-targets -- -D warnings
 

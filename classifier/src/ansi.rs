@@ -37,14 +37,6 @@ enum State {
     StrEscape,
 }
 
-/// True when [`strip`] would change `s`: it holds a C0 control other than `\n`/`\t`
-/// (escape and `\r` included), DEL, or a C1 control. Cheap: one pass over the bytes, eight
-/// at a time ([`crate::text::scan`], which [`crate::text::sanitize`] calls).
-#[cfg(test)]
-pub(crate) fn needs_strip(s: &str) -> bool {
-    crate::text::scan(s).strip
-}
-
 /// Whether the byte at `i` of `b` starts something [`strip`] removes: a C0 control other than `\n`
 /// and `\t`, DEL, or the first byte of a C1 control.
 pub(crate) fn strips_at(b: &[u8], i: usize) -> bool {
@@ -145,6 +137,13 @@ impl Stripper<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// True when [`strip`] would change `s`: it holds a C0 control other than `\n`/`\t`
+    /// (escape and `\r` included), DEL, or a C1 control. Cheap: one pass over the bytes, eight
+    /// at a time ([`crate::text::scan`], which [`crate::text::sanitize`] calls).
+    fn needs_strip(s: &str) -> bool {
+        crate::text::scan(s).strip
+    }
 
     /// `input` stripped is `expect`; and the fast check agrees that it needed stripping.
     fn check(input: &str, expect: &str) {

@@ -24,7 +24,32 @@ use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
-use crate::stream::QUIET_TYPES;
+/// Line types Claude Code declares that carry nothing a reader needs as a row. (`result`,
+/// `init` and `stream_event` are read by `stream::turns`: turn ends and starts, partial answers.)
+pub(crate) const QUIET_TYPES: &[&str] = &[
+    "rate_limit_event",
+    "keep_alive",
+    "control_request",
+    "control_response",
+    "control_cancel_request",
+    "auth_status",
+    "active_goal",
+    // transcript bookkeeping
+    "file-history-snapshot",
+    "queue-operation",
+    "attachment",
+    "api-request",
+    "api-request-blob",
+    "api-request-shape",
+    "progress",
+    "last-prompt",
+    "mode",
+    "atis-latch",
+    "cost-state",
+    "tools-used",
+    "agent-name",
+    "agent-color",
+];
 
 /// The value of `line` (one JSON object) without the fields no row reads; `None` when only the
 /// whole parse can promise the same rows (see the module's docs).

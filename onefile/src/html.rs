@@ -34,7 +34,10 @@ use std::io::{self, Write};
 
 use sha2::{Digest, Sha256};
 
-use crate::{Deflater, Meta, base64, text7};
+use crate::base64::base64;
+use crate::deflate::Deflater;
+use crate::meta::Meta;
+use crate::text7;
 
 /// The exported file's Content-Security-Policy (a `<meta>`, so no `frame-ancestors`): no
 /// source at all by default; the one inline script by its hash and WebAssembly; the worker

@@ -33,9 +33,11 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde_json::json;
 
+use crate::error::{AppError, check_id};
 use crate::hub::{Hub, SessionInfo};
 use crate::redacted::Redacted;
-use crate::{AppError, AppState, check_id};
+use crate::secret::same_bytes;
+use crate::state::AppState;
 
 /// What a read answers for: a session's events up to a seq, read plain or redacted.
 pub(crate) struct Scope {
@@ -123,27 +125,18 @@ async fn auth(State(state): State<AppState>, req: Request, next: Next) -> Respon
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.strip_prefix("Bearer "));
-    let query = req.uri().query().and_then(|q| {
-        Query::<HashMap<String, String>>::try_from_uri(&format!("/?{q}").parse().ok()?)
-            .ok()
-            .and_then(|Query(m)| m.get("token").cloned())
-    });
-    let ok =
-        bearer.is_some_and(|b| same(b, token)) || query.as_deref().is_some_and(|q| same(q, token));
+    let query = Query::<HashMap<String, String>>::try_from_uri(req.uri())
+        .ok()
+        .and_then(|Query(mut m)| m.remove("token"));
+    let ok = bearer.is_some_and(|b| same_bytes(b.as_bytes(), token.as_bytes()))
+        || query
+            .as_deref()
+            .is_some_and(|q| same_bytes(q.as_bytes(), token.as_bytes()));
     if ok {
         next.run(req).await
     } else {
         AppError::Unauthorized.into_response()
     }
-}
-
-/// Compares without an early exit on the first differing byte.
-fn same(a: &str, b: &str) -> bool {
-    a.len() == b.len()
-        && a.bytes()
-            .zip(b.bytes())
-            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
-            == 0
 }
 
 fn json_text(text: Arc<str>) -> Response {

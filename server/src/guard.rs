@@ -42,37 +42,17 @@ use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, watch};
 
-use crate::{AppError, AppState};
+mod perimeter;
 
-/// Most requests handled at once (an SSE stream counts only until its headers are sent).
-pub const MAX_IN_FLIGHT: usize = 256;
+pub use self::perimeter::{MAX_IN_FLIGHT, Perimeter, Slots};
+use crate::error::AppError;
+use crate::state::AppState;
 
 /// How long a request waits for a slot before it is answered `503`.
 pub const IN_FLIGHT_WAIT: Duration = Duration::from_secs(10);
 
 /// The header that marks a state-changing request as not forged by a web page.
 pub const CLIENT_HEADER: &str = "x-hiveterm";
-
-/// Who the server is and what it takes: read by [`guard`] on every request.
-#[derive(Debug, Clone, Default)]
-pub struct Perimeter {
-    /// The bound port: a `Host` naming loopback or an IP literal must carry it. `None`
-    /// (before binding, in-process tests) accepts any port.
-    pub port: Option<u16>,
-    /// Extra names the server is reached by (`--public-name`): `name` (any port) or
-    /// `name:port`, compared case-insensitively.
-    pub public_names: Vec<String>,
-}
-
-/// The in-flight request slots, shared by every clone of the app.
-#[derive(Debug, Clone)]
-pub struct Slots(Arc<Semaphore>);
-
-impl Default for Slots {
-    fn default() -> Slots {
-        Slots(Arc::new(Semaphore::new(MAX_IN_FLIGHT)))
-    }
-}
 
 /// The middleware: see the module's notes.
 pub async fn guard(State(state): State<AppState>, req: Request, next: Next) -> Response {

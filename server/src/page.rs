@@ -132,7 +132,7 @@ impl Bundle {
             HeaderValue::from_static(content_type(name)),
         );
         headers.insert(header::CONTENT_LENGTH, HeaderValue::from(bytes.len()));
-        let cache = if crate::web::hashed(name) {
+        let cache = if hashed(name) {
             "public, max-age=31536000, immutable"
         } else {
             "no-cache"
@@ -156,6 +156,17 @@ pub fn content_type(name: &str) -> &'static str {
         "txt" => "text/plain; charset=utf-8",
         _ => "application/octet-stream",
     }
+}
+
+/// Whether a built file's name carries trunk's content hash (`app-0123456789abcdef.js`).
+pub(crate) fn hashed(name: &str) -> bool {
+    let base = name.rsplit('/').next().unwrap_or(name);
+    let stem = base.split('.').next().unwrap_or(base);
+    stem.rsplit_once('-').is_some_and(|(_, h)| {
+        h.len() == 16
+            && h.bytes()
+                .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
+    })
 }
 
 #[cfg(test)]

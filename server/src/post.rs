@@ -19,14 +19,15 @@
 //!   in its own transaction; a retry of the same body with the same key skips those lines
 //!   and answers the whole range, so a producer that got no answer can safely send again.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, Weak};
-
 use axum::body::Bytes;
 use classifier::LineReader;
 
+mod locks;
+
+pub use self::locks::PostLocks;
+use crate::error::AppError;
+use crate::state::AppState;
 use crate::store::{Append, RawLine, Store};
-use crate::{AppError, AppState};
 
 /// Most lines (newlines, blank lines included) one request may hold.
 pub const MAX_LINES_PER_REQUEST: usize = 1_000_000;
@@ -57,26 +58,6 @@ pub struct Posted {
     /// Every seq, when there are at most [`LISTED_SEQS`].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seqs: Option<Vec<u64>>,
-}
-
-/// One async read-write lock per session: a POST that is one append and has no key takes it
-/// shared, any other exclusively; entries go when no POST holds them.
-#[derive(Default)]
-pub struct PostLocks {
-    map: Mutex<HashMap<String, Weak<tokio::sync::RwLock<()>>>>,
-}
-
-impl PostLocks {
-    fn get(&self, id: &str) -> Arc<tokio::sync::RwLock<()>> {
-        let mut map = self.map.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(lock) = map.get(id).and_then(Weak::upgrade) {
-            return lock;
-        }
-        map.retain(|_, w| w.strong_count() > 0);
-        let lock = Arc::new(tokio::sync::RwLock::new(()));
-        map.insert(id.to_owned(), Arc::downgrade(&lock));
-        lock
-    }
 }
 
 /// Whether a body of `len` bytes and `newlines` newlines is surely stored in one append.

@@ -16,10 +16,10 @@ use serde_json::json;
 use tokio::sync::MutexGuard;
 
 use crate::badges::Badges;
+use crate::error::AppError;
 use crate::fold::{SessionFold, StoredEvent};
 use crate::hub::push_json_frame;
 use crate::store::{HistoryPage, Share, Store, StoreError};
-use crate::{AppError, AppState};
 
 /// Events read from the store at a time.
 const CHUNK: u64 = 512;
@@ -163,10 +163,14 @@ impl Folded {
 
 /// The redaction report of a redacted share, as of its snapshot (a live one: as of now),
 /// from the server's fold of it (which the share's first reads then find made).
-pub(crate) async fn report(state: &AppState, share: &Share) -> Result<serde_json::Value, AppError> {
-    let head = reach(state.store(), share).await?;
-    let redacted = state.redactions().of(share);
-    Ok(redacted.upto(state.store(), head).await?.report())
+pub(crate) async fn report(
+    store: &Store,
+    cache: &Cache,
+    share: &Share,
+) -> Result<serde_json::Value, AppError> {
+    let head = reach(store, share).await?;
+    let redacted = cache.of(share);
+    Ok(redacted.upto(store, head).await?.report())
 }
 
 /// The redaction report of a redacted share (see [`Folded::report`]), folded afresh: what

@@ -24,8 +24,9 @@ use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use tokio::sync::{broadcast, mpsc};
 
+use crate::error::AppError;
 use crate::hub::{Batch, Hub, push_state_frame};
-use crate::{AppError, AppState};
+use crate::state::AppState;
 
 /// The SSE handler.
 pub async fn stream(

@@ -16,10 +16,6 @@
 //! The CSP allows only this origin, inline styles, WebAssembly, and — hashed one by one —
 //! the inline `<script>`s of `index.html` (trunk's loader), read each time it is served.
 
-use std::collections::HashSet;
-use std::path::{Path as FsPath, PathBuf};
-use std::time::{Duration, Instant, SystemTime};
-
 use axum::Router;
 use axum::extract::{Path, Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
@@ -29,7 +25,11 @@ use axum::routing::get;
 use sha2::{Digest, Sha256};
 use tower_http::services::ServeDir;
 
-use crate::AppState;
+mod files;
+
+pub use self::files::Files;
+use crate::page::hashed;
+use crate::state::AppState;
 
 /// The policy for every HTML answer; inline script hashes are added to `script-src`.
 /// Nothing may frame the page (`frame-ancestors`), embed plugins, change the base URL or
@@ -158,101 +158,6 @@ pub(crate) async fn built_file(state: &AppState, req: Request) -> Option<Respons
     Some(res)
 }
 
-/// Whether a built file's name carries trunk's content hash (`app-0123456789abcdef.js`).
-pub(crate) fn hashed(name: &str) -> bool {
-    let base = name.rsplit('/').next().unwrap_or(name);
-    let stem = base.split('.').next().unwrap_or(base);
-    stem.rsplit_once('-').is_some_and(|(_, h)| {
-        h.len() == 16
-            && h.bytes()
-                .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
-    })
-}
-
-/// The names of the built files (relative paths, `/`-separated, without `index.html`), read
-/// again when the directory changes (or after [`Files::RESCAN`]).
-#[derive(Default)]
-pub struct Files {
-    cache: std::sync::Mutex<FilesCache>,
-}
-
-#[derive(Default)]
-struct FilesCache {
-    dir: PathBuf,
-    names: HashSet<String>,
-    longest: usize,
-    modified: Option<SystemTime>,
-    scanned: Option<Instant>,
-}
-
-impl Files {
-    /// How long a listing is trusted when the directory's own time has not changed (files
-    /// replaced in a subdirectory do not change it).
-    const RESCAN: Duration = Duration::from_secs(2);
-    /// Most files listed (a `--static` pointed at a huge tree is not walked whole).
-    const MAX_FILES: usize = 10_000;
-    /// Deepest subdirectory listed.
-    const MAX_DEPTH: usize = 4;
-
-    /// The built file `path` (a request path) names by the module's rule, if any.
-    pub fn find(&self, dir: &FsPath, path: &str) -> Option<String> {
-        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
-        let modified = std::fs::metadata(dir).and_then(|m| m.modified()).ok();
-        let stale = cache.dir != dir
-            || cache.modified != modified
-            || cache.scanned.is_none_or(|t| t.elapsed() > Self::RESCAN);
-        if stale {
-            let mut names = HashSet::new();
-            list(dir, "", 0, &mut names);
-            cache.longest = names.iter().map(String::len).max().unwrap_or(0);
-            cache.names = names;
-            cache.dir = dir.to_owned();
-            cache.modified = modified;
-            cache.scanned = Some(Instant::now());
-        }
-        let path = path.trim_start_matches('/');
-        let last = path.rsplit('/').next().unwrap_or_default();
-        if last.is_empty() || last == "index.html" {
-            return None;
-        }
-        // The tails, longest first: the whole path, then after each `/`.
-        let starts = std::iter::once(0).chain(path.match_indices('/').map(|(i, _)| i + 1));
-        starts
-            .map(|i| &path[i..])
-            .filter(|tail| tail.len() <= cache.longest)
-            .find(|tail| cache.names.contains(*tail))
-            .map(str::to_owned)
-    }
-}
-
-/// Adds the files under `dir/prefix` to `names`.
-fn list(dir: &FsPath, prefix: &str, depth: usize, names: &mut HashSet<String>) {
-    let Ok(entries) = std::fs::read_dir(dir.join(prefix)) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        if names.len() >= Files::MAX_FILES {
-            return;
-        }
-        let Ok(name) = entry.file_name().into_string() else {
-            continue;
-        };
-        let rel = if prefix.is_empty() {
-            name
-        } else {
-            format!("{prefix}/{name}")
-        };
-        let Ok(kind) = entry.file_type() else {
-            continue;
-        };
-        if kind.is_dir() && depth < Files::MAX_DEPTH {
-            list(dir, &rel, depth + 1, names);
-        } else if kind.is_file() && rel != "index.html" {
-            names.insert(rel);
-        }
-    }
-}
-
 /// Built files (see the module's rule); a path that names none gets `index.html` (the page
 /// routes itself).
 async fn files(State(state): State<AppState>, req: Request) -> Response {
@@ -284,7 +189,7 @@ async fn listing(state: &AppState) -> Response {
         .await
     {
         Ok(s) => s,
-        Err(e) => return crate::AppError::from(e).into_response(),
+        Err(e) => return crate::error::AppError::from(e).into_response(),
     };
     let mut html = String::from(
         "<!doctype html><meta charset=utf-8><title>hiveterm</title><h1>hiveterm sessions</h1><ul>",

@@ -8,7 +8,7 @@ use std::time::Duration;
 use classifier::LineReader;
 use tokio::io::{AsyncReadExt, AsyncSeekExt};
 
-use super::{CHUNK, note_line, pump, store_lines};
+use super::lines::{CHUNK, note_line, pump, store_lines};
 use crate::store::{FollowPos, RawLine, Store, StoreError};
 
 /// How often a followed file is looked at.

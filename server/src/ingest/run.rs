@@ -8,7 +8,7 @@ use std::time::Duration;
 use serde_json::json;
 use tokio::io::AsyncRead;
 
-use super::{ChunkedLines, event_line, note_line, store_lines};
+use super::lines::{ChunkedLines, event_line, note_line, store_lines};
 use crate::store::{RawLine, Store};
 
 /// A stdout line of `hiveterm run`: stored as it is when it looks like JSON (a Claude Code

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use super::{RunArgs, ctrl_c, start, token};
+use super::start::{RunArgs, ctrl_c, start, token};
 use crate::ingest;
 
 /// The exit code `hiveterm run` leaves with for a command that ended so.
@@ -32,7 +32,7 @@ fn watch_ctrl_c() -> (
 /// forwarding engine of `serve --follow … --to` (`crate::forward`); answers the exit code.
 async fn run_to(args: RunArgs, to: &str) -> Result<i32, String> {
     let remote = crate::forward::Remote::parse(to, token(&args.options)?)?;
-    let id = format!("run-{}", (crate::now() * 1000.0) as u64);
+    let id = format!("run-{}", (crate::clock::now() * 1000.0) as u64);
     let title = args.title.clone().unwrap_or_else(|| args.command.join(" "));
     println!("forwarding to {} as session {id}", remote.url());
     let (queue, lines) = tokio::sync::mpsc::unbounded_channel();
@@ -75,7 +75,7 @@ pub async fn run(args: RunArgs) -> Result<i32, String> {
     }
     let running = start(&args.options).await?;
     let store = running.store.clone();
-    let id = format!("run-{}", (crate::now() * 1000.0) as u64);
+    let id = format!("run-{}", (crate::clock::now() * 1000.0) as u64);
     let title = args.title.clone().unwrap_or_else(|| args.command.join(" "));
     store
         .open_session(&id, &title, "run")

@@ -18,7 +18,8 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::{Listed, ShareOptions, parse_expires};
-use crate::{AppError, AppState, check_id};
+use crate::error::{AppError, check_id};
+use crate::state::AppState;
 
 /// The share routes (nested under `/api` with the session routes by `crate::app`, behind
 /// the token check).
@@ -60,20 +61,21 @@ async fn create(
         redact: body.redact.unwrap_or(false),
         title: body.title,
     };
-    let now = crate::now();
+    let now = crate::clock::now();
     let created = super::create(state.store(), &id, &options, now).await?;
     let mut answer = serde_json::to_value(Listed::new(&created.share, now))
         .map_err(|e| AppError::Internal(e.to_string()))?;
     answer["url"] = json!(created.url());
     if created.share.redact {
-        let report = crate::redacted::report(&state, &created.share).await?;
+        let report =
+            crate::redacted::report(state.store(), state.redactions(), &created.share).await?;
         answer["redactions"] = report;
     }
     Ok((StatusCode::CREATED, Json(answer)).into_response())
 }
 
 async fn list(State(state): State<AppState>) -> Result<Response, AppError> {
-    let now = crate::now();
+    let now = crate::clock::now();
     let shares = state.store().shares().await?;
     let listed: Vec<Listed<'_>> = shares.iter().map(|s| Listed::new(s, now)).collect();
     Ok(Json(json!({ "shares": listed })).into_response())
@@ -86,7 +88,7 @@ async fn revoke(
     let id: u64 = id
         .parse()
         .map_err(|_| AppError::BadRequest("a share id is a whole number".into()))?;
-    let now = crate::now();
+    let now = crate::clock::now();
     let share = state
         .store()
         .revoke_share(id, now)

@@ -14,7 +14,8 @@ use tokio::sync::{broadcast, mpsc};
 use crate::api::Scope;
 use crate::hub::{push_state_frame, state_json};
 use crate::redacted::Redacted;
-use crate::{AppState, sse};
+use crate::sse;
+use crate::state::AppState;
 
 /// The stream after `after`, ended when `until` resolves or the server shuts down.
 pub(crate) fn stream(

@@ -24,7 +24,8 @@ pub(crate) mod view;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-use crate::AppError;
+use crate::error::AppError;
+use crate::secret::same_bytes;
 use crate::store::{NewShare, Share, Store, StoreError, TokenHash};
 
 /// Random bytes in a token (256 bits).
@@ -39,7 +40,7 @@ pub const DEFAULT_EXPIRY_SECS: u64 = 7 * 24 * 3600;
 pub fn new_token() -> Result<String, String> {
     let mut bytes = [0u8; TOKEN_BYTES];
     getrandom::fill(&mut bytes).map_err(|e| format!("no random bytes from the system: {e}"))?;
-    Ok(base64_url(&bytes))
+    Ok(onefile::base64_url(&bytes))
 }
 
 /// The SHA-256 of a token: what the store keeps.
@@ -52,27 +53,6 @@ pub fn is_token_shaped(s: &str) -> bool {
     s.len() == TOKEN_CHARS
         && s.bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-}
-
-/// Unpadded URL-safe base64 (RFC 4648 §5).
-fn base64_url(bytes: &[u8]) -> String {
-    const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |n, (i, &b)| n | (u32::from(b) << (16 - 8 * i)));
-        for i in 0..=chunk.len() {
-            out.push(char::from(ABC[((n >> (18 - 6 * i)) & 63) as usize]));
-        }
-    }
-    out
-}
-
-/// Compares without an early exit on the first differing byte.
-pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
 /// Parses an expiry: `never`, or a whole number with a unit `s`, `m`, `h` or `d` (`7d`,
@@ -206,7 +186,7 @@ pub async fn create(
     options: &ShareOptions,
     now: f64,
 ) -> Result<Created, ShareError> {
-    if !crate::valid_session_id(session) {
+    if !crate::error::valid_session_id(session) {
         return Err(ShareError::NoSession(session.to_owned()));
     }
     if let Some(title) = &options.title
@@ -289,6 +269,7 @@ impl Listed<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use onefile::base64_url;
 
     #[test]
     fn base64_url_matches_rfc_4648_vectors() {
@@ -326,12 +307,5 @@ mod tests {
         check("d", Err(()));
         check("-1h", Err(()));
         check("99999999999999999999d", Err(()));
-    }
-
-    #[test]
-    fn same_bytes_compares_whole_slices() {
-        assert!(same_bytes(b"abc", b"abc"));
-        assert!(!same_bytes(b"abc", b"abd"));
-        assert!(!same_bytes(b"abc", b"ab"));
     }
 }

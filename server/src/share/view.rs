@@ -29,8 +29,9 @@ use serde_json::json;
 
 use super::{Status, resolve, status};
 use crate::api::{Scope, history_of, state_of, summary_of};
+use crate::error::AppError;
+use crate::state::AppState;
 use crate::store::{Share, Store};
-use crate::{AppError, AppState};
 
 /// How often a stream under a share checks that the share is still alive.
 const RECHECK: Duration = Duration::from_secs(5);
@@ -53,7 +54,7 @@ pub(crate) fn router() -> Router<AppState> {
 
 /// The share `token` opens and its [`Scope`].
 async fn scope(state: &AppState, token: &str) -> Result<(Share, Scope), AppError> {
-    let share = resolve(state.store(), token, crate::now()).await?;
+    let share = resolve(state.store(), token, crate::clock::now()).await?;
     let hub = state
         .store()
         .hub(&share.session)
@@ -75,7 +76,7 @@ async fn page(State(state): State<AppState>, Path(token): Path<String>, req: Req
     if let Some(res) = crate::web::built_file(&state, req).await {
         return res;
     }
-    if let Err(e) = resolve(state.store(), &token, crate::now()).await {
+    if let Err(e) = resolve(state.store(), &token, crate::clock::now()).await {
         let (code, text) = match e {
             AppError::Gone(m) => (StatusCode::GONE, m),
             AppError::NotFound(m) => (StatusCode::NOT_FOUND, m),
@@ -166,11 +167,11 @@ async fn stream(
 async fn alive(store: Store, id: u64) {
     loop {
         let share = match store.share(id).await {
-            Ok(Some(share)) if status(&share, crate::now()) == Status::Active => share,
+            Ok(Some(share)) if status(&share, crate::clock::now()) == Status::Active => share,
             _ => return,
         };
         let left = share.expires_at.map_or(RECHECK, |t| {
-            Duration::from_secs_f64((t - crate::now()).max(0.0))
+            Duration::from_secs_f64((t - crate::clock::now()).max(0.0))
         });
         tokio::time::sleep(left.min(RECHECK)).await;
     }

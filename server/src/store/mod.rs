@@ -14,6 +14,7 @@
 //!   (nothing is broadcast that is not stored);
 //! - history pages and SSE backlogs read from the stored envelopes, never classified again.
 
+mod derived;
 mod error;
 mod postgres;
 mod request;
@@ -24,103 +25,25 @@ use std::path::Path;
 use std::sync::Arc;
 
 pub use crate::hub::SessionInfo;
+pub use derived::CHECKPOINT_EVERY;
 pub use error::StoreError;
 pub use request::{Append, Appended, FollowPos, Keyed, RawLine};
+pub(crate) use request::{BACKFILL_BYTES, BACKFILL_ROWS, HistoryPage};
 pub use share::{NewShare, Share, TokenHash};
+use share::{ShareWrite, ShareWritten};
 
+use crate::fold::{SessionFold, StoredEvent};
 use crate::hub::Hub;
-
-/// The default checkpoint interval.
-pub const CHECKPOINT_EVERY: u64 = 256;
-
-/// Most frames one SSE backfill read returns: a slow client holds at most a few such chunks.
-pub(crate) const BACKFILL_ROWS: i64 = 128;
-/// Bytes after which an SSE backfill read stops adding frames.
-pub(crate) const BACKFILL_BYTES: usize = 128 * 1024;
-
-/// Bytes after which a history page stops (it always has at least one envelope); it then
-/// says `"cut_by_bytes": true` and `next_before` goes on from there.
-pub(crate) const HISTORY_PAGE_BYTES: usize = 16 * 1024 * 1024;
-
-/// A history page (see `docs/API.md`) built from stored envelopes read newest first, up to
-/// `limit + 1` of them: at most `limit` envelopes and [`HISTORY_PAGE_BYTES`].
-pub(crate) struct HistoryPage {
-    out: Vec<u8>,
-    limit: usize,
-    taken: usize,
-    oldest: Option<u64>,
-    more: bool,
-    cut: bool,
-}
-
-impl HistoryPage {
-    pub(crate) fn new(limit: usize) -> HistoryPage {
-        let mut out = Vec::with_capacity(64 * 1024);
-        out.extend_from_slice(b"{\"envelopes\":[");
-        HistoryPage {
-            out,
-            limit,
-            taken: 0,
-            oldest: None,
-            more: false,
-            cut: false,
-        }
-    }
-
-    /// Adds the next (older) envelope; answers whether to go on.
-    pub(crate) fn push(&mut self, seq: u64, json: &str) -> bool {
-        if self.taken == self.limit {
-            self.more = true;
-            return false;
-        }
-        // Bounded in bytes too, with at least one envelope so a page always moves on.
-        if self.taken > 0 && self.out.len() + json.len() > HISTORY_PAGE_BYTES {
-            (self.more, self.cut) = (true, true);
-            return false;
-        }
-        if self.taken > 0 {
-            self.out.push(b',');
-        }
-        self.out.extend_from_slice(json.as_bytes());
-        self.oldest = Some(seq);
-        self.taken += 1;
-        true
-    }
-
-    /// The page's JSON, `head` being the newest stored seq when it was read.
-    pub(crate) fn finish(mut self, head: u64) -> Vec<u8> {
-        self.out.extend_from_slice(b"],\"next_before\":");
-        match self.oldest.filter(|_| self.more) {
-            Some(seq) => self.out.extend_from_slice(seq.to_string().as_bytes()),
-            None => self.out.extend_from_slice(b"null"),
-        }
-        let tail = format!(",\"head\":{head},\"cut_by_bytes\":{}}}", self.cut);
-        self.out.extend_from_slice(tail.as_bytes());
-        self.out
-    }
-}
-
-/// What derived data (checkpoints, stored envelopes) depends on: this crate's version, the
-/// source of the classifier and of the fold (`fold.rs`, `badges.rs`; fingerprinted by
-/// `build.rs`) and the checkpoint interval. Derived data written under another is dropped and
-/// rebuilt from the raw events.
-pub(crate) fn derived_format(every: u64) -> String {
-    format!(
-        "fold/{}/classifier-{}/every-{every}",
-        env!("CARGO_PKG_VERSION"),
-        env!("HIVETERM_CLASSIFIER_FINGERPRINT")
-    )
-}
-
-/// Whether `db` names a PostgreSQL database rather than a SQLite file.
-pub fn is_postgres(db: &str) -> bool {
-    db.starts_with("postgres://") || db.starts_with("postgresql://")
-}
 
 /// The database and the sessions' hubs. Cheap to clone.
 #[derive(Clone)]
 pub struct Store {
     backend: Arc<Backend>,
+}
+
+/// Whether `db` names a PostgreSQL database rather than a SQLite file.
+pub fn is_postgres(db: &str) -> bool {
+    db.starts_with("postgres://") || db.starts_with("postgresql://")
 }
 
 /// The backends; the HTTP layer and the sources only see [`Store`].
@@ -151,6 +74,19 @@ impl Store {
         } else {
             Store::open_with(Path::new(db), checkpoint_every)
         }
+    }
+
+    /// Opens the database `db` names for a one-shot command (`hiveterm share`) beside a
+    /// server that may be running on it: migrated, but with none of [`Store::open`]'s
+    /// start-up work (no session is marked ended, derived tables are not rebuilt).
+    pub fn open_admin(db: &str) -> Result<Store, StoreError> {
+        if is_postgres(db) {
+            return Store::open_db(db, CHECKPOINT_EVERY);
+        }
+        let db = sqlite::Sqlite::open_admin(std::path::Path::new(db))?;
+        Ok(Store {
+            backend: Arc::new(Backend::Sqlite(db)),
+        })
     }
 
     /// [`Store::open`] with a checkpoint interval (tests use small ones).
@@ -226,6 +162,88 @@ impl Store {
         match &*self.backend {
             Backend::Sqlite(db) => db.follow_pos(path).await,
             Backend::Postgres(db) => db.follow_pos(path).await,
+        }
+    }
+
+    /// A session's row as stored (no hub is loaded).
+    pub async fn session_info(&self, id: &str) -> Result<Option<SessionInfo>, StoreError> {
+        match &*self.backend {
+            Backend::Sqlite(db) => db.session_info(id).await,
+            Backend::Postgres(db) => db.session_info(id).await,
+        }
+    }
+
+    /// A session's fold after event `seq` (its newest checkpoint at or before, and the
+    /// events after it): what a snapshot's state and summary are read from.
+    pub(crate) async fn fold_at(&self, id: &str, seq: u64) -> Result<SessionFold, StoreError> {
+        match &*self.backend {
+            Backend::Sqlite(db) => db.fold_at(id, seq).await,
+            Backend::Postgres(db) => db.fold_at(id, seq).await,
+        }
+    }
+
+    /// A session's raw events `(after, upto]`, oldest first (what a redacted share folds).
+    pub(crate) async fn events(
+        &self,
+        id: &str,
+        after: u64,
+        upto: u64,
+    ) -> Result<Vec<StoredEvent>, StoreError> {
+        match &*self.backend {
+            Backend::Sqlite(db) => db.events(id, after, upto).await,
+            Backend::Postgres(db) => db.events(id, after, upto).await,
+        }
+    }
+
+    async fn write_share(&self, write: ShareWrite) -> Result<ShareWritten, StoreError> {
+        match &*self.backend {
+            Backend::Sqlite(db) => db.write_share(write).await,
+            Backend::Postgres(db) => db.write_share(write).await,
+        }
+    }
+
+    /// Stores a new share; answers it as stored (with its id).
+    pub async fn create_share(&self, share: NewShare) -> Result<Share, StoreError> {
+        match self.write_share(ShareWrite::Create(share)).await? {
+            ShareWritten::Created(share) => Ok(share),
+            ShareWritten::Revoked(_) => Err(StoreError::Corrupt("share write mixed up".into())),
+        }
+    }
+
+    /// Revokes share `id` at `at`; answers it (`None`: no such share). Revoking twice keeps
+    /// the first time.
+    pub async fn revoke_share(&self, id: u64, at: f64) -> Result<Option<Share>, StoreError> {
+        match self.write_share(ShareWrite::Revoke { id, at }).await? {
+            ShareWritten::Revoked(share) => Ok(share),
+            ShareWritten::Created(_) => Err(StoreError::Corrupt("share write mixed up".into())),
+        }
+    }
+
+    /// Every share, newest first (revoked and expired ones too).
+    pub async fn shares(&self) -> Result<Vec<Share>, StoreError> {
+        match &*self.backend {
+            Backend::Sqlite(db) => db.shares().await,
+            Backend::Postgres(db) => db.shares().await,
+        }
+    }
+
+    /// The share stored with token hash `hash`, and the hash as stored (for the caller's
+    /// constant-time comparison); `None` when there is none.
+    pub async fn share_by_hash(
+        &self,
+        hash: &TokenHash,
+    ) -> Result<Option<(Share, Vec<u8>)>, StoreError> {
+        match &*self.backend {
+            Backend::Sqlite(db) => db.share_by_hash(*hash).await,
+            Backend::Postgres(db) => db.share_by_hash(hash).await,
+        }
+    }
+
+    /// Share `id`, if there is one.
+    pub async fn share(&self, id: u64) -> Result<Option<Share>, StoreError> {
+        match &*self.backend {
+            Backend::Sqlite(db) => db.share(id).await,
+            Backend::Postgres(db) => db.share(id).await,
         }
     }
 

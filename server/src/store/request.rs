@@ -17,7 +17,7 @@ impl RawLine {
         RawLine {
             bytes,
             cut: None,
-            received: crate::now(),
+            received: crate::clock::now(),
         }
     }
 
@@ -27,7 +27,7 @@ impl RawLine {
         RawLine {
             bytes: line.bytes,
             cut,
-            received: crate::now(),
+            received: crate::clock::now(),
         }
     }
 }
@@ -79,4 +79,71 @@ pub struct Keyed {
     pub last_seq: u64,
     /// How many lines (their seqs are consecutive).
     pub lines: u64,
+}
+
+/// Most frames one SSE backfill read returns: a slow client holds at most a few such chunks.
+pub(crate) const BACKFILL_ROWS: i64 = 128;
+/// Bytes after which an SSE backfill read stops adding frames.
+pub(crate) const BACKFILL_BYTES: usize = 128 * 1024;
+
+/// Bytes after which a history page stops (it always has at least one envelope); it then
+/// says `"cut_by_bytes": true` and `next_before` goes on from there.
+pub(crate) const HISTORY_PAGE_BYTES: usize = 16 * 1024 * 1024;
+
+/// A history page (see `docs/API.md`) built from stored envelopes read newest first, up to
+/// `limit + 1` of them: at most `limit` envelopes and [`HISTORY_PAGE_BYTES`].
+pub(crate) struct HistoryPage {
+    out: Vec<u8>,
+    limit: usize,
+    taken: usize,
+    oldest: Option<u64>,
+    more: bool,
+    cut: bool,
+}
+
+impl HistoryPage {
+    pub(crate) fn new(limit: usize) -> HistoryPage {
+        let mut out = Vec::with_capacity(64 * 1024);
+        out.extend_from_slice(b"{\"envelopes\":[");
+        HistoryPage {
+            out,
+            limit,
+            taken: 0,
+            oldest: None,
+            more: false,
+            cut: false,
+        }
+    }
+
+    /// Adds the next (older) envelope; answers whether to go on.
+    pub(crate) fn push(&mut self, seq: u64, json: &str) -> bool {
+        if self.taken == self.limit {
+            self.more = true;
+            return false;
+        }
+        // Bounded in bytes too, with at least one envelope so a page always moves on.
+        if self.taken > 0 && self.out.len() + json.len() > HISTORY_PAGE_BYTES {
+            (self.more, self.cut) = (true, true);
+            return false;
+        }
+        if self.taken > 0 {
+            self.out.push(b',');
+        }
+        self.out.extend_from_slice(json.as_bytes());
+        self.oldest = Some(seq);
+        self.taken += 1;
+        true
+    }
+
+    /// The page's JSON, `head` being the newest stored seq when it was read.
+    pub(crate) fn finish(mut self, head: u64) -> Vec<u8> {
+        self.out.extend_from_slice(b"],\"next_before\":");
+        match self.oldest.filter(|_| self.more) {
+            Some(seq) => self.out.extend_from_slice(seq.to_string().as_bytes()),
+            None => self.out.extend_from_slice(b"null"),
+        }
+        let tail = format!(",\"head\":{head},\"cut_by_bytes\":{}}}", self.cut);
+        self.out.extend_from_slice(tail.as_bytes());
+        self.out
+    }
 }

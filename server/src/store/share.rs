@@ -3,12 +3,7 @@
 //! how far it reaches (a snapshot's newest seq, or none for a live share). What a token is
 //! and how a share is read lives in `crate::share`; this is only what is stored.
 
-use std::sync::Arc;
-
 use serde::Serialize;
-
-use super::{Backend, SessionInfo, Store, StoreError};
-use crate::fold::{SessionFold, StoredEvent};
 
 /// The SHA-256 of a share's token: all the database holds of it.
 pub type TokenHash = [u8; 32];
@@ -77,101 +72,4 @@ pub(crate) enum ShareWritten {
     Created(Share),
     /// The share after revocation; `None`: no such share.
     Revoked(Option<Share>),
-}
-
-impl Store {
-    /// Opens the database `db` names for a one-shot command (`hiveterm share`) beside a
-    /// server that may be running on it: migrated, but with none of [`Store::open`]'s
-    /// start-up work (no session is marked ended, derived tables are not rebuilt).
-    pub fn open_admin(db: &str) -> Result<Store, StoreError> {
-        if super::is_postgres(db) {
-            return Store::open_db(db, super::CHECKPOINT_EVERY);
-        }
-        let db = super::sqlite::Sqlite::open_admin(std::path::Path::new(db))?;
-        Ok(Store {
-            backend: Arc::new(Backend::Sqlite(db)),
-        })
-    }
-
-    async fn write_share(&self, write: ShareWrite) -> Result<ShareWritten, StoreError> {
-        match &*self.backend {
-            Backend::Sqlite(db) => db.write_share(write).await,
-            Backend::Postgres(db) => db.write_share(write).await,
-        }
-    }
-
-    /// Stores a new share; answers it as stored (with its id).
-    pub async fn create_share(&self, share: NewShare) -> Result<Share, StoreError> {
-        match self.write_share(ShareWrite::Create(share)).await? {
-            ShareWritten::Created(share) => Ok(share),
-            ShareWritten::Revoked(_) => Err(StoreError::Corrupt("share write mixed up".into())),
-        }
-    }
-
-    /// Revokes share `id` at `at`; answers it (`None`: no such share). Revoking twice keeps
-    /// the first time.
-    pub async fn revoke_share(&self, id: u64, at: f64) -> Result<Option<Share>, StoreError> {
-        match self.write_share(ShareWrite::Revoke { id, at }).await? {
-            ShareWritten::Revoked(share) => Ok(share),
-            ShareWritten::Created(_) => Err(StoreError::Corrupt("share write mixed up".into())),
-        }
-    }
-
-    /// Every share, newest first (revoked and expired ones too).
-    pub async fn shares(&self) -> Result<Vec<Share>, StoreError> {
-        match &*self.backend {
-            Backend::Sqlite(db) => db.shares().await,
-            Backend::Postgres(db) => db.shares().await,
-        }
-    }
-
-    /// The share stored with token hash `hash`, and the hash as stored (for the caller's
-    /// constant-time comparison); `None` when there is none.
-    pub async fn share_by_hash(
-        &self,
-        hash: &TokenHash,
-    ) -> Result<Option<(Share, Vec<u8>)>, StoreError> {
-        match &*self.backend {
-            Backend::Sqlite(db) => db.share_by_hash(*hash).await,
-            Backend::Postgres(db) => db.share_by_hash(hash).await,
-        }
-    }
-
-    /// Share `id`, if there is one.
-    pub async fn share(&self, id: u64) -> Result<Option<Share>, StoreError> {
-        match &*self.backend {
-            Backend::Sqlite(db) => db.share(id).await,
-            Backend::Postgres(db) => db.share(id).await,
-        }
-    }
-
-    /// A session's row as stored (no hub is loaded).
-    pub async fn session_info(&self, id: &str) -> Result<Option<SessionInfo>, StoreError> {
-        match &*self.backend {
-            Backend::Sqlite(db) => db.session_info(id).await,
-            Backend::Postgres(db) => db.session_info(id).await,
-        }
-    }
-
-    /// A session's fold after event `seq` (its newest checkpoint at or before, and the
-    /// events after it): what a snapshot's state and summary are read from.
-    pub(crate) async fn fold_at(&self, id: &str, seq: u64) -> Result<SessionFold, StoreError> {
-        match &*self.backend {
-            Backend::Sqlite(db) => db.fold_at(id, seq).await,
-            Backend::Postgres(db) => db.fold_at(id, seq).await,
-        }
-    }
-
-    /// A session's raw events `(after, upto]`, oldest first (what a redacted share folds).
-    pub(crate) async fn events(
-        &self,
-        id: &str,
-        after: u64,
-        upto: u64,
-    ) -> Result<Vec<StoredEvent>, StoreError> {
-        match &*self.backend {
-            Backend::Sqlite(db) => db.events(id, after, upto).await,
-            Backend::Postgres(db) => db.events(id, after, upto).await,
-        }
-    }
 }

@@ -7,7 +7,8 @@ use std::sync::Arc;
 
 use deadpool_postgres::GenericClient;
 
-use super::{Postgres, reader};
+use super::handle::Postgres;
+use super::reader;
 use crate::fold::SessionFold;
 use crate::hub::{Hub, MAX_INLINE_BATCH, SessionInfo};
 use crate::store::StoreError;

@@ -12,7 +12,7 @@ use deadpool_postgres::Pool;
 use futures_util::StreamExt;
 use tokio_postgres::{AsyncMessage, NoTls};
 
-use super::{CHANNEL, Postgres, Shared};
+use super::handle::{CHANNEL, Postgres, Shared};
 
 /// Listens forever (until the task is aborted).
 pub(super) async fn run(pool: Pool, shared: Arc<Shared>) {

@@ -14,6 +14,7 @@
 //! (events other replicas stored), so the fold is always the one after the newest event.
 
 mod catchup;
+mod handle;
 mod listen;
 mod reader;
 mod schema;
@@ -26,56 +27,14 @@ use std::sync::{Arc, Mutex};
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
 use tokio_postgres::NoTls;
 
+pub(crate) use self::handle::Postgres;
+use self::handle::{Shared, pg};
+use crate::fold::{SessionFold, StoredEvent};
 use crate::hub::{Hub, Hubs, SessionInfo};
 use crate::store::{Append, Appended, FollowPos, Keyed, StoreError};
 
-/// The channel replicas announce committed writes on (see [`listen`]).
-const CHANNEL: &str = "hiveterm";
-
 /// Pooled connections per replica.
 const POOL_SIZE: usize = 16;
-
-/// A PostgreSQL error as a store error.
-fn pg(e: impl std::fmt::Display) -> StoreError {
-    StoreError::Corrupt(format!("postgres: {e}"))
-}
-
-/// An open PostgreSQL store.
-pub(crate) struct Postgres {
-    pool: Pool,
-    shared: Arc<Shared>,
-    listener: Mutex<Option<tokio::task::JoinHandle<()>>>,
-}
-
-/// What the handlers, the writer and the listener share.
-struct Shared {
-    config: tokio_postgres::Config,
-    hubs: Hubs,
-    /// Each session's write lock (held to change its hub) and queue of appends.
-    locks: Mutex<HashMap<String, Arc<Slot>>>,
-    checkpoint_every: u64,
-}
-
-/// A session's write lock, and the appends waiting for it (written together by whoever
-/// takes the lock next: `writer::append`).
-#[derive(Default)]
-struct Slot {
-    lock: tokio::sync::Mutex<()>,
-    queue: Mutex<writer::Queued>,
-}
-
-impl Shared {
-    fn slot_of(&self, id: &str) -> Arc<Slot> {
-        let mut locks = self.locks.lock().unwrap_or_else(|e| e.into_inner());
-        if locks.len() > crate::hub::MAX_HUBS && !locks.contains_key(id) {
-            // Slots nobody holds (no write, no load waiting) are dropped: one per session
-            // ever written would grow without bound. A held one is in use; a new one is made
-            // for a session when next needed (its queue is only filled while it is held).
-            locks.retain(|_, slot| Arc::strong_count(slot) > 1);
-        }
-        locks.entry(id.to_owned()).or_default().clone()
-    }
-}
 
 impl Postgres {
     /// Connects to `url`, migrates the schema and rebuilds stale derived tables (on a
@@ -208,6 +167,23 @@ impl Postgres {
 
     pub(crate) async fn keyed(&self, id: &str, key: &str) -> Result<Option<Keyed>, StoreError> {
         reader::keyed(&self.client().await?, id, key).await
+    }
+
+    pub(crate) async fn session_info(&self, id: &str) -> Result<Option<SessionInfo>, StoreError> {
+        reader::session(&self.client().await?, id).await
+    }
+
+    pub(crate) async fn fold_at(&self, id: &str, seq: u64) -> Result<SessionFold, StoreError> {
+        reader::fold_at(&self.client().await?, id, seq).await
+    }
+
+    pub(crate) async fn events(
+        &self,
+        id: &str,
+        after: u64,
+        upto: u64,
+    ) -> Result<Vec<StoredEvent>, StoreError> {
+        reader::load_events(&self.client().await?, id, after, upto).await
     }
 
     pub(crate) fn loaded_hubs(&self) -> usize {

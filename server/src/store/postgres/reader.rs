@@ -5,9 +5,8 @@
 use deadpool_postgres::GenericClient;
 use tokio_postgres::Row;
 
-use super::pg;
-use super::schema::checkpoint_at;
-use crate::fold::{SessionFold, StoredEvent, stored_line};
+use super::handle::pg;
+use crate::fold::{Checkpoint, SessionFold, StoredEvent, stored_line};
 use crate::hub::{SessionInfo, push_json_frame};
 use crate::store::{BACKFILL_BYTES, BACKFILL_ROWS, FollowPos, HistoryPage, Keyed, StoreError};
 
@@ -306,4 +305,42 @@ pub(super) async fn rendered_frames(
     }
     let all = (rows.len() as i64) < BACKFILL_ROWS;
     Ok((out, if all { upto } else { last }))
+}
+
+/// The newest checkpoint at or before `seq`: its seq and the fold; `(0, empty)` when there
+/// is none.
+async fn checkpoint_at(
+    client: &impl GenericClient,
+    session: &str,
+    seq: u64,
+) -> Result<(u64, Checkpoint), StoreError> {
+    let stmt = client
+        .prepare_cached(
+            "SELECT seq, ctx, badges, summary FROM checkpoints
+             WHERE session = $1 AND seq <= $2 ORDER BY seq DESC LIMIT 1",
+        )
+        .await
+        .map_err(pg)?;
+    // The newest one that parses: one that does not falls back to an earlier one, or to
+    // the start (as SQLite's).
+    let mut upto = seq as i64;
+    loop {
+        let Some(row) = client
+            .query_opt(&stmt, &[&session, &upto])
+            .await
+            .map_err(pg)?
+        else {
+            return Ok((0, Checkpoint::default()));
+        };
+        let cp: i64 = row.get(0);
+        match Checkpoint::from_columns(row.get(1), row.get(2), row.get(3)) {
+            Some(checkpoint) => return Ok((cp as u64, checkpoint)),
+            None => {
+                tracing::warn!(
+                    "checkpoint {cp} of session {session:?} does not parse; using an earlier one"
+                );
+                upto = cp - 1;
+            }
+        }
+    }
 }

@@ -7,9 +7,11 @@
 
 use deadpool_postgres::{Client, GenericClient};
 
-use super::{pg, reader};
-use crate::fold::{Checkpoint, SessionFold};
+use super::handle::pg;
+use super::reader;
+use crate::fold::{Checkpoint, StoredEvent};
 use crate::store::StoreError;
+use crate::store::derived::{self, Derive};
 
 /// The advisory lock key that serialises migrations and rebuilds across replicas.
 const MIGRATE_LOCK: i64 = 0x6869_7665_7465_726d; // "hiveterm"
@@ -139,61 +141,81 @@ async fn migrate(client: &mut Client) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// Drops derived data made under another [`crate::store::derived_format`] and derives it
-/// again from the raw events, through the one fold.
+/// Drops derived data made under another [`derived::derived_format`] and derives it again
+/// from the raw events, through the one fold ([`derived::rebuild_if_stale`], in one
+/// transaction).
 async fn rebuild_derived_if_stale(client: &mut Client, every: u64) -> Result<(), StoreError> {
-    let want = crate::store::derived_format(every);
-    let have: Option<String> = client
-        .query_opt("SELECT value FROM meta WHERE key = 'derived'", &[])
-        .await
-        .map_err(pg)?
-        .map(|r| r.get(0));
-    if have.as_deref() == Some(want.as_str()) {
-        return Ok(());
-    }
     let tx = client.transaction().await.map_err(pg)?;
-    tx.batch_execute("DELETE FROM checkpoints; DELETE FROM rendered;")
-        .await
-        .map_err(pg)?;
-    let sessions: Vec<String> = tx
-        .query("SELECT id FROM sessions", &[])
-        .await
-        .map_err(pg)?
-        .iter()
-        .map(|r| r.get(0))
-        .collect();
-    for id in &sessions {
-        let mut fold = SessionFold::default();
-        let mut pos = 0;
-        loop {
-            let events = reader::load_events(&tx, id, pos, pos + 4096).await?;
-            if events.is_empty() {
-                break;
-            }
-            for ev in events {
-                let env = fold.step_stored(&ev).env;
-                if !env.msgs.is_empty() {
-                    insert_rendered(&tx, id, ev.seq(), &serde_json::to_string(&env)?).await?;
-                }
-                if ev.seq() % every == 0 {
-                    insert_checkpoint(&tx, id, ev.seq(), &fold.checkpoint()).await?;
-                }
-                pos = ev.seq();
-            }
-        }
-    }
-    tx.execute(
-        "INSERT INTO meta(key, value) VALUES ('derived', $1)
-         ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
-        &[&want],
-    )
-    .await
-    .map_err(pg)?;
+    let rebuilt = derived::rebuild_if_stale(&mut Derived(&tx), every).await?;
     tx.commit().await.map_err(pg)?;
-    if !sessions.is_empty() {
-        tracing::info!("rebuilt derived rows of {} sessions", sessions.len());
-    }
+    derived::log_rebuilt(rebuilt);
     Ok(())
+}
+
+/// The rebuild's statements over a PostgreSQL transaction.
+struct Derived<'a, C>(&'a C);
+
+impl<C: GenericClient + Sync> Derive for Derived<'_, C> {
+    async fn stored_format(&mut self) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .0
+            .query_opt("SELECT value FROM meta WHERE key = 'derived'", &[])
+            .await
+            .map_err(pg)?
+            .map(|r| r.get(0)))
+    }
+
+    async fn clear(&mut self) -> Result<(), StoreError> {
+        self.0
+            .batch_execute("DELETE FROM checkpoints; DELETE FROM rendered;")
+            .await
+            .map_err(pg)
+    }
+
+    async fn sessions(&mut self) -> Result<Vec<String>, StoreError> {
+        Ok(self
+            .0
+            .query("SELECT id FROM sessions", &[])
+            .await
+            .map_err(pg)?
+            .iter()
+            .map(|r| r.get(0))
+            .collect())
+    }
+
+    async fn events(
+        &mut self,
+        session: &str,
+        after: u64,
+        upto: u64,
+    ) -> Result<Vec<StoredEvent>, StoreError> {
+        reader::load_events(self.0, session, after, upto).await
+    }
+
+    async fn rendered(&mut self, session: &str, seq: u64, json: &str) -> Result<(), StoreError> {
+        insert_rendered(self.0, session, seq, json).await
+    }
+
+    async fn checkpoint(
+        &mut self,
+        session: &str,
+        seq: u64,
+        cp: &Checkpoint,
+    ) -> Result<(), StoreError> {
+        insert_checkpoint(self.0, session, seq, cp).await
+    }
+
+    async fn set_format(&mut self, format: &str) -> Result<(), StoreError> {
+        self.0
+            .execute(
+                "INSERT INTO meta(key, value) VALUES ('derived', $1)
+                 ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+                &[&format],
+            )
+            .await
+            .map_err(pg)?;
+        Ok(())
+    }
 }
 
 /// Stores the envelope (as JSON) of event `seq`, which has rows.
@@ -238,42 +260,4 @@ pub(super) async fn insert_checkpoint(
         .await
         .map_err(pg)?;
     Ok(())
-}
-
-/// The newest checkpoint at or before `seq`: its seq and the fold; `(0, empty)` when there
-/// is none.
-pub(super) async fn checkpoint_at(
-    client: &impl GenericClient,
-    session: &str,
-    seq: u64,
-) -> Result<(u64, Checkpoint), StoreError> {
-    let stmt = client
-        .prepare_cached(
-            "SELECT seq, ctx, badges, summary FROM checkpoints
-             WHERE session = $1 AND seq <= $2 ORDER BY seq DESC LIMIT 1",
-        )
-        .await
-        .map_err(pg)?;
-    // The newest one that parses: one that does not falls back to an earlier one, or to
-    // the start (as SQLite's).
-    let mut upto = seq as i64;
-    loop {
-        let Some(row) = client
-            .query_opt(&stmt, &[&session, &upto])
-            .await
-            .map_err(pg)?
-        else {
-            return Ok((0, Checkpoint::default()));
-        };
-        let cp: i64 = row.get(0);
-        match Checkpoint::from_columns(row.get(1), row.get(2), row.get(3)) {
-            Some(checkpoint) => return Ok((cp as u64, checkpoint)),
-            None => {
-                tracing::warn!(
-                    "checkpoint {cp} of session {session:?} does not parse; using an earlier one"
-                );
-                upto = cp - 1;
-            }
-        }
-    }
 }

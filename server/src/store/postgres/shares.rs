@@ -3,9 +3,7 @@
 
 use tokio_postgres::Row;
 
-use super::{Postgres, pg, reader};
-use crate::fold::{SessionFold, StoredEvent};
-use crate::hub::SessionInfo;
+use super::handle::{Postgres, pg};
 use crate::store::StoreError;
 use crate::store::share::{Share, ShareWrite, ShareWritten, TokenHash};
 
@@ -105,22 +103,5 @@ impl Postgres {
             .await
             .map_err(pg)?;
         Ok(row.as_ref().map(share_row))
-    }
-
-    pub(crate) async fn session_info(&self, id: &str) -> Result<Option<SessionInfo>, StoreError> {
-        reader::session(&self.client().await?, id).await
-    }
-
-    pub(crate) async fn fold_at(&self, id: &str, seq: u64) -> Result<SessionFold, StoreError> {
-        reader::fold_at(&self.client().await?, id, seq).await
-    }
-
-    pub(crate) async fn events(
-        &self,
-        id: &str,
-        after: u64,
-        upto: u64,
-    ) -> Result<Vec<StoredEvent>, StoreError> {
-        reader::load_events(&self.client().await?, id, after, upto).await
     }
 }

@@ -7,7 +7,8 @@ use deadpool_postgres::GenericClient;
 use tokio::sync::oneshot;
 
 use super::catchup::{CaughtUp, catch_up, refresh};
-use super::{CHANNEL, Postgres, pg, reader};
+use super::handle::{CHANNEL, Postgres, Queued, pg};
+use super::reader;
 use classifier::event::line_event;
 
 use crate::fold::{event_time, stored_line};
@@ -57,7 +58,7 @@ async fn insert_session(
         .execute(
             "INSERT INTO sessions(id, title, source, started, ended, last_seq)
              VALUES ($1, $2, $3, $4, NULL, 0) ON CONFLICT (id) DO NOTHING",
-            &[&id, &title, &source, &crate::now()],
+            &[&id, &title, &source, &crate::clock::now()],
         )
         .await
         .map_err(pg)?;
@@ -132,7 +133,7 @@ pub(super) async fn end_session(db: &Postgres, id: &str) -> Result<SessionInfo, 
         return Err(StoreError::NoSession(id.to_owned()));
     };
     if info.ended.is_none() {
-        let now = crate::now();
+        let now = crate::clock::now();
         tx.execute("UPDATE sessions SET ended = $2 WHERE id = $1", &[&id, &now])
             .await
             .map_err(pg)?;
@@ -143,9 +144,6 @@ pub(super) async fn end_session(db: &Postgres, id: &str) -> Result<SessionInfo, 
     refresh(db, id).await?;
     Ok(info)
 }
-
-/// Appends queued for a session, each with the channel its answer goes to.
-pub(super) type Queued = Vec<(Append, oneshot::Sender<Result<Appended, StoreError>>)>;
 
 /// Stores lines: each through the session's fold, then the raw event, its envelope (if it
 /// has rows) and, every `checkpoint_every` events, the fold. Publishes after the commit; a

@@ -12,8 +12,8 @@ use crate::fold::{LivePreview, SessionFold, event_time, stored_line};
 use crate::hub::{Hub, SessionInfo, push_json_frame};
 use crate::store::{Append, Appended, StoreError};
 
-use super::Shared;
 use super::schema::{insert_checkpoint, insert_rendered};
+use super::shared::Shared;
 
 /// A session's state while a group is being written; installed in its hub after commit.
 pub(super) struct Pending {
@@ -90,7 +90,7 @@ impl Group<'_> {
                 };
                 p.preview_changed = true;
             }
-            let now = crate::now();
+            let now = crate::clock::now();
             p.info.ended = Some(now);
             p.info.live = false;
             tx.execute(
@@ -219,7 +219,7 @@ impl Group<'_> {
             id: id.to_owned(),
             title: title.to_owned(),
             source: source.to_owned(),
-            started: crate::now(),
+            started: crate::clock::now(),
             ended: None,
             live: true,
             last_seq: 0,

@@ -6,6 +6,7 @@
 mod commands;
 mod reader;
 mod schema;
+mod shared;
 mod shares;
 mod writer;
 
@@ -15,10 +16,13 @@ use std::thread::JoinHandle;
 
 use tokio::sync::{mpsc, oneshot};
 
+use crate::fold::{SessionFold, StoredEvent};
 use crate::hub::{Hub, Hubs, SessionInfo};
+use crate::store::share::{Share, ShareWrite, ShareWritten, TokenHash};
 use crate::store::{Append, Appended, FollowPos, Keyed, StoreError};
 
 use reader::Readers;
+use shared::Shared;
 use writer::{WriteCmd, Writer};
 
 /// An open SQLite store.
@@ -28,22 +32,6 @@ pub(crate) struct Sqlite {
     shared: Arc<Shared>,
 }
 
-/// What the writer thread and the readers share.
-struct Shared {
-    readers: Readers,
-    hubs: Hubs,
-    checkpoint_every: u64,
-}
-
-impl Shared {
-    /// The hub of `id`, loaded from the database on first use; `None` if there is no such
-    /// session. Blocks.
-    fn hub(&self, id: &str) -> Result<Option<Arc<Hub>>, StoreError> {
-        self.hubs
-            .get_or_load(id, || self.readers.with(|conn| reader::load_hub(conn, id)))
-    }
-}
-
 impl Sqlite {
     /// Opens (creating or migrating) the database at `path` and starts the writer thread.
     pub(crate) fn open(path: &Path, checkpoint_every: u64) -> Result<Sqlite, StoreError> {
@@ -51,6 +39,15 @@ impl Sqlite {
             path,
             schema::open_writer(path, checkpoint_every)?,
             checkpoint_every,
+        )
+    }
+
+    /// [`Sqlite::open`] for a one-shot command: migrated, nothing else done on open.
+    pub(crate) fn open_admin(path: &Path) -> Result<Sqlite, StoreError> {
+        Sqlite::start(
+            path,
+            schema::open_admin(path)?,
+            crate::store::CHECKPOINT_EVERY,
         )
     }
 
@@ -199,6 +196,55 @@ impl Sqlite {
     pub(crate) async fn keyed(&self, id: &str, key: &str) -> Result<Option<Keyed>, StoreError> {
         let (id, key) = (id.to_owned(), key.to_owned());
         self.blocking(move |shared| shared.readers.with(|conn| reader::keyed(conn, &id, &key)))
+            .await
+    }
+
+    pub(crate) async fn session_info(&self, id: &str) -> Result<Option<SessionInfo>, StoreError> {
+        let id = id.to_owned();
+        self.blocking(move |shared| shared.readers.with(|conn| reader::session(conn, &id)))
+            .await
+    }
+
+    pub(crate) async fn fold_at(&self, id: &str, seq: u64) -> Result<SessionFold, StoreError> {
+        let id = id.to_owned();
+        self.blocking(move |shared| shared.readers.with(|conn| reader::fold_at(conn, &id, seq)))
+            .await
+    }
+
+    pub(crate) async fn events(
+        &self,
+        id: &str,
+        after: u64,
+        upto: u64,
+    ) -> Result<Vec<StoredEvent>, StoreError> {
+        let id = id.to_owned();
+        self.blocking(move |shared| {
+            shared
+                .readers
+                .with(|conn| reader::load_events(conn, &id, after, upto))
+        })
+        .await
+    }
+
+    pub(crate) async fn write_share(&self, write: ShareWrite) -> Result<ShareWritten, StoreError> {
+        self.write(|reply| WriteCmd::Share(write, reply)).await
+    }
+
+    pub(crate) async fn shares(&self) -> Result<Vec<Share>, StoreError> {
+        self.blocking(|shared| shared.readers.with(shares::all))
+            .await
+    }
+
+    pub(crate) async fn share_by_hash(
+        &self,
+        hash: TokenHash,
+    ) -> Result<Option<(Share, Vec<u8>)>, StoreError> {
+        self.blocking(move |shared| shared.readers.with(|conn| shares::by_hash(conn, &hash)))
+            .await
+    }
+
+    pub(crate) async fn share(&self, id: u64) -> Result<Option<Share>, StoreError> {
+        self.blocking(move |shared| shared.readers.with(|conn| shares::share(conn, id)))
             .await
     }
 

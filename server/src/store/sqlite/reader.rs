@@ -7,11 +7,9 @@ use std::sync::Mutex;
 
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 
-use crate::fold::{SessionFold, StoredEvent, stored_line};
+use crate::fold::{Checkpoint, SessionFold, StoredEvent, stored_line};
 use crate::hub::{Hub, SessionInfo, push_json_frame};
 use crate::store::{BACKFILL_BYTES, BACKFILL_ROWS, FollowPos, HistoryPage, Keyed, StoreError};
-
-use super::schema::checkpoint_at;
 
 /// Events read from the database at a time.
 const CHUNK_EVENTS: u64 = 512;
@@ -262,4 +260,39 @@ pub(super) fn rendered_frames(
         }
     }
     Ok((out, if count < BACKFILL_ROWS { upto } else { last }))
+}
+
+/// The newest checkpoint at or before `seq`: its seq and the fold; `(0, empty)` when there
+/// is none.
+fn checkpoint_at(
+    conn: &Connection,
+    session: &str,
+    seq: u64,
+) -> Result<(u64, Checkpoint), StoreError> {
+    // The newest one that parses: a checkpoint that does not (one written by a build that
+    // stored an infinite sum as null) falls back to an earlier one, or to the start.
+    let mut upto = seq as i64;
+    loop {
+        let row: Option<(i64, String, String, String)> = conn
+            .prepare_cached(
+                "SELECT seq, ctx, badges, summary FROM checkpoints
+                 WHERE session = ?1 AND seq <= ?2 ORDER BY seq DESC LIMIT 1",
+            )?
+            .query_row(params![session, upto], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+            })
+            .optional()?;
+        let Some((cp, ctx, badges, summary)) = row else {
+            return Ok((0, Checkpoint::default()));
+        };
+        match Checkpoint::from_columns(&ctx, &badges, &summary) {
+            Some(checkpoint) => return Ok((cp as u64, checkpoint)),
+            None => {
+                tracing::warn!(
+                    "checkpoint {cp} of session {session:?} does not parse; using an earlier one"
+                );
+                upto = cp - 1;
+            }
+        }
+    }
 }

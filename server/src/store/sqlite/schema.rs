@@ -19,8 +19,9 @@ use std::path::Path;
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use crate::fold::{Checkpoint, SessionFold};
+use crate::fold::{Checkpoint, StoredEvent};
 use crate::store::StoreError;
+use crate::store::derived::{self, Derive};
 
 use super::reader;
 
@@ -108,7 +109,7 @@ pub(super) fn open_writer(path: &Path, every: u64) -> Result<Connection, StoreEr
     conn.execute(
         "UPDATE sessions SET ended = ?1
          WHERE ended IS NULL AND source IN ('run', 'stdin', 'follow')",
-        params![crate::now()],
+        params![crate::clock::now()],
     )?;
     rebuild_derived_if_stale(&mut conn, every)?;
     Ok(conn)
@@ -141,55 +142,71 @@ fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
 }
 
 /// Drops derived data (checkpoints, rendered envelopes) of another format, interval or
-/// classifier ([`crate::store::DERIVED_FORMAT`]) and derives it again from the raw events,
-/// through the one fold.
+/// classifier ([`derived::derived_format`]) and derives it again from the raw events,
+/// through the one fold ([`derived::rebuild_if_stale`], in one transaction).
 fn rebuild_derived_if_stale(conn: &mut Connection, every: u64) -> Result<(), StoreError> {
-    let want = crate::store::derived_format(every);
-    let have: Option<String> = conn
-        .query_row("SELECT value FROM meta WHERE key = 'derived'", [], |r| {
-            r.get(0)
-        })
-        .optional()?;
-    if have.as_deref() == Some(want.as_str()) {
-        return Ok(());
-    }
     let tx = conn.transaction()?;
-    tx.execute("DELETE FROM checkpoints", [])?;
-    tx.execute("DELETE FROM rendered", [])?;
-    let sessions: Vec<String> = {
-        let mut stmt = tx.prepare("SELECT id FROM sessions")?;
-        stmt.query_map([], |r| r.get(0))?
-            .collect::<Result<_, _>>()?
-    };
-    for id in &sessions {
-        let mut fold = SessionFold::default();
-        let mut pos = 0;
-        loop {
-            let events = reader::load_events(&tx, id, pos, pos + 4096)?;
-            if events.is_empty() {
-                break;
-            }
-            for ev in events {
-                let env = fold.step_stored(&ev).env;
-                if !env.msgs.is_empty() {
-                    insert_rendered(&tx, id, ev.seq(), &serde_json::to_string(&env)?)?;
-                }
-                if ev.seq() % every == 0 {
-                    insert_checkpoint(&tx, id, ev.seq(), &fold.checkpoint())?;
-                }
-                pos = ev.seq();
-            }
-        }
-    }
-    tx.execute(
-        "INSERT OR REPLACE INTO meta(key, value) VALUES ('derived', ?1)",
-        params![want],
-    )?;
+    let rebuilt = derived::ready(derived::rebuild_if_stale(&mut Derived(&tx), every))?;
     tx.commit()?;
-    if !sessions.is_empty() {
-        tracing::info!("rebuilt derived rows of {} sessions", sessions.len());
-    }
+    derived::log_rebuilt(rebuilt);
     Ok(())
+}
+
+/// The rebuild's statements over a SQLite transaction.
+struct Derived<'a>(&'a Connection);
+
+impl Derive for Derived<'_> {
+    async fn stored_format(&mut self) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .0
+            .query_row("SELECT value FROM meta WHERE key = 'derived'", [], |r| {
+                r.get(0)
+            })
+            .optional()?)
+    }
+
+    async fn clear(&mut self) -> Result<(), StoreError> {
+        self.0.execute("DELETE FROM checkpoints", [])?;
+        self.0.execute("DELETE FROM rendered", [])?;
+        Ok(())
+    }
+
+    async fn sessions(&mut self) -> Result<Vec<String>, StoreError> {
+        let mut stmt = self.0.prepare("SELECT id FROM sessions")?;
+        Ok(stmt
+            .query_map([], |r| r.get(0))?
+            .collect::<Result<_, _>>()?)
+    }
+
+    async fn events(
+        &mut self,
+        session: &str,
+        after: u64,
+        upto: u64,
+    ) -> Result<Vec<StoredEvent>, StoreError> {
+        reader::load_events(self.0, session, after, upto)
+    }
+
+    async fn rendered(&mut self, session: &str, seq: u64, json: &str) -> Result<(), StoreError> {
+        insert_rendered(self.0, session, seq, json)
+    }
+
+    async fn checkpoint(
+        &mut self,
+        session: &str,
+        seq: u64,
+        cp: &Checkpoint,
+    ) -> Result<(), StoreError> {
+        insert_checkpoint(self.0, session, seq, cp)
+    }
+
+    async fn set_format(&mut self, format: &str) -> Result<(), StoreError> {
+        self.0.execute(
+            "INSERT OR REPLACE INTO meta(key, value) VALUES ('derived', ?1)",
+            params![format],
+        )?;
+        Ok(())
+    }
 }
 
 /// Stores the envelope (as JSON) of event `seq`, which has rows.
@@ -218,39 +235,4 @@ pub(super) fn insert_checkpoint(
     )?
     .execute(params![id, seq as i64, ctx, badges, summary])?;
     Ok(())
-}
-
-/// The newest checkpoint at or before `seq`: its seq and the fold; `(0, empty)` when there
-/// is none.
-pub(super) fn checkpoint_at(
-    conn: &Connection,
-    session: &str,
-    seq: u64,
-) -> Result<(u64, Checkpoint), StoreError> {
-    // The newest one that parses: a checkpoint that does not (one written by a build that
-    // stored an infinite sum as null) falls back to an earlier one, or to the start.
-    let mut upto = seq as i64;
-    loop {
-        let row: Option<(i64, String, String, String)> = conn
-            .prepare_cached(
-                "SELECT seq, ctx, badges, summary FROM checkpoints
-                 WHERE session = ?1 AND seq <= ?2 ORDER BY seq DESC LIMIT 1",
-            )?
-            .query_row(params![session, upto], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
-            })
-            .optional()?;
-        let Some((cp, ctx, badges, summary)) = row else {
-            return Ok((0, Checkpoint::default()));
-        };
-        match Checkpoint::from_columns(&ctx, &badges, &summary) {
-            Some(checkpoint) => return Ok((cp as u64, checkpoint)),
-            None => {
-                tracing::warn!(
-                    "checkpoint {cp} of session {session:?} does not parse; using an earlier one"
-                );
-                upto = cp - 1;
-            }
-        }
-    }
 }

@@ -3,9 +3,6 @@
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::{Sqlite, reader, schema};
-use crate::fold::{SessionFold, StoredEvent};
-use crate::hub::SessionInfo;
 use crate::store::StoreError;
 use crate::store::share::{NewShare, Share, ShareWrite, ShareWritten, TokenHash};
 
@@ -57,86 +54,30 @@ fn create(conn: &Connection, new: &NewShare) -> Result<Share, StoreError> {
     share(conn, id)?.ok_or_else(|| StoreError::Corrupt("a share just stored is missing".into()))
 }
 
-fn share(conn: &Connection, id: u64) -> Result<Option<Share>, StoreError> {
+pub(super) fn share(conn: &Connection, id: u64) -> Result<Option<Share>, StoreError> {
     Ok(conn
         .prepare_cached(&format!("SELECT {COLUMNS} FROM shares WHERE id = ?1"))?
         .query_row(params![id as i64], share_row)
         .optional()?)
 }
 
-impl Sqlite {
-    /// [`Sqlite::open`] for a one-shot command: migrated, nothing else done on open.
-    pub(crate) fn open_admin(path: &std::path::Path) -> Result<Sqlite, StoreError> {
-        Sqlite::start(
-            path,
-            schema::open_admin(path)?,
-            crate::store::CHECKPOINT_EVERY,
-        )
-    }
+/// Every share, newest first.
+pub(super) fn all(conn: &Connection) -> Result<Vec<Share>, StoreError> {
+    Ok(conn
+        .prepare_cached(&format!("SELECT {COLUMNS} FROM shares ORDER BY id DESC"))?
+        .query_map([], share_row)?
+        .collect::<Result<_, _>>()?)
+}
 
-    pub(crate) async fn write_share(&self, write: ShareWrite) -> Result<ShareWritten, StoreError> {
-        self.write(|reply| super::writer::WriteCmd::Share(write, reply))
-            .await
-    }
-
-    pub(crate) async fn shares(&self) -> Result<Vec<Share>, StoreError> {
-        self.blocking(|shared| {
-            shared.readers.with(|conn| {
-                Ok(conn
-                    .prepare_cached(&format!("SELECT {COLUMNS} FROM shares ORDER BY id DESC"))?
-                    .query_map([], share_row)?
-                    .collect::<Result<_, _>>()?)
-            })
-        })
-        .await
-    }
-
-    pub(crate) async fn share_by_hash(
-        &self,
-        hash: TokenHash,
-    ) -> Result<Option<(Share, Vec<u8>)>, StoreError> {
-        self.blocking(move |shared| {
-            shared.readers.with(|conn| {
-                Ok(conn
-                    .prepare_cached(&format!(
-                        "SELECT {COLUMNS}, token_hash FROM shares WHERE token_hash = ?1"
-                    ))?
-                    .query_row(params![&hash[..]], |r| Ok((share_row(r)?, r.get(8)?)))
-                    .optional()?)
-            })
-        })
-        .await
-    }
-
-    pub(crate) async fn share(&self, id: u64) -> Result<Option<Share>, StoreError> {
-        self.blocking(move |shared| shared.readers.with(|conn| share(conn, id)))
-            .await
-    }
-
-    pub(crate) async fn session_info(&self, id: &str) -> Result<Option<SessionInfo>, StoreError> {
-        let id = id.to_owned();
-        self.blocking(move |shared| shared.readers.with(|conn| reader::session(conn, &id)))
-            .await
-    }
-
-    pub(crate) async fn fold_at(&self, id: &str, seq: u64) -> Result<SessionFold, StoreError> {
-        let id = id.to_owned();
-        self.blocking(move |shared| shared.readers.with(|conn| reader::fold_at(conn, &id, seq)))
-            .await
-    }
-
-    pub(crate) async fn events(
-        &self,
-        id: &str,
-        after: u64,
-        upto: u64,
-    ) -> Result<Vec<StoredEvent>, StoreError> {
-        let id = id.to_owned();
-        self.blocking(move |shared| {
-            shared
-                .readers
-                .with(|conn| reader::load_events(conn, &id, after, upto))
-        })
-        .await
-    }
+/// The share stored with token hash `hash`, and the hash as stored.
+pub(super) fn by_hash(
+    conn: &Connection,
+    hash: &TokenHash,
+) -> Result<Option<(Share, Vec<u8>)>, StoreError> {
+    Ok(conn
+        .prepare_cached(&format!(
+            "SELECT {COLUMNS}, token_hash FROM shares WHERE token_hash = ?1"
+        ))?
+        .query_row(params![&hash[..]], |r| Ok((share_row(r)?, r.get(8)?)))
+        .optional()?)
 }

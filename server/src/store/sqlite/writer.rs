@@ -13,8 +13,8 @@ use crate::hub::{Hubs, SessionInfo};
 use crate::store::share::{ShareWrite, ShareWritten};
 use crate::store::{Append, Appended, StoreError};
 
-use super::Shared;
 use super::commands::{Group, Pending};
+use super::shared::Shared;
 
 /// Most commands committed in one transaction.
 const GROUP_MAX: usize = 256;

@@ -1,0 +1,148 @@
+//! [`Exporter`]: a log's lines → the kept envelopes as JSON lines, the summary, the
+//! redactions.
+
+use classifier::event::line_event;
+use classifier::redact::redact_line;
+use classifier::{ClassifyCtx, Line, LineReader, SummaryFold, classify_log_event};
+
+use crate::meta::{Meta, Options, Report};
+
+/// A log's lines → the kept envelopes as JSON lines, the summary, the redactions. Feed it
+/// bytes cut anywhere ([`push`](Self::push)), take the JSON lines as they come
+/// ([`take`](Self::take)), then [`finish`](Self::finish).
+#[derive(Debug)]
+pub struct Exporter {
+    reader: LineReader,
+    lines: Lines,
+}
+
+/// What the lines make, apart from the reader that frames them (so a line handed out by the
+/// reader can be stepped while it is borrowed).
+#[derive(Debug)]
+struct Lines {
+    opts: Options,
+    ctx: ClassifyCtx,
+    fold: SummaryFold,
+    envelopes: u64,
+    bytes: u64,
+    report: Report,
+    out: Vec<u8>,
+}
+
+impl Exporter {
+    /// An export with `opts`.
+    pub fn new(opts: Options) -> Exporter {
+        Exporter {
+            reader: LineReader::with_limit(opts.max_line_bytes.max(1)),
+            lines: Lines {
+                opts,
+                ctx: ClassifyCtx::new(),
+                fold: SummaryFold::new(),
+                envelopes: 0,
+                bytes: 0,
+                report: Report::default(),
+                out: Vec::new(),
+            },
+        }
+    }
+
+    /// The next bytes of the log; whether more are wanted (not once a range is complete).
+    pub fn push(&mut self, chunk: &[u8]) -> bool {
+        let Exporter { reader, lines } = self;
+        reader.push(chunk, |line| lines.step(line));
+        self.wants_more()
+    }
+
+    fn wants_more(&self) -> bool {
+        self.lines
+            .opts
+            .range
+            .is_none_or(|(_, b)| self.reader.lines_seen() < b)
+    }
+
+    /// The JSON lines made so far, if at least `min` bytes.
+    pub fn take(&mut self, min: usize) -> Option<Vec<u8>> {
+        let out = &mut self.lines.out;
+        (!out.is_empty() && out.len() >= min).then(|| std::mem::take(out))
+    }
+
+    /// The redactions so far.
+    pub fn report(&self) -> &Report {
+        &self.lines.report
+    }
+
+    /// Ends the log (a last line without a newline counts when wanted): the file's facts,
+    /// the JSON lines not taken yet, and the redactions.
+    pub fn finish(mut self, name: &str) -> (Meta, Vec<u8>, Report) {
+        if self.wants_more() {
+            let Exporter { reader, lines } = &mut self;
+            reader.finish(|line| lines.step(line));
+        }
+        let Exporter { reader, lines: l } = self;
+        let lines = match l.opts.range {
+            Some((_, b)) => reader.lines_seen().min(b),
+            None => reader.lines_seen(),
+        };
+        let meta = Meta {
+            format: 1,
+            title: l.opts.title.clone().unwrap_or_else(|| name.to_owned()),
+            name: name.to_owned(),
+            lines,
+            envelopes: l.envelopes,
+            bytes: l.bytes,
+            range: l.opts.range,
+            redactions: l.opts.redact.then_some(l.report.count),
+            summary: l.fold.summary(),
+        };
+        (meta, l.out, l.report)
+    }
+}
+
+/// One line: redacted, classified, kept or not. Lines past the range are not looked at
+/// (so what is counted does not depend on how the input was cut).
+impl Lines {
+    fn step(&mut self, line: Line) {
+        let Lines {
+            opts,
+            ctx,
+            fold,
+            envelopes,
+            bytes,
+            report,
+            out,
+        } = self;
+        if opts.range.is_some_and(|(_, b)| line.number > b) {
+            return;
+        }
+        let line = if opts.redact {
+            let r = redact_line(&line.bytes);
+            if r.findings.is_empty() {
+                line
+            } else {
+                report.add(line.number, &r.findings);
+                Line {
+                    bytes: r.line.into_owned(),
+                    ..line
+                }
+            }
+        } else {
+            line
+        };
+        let event = line_event(&line);
+        let mut env = classify_log_event(&event, ctx);
+        env.seq = Some(line.number);
+        if opts.range.is_some_and(|(a, _)| line.number < a) {
+            return;
+        }
+        fold.add(&event.event, &env);
+        if env.msgs.is_empty() {
+            return;
+        }
+        let at = out.len();
+        // Serialising an envelope cannot fail (no maps with non-string keys, no I/O).
+        let _ = serde_json::to_writer(&mut *out, &env);
+        out.push(b'\n');
+        *bytes += (out.len() - at) as u64;
+        *envelopes += 1;
+    }
+}

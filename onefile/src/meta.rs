@@ -1,0 +1,117 @@
+//! What an export is asked for ([`Options`], a line range read by [`parse_range`]) and what it
+//! gives: the file's facts ([`Meta`]) and the redactions made ([`Report`]).
+
+use classifier::Summary;
+use classifier::redact::Finding;
+use serde::Serialize;
+
+/// What to export.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Redact secrets from every line first.
+    pub redact: bool,
+    /// Keep only the rows of these lines (1-based, inclusive).
+    pub range: Option<(u64, u64)>,
+    /// The title shown by the page; default: the log's name.
+    pub title: Option<String>,
+    /// The longest line classified whole (as `hiveterm classify`).
+    pub max_line_bytes: usize,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            redact: false,
+            range: None,
+            title: None,
+            max_line_bytes: classifier::MAX_LINE_BYTES,
+        }
+    }
+}
+
+/// What was exported: the facts the page reads first (`meta` in the file).
+#[derive(Debug, Clone, Serialize)]
+pub struct Meta {
+    /// Version of this layout.
+    pub format: u32,
+    /// The page's title.
+    pub title: String,
+    /// The log's name (its file name).
+    pub name: String,
+    /// Physical lines read (with a range: up to its end).
+    pub lines: u64,
+    /// Envelopes embedded (those with rows).
+    pub envelopes: u64,
+    /// Bytes of the embedded envelopes (JSON lines) before compression.
+    pub bytes: u64,
+    /// The range kept, if any.
+    pub range: Option<(u64, u64)>,
+    /// Redactions made, when redacting.
+    pub redactions: Option<u64>,
+    /// The kept lines' summary.
+    pub summary: Summary,
+}
+
+/// Redactions listed one by one in a [`Report`] (all are counted).
+pub const REPORT_ITEMS: usize = 1000;
+
+/// One redaction, for review.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Redaction {
+    /// The line it is in (1-based).
+    pub seq: u64,
+    /// What it was (`anthropic_key`, …: [`classifier::redact::Kind::as_str`]).
+    pub kind: &'static str,
+    /// A masked preview (`sk-a… (108 chars)`).
+    pub preview: String,
+}
+
+/// The redactions made, for a human to review before the file leaves or a redacted share's
+/// link is sent: the shape of a redacted share's report (docs/API.md, server/src/redacted.rs
+/// serialises this one), `{"count", "events", "items", "truncated"}`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Report {
+    /// Redactions in all.
+    pub count: u64,
+    /// Lines with at least one.
+    pub events: u64,
+    /// The first [`REPORT_ITEMS`] redactions.
+    pub items: Vec<Redaction>,
+    /// Whether `items` stopped before `count`.
+    pub truncated: bool,
+}
+
+impl Report {
+    /// The redactions made in line `seq` (none: nothing to count), listed while fewer than
+    /// [`REPORT_ITEMS`] are. The one bookkeeping of the export's report and of a redacted
+    /// share's (server/src/redacted.rs).
+    pub fn add(&mut self, seq: u64, findings: &[Finding]) {
+        if findings.is_empty() {
+            return;
+        }
+        self.count += findings.len() as u64;
+        self.events += 1;
+        for f in findings {
+            if self.items.len() < REPORT_ITEMS {
+                self.items.push(Redaction {
+                    seq,
+                    kind: f.kind.as_str(),
+                    preview: f.preview.clone(),
+                });
+            }
+        }
+        self.truncated = self.count > self.items.len() as u64;
+    }
+}
+
+/// Parses `A-B` (1-based lines, inclusive, `A` ≤ `B`).
+pub fn parse_range(s: &str) -> Result<(u64, u64), String> {
+    let bad = || format!("bad range {s:?}: expected A-B, line numbers with A <= B");
+    let (a, b) = s.split_once('-').ok_or_else(bad)?;
+    let a: u64 = a.trim().parse().map_err(|_| bad())?;
+    let b: u64 = b.trim().parse().map_err(|_| bad())?;
+    if a == 0 || a > b {
+        return Err(bad());
+    }
+    Ok((a, b))
+}
