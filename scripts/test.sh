@@ -34,6 +34,9 @@ python3 "$ROOT/scripts/check-file-size.py" classifier onefile server app
 python3 "$ROOT/scripts/check-module-cycles.py" --self-test
 python3 "$ROOT/scripts/check-module-cycles.py" classifier onefile server app
 
+step "the classifier and onefile are pure: no I/O, clock, threads or async (ARCHITECTURE.md)"
+"$ROOT/scripts/check-classifier-pure.sh"
+
 step "clippy (native, -D warnings)"
 cargo clippy --workspace --all-targets -- -D warnings
 
