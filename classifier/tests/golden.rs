@@ -76,6 +76,7 @@ const FIXTURES: &[Fixture] = fixtures![
     "gemini-0.61.0" / "gemini.api_fatal_400.session.jsonl",
     "gemini-0.61.0" / "gemini.api_fatal_400.stream.jsonl",
     "gemini-0.61.0" / "gemini.api_fatal_400_json.session.jsonl",
+    "gemini-0.61.0" / "gemini.api_fatal_400_json.stderr.txt",
     "gemini-0.61.0" / "gemini.api_retry.session.jsonl",
     "gemini-0.61.0" / "gemini.api_retry.stream.jsonl",
     "gemini-0.61.0" / "gemini.basic_markdown.session.jsonl",

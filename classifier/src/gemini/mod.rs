@@ -11,6 +11,8 @@
 //!   written again shows only what is new);
 //! - [`tools`]: a Gemini tool call → the existing tool-call row of the same meaning, and its
 //!   result → the existing result row;
+//! - [`document`]: a JSON document written over many lines (`-o json`), joined by the context
+//!   and read on the line that completes it;
 //! - [`summary`]: tokens, models, tool calls and files changed, each counted once.
 
 use serde::{Deserialize, Serialize};
@@ -19,6 +21,7 @@ use serde_json::{Map, Value};
 use crate::ctx::ClassifyCtx;
 use crate::msg::TermMsg;
 
+pub(crate) mod document;
 mod record;
 mod stream;
 mod summary;
@@ -91,6 +94,9 @@ pub(crate) struct State {
     /// Recording: what each recent message showed ([`record`]).
     #[serde(skip_serializing_if = "record::Seen::is_empty")]
     seen: record::Seen,
+    /// A JSON document over many lines being read ([`document`]).
+    #[serde(skip_serializing_if = "document::Pending::is_empty")]
+    pub(crate) doc: document::Pending,
 }
 
 fn is_false(b: &bool) -> bool {
