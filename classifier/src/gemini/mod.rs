@@ -54,7 +54,8 @@ pub(crate) fn is_gemini(map: &Map<String, Value>) -> bool {
         "message" => map.contains_key("role"),
         "result" => map.contains_key("status") && map.contains_key("stats"),
         "error" => map.contains_key("severity") || is_record(map),
-        "user" | "gemini" | "info" | "warning" => is_record(map),
+        "gemini" => map.contains_key("id") && !map.contains_key("message"),
+        "user" | "info" | "warning" => is_record(map),
         _ => false,
     }
 }
@@ -119,10 +120,16 @@ pub(crate) fn classify(value: &Value, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
     let Some(map) = value.as_object() else {
         return vec![crate::stream::unrecognised(value)];
     };
-    if map.contains_key("$set")
-        || map.contains_key("projectHash")
-        || (map.contains_key("id") && map.contains_key("content"))
-    {
+    let record = map.contains_key("id")
+        && match map.get("type").and_then(Value::as_str) {
+            Some("error") => !map.contains_key("severity"),
+            Some(ty) => !matches!(
+                ty,
+                "init" | "message" | "tool_use" | "tool_result" | "result"
+            ),
+            None => false,
+        };
+    if record || map.contains_key("$set") || map.contains_key("projectHash") {
         ctx.gemini.text_last = false;
         return record::classify(map, ctx);
     }

@@ -127,7 +127,10 @@ fn set_rows(set: &Value, ctx: &mut ClassifyCtx, rows: &mut Vec<TermMsg>) {
         for m in messages {
             match m.as_object() {
                 Some(m) => message(m, ctx, rows),
-                None => rows.push(crate::stream::unrecognised(m)),
+                None => rows.push(TermMsg::new(
+                    Level::Warn,
+                    "$set line: a message is not an object",
+                )),
             }
         }
     }
