@@ -102,7 +102,7 @@ pub(super) fn classify(map: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<T
         Some("error") => {
             let text = s("message").unwrap_or("(no message)");
             let (level, mark) = match s("severity") {
-                Some("warning") | Some("warn") | Some("info") => (Level::Warn, "⚠"),
+                Some("warning" | "warn" | "info") => (Level::Warn, "⚠"),
                 _ => (Level::Error, "✗"),
             };
             rows.push(one_line(level, mark, text));
