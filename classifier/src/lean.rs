@@ -90,6 +90,10 @@ const MESSAGE_KEYS: &[&str] = &[
     "isSidechain",
     "parent_tool_use_id",
     "sessionId",
+    // A Gemini chat recording's user record (`id`, `content`, no `message`): kept whole
+    // here, so it is parsed once rather than again by the whole parse.
+    "id",
+    "content",
 ];
 
 /// The top-level object: `Some(value)`, or `None` when the whole parse must decide.
