@@ -447,3 +447,63 @@ fn real_lines_are_gemini() {
         assert!(got.iter().all(|r| !r.starts_with("!|")), "{got:#?}");
     }
 }
+
+/// What the page reads back: every stream-json `tool_use` is exactly one tool-call row naming
+/// the built-in it maps to (or its own name), every `result` one turn end, every prompt one
+/// turn start; in a recording each tool call is one tool-call row, however often its message
+/// is written.
+#[test]
+fn rows_read_back_as_what_made_them() {
+    use crate::kind::{RowKind, row_kind, tool_of};
+    let mapped = |n: &str| {
+        match n {
+            "run_shell_command" => "Bash",
+            "read_file" => "Read",
+            "write_file" => "Write",
+            "replace" => "Edit",
+            "glob" | "list_directory" => "Glob",
+            "grep_search" => "Grep",
+            other => other,
+        }
+        .to_owned()
+    };
+    let streams = [
+        include_str!("../../../fixtures/gemini-0.61.0/gemini.failing_command.stream.jsonl"),
+        include_str!("../../../fixtures/gemini-0.61.0/gemini.file_read.stream.jsonl"),
+        include_str!("../../../fixtures/gemini-0.61.0/gemini.file_edit.stream.jsonl"),
+        include_str!("../../../fixtures/gemini-0.61.0/gemini.subagent.stream.jsonl"),
+        include_str!("../../../fixtures/gemini-0.61.0/gemini.api_fatal_400.stream.jsonl"),
+    ];
+    for log in streams {
+        let lines: Vec<&str> = log.lines().collect();
+        for (line, env) in lines.iter().zip(envs(&lines)) {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            let got: Vec<(RowKind, Option<String>)> = env
+                .msgs
+                .iter()
+                .map(|m| (row_kind(m), tool_of(m).map(str::to_owned)))
+                .filter(|(k, _)| *k != RowKind::Other)
+                .collect();
+            let want = match (v["type"].as_str(), v["role"].as_str()) {
+                (Some("tool_use"), _) => {
+                    vec![(
+                        RowKind::ToolCall,
+                        Some(mapped(v["tool_name"].as_str().unwrap())),
+                    )]
+                }
+                (Some("message"), Some("user")) => vec![(RowKind::TurnStart, None)],
+                (Some("result"), _) if v["status"] == "success" => vec![(RowKind::TurnOk, None)],
+                (Some("result"), _) => vec![(RowKind::TurnFail, None)],
+                _ => vec![],
+            };
+            assert_eq!(got, want, "{line}");
+        }
+    }
+    let rec = include_str!("../../../fixtures/gemini-0.61.0/gemini.failing_command.session.jsonl");
+    let lines: Vec<&str> = rec.lines().collect();
+    let calls: Vec<String> = envs(&lines)
+        .iter()
+        .flat_map(|e| e.msgs.iter().filter_map(|m| tool_of(m).map(str::to_owned)))
+        .collect();
+    assert_eq!(calls, ["Bash", "Read", "Edit", "Edit", "no_such_tool"]);
+}
