@@ -24,6 +24,7 @@
 //!   `messages` when no message has been shown yet (a file that starts with the history): its
 //!   messages as above.
 
+use std::borrow::Cow;
 use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
@@ -183,8 +184,9 @@ fn message(map: &Map<String, Value>, ctx: &mut ClassifyCtx, rows: &mut Vec<TermM
     };
     let content = map.get("content");
     let text = content_text(content);
-    let new_text = fnv(&text) != seen.messages[at].text;
-    seen.messages[at].text = fnv(&text);
+    let hash = fnv(&text);
+    let new_text = hash != seen.messages[at].text;
+    seen.messages[at].text = hash;
     match ty {
         "user" => {
             if new_text && !text.trim().is_empty() {
@@ -337,18 +339,23 @@ fn thought_row(t: &Value) -> TermMsg {
     TermMsg::new(Level::Debug, text).icon(crate::kind::icon::THINKING)
 }
 
-/// A message's text: a string, or its `text` parts joined by a blank line.
-fn content_text(content: Option<&Value>) -> String {
+/// A message's text: a string, or its `text` parts joined by a blank line (borrowed when
+/// there is one).
+fn content_text(content: Option<&Value>) -> Cow<'_, str> {
     match content {
-        Some(Value::String(s)) => s.clone(),
+        Some(Value::String(s)) => Cow::Borrowed(s),
         Some(Value::Array(parts)) => {
             let texts: Vec<&str> = parts
                 .iter()
                 .filter_map(|p| p.get("text").and_then(Value::as_str))
                 .collect();
-            texts.join("\n\n")
+            match texts.as_slice() {
+                [] => Cow::Borrowed(""),
+                [one] => Cow::Borrowed(one),
+                _ => Cow::Owned(texts.join("\n\n")),
+            }
         }
-        None | Some(Value::Null) => String::new(),
-        Some(other) => other.to_string(),
+        None | Some(Value::Null) => Cow::Borrowed(""),
+        Some(other) => Cow::Owned(other.to_string()),
     }
 }
