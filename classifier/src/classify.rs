@@ -1,7 +1,8 @@
 //! The top-level dispatch: one [`LiveEvent`] → zero or more rows.
 
 use crate::ctx::ClassifyCtx;
-use crate::event::{LiveEvent, LogEvent, line_event_lean};
+use crate::event::{LiveEvent, LogEvent, from_value, line_event_lean};
+use crate::gemini::document::Now;
 use crate::kind::{icon, turn_fail_row, turn_ok_row, turn_start_row};
 use crate::lines::Line;
 use crate::msg::{Level, TermEnvelope, TermMsg};
@@ -11,7 +12,26 @@ use crate::text::{sanitize, truncate_chars};
 /// none, a Claude Code line to as many rows as it has parts. Never fails and never panics;
 /// every string in the result is free of escape sequences and control characters.
 pub fn classify(event: &LiveEvent, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
-    let mut rows = match event {
+    // A line of a JSON document written over many lines (docs/FORMATS.md, Gemini CLI).
+    let out = ctx.gemini.doc.step(event);
+    let mut rows = crate::gemini::document::rows(&out);
+    match out.now {
+        Now::Other => rows.extend(event_rows(event, ctx)),
+        Now::Done(value, _) => rows.extend(event_rows(&from_value(*value).event, ctx)),
+        Now::Open(_) | Now::InBroken => {}
+    }
+    for row in &mut rows {
+        sanitize(&mut row.summary);
+        if let Some(body) = &mut row.body {
+            sanitize(body);
+        }
+    }
+    rows
+}
+
+/// The rows of one event on its own.
+fn event_rows(event: &LiveEvent, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
+    match event {
         LiveEvent::TurnStart { from, body } => {
             crate::stream::harness_turn(ctx, false, &mut Vec::new());
             vec![turn_start_row(from, body)]
@@ -36,19 +56,12 @@ pub fn classify(event: &LiveEvent, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
         | LiveEvent::TokenUsageChanged { .. }
         | LiveEvent::TurnStateChanged { .. } => Vec::new(),
         LiveEvent::Unrecognised { value } => vec![crate::stream::unrecognised(value)],
-        LiveEvent::Unreadable { error, preview } => vec![
+        LiveEvent::Unreadable { error, preview, .. } => vec![
             TermMsg::new(Level::Error, format!("unreadable line · {error}"))
                 .icon(icon::ERROR)
                 .body(preview.clone()),
         ],
-    };
-    for row in &mut rows {
-        sanitize(&mut row.summary);
-        if let Some(body) = &mut row.body {
-            sanitize(body);
-        }
     }
-    rows
 }
 
 /// Classifies a parsed line, keeping its time. A line that began with a byte-order mark gets

@@ -92,6 +92,11 @@ pub enum LiveEvent {
         error: String,
         /// The start of the line, lossily decoded, for a human.
         preview: String,
+        /// The whole line, when it is UTF-8 of at most [`MAX_TEXT_BYTES`]: it may be one line
+        /// of a JSON document written over many lines (Gemini's `-o json`), which the context
+        /// joins ([`crate::gemini`]'s `document`). Not serialised.
+        #[serde(skip)]
+        text: Option<String>,
     },
 }
 
@@ -105,6 +110,9 @@ pub struct LogEvent {
     /// The line began with a UTF-8 byte-order mark, which was skipped.
     pub bom: bool,
 }
+
+/// Longest unreadable line whose text its event keeps ([`LiveEvent::Unreadable`]).
+pub(crate) const MAX_TEXT_BYTES: usize = 1 << 20;
 
 /// How many bytes of a bad line a preview keeps.
 const PREVIEW_BYTES: usize = 200;
@@ -130,7 +138,15 @@ fn parse(line: &[u8], lean: bool) -> LogEvent {
     let value = lean.then(|| crate::lean::parse(line)).flatten();
     let mut parsed = match value.map_or_else(|| serde_json::from_slice::<Value>(line), Ok) {
         Ok(value) => from_value(value),
-        Err(err) => LogEvent::at(None, unreadable(line, describe_json_error(line, &err))),
+        Err(err) => {
+            let mut event = unreadable(line, describe_json_error(line, &err));
+            if let LiveEvent::Unreadable { text, .. } = &mut event
+                && line.len() <= MAX_TEXT_BYTES
+            {
+                *text = std::str::from_utf8(line).ok().map(str::to_owned);
+            }
+            LogEvent::at(None, event)
+        }
     };
     parsed.bom = bom;
     parsed
@@ -222,7 +238,11 @@ pub fn unreadable(line: &[u8], error: String) -> LiveEvent {
     if cut < line.len() {
         preview.push('…');
     }
-    LiveEvent::Unreadable { error, preview }
+    LiveEvent::Unreadable {
+        error,
+        preview,
+        text: None,
+    }
 }
 
 fn hyperhive_event(kind: Option<&str>, mut value: Value) -> LiveEvent {

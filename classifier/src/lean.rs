@@ -116,6 +116,10 @@ const MESSAGE_KEYS: &[&str] = &[
     "parent_tool_use_id",
     "sessionId",
     "version",
+    // A Gemini chat recording's user record (`id`, `content`, no `message`): kept whole
+    // here, so it is parsed once rather than again by the whole parse.
+    "id",
+    "content",
 ];
 
 /// The top-level object: `Some(value)`, or `None` when the whole parse must decide.

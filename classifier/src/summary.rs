@@ -33,6 +33,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::event::LiveEvent;
+use crate::gemini::document::Now;
 use crate::kind::{RowKind, turn_kind};
 use crate::msg::{Level, TermEnvelope};
 
@@ -155,6 +156,9 @@ pub struct SummaryFold {
     codex: crate::codex::SummaryPart,
     /// A Gemini log's share ([`crate::gemini`]).
     gemini: crate::gemini::SummaryPart,
+    /// A JSON document over many lines being read (as the classifier reads it).
+    #[serde(skip_serializing_if = "crate::gemini::document::Pending::is_empty")]
+    doc: crate::gemini::document::Pending,
 }
 
 impl SummaryFold {
@@ -166,6 +170,20 @@ impl SummaryFold {
     /// Folds in the next event and the envelope it was classified into.
     pub fn add(&mut self, event: &LiveEvent, env: &TermEnvelope) {
         self.rows(env);
+        // A line of a JSON document over many lines: read as the document, once whole.
+        let out = self.doc.step(event);
+        if let Some(b) = &out.broken {
+            self.summary.lines_not_understood += u64::from(b.lines);
+        }
+        match out.now {
+            Now::Other => self.event(event),
+            Now::Done(value, _) => self.event(&crate::event::from_value(*value).event),
+            Now::Open(_) | Now::InBroken => {}
+        }
+    }
+
+    /// Folds in one event's own share (its rows are counted by [`SummaryFold::add`]).
+    fn event(&mut self, event: &LiveEvent) {
         let value = match event {
             LiveEvent::Stream { value } => {
                 self.agent("claude-code");

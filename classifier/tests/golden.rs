@@ -73,6 +73,37 @@ const FIXTURES: &[Fixture] = fixtures![
     "hyperhive" / "api_fatal_400.events.jsonl",
     "hyperhive" / "file_tools.events.jsonl",
     "hyperhive" / "mcp_tools.events.jsonl",
+    "gemini-0.61.0" / "gemini.api_fatal_400.session.jsonl",
+    "gemini-0.61.0" / "gemini.api_fatal_400.stream.jsonl",
+    "gemini-0.61.0" / "gemini.api_fatal_400_json.session.jsonl",
+    "gemini-0.61.0" / "gemini.api_fatal_400_json.stderr.txt",
+    "gemini-0.61.0" / "gemini.api_retry.session.jsonl",
+    "gemini-0.61.0" / "gemini.api_retry.stream.jsonl",
+    "gemini-0.61.0" / "gemini.basic_markdown.session.jsonl",
+    "gemini-0.61.0" / "gemini.basic_markdown.stream.jsonl",
+    "gemini-0.61.0" / "gemini.basic_markdown_json.session.jsonl",
+    "gemini-0.61.0" / "gemini.basic_markdown_json.stdout.json",
+    "gemini-0.61.0" / "gemini.failing_command.session.jsonl",
+    "gemini-0.61.0" / "gemini.failing_command.stream.jsonl",
+    "gemini-0.61.0" / "gemini.file_edit.session.jsonl",
+    "gemini-0.61.0" / "gemini.file_edit.stream.jsonl",
+    "gemini-0.61.0" / "gemini.file_read.session.jsonl",
+    "gemini-0.61.0" / "gemini.file_read.stream.jsonl",
+    "gemini-0.61.0" / "gemini.interrupted_stream.session.jsonl",
+    "gemini-0.61.0" / "gemini.interrupted_stream.stream.jsonl",
+    "gemini-0.61.0" / "gemini.plain_text.session.jsonl",
+    "gemini-0.61.0" / "gemini.plain_text.stream.jsonl",
+    "gemini-0.61.0" / "gemini.reasoning.session.jsonl",
+    "gemini-0.61.0" / "gemini.reasoning.stream.jsonl",
+    "gemini-0.61.0" / "gemini.resume_1_first.session.jsonl",
+    "gemini-0.61.0" / "gemini.resume_1_first.stream.jsonl",
+    "gemini-0.61.0" / "gemini.resume_2_latest.stream.jsonl",
+    "gemini-0.61.0" / "gemini.resume_3_by_id.stream.jsonl",
+    "gemini-0.61.0" / "gemini.shell_command.session.jsonl",
+    "gemini-0.61.0" / "gemini.shell_command.stream.jsonl",
+    "gemini-0.61.0" / "gemini.subagent.session.jsonl",
+    "gemini-0.61.0" / "gemini.subagent.stream.jsonl",
+    "gemini-0.61.0" / "gemini.subagent.subagent-3379175b.session.jsonl",
 ];
 
 /// Bytes fed to the line reader at a time: small and odd, so lines straddle chunk borders
@@ -548,6 +579,12 @@ fn every_golden_row_reads_back_as_what_made_it() {
     let mut problems = Vec::new();
     let mut seen = std::collections::HashMap::<RowKind, usize>::new();
     for fx in FIXTURES {
+        // Claude Code and hyperhive lines only: a Gemini log's rows are made from its own
+        // shapes (and a recording's turn ends from the lines after), held by the unit tests of
+        // `classifier/src/gemini/tests.rs` and by reading its golden files.
+        if fx.dir.starts_with("gemini") {
+            continue;
+        }
         let mut harness = false;
         for (bytes, env) in classify_log(fx.log) {
             let seq = env.seq.unwrap_or(0);

@@ -1,6 +1,9 @@
 //! Hostile input through the public API: whatever a line holds, it gives exactly one
 //! envelope, nothing panics, time stays bounded, and a line that is not strict JSON gets a row
-//! saying what was wrong (an error row; a debug row for a byte-order mark before valid JSON).
+//! saying what was wrong (an error row; a debug row for a byte-order mark before valid JSON),
+//! or, for a line of a JSON document written over many lines (a line `{` or `[` and the lines
+//! after it, as `gemini -o json` prints), the debug row `⚙ JSON document · …` — a document that
+//! turns out not to be one is an error row on the line that shows it (docs/FORMATS.md).
 //!
 //! These tests look only at levels, counts and the rows of unreadable lines, not at the
 //! summaries of Claude Code rows. The small hostile logs live in `tests/hostile/*.jsonl`
@@ -70,7 +73,15 @@ fn check_line(line: &[u8], env: &TermEnvelope, what: &str) {
             "{what}: BOM not reported: {env:?}"
         );
     } else {
-        assert!(errors >= 1, "{what}: not JSON, but no error row: {env:?}");
+        let in_document = env.msgs.iter().any(|m| {
+            m.level == Level::Debug
+                && m.summary.starts_with("⚙ JSON document · ")
+                && m.coalesce_key.as_deref() == Some("json-doc")
+        });
+        assert!(
+            errors >= 1 || in_document,
+            "{what}: not JSON, but no error row: {env:?}"
+        );
     }
 }
 
@@ -132,7 +143,7 @@ fn check_unreadable(line: &[u8], says: &str) {
 
 #[test]
 fn unreadable_lines_say_what_was_wrong() {
-    check_unreadable(b"{", "EOF while parsing");
+    check_unreadable(b"[[", "EOF while parsing");
     check_unreadable(b"not json", "expected");
     check_unreadable(b"{\"a\":1} trailing", "trailing characters");
     check_unreadable(b"{\"n\":NaN}", "expected value");
@@ -144,7 +155,7 @@ fn unreadable_lines_say_what_was_wrong() {
     check_unreadable(b"{\"t\":\"\\udc00\"}", "escape");
     check_unreadable(b"\0", "expected value");
     check_unreadable(b"{\"t\":\"raw \0 nul\"}", "control character");
-    check_unreadable(b"\xEF\xBB\xBF{", "EOF while parsing");
+    check_unreadable(b"\xEF\xBB\xBF[[", "EOF while parsing");
 }
 
 #[test]
@@ -201,6 +212,35 @@ fn crlf_logs_read_like_lf_logs() {
     let a = check_log(lf, "lf");
     let b = check_log(crlf, "crlf");
     assert_eq!(a, b);
+}
+
+/// A line `{` may begin a JSON document over many lines: its row is the open document's; the
+/// line that shows it is no document is an error row holding every line of it.
+#[test]
+fn a_document_that_is_none_is_an_error_row() {
+    for (log, at) in [
+        (&b"{\nhello\n"[..], 1),
+        (b"{\n  \"a\": 1,\n{\"type\":\"x\"}\n", 2),
+        (b"{\n  \"a\": oops\n}\n", 2),
+        (b"\xEF\xBB\xBF{\n\xff\n", 1),
+    ] {
+        let envs = check_log(log, "broken document");
+        assert!(
+            envs[0].msgs[0]
+                .summary
+                .starts_with("⚙ JSON document · 1 line"),
+            "{envs:?}"
+        );
+        let broken = envs[at]
+            .msgs
+            .iter()
+            .find(|m| m.level == Level::Error && m.summary.contains("does not parse"))
+            .unwrap_or_else(|| panic!("{envs:?}"));
+        assert!(
+            broken.body.as_deref().unwrap_or("").starts_with('{'),
+            "{broken:?}"
+        );
+    }
 }
 
 #[test]

@@ -181,7 +181,7 @@ fn task_notification_text(s: &str) -> TermMsg {
 
 /// A `tool_result` block → its row: recv-correlated markdown, short flat, or long with a body;
 /// errors red with the `<tool_use_error>` wrapper stripped.
-pub(super) fn tool_result_row(
+pub(crate) fn tool_result_row(
     b: &Map<String, Value>,
     id: Option<&str>,
     ctx: &mut ClassifyCtx,

@@ -1,4 +1,5 @@
-//! The logs the whole-corpus tests sweep: every `.jsonl` under the real fixtures and the
+//! The logs the whole-corpus tests sweep: every `.jsonl` (and Gemini's `-o json` stdout
+//! `.json` and stderr `.txt`) under the real fixtures and the
 //! committed hostile logs (shared by `lean.rs` and `resume.rs`).
 
 use std::path::{Path, PathBuf};
@@ -19,7 +20,10 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
         let path = entry.expect("an entry").path();
         if path.is_dir() {
             files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "jsonl") {
+        } else if path
+            .extension()
+            .is_some_and(|e| e == "jsonl" || e == "json" || e == "txt")
+        {
             out.push(path);
         }
     }

@@ -1,0 +1,361 @@
+//! A Gemini chat recording (`~/.gemini/tmp/<project>/chats/session-*.jsonl`) → rows.
+//!
+//! The file is a log of updates to one document: metadata lines, `{"$set": …}` updates and
+//! message records, a record whose `id` was seen before replacing that message (the model's
+//! message is written when its text is done, and again with `toolCalls` once the tools ran).
+//! Every message shows once, in its final state, on every path:
+//!
+//! - A message written again shows only what is new in it: thoughts past those shown, tool
+//!   calls (with their results) not shown, and its text when the text changed. Its text row
+//!   has the coalesce key `gemini-msg:<id>`, so a changed text written right after replaces
+//!   the old one; written after other rows, the new text is a row of its own. Nothing shows
+//!   twice. What was shown is remembered for the last [`MAX_MESSAGES`] messages.
+//! - A `user` message's `functionResponse` parts repeat results already shown with their calls:
+//!   only results not shown yet (a file cut before the call) give a row.
+//! - The client's `<session_context>` message is a debug row (`⚙ session context`, the text
+//!   as its body), not a prompt; the turn starts at the real prompt (`◆ TURN ← user`).
+//! - The turn's end is not written in the file: it is shown when it is known, at the next
+//!   prompt, at the metadata line of a resumed run, or at a subagent's `$set.summary`:
+//!   `✅ turn ok` when the last model message called no tool, else `❌ turn fail — no answer
+//!   recorded` (API errors and interruptions leave just the prompt). A file that stops there
+//!   shows its last turn running.
+//! - Metadata: `⚙ gemini session <id> · <kind>` (debug), `… resumed` when the session id
+//!   comes again. `$set`: no row, but for `summary` (a subagent's result, info, markdown) and
+//!   `messages` when no message has been shown yet (a file that starts with the history): its
+//!   messages as above.
+
+use std::borrow::Cow;
+use std::collections::VecDeque;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::ctx::ClassifyCtx;
+use crate::kind::{turn_fail_row, turn_ok_row, turn_start_row};
+use crate::msg::{BodyFormat, Level, TermMsg};
+use crate::text::{preview, truncate_chars};
+
+use super::fnv;
+use super::stream::one_line;
+use super::tools::{call_row, file_diff, result_row, shell_exit, unwrap_context, with_diff};
+
+/// Messages whose rows are remembered.
+pub(crate) const MAX_MESSAGES: usize = 64;
+/// Tool results remembered as shown.
+pub(crate) const MAX_RESULTS: usize = 256;
+
+/// What the recording showed so far.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub(crate) struct Seen {
+    /// The session id of the last metadata line.
+    session: String,
+    /// The last messages shown, oldest first.
+    messages: VecDeque<Shown>,
+    /// Hashes of the call ids whose results were shown, oldest first.
+    results: VecDeque<u64>,
+    /// The last model message called no tool: the open turn looks answered.
+    answered: bool,
+    /// A message was shown.
+    any: bool,
+}
+
+impl Seen {
+    /// Nothing remembered.
+    pub(crate) fn is_empty(&self) -> bool {
+        *self == Seen::default()
+    }
+
+    fn shown_result(&self, id: u64) -> bool {
+        self.results.contains(&id)
+    }
+
+    fn add_result(&mut self, id: u64) {
+        if self.results.len() >= MAX_RESULTS {
+            self.results.pop_front();
+        }
+        self.results.push_back(id);
+    }
+}
+
+/// What one message showed.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+struct Shown {
+    id: u64,
+    text: u64,
+    thoughts: usize,
+    calls: Vec<u64>,
+}
+
+/// Classifies one recording line.
+pub(super) fn classify(map: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
+    let mut rows = Vec::new();
+    if let Some(set) = map.get("$set") {
+        set_rows(set, ctx, &mut rows);
+    } else if map.contains_key("projectHash") {
+        metadata(map, ctx, &mut rows);
+    } else {
+        message(map, ctx, &mut rows);
+    }
+    rows
+}
+
+fn metadata(map: &Map<String, Value>, ctx: &mut ClassifyCtx, rows: &mut Vec<TermMsg>) {
+    let id = map.get("sessionId").and_then(Value::as_str).unwrap_or("");
+    close_turn(ctx, rows);
+    let seen = &mut ctx.gemini.seen;
+    let mut summary = format!("⚙ gemini session {}", truncate_chars(id, 40));
+    if !id.is_empty() && seen.session == id {
+        summary.push_str(" resumed");
+    } else {
+        seen.session = truncate_chars(id, 80);
+        if let Some(kind) = map.get("kind").and_then(Value::as_str) {
+            summary.push_str(" · ");
+            summary.push_str(&truncate_chars(kind, 20));
+        }
+    }
+    rows.push(TermMsg::new(Level::Debug, summary));
+}
+
+fn set_rows(set: &Value, ctx: &mut ClassifyCtx, rows: &mut Vec<TermMsg>) {
+    let Some(set) = set.as_object() else {
+        rows.push(TermMsg::new(Level::Warn, "$set line: not an object"));
+        return;
+    };
+    if !ctx.gemini.seen.any
+        && let Some(messages) = set.get("messages").and_then(Value::as_array)
+    {
+        for m in messages {
+            match m.as_object() {
+                Some(m) => message(m, ctx, rows),
+                None => rows.push(TermMsg::new(
+                    Level::Warn,
+                    "$set line: a message is not an object",
+                )),
+            }
+        }
+    }
+    if let Some(s) = set.get("summary") {
+        let text = match s {
+            Value::String(s) => serde_json::from_str::<Value>(s)
+                .ok()
+                .and_then(|v| v.get("response").and_then(Value::as_str).map(str::to_owned))
+                .unwrap_or_else(|| s.clone()),
+            other => other.to_string(),
+        };
+        rows.push(
+            TermMsg::new(Level::Info, format!("⚙ result · {}", preview(&text)))
+                .body_as(text, BodyFormat::Markdown),
+        );
+        ctx.gemini.seen.answered = true;
+        close_turn(ctx, rows);
+    }
+}
+
+/// Ends the open turn, as far as the file tells.
+fn close_turn(ctx: &mut ClassifyCtx, rows: &mut Vec<TermMsg>) {
+    if std::mem::take(&mut ctx.gemini.turn_open) {
+        rows.push(if ctx.gemini.seen.answered {
+            turn_ok_row()
+        } else {
+            turn_fail_row(Some("no answer recorded"))
+        });
+    }
+}
+
+fn message(map: &Map<String, Value>, ctx: &mut ClassifyCtx, rows: &mut Vec<TermMsg>) {
+    let id = fnv(map.get("id").and_then(Value::as_str).unwrap_or(""));
+    let ty = map.get("type").and_then(Value::as_str).unwrap_or("");
+    let seen = &mut ctx.gemini.seen;
+    seen.any = true;
+    let at = match seen.messages.iter().position(|m| m.id == id) {
+        Some(at) => at,
+        None => {
+            if seen.messages.len() >= MAX_MESSAGES {
+                seen.messages.pop_front();
+            }
+            seen.messages.push_back(Shown {
+                id,
+                text: fnv(""),
+                ..Shown::default()
+            });
+            seen.messages.len() - 1
+        }
+    };
+    let content = map.get("content");
+    let text = content_text(content);
+    let hash = fnv(&text);
+    let new_text = hash != seen.messages[at].text;
+    seen.messages[at].text = hash;
+    match ty {
+        "user" => {
+            if new_text && !text.trim().is_empty() {
+                user_text(&text, ctx, rows);
+            }
+            if let Some(parts) = content.and_then(Value::as_array) {
+                for fr in parts.iter().filter_map(|p| p.get("functionResponse")) {
+                    response_part(fr, ctx, rows);
+                }
+            }
+        }
+        "gemini" => gemini(map, at, &text, new_text, ctx, rows),
+        "info" | "warning" | "error" if new_text => {
+            let (level, mark) = match ty {
+                "info" => (Level::Info, "⚙"),
+                "warning" => (Level::Warn, "⚠"),
+                _ => (Level::Error, "✗"),
+            };
+            rows.push(one_line(level, mark, &text));
+        }
+        "info" | "warning" | "error" => {}
+        _ => rows.push(crate::stream::unrecognised(&Value::Object(map.clone()))),
+    }
+}
+
+fn user_text(text: &str, ctx: &mut ClassifyCtx, rows: &mut Vec<TermMsg>) {
+    if text.trim_start().starts_with("<session_context>") {
+        rows.push(TermMsg::new(Level::Debug, "⚙ session context").body(text));
+        return;
+    }
+    close_turn(ctx, rows);
+    ctx.gemini.turn_open = true;
+    ctx.gemini.seen.answered = false;
+    rows.push(turn_start_row("user", text));
+}
+
+/// A `functionResponse` part whose result was not shown with its call.
+fn response_part(fr: &Value, ctx: &mut ClassifyCtx, rows: &mut Vec<TermMsg>) {
+    let id = fr.get("id").and_then(Value::as_str).unwrap_or("");
+    if ctx.gemini.seen.shown_result(fnv(id)) {
+        return;
+    }
+    ctx.gemini.seen.add_result(fnv(id));
+    let name = fr.get("name").and_then(Value::as_str).unwrap_or("");
+    let (text, error) = response_text(name, fr.get("response"), None, false);
+    rows.push(result_row(id, &text, error, ctx));
+}
+
+/// The text of a tool's response and whether it failed: an `error`, or a shell command's
+/// output with its exit code (not 0: an error), else the output (or the display string).
+fn response_text(
+    name: &str,
+    response: Option<&Value>,
+    display: Option<&Value>,
+    failed: bool,
+) -> (String, bool) {
+    let get = |k: &str| response.and_then(|r| r.get(k)).and_then(Value::as_str);
+    let display = display
+        .and_then(Value::as_str)
+        .filter(|d| !d.trim().is_empty());
+    if let Some(err) = get("error") {
+        return (err.to_owned(), true);
+    }
+    let output = get("output").map(unwrap_context).unwrap_or("");
+    if name == "run_shell_command" {
+        let exit = shell_exit(output).filter(|c| *c != 0);
+        let mut text = match display {
+            Some(d) => d.to_owned(),
+            None => output.strip_prefix("Output: ").unwrap_or(output).to_owned(),
+        };
+        if let Some(code) = exit
+            && display.is_some()
+        {
+            text.push_str(&format!("\nExit Code: {code}"));
+        }
+        return (text, failed || exit.is_some());
+    }
+    let text = if output.trim().is_empty() {
+        display.unwrap_or("")
+    } else {
+        output
+    };
+    (text.to_owned(), failed)
+}
+
+fn gemini(
+    map: &Map<String, Value>,
+    at: usize,
+    text: &str,
+    new_text: bool,
+    ctx: &mut ClassifyCtx,
+    rows: &mut Vec<TermMsg>,
+) {
+    if !ctx.gemini.turn_open {
+        ctx.gemini.turn_open = true;
+        rows.push(turn_start_row("user", ""));
+    }
+    if let Some(thoughts) = map.get("thoughts").and_then(Value::as_array) {
+        let from = ctx.gemini.seen.messages[at].thoughts.min(thoughts.len());
+        for t in &thoughts[from..] {
+            rows.push(thought_row(t));
+        }
+        ctx.gemini.seen.messages[at].thoughts = thoughts.len();
+    }
+    if new_text && !text.trim().is_empty() {
+        let key = map.get("id").and_then(Value::as_str).unwrap_or("");
+        rows.push(
+            TermMsg::new(Level::Info, "")
+                .body_as(text, BodyFormat::Markdown)
+                .coalesce(format!("gemini-msg:{}", truncate_chars(key, 80))),
+        );
+    }
+    let calls = map.get("toolCalls").and_then(Value::as_array);
+    ctx.gemini.seen.answered = calls.is_none_or(|c| c.is_empty());
+    for call in calls.into_iter().flatten() {
+        let cid = call.get("id").and_then(Value::as_str).unwrap_or("");
+        let h = fnv(cid);
+        if ctx.gemini.seen.messages[at].calls.contains(&h) {
+            continue;
+        }
+        ctx.gemini.seen.messages[at].calls.push(h);
+        let name = call.get("name").and_then(Value::as_str).unwrap_or("tool");
+        ctx.record_tool_use(cid, name);
+        let args = call.get("args").unwrap_or(&Value::Null);
+        let display = call.get("resultDisplay");
+        rows.push(with_diff(call_row(name, args), file_diff(display)));
+        let status = call.get("status").and_then(Value::as_str);
+        let response = call.get("result").and_then(Value::as_array).and_then(|r| {
+            r.iter()
+                .find_map(|p| p.pointer("/functionResponse/response"))
+        });
+        if response.is_none() && !matches!(status, Some("success" | "error")) {
+            continue;
+        }
+        ctx.gemini.seen.add_result(h);
+        let (text, error) = response_text(name, response, display, status == Some("error"));
+        rows.push(result_row(cid, &text, error, ctx));
+    }
+}
+
+/// `💭 <subject> — <description>` (debug).
+fn thought_row(t: &Value) -> TermMsg {
+    let get = |k: &str| t.get(k).and_then(Value::as_str).unwrap_or("").trim();
+    let text = match (get("subject"), get("description")) {
+        ("", "") => "thinking …".to_owned(),
+        (s, "") => s.to_owned(),
+        ("", d) => d.to_owned(),
+        (s, d) => format!("{s} — {d}"),
+    };
+    TermMsg::new(Level::Debug, text).icon(crate::kind::icon::THINKING)
+}
+
+/// A message's text: a string, or its `text` parts joined by a blank line (borrowed when
+/// there is one).
+fn content_text(content: Option<&Value>) -> Cow<'_, str> {
+    match content {
+        Some(Value::String(s)) => Cow::Borrowed(s),
+        Some(Value::Array(parts)) => {
+            let texts: Vec<&str> = parts
+                .iter()
+                .filter_map(|p| p.get("text").and_then(Value::as_str))
+                .collect();
+            match texts.as_slice() {
+                [] => Cow::Borrowed(""),
+                [one] => Cow::Borrowed(one),
+                _ => Cow::Owned(texts.join("\n\n")),
+            }
+        }
+        None | Some(Value::Null) => Cow::Borrowed(""),
+        Some(other) => Cow::Owned(other.to_string()),
+    }
+}

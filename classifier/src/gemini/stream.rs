@@ -1,0 +1,353 @@
+//! `gemini -p … --output-format stream-json` events, and the `-o json` document, → rows.
+//!
+//! - `init` opens a run: a debug row `⚙ gemini session <id> · model <m>`; the turn starts at the
+//!   prompt that follows (`message` role `user`: `◆ TURN ← user` with the prompt). Anything
+//!   else first after an `init` opens the turn without a prompt.
+//! - Assistant `message` deltas are ONE markdown row that grows: each delta's row carries the
+//!   text so far and the coalesce key `gemini-text:<n>`, so the page and the server keep only
+//!   the last (the envelopes keep each). The text of one row is bounded
+//!   ([`TEXT_ROW_BYTES`]); past it the answer goes on in a new row. A delta that starts the
+//!   row's text again (the client retries a stream that broke off and prints the answer from
+//!   the start) gives `⚠ answer restarted (stream retried)` and a new row.
+//! - `tool_use` → the tool's row ([`super::tools`]), `tool_result` → its result row (an error
+//!   row for `status: "error"`, with `error.message`).
+//! - `error` → a warn (`severity: warning`) or error row `⚠ …` / `✗ …`.
+//! - `result` → `✅ turn ok` / `❌ turn fail — <why>` with the run's figures as its body.
+//! - A new run (`init` or prompt) while a turn is open: the last run stopped without a
+//!   `result` (Ctrl+C exits 0 without one): `⏹ interrupted by user` first.
+//! - The `-o json` document (`session_id` with `response` or `error`) is a whole run:
+//!   turn start, the answer, `✅ turn ok` with its figures (or `❌ turn fail — <error>`).
+
+use serde_json::{Map, Value};
+
+use crate::ctx::ClassifyCtx;
+use crate::kind::{interrupted_row, turn_fail_row, turn_ok_row, turn_start_row};
+use crate::msg::{BodyFormat, Level, TermMsg};
+use crate::text::truncate_chars;
+
+use super::tools::{call_row, result_row};
+
+/// Most bytes of answer text one row holds; a longer answer goes on in a new row (so the
+/// state, and each envelope, stays bounded).
+pub(crate) const TEXT_ROW_BYTES: usize = 16 * 1024;
+
+/// Shortest delta taken as the answer printed again from its start.
+const RESTART_MIN_BYTES: usize = 8;
+
+/// Longest `<why>` of a failed turn.
+const WHY_CHARS: usize = 160;
+
+/// Classifies one stream-json event (or the `-o json` document).
+pub(super) fn classify(map: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
+    let s = |k: &str| map.get(k).and_then(Value::as_str);
+    let ty = s("type");
+    let mut rows = Vec::new();
+    let delta = ty == Some("message") && s("role") == Some("assistant");
+    if !delta {
+        ctx.gemini.text_last = false;
+    }
+    match ty {
+        Some("init") => {
+            interrupted(ctx, &mut rows);
+            ctx.gemini.awaiting_prompt = true;
+            let mut summary = "⚙ gemini session".to_owned();
+            if let Some(id) = s("session_id") {
+                summary.push(' ');
+                summary.push_str(&truncate_chars(id, 40));
+            }
+            if let Some(m) = s("model") {
+                summary.push_str(" · model ");
+                summary.push_str(&truncate_chars(m, 60));
+            }
+            rows.push(TermMsg::new(Level::Debug, summary));
+        }
+        Some("message") if s("role") == Some("user") => {
+            if !ctx.gemini.awaiting_prompt {
+                interrupted(ctx, &mut rows);
+            }
+            ctx.gemini.awaiting_prompt = false;
+            ctx.gemini.turn_open = true;
+            rows.push(turn_start_row("user", &content_text(map.get("content"))));
+        }
+        Some("message") => {
+            open_turn(ctx, &mut rows);
+            delta_rows(&content_text(map.get("content")), ctx, &mut rows);
+        }
+        Some("tool_use") => {
+            open_turn(ctx, &mut rows);
+            let name = s("tool_name").unwrap_or("tool");
+            if let Some(id) = s("tool_id") {
+                ctx.record_tool_use(id, name);
+            }
+            rows.push(call_row(
+                name,
+                map.get("parameters").unwrap_or(&Value::Null),
+            ));
+        }
+        Some("tool_result") => {
+            let error = s("status") == Some("error");
+            let msg = map
+                .get("error")
+                .and_then(|e| e.get("message"))
+                .and_then(Value::as_str);
+            let text = match (error, msg, s("output")) {
+                (true, Some(m), _) => m,
+                (_, _, Some(o)) => o,
+                (_, Some(m), None) => m,
+                (false, None, None) => "",
+                (true, None, None) => "failed",
+            };
+            rows.push(result_row(s("tool_id").unwrap_or(""), text, error, ctx));
+        }
+        Some("error") => {
+            let text = s("message").unwrap_or("(no message)");
+            let (level, mark) = match s("severity") {
+                Some("warning" | "warn" | "info") => (Level::Warn, "⚠"),
+                _ => (Level::Error, "✗"),
+            };
+            rows.push(one_line(level, mark, text));
+        }
+        Some("result") => {
+            ctx.gemini.turn_open = false;
+            ctx.gemini.awaiting_prompt = false;
+            let row = if s("status") == Some("error") || map.get("error").is_some() {
+                turn_fail_row(Some(&why(map.get("error"))))
+            } else {
+                turn_ok_row()
+            };
+            rows.push(with_figures(row, figures(map.get("stats"))));
+        }
+        None => document(map, ctx, &mut rows),
+        Some(_) => rows.push(crate::stream::unrecognised(&Value::Object(map.clone()))),
+    }
+    rows
+}
+
+/// A turn stopped with no `result` when a new run starts while it is open.
+fn interrupted(ctx: &mut ClassifyCtx, rows: &mut Vec<TermMsg>) {
+    if std::mem::take(&mut ctx.gemini.turn_open) {
+        let mut row = interrupted_row();
+        if !ctx.gemini.text.is_empty() {
+            row = row.body("the run stopped without a result line, while the answer streamed");
+        }
+        rows.push(row);
+    }
+    ctx.gemini.text.clear();
+}
+
+/// Opens the turn of a run whose prompt the stream did not carry.
+fn open_turn(ctx: &mut ClassifyCtx, rows: &mut Vec<TermMsg>) {
+    if ctx.gemini.awaiting_prompt || !ctx.gemini.turn_open {
+        ctx.gemini.awaiting_prompt = false;
+        if !ctx.gemini.turn_open {
+            ctx.gemini.turn_open = true;
+            rows.push(turn_start_row("user", ""));
+        }
+    }
+}
+
+/// One answer delta: the growing row (or a new one).
+fn delta_rows(piece: &str, ctx: &mut ClassifyCtx, rows: &mut Vec<TermMsg>) {
+    let g = &mut ctx.gemini;
+    let restart =
+        g.text_last && piece.trim().len() >= RESTART_MIN_BYTES && g.text.starts_with(piece);
+    if restart {
+        rows.push(TermMsg::new(
+            Level::Warn,
+            "⚠ answer restarted (stream retried): printed again from its start",
+        ));
+    }
+    if !g.text_last || restart || g.text.len() + piece.len() > TEXT_ROW_BYTES {
+        g.text.clear();
+        g.text_rows += 1;
+    }
+    g.text.push_str(truncate_bytes(piece, TEXT_ROW_BYTES));
+    g.text_last = true;
+    rows.push(
+        TermMsg::new(Level::Info, "")
+            .body_as(g.text.clone(), BodyFormat::Markdown)
+            .coalesce(format!("gemini-text:{}", g.text_rows)),
+    );
+}
+
+/// `s` cut to at most `max` bytes at a character boundary.
+fn truncate_bytes(s: &str, max: usize) -> &str {
+    if s.len() <= max {
+        return s;
+    }
+    let mut i = max;
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    &s[..i]
+}
+
+/// The text of a `content` (a string; anything else as JSON).
+fn content_text(v: Option<&Value>) -> String {
+    match v {
+        None | Some(Value::Null) => String::new(),
+        Some(Value::String(s)) => s.clone(),
+        Some(other) => other.to_string(),
+    }
+}
+
+/// `⚠ text` / `✗ text` on one line, the whole text as the body when cut.
+pub(super) fn one_line(level: Level, mark: &str, text: &str) -> TermMsg {
+    let p = truncate_chars(text.trim().lines().next().unwrap_or(""), 200);
+    let row = TermMsg::new(level, format!("{mark} {p}"));
+    if p.len() == text.trim().len() {
+        row
+    } else {
+        row.body(text)
+    }
+}
+
+/// Why a run failed, from its `error` {`type`, `message`}: an `[API Error: <JSON>]` message as
+/// `API error <code>: <its message>`.
+pub(super) fn why(err: Option<&Value>) -> String {
+    let msg = err
+        .and_then(|e| e.get("message"))
+        .and_then(Value::as_str)
+        .or_else(|| err.and_then(Value::as_str))
+        .unwrap_or("error");
+    let inner = msg
+        .trim()
+        .strip_prefix("[API Error: ")
+        .and_then(|r| r.strip_suffix(']'))
+        .unwrap_or(msg.trim());
+    let api = serde_json::from_str::<Value>(inner).ok();
+    let api = api.as_ref().and_then(|v| v.get("error"));
+    let why = match api {
+        Some(e) => {
+            let m = e.get("message").and_then(Value::as_str).unwrap_or("");
+            match e.get("code").and_then(Value::as_i64) {
+                Some(code) => format!("API error {code}: {m}"),
+                None => format!("API error: {m}"),
+            }
+        }
+        None => msg.trim().lines().next().unwrap_or("error").to_owned(),
+    };
+    truncate_chars(&why, WHY_CHARS)
+}
+
+fn with_figures(row: TermMsg, figures: String) -> TermMsg {
+    if figures.is_empty() {
+        row
+    } else {
+        row.body(figures)
+    }
+}
+
+/// A stream-json `result`'s figures, one a line: `time`, `tokens … in · … out · … cache read
+/// · … total`, `tool calls N`, `models a, b`.
+fn figures(stats: Option<&Value>) -> String {
+    let Some(st) = stats.and_then(Value::as_object) else {
+        return String::new();
+    };
+    let n = |k: &str| st.get(k).and_then(Value::as_u64);
+    let mut out = Vec::new();
+    if let Some(ms) = st.get("duration_ms").and_then(Value::as_f64)
+        && let Some(d) = millis(ms)
+    {
+        out.push(format!("time {d}"));
+    }
+    let tokens: Vec<String> = [
+        ("input_tokens", "in"),
+        ("output_tokens", "out"),
+        ("cached", "cache read"),
+        ("total_tokens", "total"),
+    ]
+    .iter()
+    .filter_map(|(k, label)| n(k).map(|v| format!("{v} {label}")))
+    .collect();
+    if !tokens.is_empty() {
+        out.push(format!("tokens {}", tokens.join(" · ")));
+    }
+    if let Some(t) = n("tool_calls") {
+        out.push(format!("tool calls {t}"));
+    }
+    if let Some(models) = st.get("models").and_then(Value::as_object)
+        && !models.is_empty()
+    {
+        let names: Vec<&str> = models.keys().map(String::as_str).collect();
+        out.push(format!("models {}", names.join(", ")));
+    }
+    out.join("\n")
+}
+
+/// The `-o json` document: one whole run.
+fn document(map: &Map<String, Value>, ctx: &mut ClassifyCtx, rows: &mut Vec<TermMsg>) {
+    interrupted(ctx, rows);
+    ctx.gemini.awaiting_prompt = false;
+    let mut summary = "⚙ gemini session".to_owned();
+    if let Some(id) = map.get("session_id").and_then(Value::as_str) {
+        summary.push(' ');
+        summary.push_str(&truncate_chars(id, 40));
+    }
+    summary.push_str(" · json output");
+    rows.push(TermMsg::new(Level::Debug, summary));
+    rows.push(turn_start_row("user", ""));
+    if let Some(text) = map.get("response").and_then(Value::as_str)
+        && !text.trim().is_empty()
+    {
+        rows.push(TermMsg::new(Level::Info, "").body_as(text, BodyFormat::Markdown));
+    }
+    if let Some(err) = map.get("error") {
+        rows.push(with_figures(
+            turn_fail_row(Some(&why(Some(err)))),
+            String::new(),
+        ));
+        return;
+    }
+    rows.push(with_figures(turn_ok_row(), json_figures(map.get("stats"))));
+}
+
+/// The `-o json` document's figures: API time, tokens summed over its models, tool calls,
+/// models, lines changed.
+fn json_figures(stats: Option<&Value>) -> String {
+    let Some(st) = stats else {
+        return String::new();
+    };
+    let mut out = Vec::new();
+    let t = super::summary::json_tokens(st);
+    let mut api_ms = 0.0;
+    let mut names = Vec::new();
+    if let Some(models) = st.get("models").and_then(Value::as_object) {
+        for (name, m) in models {
+            names.push(name.as_str());
+            api_ms += m
+                .pointer("/api/totalLatencyMs")
+                .and_then(Value::as_f64)
+                .unwrap_or(0.0);
+        }
+    }
+    if let Some(d) = millis(api_ms).filter(|_| api_ms > 0.0) {
+        out.push(format!("API time {d}"));
+    }
+    out.push(format!(
+        "tokens {} in · {} out · {} cache read · {} thoughts",
+        t.input, t.output, t.cached, t.thoughts
+    ));
+    if let Some(calls) = st.pointer("/tools/totalCalls").and_then(Value::as_u64) {
+        let fail = st
+            .pointer("/tools/totalFail")
+            .and_then(Value::as_u64)
+            .unwrap_or(0);
+        out.push(format!("tool calls {calls} ({fail} failed)"));
+    }
+    if !names.is_empty() {
+        out.push(format!("models {}", names.join(", ")));
+    }
+    let lines = |k: &str| st.pointer(&format!("/files/{k}")).and_then(Value::as_u64);
+    if let (Some(a), Some(r)) = (lines("totalLinesAdded"), lines("totalLinesRemoved"))
+        && a + r > 0
+    {
+        out.push(format!("lines +{a} -{r}"));
+    }
+    out.join("\n")
+}
+
+/// A duration in milliseconds as the rows write durations (`250ms`, `4.2s`).
+pub(super) fn millis(ms: f64) -> Option<String> {
+    Some(crate::time::duration(ms / 1000.0)).filter(|d| !d.is_empty())
+}

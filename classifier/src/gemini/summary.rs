@@ -1,0 +1,223 @@
+//! A Gemini log's share of the summary: tokens, models, tool calls, tool errors, subagents
+//! and files changed, each counted once.
+//!
+//! - Tokens, as the CLI sums them: a stream-json `result`'s `stats` (`input_tokens`,
+//!   `output_tokens`, `cached` as cache reads; all its models, the router's included); the
+//!   `-o json` document's `stats.models.*.tokens` (`prompt`, `candidates`, `cached`); a
+//!   recording's `tokens` of each `gemini` message once (`input`, `output`, `cached`; a message
+//!   written twice carries them twice). A log with `result` lines counts only those.
+//! - Models: the `stats.models` names and a recording message's `model` (not `auto`).
+//! - Tool calls by the tool's Gemini name, once per call id (a recorded call is written again
+//!   with its message); errors: `status: "error"` and shell exit codes other than 0.
+//! - Subagents: `invoke_agent` calls; files changed: `write_file`/`replace` paths.
+//! - No cost: `cost_usd` stays `null`.
+
+use std::collections::VecDeque;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::fnv;
+use crate::summary::Summary;
+
+/// Call and message ids remembered to count each once.
+const MAX_IDS: usize = 256;
+
+/// Token counts.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Tokens {
+    pub input: u64,
+    pub output: u64,
+    pub cached: u64,
+    pub thoughts: u64,
+}
+
+impl Tokens {
+    fn add(&mut self, o: Tokens) {
+        self.input += o.input;
+        self.output += o.output;
+        self.cached += o.cached;
+        self.thoughts += o.thoughts;
+    }
+}
+
+/// The `-o json` document's tokens, summed over its models.
+pub(crate) fn json_tokens(stats: &Value) -> Tokens {
+    let mut t = Tokens::default();
+    if let Some(models) = stats.get("models").and_then(Value::as_object) {
+        for m in models.values() {
+            let n = |k: &str| m.pointer(&format!("/tokens/{k}")).and_then(Value::as_u64);
+            t.add(Tokens {
+                input: n("prompt").or_else(|| n("input")).unwrap_or(0),
+                output: n("candidates").unwrap_or(0),
+                cached: n("cached").unwrap_or(0),
+                thoughts: n("thoughts").unwrap_or(0),
+            });
+        }
+    }
+    t
+}
+
+/// A Gemini log's share of the summary: what [`crate::SummaryFold`] cannot read from rows.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub(crate) struct SummaryPart {
+    /// Tokens of `result` lines and `-o json` documents, and whether there was one.
+    run_tokens: Tokens,
+    runs: u64,
+    /// Tokens of recorded messages.
+    message_tokens: Tokens,
+    /// Hashes of the message and call ids counted, oldest first.
+    ids: VecDeque<u64>,
+}
+
+impl SummaryPart {
+    /// Folds in one Gemini line.
+    pub(crate) fn add(&mut self, value: &Value, summary: &mut Summary) {
+        let s = |k: &str| value.get(k).and_then(Value::as_str);
+        match s("type") {
+            Some("tool_use") => {
+                let id = s("tool_id").unwrap_or("");
+                if self.first(id) {
+                    call(s("tool_name"), value.get("parameters"), summary);
+                }
+            }
+            Some("tool_result") if s("status") == Some("error") => summary.tool_errors += 1,
+            Some("result") => {
+                self.runs += 1;
+                let st = value.get("stats");
+                let n = |k: &str| st.and_then(|v| v.get(k)).and_then(Value::as_u64);
+                self.run_tokens.add(Tokens {
+                    input: n("input_tokens").unwrap_or(0),
+                    output: n("output_tokens").unwrap_or(0),
+                    cached: n("cached").unwrap_or(0),
+                    thoughts: 0,
+                });
+                models(st, summary);
+            }
+            Some("gemini") => self.message(value, summary),
+            None if value.get("session_id").is_some() => {
+                self.runs += 1;
+                if let Some(st) = value.get("stats") {
+                    self.run_tokens.add(json_tokens(st));
+                    models(Some(st), summary);
+                }
+            }
+            None => {
+                if let Some(msgs) = value.pointer("/$set/messages").and_then(Value::as_array) {
+                    for m in msgs
+                        .iter()
+                        .filter(|m| m.get("type") == Some(&"gemini".into()))
+                    {
+                        self.message(m, summary);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A recorded model message: its tokens and calls, once per id.
+    fn message(&mut self, m: &Value, summary: &mut Summary) {
+        let id = m.get("id").and_then(Value::as_str).unwrap_or("");
+        if self.first(id) {
+            let t = m.get("tokens");
+            let n = |k: &str| {
+                t.and_then(|v| v.get(k))
+                    .and_then(Value::as_u64)
+                    .unwrap_or(0)
+            };
+            self.message_tokens.add(Tokens {
+                input: n("input"),
+                output: n("output"),
+                cached: n("cached"),
+                thoughts: n("thoughts"),
+            });
+            model(m.get("model").and_then(Value::as_str), summary);
+        }
+        let calls = m.get("toolCalls").and_then(Value::as_array);
+        for c in calls.into_iter().flatten() {
+            let cid = c.get("id").and_then(Value::as_str).unwrap_or("");
+            if !self.first(&format!("call:{cid}")) {
+                continue;
+            }
+            let name = c.get("name").and_then(Value::as_str);
+            call(name, c.get("args"), summary);
+            let exit = c
+                .pointer("/result/0/functionResponse/response/output")
+                .and_then(Value::as_str)
+                .and_then(super::tools::shell_exit)
+                .filter(|e| *e != 0);
+            if c.get("status").and_then(Value::as_str) == Some("error") || exit.is_some() {
+                summary.tool_errors += 1;
+            }
+        }
+    }
+
+    /// Whether `id` is counted for the first time (an empty id always is).
+    fn first(&mut self, id: &str) -> bool {
+        if id.is_empty() {
+            return true;
+        }
+        let h = fnv(id);
+        if self.ids.contains(&h) {
+            return false;
+        }
+        if self.ids.len() >= MAX_IDS {
+            self.ids.pop_front();
+        }
+        self.ids.push_back(h);
+        true
+    }
+
+    /// Sets what is known only at the end (tokens) on the summary so far.
+    pub(crate) fn finish(&self, summary: &mut Summary) {
+        let t = if self.runs > 0 {
+            self.run_tokens
+        } else {
+            self.message_tokens
+        };
+        summary.input_tokens += t.input;
+        summary.output_tokens += t.output;
+        summary.cache_read_tokens += t.cached;
+    }
+}
+
+fn call(name: Option<&str>, args: Option<&Value>, summary: &mut Summary) {
+    let name = name.unwrap_or("?");
+    *summary.tool_calls.entry(name.to_owned()).or_insert(0) += 1;
+    match name {
+        "invoke_agent" => summary.subagents += 1,
+        "write_file" | "replace" => {
+            if let Some(path) = args
+                .and_then(|a| a.get("file_path"))
+                .and_then(Value::as_str)
+                && !summary.files_changed.iter().any(|p| p == path)
+            {
+                summary.files_changed.push(path.to_owned());
+            }
+        }
+        _ => {}
+    }
+}
+
+fn models(stats: Option<&Value>, summary: &mut Summary) {
+    if let Some(models) = stats
+        .and_then(|s| s.get("models"))
+        .and_then(Value::as_object)
+    {
+        for name in models.keys() {
+            model(Some(name), summary);
+        }
+    }
+}
+
+fn model(m: Option<&str>, summary: &mut Summary) {
+    if let Some(m) = m
+        && !m.is_empty()
+        && m != "auto"
+        && !summary.models.iter().any(|x| x == m)
+    {
+        summary.models.push(m.to_owned());
+    }
+}
