@@ -1,5 +1,5 @@
 //! An older page of history put before the rows held: the seams of coalescing and turn
-//! pairing where the page meets them. A child of [`super`], so it reaches the state's parts.
+//! pairing where the page meets them. Beside the other reducers ([`crate::model::state`]), it reaches the state's parts.
 
 use std::sync::Arc;
 
@@ -7,7 +7,9 @@ use classifier::TermEnvelope;
 
 use classifier::{RowKind, row_kind};
 
-use super::{TurnTime, ViewState, apply};
+use crate::model::rows::TurnTime;
+use crate::model::state::apply::apply;
+use crate::model::state::view_state::ViewState;
 
 /// Prepends an older page of envelopes (in any order; those not older than every held seq are
 /// ignored). Coalescing holds across the seam: a page's last row with the same key as the

@@ -2,6 +2,7 @@
 
 use super::*;
 use classifier::{BodyFormat, Level, TermEnvelope, TermMsg};
+use std::sync::Arc;
 
 fn msg(level: Level, summary: &str) -> TermMsg {
     TermMsg::new(level, summary)
