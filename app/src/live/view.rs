@@ -25,7 +25,7 @@ use crate::model::nav::MAX_SEEK_PAGES;
 use crate::model::state::{apply, clear, prepend};
 use crate::model::summary::{Refresh, SummaryGate, SummaryView};
 use crate::share::link::{Source, dead_link};
-use crate::view::row_list::Navigator;
+use crate::view::navigator::Navigator;
 use classifier::{RowKind, TermEnvelope, row_kind};
 
 /// Whether an envelope ends a turn (ok, failed or interrupted): the summary is fetched at once.

@@ -17,9 +17,8 @@ use crate::model::layout::ScrollMap;
 use crate::model::nav::{Nav, Viewport};
 use crate::model::state::Row as RowData;
 use crate::offline::bodies::BodySource;
+use crate::view::navigator::Navigator;
 use crate::view::row::Row;
-
-pub use crate::view::navigator::Navigator;
 
 /// One rendered row of the window: the row and the props of its `<Row>`.
 #[expect(

@@ -2,7 +2,9 @@
 //! page may import.
 //!
 //! Every message is one of the typed enums below, written by [`encode`] and read by
-//! [`decode`] (serde, JSON: `{"kind": "…", …}`), tested natively both ways. What a message
+//! [`decode`] (serde, JSON, externally tagged — `"ready"`, `{"file": {"job": 3}}` — the
+//! cheapest form for serde to read: no buffering of the fields to find a tag), tested
+//! natively both ways. What a message
 //! carries beside its JSON — a `Blob`, or the rows' flat buffer — is its *attachment*,
 //! posted next to it and never copied into JSON ([`port`] puts the two in one JS object,
 //! `{msg, data}`, and takes them out again; a `Uint8Array`'s buffer is transferred).
@@ -43,7 +45,7 @@ pub type RowKey = (u64, u32);
 /// Page → classifier worker. `job` numbers the log in hand: each [`ToWorker::File`] starts a
 /// new one, and a message of another job is dropped.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub enum ToWorker {
     /// Classify the attached `Blob` (a `File`, or the `Blob` of pasted text); ends the job
     /// in hand.
@@ -100,7 +102,7 @@ pub struct Save {
 
 /// Classifier worker → page.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub enum FromWorker {
     /// The worker listens (sent once, when it starts).
     Ready,
@@ -179,7 +181,7 @@ pub struct Saved {
 
 /// Page → markdown worker.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub enum ToMarkdown {
     /// Render a markdown body (as drawn: the cut part of a huge one).
     Render {
@@ -192,7 +194,7 @@ pub enum ToMarkdown {
 
 /// Markdown worker → page.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub enum FromMarkdown {
     /// The worker listens.
     Ready,
