@@ -13,7 +13,9 @@
 //! (chunks → envelopes) and [`Meta`].
 
 use classifier::TermEnvelope;
+use js_sys::Reflect;
 use serde::Deserialize;
+use wasm_bindgen::JsValue;
 
 /// The export's facts, from its `meta` block (onefile/src/lib.rs, `Meta`).
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
@@ -78,39 +80,27 @@ fn parse_lines(bytes: &[u8]) -> Vec<TermEnvelope> {
         .collect()
 }
 
-pub use imp::{embedded, mdworker_url, worker_url};
-
-mod imp {
-    use js_sys::Reflect;
-    use wasm_bindgen::prelude::*;
-
-    /// `window.hivetermExport`, in an exported file.
-    pub(super) fn export() -> Option<JsValue> {
-        let v = Reflect::get(&js_sys::global(), &"hivetermExport".into()).ok()?;
-        v.is_object().then_some(v)
-    }
-
-    /// Whether this page is an export.
-    pub fn embedded() -> bool {
-        export().is_some()
-    }
-
-    /// The worker's URL in an export (a `blob:` URL); `None` on a served page.
-    pub fn worker_url() -> Option<String> {
-        Reflect::get(&export()?, &"worker".into()).ok()?.as_string()
-    }
-
-    /// The markdown worker's URL in an export (a `blob:` URL); `None` on a served page.
-    pub fn mdworker_url() -> Option<String> {
-        Reflect::get(&export()?, &"mdworker".into())
-            .ok()?
-            .as_string()
-    }
+/// `window.hivetermExport` (its `meta`, `next()`, the workers' URLs), in an exported file.
+pub fn export() -> Option<JsValue> {
+    let v = Reflect::get(&js_sys::global(), &"hivetermExport".into()).ok()?;
+    v.is_object().then_some(v)
 }
 
-/// `window.hivetermExport` (its `meta`, `next()`), in an exported file.
-pub fn export() -> Option<wasm_bindgen::JsValue> {
-    imp::export()
+/// Whether this page is an export.
+pub fn embedded() -> bool {
+    export().is_some()
+}
+
+/// The worker's URL in an export (a `blob:` URL); `None` on a served page.
+pub fn worker_url() -> Option<String> {
+    Reflect::get(&export()?, &"worker".into()).ok()?.as_string()
+}
+
+/// The markdown worker's URL in an export (a `blob:` URL); `None` on a served page.
+pub fn mdworker_url() -> Option<String> {
+    Reflect::get(&export()?, &"mdworker".into())
+        .ok()?
+        .as_string()
 }
 
 #[cfg(test)]
