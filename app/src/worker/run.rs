@@ -4,7 +4,7 @@
 //! steps (one chunk of the log, one of the search), each a task of its own, so a body asked
 //! for while a log is read is answered between two chunks.
 //!
-//! The worker's state is one [`Worker`], owned by the loop's handlers (an `Rc` each holds),
+//! The worker's state is one `Worker`, owned by the loop's handlers (an `Rc` each holds),
 //! not a global.
 
 /// Starts listening for jobs (the classifier worker only).

@@ -5,9 +5,10 @@
 //! what is visible. Everything here is plain data, compiled and tested natively; components
 //! only read it.
 //!
-//! - [`view_state`]: the data ([`ViewState`]) and what components read of it.
-//! - [`apply`](mod@apply): the reducers that append, filter and clear.
-//! - [`prepend`](mod@prepend): an older page of history put before the rows held.
+//! - `view_state`: the data ([`ViewState`]) and what components read of it.
+//! - `apply`: the reducers that append, filter and clear ([`apply()`], [`apply_lazy`],
+//!   [`set_filter`], [`clear`]).
+//! - `prepend`: an older page of history put before the rows held ([`prepend()`]).
 
 mod apply;
 mod prepend;

@@ -2,7 +2,7 @@
 //! parts of the file that can hold a hit.
 //!
 //! While the worker classifies the log it keeps, for each span between two checkpoints
-//! ([`crate::worker::classify::Checkpoint`], one every 4 MiB), a [`Trigrams`] set: a lossy set
+//! ([`crate::worker::classify::Checkpoint`], one every 4 MiB), a [`Trigrams`](crate::worker::trigrams::Trigrams) set: a lossy set
 //! (a bitmap of hashes) of every three-byte sequence of every body of the span, ASCII case
 //! folded. A body that contains a query (ASCII case ignored, as the page's filter,
 //! [`crate::model::text::contains_ci`]) contains every three-byte sequence of the query, so a span
@@ -54,7 +54,7 @@ impl Search {
     }
 
     /// The bytes to read next, `from..to` of a file of `total` bytes, whose log `c`
-    /// classifies (its checkpoints and their spans' [`Trigrams`]); `None` once the whole file
+    /// classifies (its checkpoints and their spans' [`Trigrams`](crate::worker::trigrams::Trigrams)); `None` once the whole file
     /// is searched. Spans that cannot hold a hit are passed over.
     pub fn next_read(&mut self, c: &Classifier, total: u64) -> Option<(u64, u64)> {
         if self.done {
