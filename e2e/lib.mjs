@@ -298,7 +298,7 @@ const grouped = (n) => n.toLocaleString("en-US");
 const count = (n, thing) => `${grouped(n)} ${thing}${n === 1 ? "" : "s"}`;
 const dollars = (usd) => (usd < 1 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`);
 /** The summary header's strings for `s` (the JSON of `hiveterm summary --json`), written as
- * app/src/summary.rs writes them, by the header's `data-k`. */
+ * app/src/model/summary/mod.rs writes them, by the header's `data-k`. */
 export function summaryStrings(s) {
   let turns = count(s.turns, "turn");
   for (const [n, what] of [[s.turns_ok, "ok"], [s.turns_failed, "failed"], [s.turns_interrupted, "interrupted"]]) {

@@ -6,7 +6,7 @@
 set -euo pipefail
 
 # The one file allowed to insert HTML (classifier::markdown::render output), relative to the repo root.
-ALLOWED="app/src/markdown_view.rs"
+ALLOWED="app/src/markdown/view.rs"
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"

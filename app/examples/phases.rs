@@ -1,5 +1,5 @@
 //! Where an offline log's time goes, natively: the worker's and the page's steps of
-//! `app::worker` / `app::offline` / `app::state`, each timed on its own over the same chunks
+//! `app::worker` / `app::offline::reader` / `app::model::state`, each timed on its own over the same chunks
 //! (issue 12). The browser adds what native code cannot show (`FileReaderSync`, the
 //! structured clone, rendering): `e2e/tests/big.test.mjs` prints those phases.
 //!
@@ -7,8 +7,9 @@
 
 use std::time::{Duration, Instant};
 
-use app::state::{ViewState, apply_lazy};
-use app::worker::{Classifier, strip};
+use app::model::state::{ViewState, apply_lazy};
+use app::worker::classify::Classifier;
+use app::worker::protocol::row_batch::strip;
 use classifier::LogClassifier;
 
 fn main() {
@@ -17,7 +18,7 @@ fn main() {
     let chunk: usize = args
         .get(1)
         .and_then(|c| c.parse().ok())
-        .unwrap_or(app::worker::CHUNK);
+        .unwrap_or(app::worker::read_ahead::CHUNK);
     let bytes = std::fs::read(path).expect("read FILE");
     let mut times = [Duration::ZERO; 8];
     let names = [
@@ -65,14 +66,14 @@ fn main() {
         let lazy = strip(&mut envs);
         times[3] += start.elapsed();
         let start = Instant::now();
-        let batch = app::row_batch::encode(&envs, &lazy);
+        let batch = app::worker::protocol::row_batch::encode(&envs, &lazy);
         times[4] += start.elapsed();
         batch_bytes += batch.len();
         let start = Instant::now();
         let _summary = serde_json::to_string(&worker.summary()).unwrap();
         times[5] += start.elapsed();
         let start = Instant::now();
-        let (envs, lazy) = app::row_batch::decode(&batch);
+        let (envs, lazy) = app::worker::protocol::row_batch::decode(&batch);
         times[6] += start.elapsed();
         let start = Instant::now();
         for env in envs {

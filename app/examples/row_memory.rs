@@ -1,6 +1,6 @@
 //! What an offline log leaves in memory, natively (issue 12): the worker's retained data (its
-//! checkpoints), what it sends the page per chunk (the [`app::row_batch`] buffers, beside the
-//! JSON they replaced), and the rows the page's list ([`app::state::ViewState`]) then holds
+//! checkpoints), what it sends the page per chunk (the [`app::worker::protocol::row_batch`] buffers, beside the
+//! JSON they replaced), and the rows the page's list ([`app::model::state::ViewState`]) then holds
 //! with their summary text. The browser's figures (wasm heaps, JS heaps) are
 //! `scripts/bench-page.sh`'s.
 //!
@@ -17,7 +17,7 @@ fn main() {
     let bytes = std::fs::read(&path).expect("read the log");
 
     // The worker: chunks as it reads them, the message each gives the page.
-    let mut c = app::worker::Classifier::new();
+    let mut c = app::worker::classify::Classifier::new();
     let mut batches: Vec<Vec<u8>> = Vec::new();
     let mut sent = 0usize;
     let mut json_sent = 0usize;
@@ -26,9 +26,9 @@ fn main() {
     let mut at = 0;
     while at < bytes.len() {
         let n = if first {
-            app::worker::FIRST_CHUNK
+            app::worker::read_ahead::FIRST_CHUNK
         } else {
-            app::worker::CHUNK
+            app::worker::read_ahead::CHUNK
         };
         first = false;
         let end = (at + n).min(bytes.len());
@@ -37,10 +37,10 @@ fn main() {
         if at == bytes.len() {
             envs.extend(c.finish());
         }
-        let lazy = app::worker::strip(&mut envs);
+        let lazy = app::worker::protocol::row_batch::strip(&mut envs);
         let json = serde_json::to_string(&envs).unwrap().len() + lazy.len() * 24;
         json_sent += json;
-        let buf = app::row_batch::encode(&envs, &lazy);
+        let buf = app::worker::protocol::row_batch::encode(&envs, &lazy);
         sent += buf.len();
         largest = largest.max(buf.len());
         batches.push(buf);
@@ -66,12 +66,12 @@ fn main() {
     drop(c);
 
     // The page: every batch parsed and applied, then the batch dropped.
-    let mut state = app::state::ViewState::default();
+    let mut state = app::model::state::ViewState::default();
     for buf in batches.drain(..) {
-        let (envs, lazy) = app::row_batch::decode(&buf);
+        let (envs, lazy) = app::worker::protocol::row_batch::decode(&buf);
         drop(buf);
         for env in envs {
-            app::state::apply_lazy(&mut state, env, &lazy);
+            app::model::state::apply_lazy(&mut state, env, &lazy);
         }
     }
     let rows = state.len();
@@ -80,7 +80,7 @@ fn main() {
         "page: {rows} rows, {:.1} MB of summary text ({:.0} B a row); a row's fixed part {} B natively",
         mb(summary),
         summary as f64 / rows.max(1) as f64,
-        std::mem::size_of::<app::state::Row>()
+        std::mem::size_of::<app::model::state::Row>()
     );
     // The heap the list's rows hold, counted natively: each row's own allocation (its
     // reference counts and fixed part) and its strings, each allocation rounded up to 16 B as
@@ -90,7 +90,7 @@ fn main() {
     let mut heap = 0usize;
     let mut strings = [0usize; 4];
     for r in state.rows() {
-        heap += alloc(std::mem::size_of::<app::state::Row>() + 16);
+        heap += alloc(std::mem::size_of::<app::model::state::Row>() + 16);
         let parts = [
             alloc(r.msg.summary.capacity()),
             s(&r.msg.icon),

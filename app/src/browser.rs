@@ -9,7 +9,7 @@
 
 use wasm_bindgen::JsCast;
 
-use crate::nav::SeqRange;
+use crate::model::nav::SeqRange;
 
 /// Milliseconds since the page loaded (`performance.now()`).
 pub fn now_ms() -> f64 {
@@ -37,10 +37,9 @@ fn location() -> Option<web_sys::Location> {
     web_sys::window().map(|w| w.location())
 }
 
-/// What this page reads live: a session (`/s/{id}`) or a share link (`/p/<token>`), if
-/// either.
-pub fn source() -> Option<crate::share::Source> {
-    crate::share::Source::of_path(&location()?.pathname().ok()?, page_token())
+/// The page's path (`/s/{id}`, `/p/<token>`, `/`), if any.
+pub fn pathname() -> Option<String> {
+    location()?.pathname().ok()
 }
 
 /// The page's origin (`http://127.0.0.1:8080`), or empty.
@@ -82,15 +81,15 @@ pub fn link_url(link: SeqRange) -> String {
 }
 
 /// Starts one of the page's workers through its trunk loader next to the page (relative, so
-/// `dist/` works under any path): `./worker_loader.js` (the classifier, [`crate::offline`])
-/// or `./mdworker_loader.js` (the markdown renderer, [`crate::md_render`]).
+/// `dist/` works under any path): `./worker_loader.js` (the classifier, [`crate::offline::reader`])
+/// or `./mdworker_loader.js` (the markdown renderer, [`crate::markdown::render`]).
 pub fn new_worker(loader: &str) -> Result<web_sys::Worker, String> {
     let opts = web_sys::WorkerOptions::new();
     opts.set_type(web_sys::WorkerType::Module);
     web_sys::Worker::new_with_options(loader, &opts).map_err(|e| format!("{e:?}"))
 }
 
-/// Starts a worker from a classic script: an exported file's (`crate::export`), whose
+/// Starts a worker from a classic script: an exported file's (`crate::offline::export`), whose
 /// workers are `blob:` URLs, which Chromium does not start as modules from `file://`.
 pub fn new_classic_worker(url: &str) -> Result<web_sys::Worker, String> {
     web_sys::Worker::new(url).map_err(|e| format!("{e:?}"))
@@ -149,7 +148,7 @@ const EXPAND_KEY: &str = "hiveterm.expand-tool-output";
 /// list that long takes minutes to make at the real limit).
 const MAX_SCROLL_KEY: &str = "hiveterm.test.max-scroll-px";
 
-/// The tallest scroller the page draws ([`crate::layout::MAX_SCROLL_PX`], or a lower one a
+/// The tallest scroller the page draws ([`crate::model::layout::MAX_SCROLL_PX`], or a lower one a
 /// test set).
 pub fn max_scroll_px() -> f64 {
     // Whole pixels: parsing an integer costs the page no float-parsing tables.
@@ -157,8 +156,8 @@ pub fn max_scroll_px() -> f64 {
         .and_then(|s| s.get_item(MAX_SCROLL_KEY).ok().flatten())
         .and_then(|v| v.parse::<u32>().ok())
         .filter(|v| *v >= 1000);
-    set.map_or(crate::layout::MAX_SCROLL_PX, |v| {
-        f64::from(v).min(crate::layout::MAX_SCROLL_PX)
+    set.map_or(crate::model::layout::MAX_SCROLL_PX, |v| {
+        f64::from(v).min(crate::model::layout::MAX_SCROLL_PX)
     })
 }
 

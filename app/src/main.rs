@@ -2,5 +2,5 @@
 
 fn main() {
     console_error_panic_hook::set_once();
-    leptos::mount::mount_to_body(app::page::Page);
+    leptos::mount::mount_to_body(app::view::page::Page);
 }

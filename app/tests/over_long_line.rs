@@ -1,6 +1,6 @@
 //! Issue 8's bug, the worker's side: a line over the line limit gave a JSON-syntax error row
 //! in the page (the worker classified the kept head of the line as if it were the line) but
-//! "over the limit" in `hiveterm classify`. The page's worker ([`app::worker::Classifier`])
+//! "over the limit" in `hiveterm classify`. The page's worker ([`app::worker::classify::Classifier`])
 //! must give exactly the envelopes `hiveterm classify` gives for the same log, which
 //! `server/tests/classify_cli.rs` pins in `classifier/tests/over_long/expected.jsonl`.
 //!
@@ -8,7 +8,7 @@
 //! Chromium (`scripts/wasm-test.sh -p app --test over_long_line`), with the limit lowered so
 //! the over-long lines are a few KB.
 
-use app::worker::Classifier;
+use app::worker::classify::Classifier;
 use classifier::TermEnvelope;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 

@@ -4,8 +4,9 @@
 
 use std::sync::Arc;
 
-use app::row::Row;
-use app::state::{Row as RowData, TurnTime};
+use app::markdown::render::Renderer;
+use app::model::state::{Row as RowData, TurnTime};
+use app::view::row::Row;
 use classifier::{BodyFormat, Level, TermMsg};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -26,23 +27,36 @@ fn data(seq: u64, idx: u32, msg: TermMsg, turn: Option<TurnTime>) -> RowData {
     }
 }
 
-/// Renders a row and returns its outer HTML without Leptos's empty comment markers.
-/// Markdown is rendered at once, as the worker would ([`app::md_render::set_backend`]).
-fn render(row: RowData, open: bool, query: &str) -> String {
-    app::md_render::set_backend(|id, body| {
-        app::md_render::answer(id, classifier::markdown::render(&body));
+/// A markdown renderer that answers at once, as the worker would
+/// ([`Renderer::with_backend`]).
+fn md_now() -> Renderer {
+    let me = std::rc::Rc::new(std::cell::Cell::new(None::<Renderer>));
+    let m = me.clone();
+    let r = Renderer::with_backend(move |id, body| {
+        if let Some(r) = m.get() {
+            r.answer(id, classifier::markdown::render(&body));
+        }
     });
-    render_full(row, open, query, false)
+    me.set(Some(r));
+    r
 }
 
-/// [`render`], with the whole body drawn when `full`.
-fn render_full(row: RowData, open: bool, query: &str, full: bool) -> String {
+/// Renders a row and returns its outer HTML without Leptos's empty comment markers.
+/// Markdown is rendered at once ([`md_now`]).
+fn render(row: RowData, open: bool, query: &str) -> String {
+    render_full(row, open, query, false, md_now())
+}
+
+/// [`render`], with the whole body drawn when `full`, markdown rendered by `md` (the page
+/// hands the rows its renderer by context).
+fn render_full(row: RowData, open: bool, query: &str, full: bool, md: Renderer) -> String {
     let doc = web_sys::window().unwrap().document().unwrap();
     let host: web_sys::HtmlElement = doc.create_element("div").unwrap().unchecked_into();
     doc.body().unwrap().append_child(&host).unwrap();
     let row = Arc::new(row);
     let query = query.to_owned();
     let handle = leptos::mount::mount_to(host.clone(), move || {
+        provide_context(md);
         view! { <Row row=row.clone() pos=0 open=open query=query.clone() full=full /> }
     });
     let html = host.first_element_child().unwrap().outer_html();
@@ -234,7 +248,7 @@ fn markdown_is_escaped_plain_text_until_its_html_arrives() {
     // A worker that has not answered yet: the body as text, never as markup.
     let asked = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
     let log = asked.clone();
-    app::md_render::set_backend(move |id, body| log.borrow_mut().push((id, body)));
+    let md = Renderer::with_backend(move |id, body| log.borrow_mut().push((id, body)));
     let body = "pending <b>*not yet*</b>";
     let row = || {
         data(
@@ -245,14 +259,14 @@ fn markdown_is_escaped_plain_text_until_its_html_arrives() {
         )
     };
     assert_eq!(
-        render_full(row(), false, "", false),
+        render_full(row(), false, "", false, md),
         "<div class=\"row level-info\" data-seq=\"14\" data-idx=\"0\" data-pos=\"0\"><div class=\"md pending\">pending &lt;b&gt;*not yet*&lt;/b&gt;</div><a class=\"row-link\" href=\"#14\" data-pos=\"0\" title=\"link to this row (c copies it)\" aria-label=\"link to this row\"></a></div>",
     );
     let (id, text) = asked.borrow()[0].clone();
     assert_eq!(text, body);
     // Answered: drawn again, the row shows the HTML at once (cached).
-    app::md_render::answer(id, classifier::markdown::render(&text));
-    let html = render_full(row(), false, "", false);
+    md.answer(id, classifier::markdown::render(&text));
+    let html = render_full(row(), false, "", false, md);
     assert!(
         html.contains("<div class=\"md\"><p>pending &lt;b&gt;<em>not yet</em>&lt;/b&gt;</p>"),
         "{html}"
@@ -264,7 +278,7 @@ fn markdown_is_escaped_plain_text_until_its_html_arrives() {
 fn a_closed_rows_markdown_is_not_rendered() {
     let asked = std::rc::Rc::new(std::cell::Cell::new(0));
     let n = asked.clone();
-    app::md_render::set_backend(move |_, _| n.set(n.get() + 1));
+    let md = Renderer::with_backend(move |_, _| n.set(n.get() + 1));
     let html = render_full(
         data(
             15,
@@ -277,6 +291,7 @@ fn a_closed_rows_markdown_is_not_rendered() {
         false,
         "",
         false,
+        md,
     );
     assert!(
         html.contains("<div class=\"md pending\">closed *body*</div>"),
@@ -310,7 +325,7 @@ fn huge_body_is_cut_with_a_show_all_control_and_whole_when_full() {
     let line = "y".repeat(99) + "\n";
     let body = line.repeat(3_000); // 300,000 bytes: over the 128 KiB drawn at first
     let msg = || TermMsg::new(Level::Info, "3000l · yyy…").body(body.clone());
-    let shown = line.repeat(app::text::BODY_SHOWN_BYTES / 100);
+    let shown = line.repeat(app::model::text::BODY_SHOWN_BYTES / 100);
     check(
         data(4, 0, msg(), None),
         false,
@@ -320,7 +335,7 @@ fn huge_body_is_cut_with_a_show_all_control_and_whole_when_full() {
         ),
     );
     assert_eq!(
-        render_full(data(4, 0, msg(), None), false, "", true),
+        render_full(data(4, 0, msg(), None), false, "", true, md_now()),
         format!(
             "<details class=\"row level-info\" data-seq=\"4\" data-idx=\"0\" data-pos=\"0\"><summary><span class=\"summary-text\">3000l · yyy…</span><a class=\"row-link\" href=\"#4\" data-pos=\"0\" title=\"link to this row (c copies it)\" aria-label=\"link to this row\"></a></summary><pre class=\"body plain\">{body}</pre></details>"
         )

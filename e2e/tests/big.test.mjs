@@ -229,7 +229,7 @@ test(`big log: ${LINES} lines`, { timeout: 180_000 + LINES * 2 }, async () => {
   const m1 = await metrics();
   const prog = await page.$eval(".progress", (p) => ({ first: Number(p.dataset.firstMs), done: Number(p.dataset.doneMs), lines: Number(p.dataset.lines), phases: (p.dataset.phases || "").split(" ").filter(Boolean).map(Number) }));
   // Where the time went (issue 12): the worker's phases and the page's, as the page reports
-  // them (app/src/worker.rs PHASES, app/src/offline.rs PAGE_PHASES), and the main thread's
+  // them (app/src/worker/protocol/mod.rs PHASES, app/src/offline/progress.rs PAGE_PHASES), and the main thread's
   // script, style and layout time as Chromium counts it.
   const names = [
     "worker: read (waiting for the next chunk, copy into wasm)", "worker: classify (lines, rows, summary fold, checkpoints)", "worker: strip bodies",

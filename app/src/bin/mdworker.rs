@@ -1,8 +1,8 @@
 //! The markdown worker's entry: renders the markdown bodies the page shows (see
-//! `app::worker::run_markdown`). Its own wasm, built small (the `page` profile): it carries
+//! `app::worker::markdown`). Its own wasm, built small (the `page` profile): it carries
 //! the markdown renderer (pulldown-cmark, ammonia) and neither Leptos nor the log classifier.
 
 fn main() {
     console_error_panic_hook::set_once();
-    app::worker::run_markdown();
+    app::worker::markdown::run();
 }

@@ -1,0 +1,362 @@
+//! The live view's wire: `docs/API.md` of the server (history pages, state badges, the
+//! session list), parsed purely and tested natively. The calls themselves are in
+//! [`crate::live::net`]; the live view that uses them in [`crate::live::view`].
+//!
+//! History is read in pages, newest first: [`FIRST_PAGE`] envelopes when the page opens,
+//! [`OLDER_PAGE`] more each time the reader scrolls near the top, and [`SEEK_PAGE`] at a time
+//! while paging back to a permalink's row.
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use classifier::TermEnvelope;
+
+/// Envelopes in the first history page a live view loads.
+pub const FIRST_PAGE: u32 = 500;
+/// Envelopes per older page, fetched as the reader scrolls near the top.
+pub const OLDER_PAGE: u32 = 500;
+/// Envelopes per page while paging back to a permalink (fewer round trips).
+pub const SEEK_PAGE: u32 = 1000;
+
+/// A page of history (`GET …/events/history`), newest first.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+pub struct HistoryPage {
+    /// Envelopes, newest first.
+    #[serde(default)]
+    pub envelopes: Vec<TermEnvelope>,
+    /// `before` for the next older page; `None` at the start of the session.
+    #[serde(default)]
+    pub next_before: Option<u64>,
+    /// Newest stored seq at the time of the read.
+    #[serde(default)]
+    pub head: Option<u64>,
+}
+
+/// One header badge: a label and its text.
+pub type Badge = (String, String);
+
+fn text_of(v: &Value) -> Option<String> {
+    match v {
+        Value::Null => None,
+        Value::String(s) if s.is_empty() => None,
+        Value::String(s) => Some(s.clone()),
+        Value::Object(o) => o
+            .get("name")
+            .or_else(|| o.get("state"))
+            .and_then(text_of)
+            .or_else(|| Some(v.to_string())),
+        other => Some(other.to_string()),
+    }
+}
+
+/// The header's badges from a state object (`GET …/state` or an SSE `state` frame):
+/// status, model, effort, turns, tokens, cost, errors, warnings. Missing fields are left out.
+pub fn badges(state: &Value) -> Vec<Badge> {
+    let mut out = Vec::new();
+    let mut push = |label: &str, v: Option<String>| {
+        if let Some(v) = v {
+            out.push((label.to_owned(), v));
+        }
+    };
+    push("status", state.get("status").and_then(text_of));
+    push("model", state.get("model").and_then(text_of));
+    push("effort", state.get("effort").and_then(text_of));
+    if let Some(turn) = state.get("turn") {
+        let count = turn.get("count").and_then(Value::as_u64).unwrap_or(0);
+        if count > 0 {
+            push("turns", Some(count.to_string()));
+        }
+    }
+    if let Some(usage) = state.get("usage").filter(|u| u.is_object()) {
+        let n = |k: &str| usage.get(k).and_then(Value::as_u64).unwrap_or(0);
+        let input =
+            n("input_tokens") + n("cache_read_input_tokens") + n("cache_creation_input_tokens");
+        push(
+            "tokens",
+            Some(format!("{input} in · {} out", n("output_tokens"))),
+        );
+    }
+    if let Some(cost) = state.get("cost_usd").and_then(Value::as_f64)
+        && cost > 0.0
+    {
+        push("cost", Some(format!("${cost:.4}")));
+    }
+    for (label, key) in [("errors", "errors"), ("warnings", "warnings")] {
+        if let Some(n) = state.get(key).and_then(Value::as_u64)
+            && n > 0
+        {
+            push(label, Some(n.to_string()));
+        }
+    }
+    if state.get("live").and_then(Value::as_bool) == Some(false) {
+        push("ended", Some("ended".to_owned()));
+    }
+    out
+}
+
+/// Whether the state says a turn is in flight.
+pub fn turn_in_flight(state: &Value) -> bool {
+    state
+        .pointer("/turn/in_flight")
+        .and_then(Value::as_bool)
+        .unwrap_or(false)
+}
+
+/// The session id of a page path `/s/{id}` (decoded; only the API's id characters).
+pub fn session_of_path(path: &str) -> Option<String> {
+    let id = path.strip_prefix("/s/")?.trim_end_matches('/');
+    let ok = !id.is_empty()
+        && id.len() <= 100
+        && !id.starts_with('.')
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'));
+    ok.then(|| id.to_owned())
+}
+
+/// Appends the page's `?token=` (if any) to an API URL.
+pub fn with_token(url: &str, token: Option<&str>) -> String {
+    match token {
+        None => url.to_owned(),
+        Some(t) => {
+            let sep = if url.contains('?') { '&' } else { '?' };
+            format!("{url}{sep}token={t}")
+        }
+    }
+}
+
+/// A session as the start page lists it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SessionItem {
+    /// Its id (the page is `s/{id}`).
+    pub id: String,
+    /// Its title, or the id when it has none.
+    pub title: String,
+    /// Whether its producer is still running.
+    pub live: bool,
+    /// When it was created (unix seconds), if the server said.
+    pub started: Option<f64>,
+    /// Events stored (its newest seq).
+    pub events: u64,
+    /// How its events arrive (`run`, `follow`, `post`, …), or empty.
+    pub source: String,
+}
+
+/// Sessions of `GET /api/sessions`, in the server's order (newest first). An entry without
+/// an id is left out; other missing fields get defaults.
+pub fn session_list(v: &Value) -> Vec<SessionItem> {
+    v.get("sessions")
+        .and_then(Value::as_array)
+        .map(|list| {
+            list.iter()
+                .filter_map(|s| {
+                    let id = s.get("id")?.as_str()?.to_owned();
+                    let str_of = |k: &str| s.get(k).and_then(Value::as_str).unwrap_or_default();
+                    let title = Some(str_of("title"))
+                        .filter(|t| !t.is_empty())
+                        .unwrap_or(&id)
+                        .to_owned();
+                    Some(SessionItem {
+                        title,
+                        live: s.get("live").and_then(Value::as_bool).unwrap_or(false),
+                        started: s.get("started").and_then(Value::as_f64),
+                        events: s.get("last_seq").and_then(Value::as_u64).unwrap_or(0),
+                        source: str_of("source").to_owned(),
+                        id,
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The line under a listed session's title: `2026-12-01 08:05 · 41 events · run` (local
+/// time; parts the server did not give are left out).
+pub fn session_meta(s: &SessionItem, offset_min: impl Fn(f64) -> i64) -> String {
+    let mut parts = Vec::new();
+    if let Some(t) = s.started {
+        parts.push(crate::model::text::date_time(t, offset_min(t)));
+    }
+    parts.push(match s.events {
+        1 => "1 event".to_owned(),
+        n => format!("{n} events"),
+    });
+    if !s.source.is_empty() {
+        parts.push(s.source.clone());
+    }
+    parts.join(" · ")
+}
+
+/// What the SSE stream reports (`docs/API.md`: `message`, `state`, `preview`, and the
+/// browser's `open`/`error`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum StreamMsg {
+    /// An envelope.
+    Envelope(TermEnvelope),
+    /// A state frame.
+    State(Value),
+    /// A preview frame.
+    Preview(crate::live::preview::PreviewFrame),
+    /// Connected (again).
+    Open,
+    /// Lost; the browser retries.
+    Error,
+}
+
+/// The SSE event names the live view listens to.
+pub const STREAM_EVENTS: [&str; 5] = ["message", "state", "preview", "open", "error"];
+
+impl StreamMsg {
+    /// One SSE event, by name, with its `data` (absent for `open`/`error`); `None` for a
+    /// frame that does not parse or an event the page does not listen to.
+    pub fn parse(event: &str, data: Option<&str>) -> Option<StreamMsg> {
+        match event {
+            "message" => serde_json::from_str(data?).ok().map(StreamMsg::Envelope),
+            "state" => serde_json::from_str(data?).ok().map(StreamMsg::State),
+            "preview" => serde_json::from_str(data?).ok().map(StreamMsg::Preview),
+            "open" => Some(StreamMsg::Open),
+            "error" => Some(StreamMsg::Error),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn history_page_parses_the_documented_shape() {
+        let page: HistoryPage = serde_json::from_value(json!({
+            "envelopes": [{"ts": 2.0, "seq": 9, "msgs": [{"level": "info", "summary": "x"}]}],
+            "next_before": 9, "head": 12
+        }))
+        .unwrap();
+        assert_eq!(page.envelopes.len(), 1);
+        assert_eq!(page.next_before, Some(9));
+        assert_eq!(page.head, Some(12));
+        let end: HistoryPage =
+            serde_json::from_value(json!({"envelopes": [], "next_before": null, "head": 0}))
+                .unwrap();
+        assert_eq!(end.next_before, None);
+    }
+
+    #[test]
+    fn badges_from_state() {
+        let state = json!({
+            "status": "busy", "model": "claude-opus-5-5", "effort": null,
+            "usage": {"input_tokens": 3866, "output_tokens": 800, "cache_read_input_tokens": 4},
+            "turn": {"in_flight": true, "count": 3}, "cost_usd": 0.031464,
+            "errors": 2, "warnings": 0, "live": true
+        });
+        let b = badges(&state);
+        let want: Vec<Badge> = [
+            ("status", "busy"),
+            ("model", "claude-opus-5-5"),
+            ("turns", "3"),
+            ("tokens", "3870 in · 800 out"),
+            ("cost", "$0.0315"),
+            ("errors", "2"),
+        ]
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+        assert_eq!(b, want);
+        assert!(turn_in_flight(&state));
+        assert!(!turn_in_flight(&json!({})));
+        assert_eq!(
+            badges(&json!({"live": false})),
+            vec![("ended".into(), "ended".into())]
+        );
+    }
+
+    #[test]
+    fn session_list_reads_the_documented_shape() {
+        let v = serde_json::json!({"sessions": [
+            {"id": "run-1", "title": "fix the build", "source": "run", "started": 1_764_468_000.5,
+             "ended": null, "live": true, "last_seq": 41},
+            {"id": "bare"},
+            {"title": "no id"},
+            {"id": "one", "title": "", "last_seq": 1, "live": false},
+        ]});
+        let list = session_list(&v);
+        assert_eq!(
+            list.iter().map(|s| s.id.as_str()).collect::<Vec<_>>(),
+            ["run-1", "bare", "one"]
+        );
+        let meta = |s: &SessionItem| session_meta(s, |_| 0);
+        assert_eq!(list[0].title, "fix the build");
+        assert!(list[0].live);
+        assert_eq!(meta(&list[0]), "2025-11-30 02:00 · 41 events · run");
+        assert_eq!(list[1].title, "bare");
+        assert_eq!(meta(&list[1]), "0 events");
+        assert_eq!(list[2].title, "one", "an empty title shows the id");
+        assert_eq!(meta(&list[2]), "1 event");
+        assert_eq!(
+            session_meta(&list[0], |_| 60),
+            "2025-11-30 03:00 · 41 events · run"
+        );
+        assert!(session_list(&serde_json::json!({"sessions": 3})).is_empty());
+    }
+
+    #[test]
+    fn stream_events_parse() {
+        let check = |event: &str, data: Option<&str>, want: Option<StreamMsg>| {
+            assert_eq!(StreamMsg::parse(event, data), want, "{event} {data:?}");
+        };
+        let env: TermEnvelope =
+            serde_json::from_value(json!({"seq": 4, "msgs": [{"level": "info", "summary": "x"}]}))
+                .unwrap();
+        check(
+            "message",
+            Some(r#"{"seq": 4, "msgs": [{"level": "info", "summary": "x"}]}"#),
+            Some(StreamMsg::Envelope(env)),
+        );
+        check("message", Some("not json"), None);
+        check("message", None, None);
+        check(
+            "state",
+            Some(r#"{"live": true}"#),
+            Some(StreamMsg::State(json!({"live": true}))),
+        );
+        check(
+            "preview",
+            Some(r#"{"seq": 2, "kind": "text", "text": "Hi"}"#),
+            Some(StreamMsg::Preview(crate::live::preview::PreviewFrame {
+                seq: 2,
+                kind: Some("text".into()),
+                tool: None,
+                text: "Hi".into(),
+            })),
+        );
+        check("open", None, Some(StreamMsg::Open));
+        check("error", None, Some(StreamMsg::Error));
+        check("ping", Some("{}"), None);
+        assert_eq!(
+            STREAM_EVENTS,
+            ["message", "state", "preview", "open", "error"]
+        );
+    }
+
+    #[test]
+    fn session_paths() {
+        let check = |p: &str, want: Option<&str>| {
+            assert_eq!(session_of_path(p).as_deref(), want, "{p}");
+        };
+        check("/s/run-1", Some("run-1"));
+        check("/s/run-1/", Some("run-1"));
+        check("/s/", None);
+        check("/s/.hidden", None);
+        check("/s/a b", None);
+        check("/", None);
+        check("/x/abc", None);
+    }
+
+    #[test]
+    fn token_is_appended() {
+        assert_eq!(with_token("/a", None), "/a");
+        assert_eq!(with_token("/a", Some("t")), "/a?token=t");
+        assert_eq!(with_token("/a?b=1", Some("t")), "/a?b=1&token=t");
+    }
+}

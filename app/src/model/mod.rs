@@ -1,0 +1,21 @@
+//! The page's pure parts, compiled and tested natively (`cargo test -p app`): the reducers
+//! the components read, and the layout they draw. Nothing here touches the DOM or a worker.
+//!
+//! - [`state`]: the rows as a reducer, `apply(state, envelope)`: coalescing, paging,
+//!   filters, bounds, turn times; [`rows`]: one held row (turn time, shape, filter).
+//! - [`nav`]: navigation as a reducer: the current row, following the tail, permalinks
+//!   (`#seq`, `#seq=a-b`) and paging back to them, selection, where the scroller goes.
+//! - [`layout`]: row heights and offsets for the virtualised list, the rendered window.
+//! - [`text`]: search, highlights, clock and date formats, how much of a big body is drawn.
+//! - [`summary`]: the summary header's strings from a log's summary, and when a live view
+//!   fetches it again.
+//! - [`byte_cache`]: text by key, bounded by bytes, oldest first out (bodies and markdown
+//!   HTML kept for rows drawn again).
+
+pub mod byte_cache;
+pub mod layout;
+pub mod nav;
+pub mod rows;
+pub mod state;
+pub mod summary;
+pub mod text;

@@ -1,0 +1,693 @@
+//! The reducer, natively: one small case per rule.
+
+use super::*;
+use classifier::{BodyFormat, Level, TermEnvelope, TermMsg};
+use std::sync::Arc;
+
+fn msg(level: Level, summary: &str) -> TermMsg {
+    TermMsg::new(level, summary)
+}
+
+fn env(seq: u64, ts: f64, msgs: Vec<TermMsg>) -> TermEnvelope {
+    TermEnvelope {
+        ts: Some(ts),
+        seq: Some(seq),
+        msgs,
+    }
+}
+
+fn one(seq: u64, m: TermMsg) -> TermEnvelope {
+    env(seq, seq as f64, vec![m])
+}
+
+fn tick(seq: u64, n: u32) -> TermEnvelope {
+    one(
+        seq,
+        msg(Level::Debug, &format!("thinking… ~{n} tokens"))
+            .icon("🧠")
+            .coalesce("thinking-tok"),
+    )
+}
+
+fn summaries(s: &ViewState) -> Vec<String> {
+    (0..s.visible_len())
+        .map(|n| s.visible_row(n).unwrap().msg.summary.clone())
+        .collect()
+}
+
+fn run(envs: &[TermEnvelope]) -> ViewState {
+    let mut s = ViewState::default();
+    for e in envs {
+        apply(&mut s, e);
+    }
+    s
+}
+
+#[test]
+fn appends_rows_in_order_with_address() {
+    let s = run(&[
+        env(1, 1.0, vec![msg(Level::Info, "a"), msg(Level::Info, "b")]),
+        one(2, msg(Level::Info, "c")),
+    ]);
+    assert_eq!(summaries(&s), ["a", "b", "c"]);
+    let r = s.visible_row(1).unwrap();
+    assert_eq!((r.seq, r.idx), (Some(1), 1));
+    assert_eq!(s.seq_range(), (Some(1), Some(2)));
+}
+
+#[test]
+fn empty_envelope_adds_nothing() {
+    let s = run(&[env(1, 1.0, vec![])]);
+    assert!(s.is_empty());
+    assert_eq!(s.seq_range(), (Some(1), Some(1)));
+}
+
+#[test]
+fn coalescing_replaces_last_row_with_same_key() {
+    let s = run(&[tick(1, 10), tick(2, 20), tick(3, 30)]);
+    assert_eq!(summaries(&s), ["thinking… ~30 tokens"]);
+}
+
+#[test]
+fn coalescing_stops_when_row_is_no_longer_last() {
+    let s = run(&[tick(1, 10), one(2, msg(Level::Info, "x")), tick(3, 30)]);
+    assert_eq!(
+        summaries(&s),
+        ["thinking… ~10 tokens", "x", "thinking… ~30 tokens"]
+    );
+}
+
+#[test]
+fn coalescing_needs_the_same_key() {
+    let other = one(2, msg(Level::Debug, "⚙ status").coalesce("status"));
+    let s = run(&[tick(1, 10), other]);
+    assert_eq!(s.len(), 2);
+}
+
+#[test]
+fn rows_without_key_never_coalesce() {
+    let s = run(&[one(1, msg(Level::Info, "x")), one(2, msg(Level::Info, "x"))]);
+    assert_eq!(s.len(), 2);
+}
+
+#[test]
+fn coalesced_row_gets_a_new_uid() {
+    let a = run(&[tick(1, 10)]);
+    let b = run(&[tick(1, 10), tick(2, 20)]);
+    assert_ne!(a.visible_row(0).unwrap().uid, b.visible_row(0).unwrap().uid);
+}
+
+#[test]
+fn coalescing_within_one_envelope() {
+    let t = |n: u32| {
+        msg(Level::Debug, &format!("~{n}"))
+            .icon("🧠")
+            .coalesce("thinking-tok")
+    };
+    let s = run(&[env(1, 1.0, vec![t(1), t(2)])]);
+    assert_eq!(summaries(&s), ["~2"]);
+}
+
+#[test]
+fn repeated_seq_is_ignored() {
+    let s = run(&[
+        one(1, msg(Level::Info, "a")),
+        one(2, msg(Level::Info, "b")),
+        one(2, msg(Level::Info, "b again")),
+        one(1, msg(Level::Info, "a again")),
+        one(3, msg(Level::Info, "c")),
+    ]);
+    assert_eq!(summaries(&s), ["a", "b", "c"]);
+}
+
+#[test]
+fn envelopes_without_seq_always_append() {
+    let e = TermEnvelope {
+        ts: None,
+        seq: None,
+        msgs: vec![msg(Level::Info, "x")],
+    };
+    let s = run(&[e.clone(), e]);
+    assert_eq!(s.len(), 2);
+}
+
+#[test]
+fn turn_start_gets_its_time() {
+    let s = run(&[one(1, msg(Level::Info, "TURN ← operator").icon("◆"))]);
+    assert_eq!(
+        s.visible_row(0).unwrap().turn.as_deref().copied(),
+        Some(TurnTime::Start { ts: 1.0 })
+    );
+    assert!(s.in_flight());
+}
+
+#[test]
+fn turn_end_pairs_with_last_open_start() {
+    let s = run(&[
+        env(1, 100.0, vec![msg(Level::Info, "TURN ← a").icon("◆")]),
+        env(2, 150.0, vec![msg(Level::Info, "x")]),
+        env(3, 190.5, vec![msg(Level::Info, "turn ok").icon("✅")]),
+    ]);
+    assert_eq!(
+        s.visible_row(2).unwrap().turn.as_deref().copied(),
+        Some(TurnTime::End {
+            ts: 190.5,
+            dur: Some(90.5)
+        })
+    );
+    assert!(!s.in_flight());
+    assert_eq!(s.visible_row(1).unwrap().turn.as_deref().copied(), None);
+}
+
+#[test]
+fn failed_turn_end_pairs_too() {
+    let s = run(&[
+        env(1, 10.0, vec![msg(Level::Info, "TURN ← a").icon("◆")]),
+        env(
+            2,
+            12.0,
+            vec![msg(Level::Error, "turn fail — exit 1").icon("❌")],
+        ),
+    ]);
+    assert_eq!(
+        s.visible_row(1).unwrap().turn.as_deref().copied(),
+        Some(TurnTime::End {
+            ts: 12.0,
+            dur: Some(2.0)
+        })
+    );
+}
+
+#[test]
+fn turn_end_without_start_has_no_duration() {
+    let s = run(&[env(3, 5.0, vec![msg(Level::Info, "turn ok").icon("✅")])]);
+    assert_eq!(
+        s.visible_row(0).unwrap().turn.as_deref().copied(),
+        Some(TurnTime::End { ts: 5.0, dur: None })
+    );
+}
+
+#[test]
+fn second_end_does_not_reuse_a_closed_start() {
+    let s = run(&[
+        env(1, 10.0, vec![msg(Level::Info, "TURN ← a").icon("◆")]),
+        env(2, 12.0, vec![msg(Level::Info, "turn ok").icon("✅")]),
+        env(3, 15.0, vec![msg(Level::Info, "turn ok").icon("✅")]),
+    ]);
+    assert_eq!(
+        s.visible_row(2).unwrap().turn.as_deref().copied(),
+        Some(TurnTime::End {
+            ts: 15.0,
+            dur: None
+        })
+    );
+}
+
+#[test]
+fn turn_rows_without_ts_have_no_time() {
+    let e = TermEnvelope {
+        ts: None,
+        seq: Some(1),
+        msgs: vec![msg(Level::Info, "TURN ← a").icon("◆")],
+    };
+    assert_eq!(
+        run(&[e]).visible_row(0).unwrap().turn.as_deref().copied(),
+        None
+    );
+}
+
+#[test]
+fn ack_until_check_mark_is_not_a_turn_end() {
+    let s = run(&[one(1, msg(Level::Info, "ack_until* ≤4").icon("✅"))]);
+    assert_eq!(s.visible_row(0).unwrap().turn.as_deref().copied(), None);
+    assert_eq!(
+        s.visible_row(0).unwrap().tool.as_deref(),
+        Some("ack_until*")
+    );
+}
+
+#[test]
+fn shapes() {
+    let md = |s: &str| msg(Level::Info, s).body_as("hi", BodyFormat::Markdown);
+    assert_eq!(shape_of(&msg(Level::Info, "x")), Shape::Flat);
+    assert_eq!(shape_of(&md("")), Shape::FlatMarkdown);
+    assert_eq!(shape_of(&md("  ")), Shape::FlatMarkdown);
+    assert_eq!(shape_of(&md("send* → bob · 1L")), Shape::Details);
+    assert_eq!(
+        shape_of(&msg(Level::Info, "").body("plain")),
+        Shape::Details
+    );
+    assert_eq!(
+        shape_of(&msg(Level::Info, "Edit f").body_as("+a", BodyFormat::Diff)),
+        Shape::Details
+    );
+}
+
+fn mixed() -> ViewState {
+    run(&[
+        one(1, msg(Level::Debug, "thinking").icon("💭")),
+        one(2, msg(Level::Info, "Read a.rs").icon("📖")),
+        one(3, msg(Level::Warn, "stderr: careful")),
+        one(4, msg(Level::Error, "boom").icon("✗")),
+        one(
+            5,
+            msg(Level::Info, "run* $ cargo test")
+                .icon("🖥️")
+                .body("ok\nFAILED x"),
+        ),
+        one(6, msg(Level::Info, "Read b.rs").icon("📖")),
+    ])
+}
+
+#[test]
+fn level_filter_hides_levels() {
+    let mut s = mixed();
+    set_filter(
+        &mut s,
+        Filter {
+            levels: [false, true, false, false],
+            ..Filter::default()
+        },
+    );
+    assert_eq!(
+        summaries(&s),
+        ["Read a.rs", "run* $ cargo test", "Read b.rs"]
+    );
+    assert_eq!(s.len(), 6);
+}
+
+#[test]
+fn tool_filter_shows_calls_of_one_tool() {
+    let mut s = mixed();
+    set_filter(
+        &mut s,
+        Filter {
+            tool: Some("Read".into()),
+            ..Filter::default()
+        },
+    );
+    assert_eq!(summaries(&s), ["Read a.rs", "Read b.rs"]);
+    assert_eq!(s.tools(), ["Read", "run*"]);
+}
+
+#[test]
+fn the_rows_of_one_tool_share_its_name() {
+    let s = mixed();
+    let reads: Vec<&Arc<str>> = s
+        .rows()
+        .filter_map(|r| r.tool.as_ref())
+        .filter(|t| &***t == "Read")
+        .collect();
+    assert_eq!(reads.len(), 2);
+    assert!(Arc::ptr_eq(reads[0], reads[1]));
+}
+
+#[test]
+fn search_matches_summary_and_body_ignoring_case() {
+    let mut s = mixed();
+    set_filter(
+        &mut s,
+        Filter {
+            query: "failed".into(),
+            ..Filter::default()
+        },
+    );
+    assert_eq!(summaries(&s), ["run* $ cargo test"]);
+    set_filter(
+        &mut s,
+        Filter {
+            query: "READ".into(),
+            ..Filter::default()
+        },
+    );
+    assert_eq!(summaries(&s), ["Read a.rs", "Read b.rs"]);
+}
+
+#[test]
+fn filter_applies_to_rows_appended_later() {
+    let mut s = mixed();
+    set_filter(
+        &mut s,
+        Filter {
+            levels: [false, false, false, true],
+            ..Filter::default()
+        },
+    );
+    apply(&mut s, &one(7, msg(Level::Info, "hidden")));
+    apply(&mut s, &one(8, msg(Level::Error, "shown")));
+    assert_eq!(summaries(&s), ["boom", "shown"]);
+}
+
+#[test]
+fn clearing_a_filter_shows_everything_again() {
+    let mut s = mixed();
+    set_filter(
+        &mut s,
+        Filter {
+            query: "zzz".into(),
+            ..Filter::default()
+        },
+    );
+    assert_eq!(s.visible_len(), 0);
+    set_filter(&mut s, Filter::default());
+    assert_eq!(s.visible_len(), 6);
+}
+
+#[test]
+fn coalescing_a_hidden_last_row_keeps_visible_list_right() {
+    let mut s = run(&[one(1, msg(Level::Info, "x")), tick(2, 1)]);
+    set_filter(
+        &mut s,
+        Filter {
+            levels: [false, true, true, true],
+            ..Filter::default()
+        },
+    );
+    apply(&mut s, &tick(3, 2));
+    assert_eq!(summaries(&s), ["x"]);
+    assert_eq!(s.len(), 2);
+    assert_eq!(s.layout().len(), 1);
+}
+
+#[test]
+fn counts_follow_coalescing() {
+    let s = run(&[tick(1, 1), tick(2, 2), one(3, msg(Level::Error, "e"))]);
+    assert_eq!(s.counts(), [1, 0, 0, 1]);
+}
+
+#[test]
+fn next_problem_walks_warnings_and_errors() {
+    let s = mixed();
+    assert_eq!(s.next_problem(None, true), Some(2));
+    assert_eq!(s.next_problem(Some(2), true), Some(3));
+    assert_eq!(s.next_problem(Some(3), true), None);
+    assert_eq!(s.next_problem(None, false), Some(3));
+    assert_eq!(s.next_problem(Some(3), false), Some(2));
+    assert_eq!(s.next_problem(Some(2), false), None);
+}
+
+#[test]
+fn position_of_seq_finds_first_row_of_envelope() {
+    let s = run(&[
+        env(1, 1.0, vec![msg(Level::Info, "a")]),
+        env(5, 2.0, vec![msg(Level::Info, "b"), msg(Level::Info, "c")]),
+    ]);
+    assert_eq!(s.position_of_seq(5), Some(1));
+    assert_eq!(s.position_of_seq(1), Some(0));
+    assert_eq!(s.position_of_seq(3), None);
+    assert_eq!(s.position_of_seq(9), None);
+}
+
+#[test]
+fn prepend_adds_an_older_page_in_front() {
+    let mut s = run(&[one(10, msg(Level::Info, "new"))]);
+    // History pages come newest first.
+    prepend(
+        &mut s,
+        &[one(9, msg(Level::Info, "b")), one(8, msg(Level::Info, "a"))],
+    );
+    assert_eq!(summaries(&s), ["a", "b", "new"]);
+    assert_eq!(s.seq_range(), (Some(8), Some(10)));
+}
+
+#[test]
+fn prepend_ignores_envelopes_already_held() {
+    let mut s = run(&[one(5, msg(Level::Info, "x")), one(6, msg(Level::Info, "y"))]);
+    prepend(
+        &mut s,
+        &[
+            one(6, msg(Level::Info, "dup")),
+            one(5, msg(Level::Info, "dup")),
+            one(4, msg(Level::Info, "w")),
+        ],
+    );
+    assert_eq!(summaries(&s), ["w", "x", "y"]);
+}
+
+#[test]
+fn prepend_into_empty_view_then_live_continues() {
+    let mut s = ViewState::default();
+    prepend(
+        &mut s,
+        &[one(2, msg(Level::Info, "b")), one(1, msg(Level::Info, "a"))],
+    );
+    apply(&mut s, &one(2, msg(Level::Info, "b again")));
+    apply(&mut s, &one(3, msg(Level::Info, "c")));
+    assert_eq!(summaries(&s), ["a", "b", "c"]);
+}
+
+#[test]
+fn prepend_coalesces_across_the_seam() {
+    let mut s = run(&[tick(3, 30), one(4, msg(Level::Info, "x"))]);
+    prepend(&mut s, &[tick(2, 20), tick(1, 10)]);
+    assert_eq!(summaries(&s), ["thinking… ~30 tokens", "x"]);
+}
+
+#[test]
+fn prepend_pairs_a_held_turn_end_with_an_older_start() {
+    let mut s = run(&[
+        env(5, 50.0, vec![msg(Level::Info, "x")]),
+        env(6, 70.0, vec![msg(Level::Info, "turn ok").icon("✅")]),
+    ]);
+    prepend(
+        &mut s,
+        &[env(4, 40.0, vec![msg(Level::Info, "TURN ← a").icon("◆")])],
+    );
+    assert_eq!(
+        s.visible_row(2).unwrap().turn.as_deref().copied(),
+        Some(TurnTime::End {
+            ts: 70.0,
+            dur: Some(30.0)
+        })
+    );
+}
+
+#[test]
+fn prepend_keeps_filters() {
+    let mut s = run(&[one(5, msg(Level::Error, "e"))]);
+    set_filter(
+        &mut s,
+        Filter {
+            levels: [false, false, false, true],
+            ..Filter::default()
+        },
+    );
+    prepend(
+        &mut s,
+        &[
+            one(4, msg(Level::Info, "i")),
+            one(3, msg(Level::Error, "old e")),
+        ],
+    );
+    assert_eq!(summaries(&s), ["old e", "e"]);
+}
+
+#[test]
+fn bounds_drop_the_oldest_rows() {
+    let mut s = ViewState::new(10);
+    for i in 1..=25 {
+        apply(&mut s, &one(i, msg(Level::Info, &i.to_string())));
+    }
+    assert!(s.len() <= 10, "{}", s.len());
+    assert_eq!(summaries(&s).last().map(String::as_str), Some("25"));
+    let first: u64 = summaries(&s)[0].parse().unwrap();
+    assert_eq!(s.seq_range(), (Some(first), Some(25)));
+    assert_eq!(s.layout().len(), s.visible_len());
+    assert_eq!(s.counts()[1], s.len());
+}
+
+#[test]
+fn bounds_hold_with_a_tiny_limit() {
+    let mut s = ViewState::new(0);
+    apply(&mut s, &one(1, msg(Level::Info, "a")));
+    apply(&mut s, &one(2, msg(Level::Info, "b")));
+    assert_eq!(summaries(&s), ["b"]);
+}
+
+#[test]
+fn heights_start_estimated_and_take_measurements() {
+    let mut s = run(&[one(1, msg(Level::Info, "a")), one(2, msg(Level::Info, "b"))]);
+    assert_eq!(s.layout().total(), f64::from(2.0 * LINE_PX));
+    assert!(s.set_height(1, 45.0));
+    assert!(!s.set_height(1, 45.2));
+    assert_eq!(s.layout().offset(2), f64::from(LINE_PX + 45.0));
+    assert!(!s.set_height(7, 10.0));
+}
+
+#[test]
+fn measured_heights_survive_a_filter_change() {
+    let mut s = run(&[one(1, msg(Level::Info, "a")), one(2, msg(Level::Warn, "b"))]);
+    s.set_height(1, 60.0);
+    set_filter(
+        &mut s,
+        Filter {
+            levels: [true, false, true, true],
+            ..Filter::default()
+        },
+    );
+    assert_eq!(s.layout().total(), 60.0);
+}
+
+#[test]
+fn open_rows_are_estimated_taller() {
+    let body = (0..10)
+        .map(|i| format!("line {i}"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut s = run(&[one(1, msg(Level::Info, "run* $ x").icon("🖥️").body(body))]);
+    let closed = s.layout().total();
+    s.set_expand(true);
+    assert!(s.layout().total() > closed);
+}
+
+#[test]
+fn expand_preference_and_hand_toggles() {
+    let mut s = run(&[one(1, msg(Level::Info, "x").body("b"))]);
+    let uid = s.visible_row(0).unwrap().uid;
+    assert!(!s.is_open(uid));
+    s.set_open(uid, true);
+    assert!(s.is_open(uid));
+    s.set_expand(false);
+    assert!(!s.is_open(uid), "expand/collapse all resets hand toggles");
+    s.set_expand(true);
+    assert!(s.is_open(uid));
+    s.set_open(uid, false);
+    assert!(!s.is_open(uid));
+}
+
+#[test]
+fn whole_body_on_request_kept_per_row_and_through_expand_all() {
+    let mut s = run(&[
+        one(1, msg(Level::Info, "a").body("big")),
+        one(2, msg(Level::Info, "b").body("big")),
+    ]);
+    let (a, b) = (s.visible_row(0).unwrap().uid, s.visible_row(1).unwrap().uid);
+    assert!(!s.is_full(a) && !s.is_full(b));
+    s.show_full(a);
+    assert!(s.is_full(a) && !s.is_full(b));
+    s.set_expand(true);
+    assert!(s.is_full(a), "expand/collapse all leaves it");
+}
+
+#[test]
+fn evicted_rows_forget_their_whole_body_request() {
+    let mut s = ViewState::new(10);
+    apply(&mut s, &one(1, msg(Level::Info, "first").body("big")));
+    let uid = s.visible_row(0).unwrap().uid;
+    s.show_full(uid);
+    for seq in 2..=12 {
+        apply(&mut s, &one(seq, msg(Level::Info, "more")));
+    }
+    assert!(s.visible_row(0).unwrap().uid != uid, "evicted");
+    assert!(!s.is_full(uid));
+}
+
+#[test]
+fn clear_keeps_filter_and_preference() {
+    let mut s = mixed();
+    s.set_expand(true);
+    set_filter(
+        &mut s,
+        Filter {
+            query: "read".into(),
+            ..Filter::default()
+        },
+    );
+    clear(&mut s);
+    assert!(s.is_empty());
+    assert!(s.expand());
+    assert_eq!(s.filter().query, "read");
+    apply(&mut s, &one(1, msg(Level::Info, "Read z")));
+    apply(&mut s, &one(2, msg(Level::Info, "other")));
+    assert_eq!(summaries(&s), ["Read z"]);
+}
+
+#[test]
+fn in_flight_follows_turns() {
+    let mut s = run(&[one(1, msg(Level::Info, "TURN ← a").icon("◆"))]);
+    assert!(s.in_flight());
+    apply(&mut s, &one(2, msg(Level::Info, "turn ok").icon("✅")));
+    assert!(!s.in_flight());
+}
+
+#[test]
+fn rows_whose_body_stayed_in_the_file_keep_their_shape_and_height() {
+    let whole = vec![
+        one(1, msg(Level::Info, "3l · out").body("a\nb\nc")),
+        env(
+            2,
+            2.0,
+            vec![
+                msg(Level::Info, ""),
+                msg(Level::Info, "").body_as("x\ny", BodyFormat::Markdown),
+            ],
+        ),
+    ];
+    let mut meta = whole.clone();
+    let lazy = crate::worker::protocol::row_batch::strip(&mut meta);
+    assert_eq!(lazy, vec![(1, 0, 3), (2, 1, 2)]);
+    let held = run(&whole);
+    let mut s = ViewState::default();
+    s.set_expand(true);
+    let mut h = held.clone();
+    h.set_expand(true);
+    for e in meta {
+        apply_lazy(&mut s, e, &lazy);
+    }
+    for n in 0..3 {
+        let (a, b) = (s.visible_row(n).unwrap(), h.visible_row(n).unwrap());
+        assert_eq!(a.shape(), b.shape(), "row {n}");
+        assert_eq!(s.estimate(a), h.estimate(b), "row {n}");
+        assert_eq!(a.msg.body, None);
+    }
+    assert_eq!(s.visible_row(0).unwrap().lazy, Some(3));
+    assert_eq!(s.visible_row(1).unwrap().lazy, None);
+    assert_eq!(s.layout().total(), h.layout().total());
+}
+
+#[test]
+fn a_search_shows_the_rows_the_worker_found_in_bodies_left_in_the_file() {
+    let mut meta = vec![
+        one(1, msg(Level::Info, "first").body("needle here")),
+        one(2, msg(Level::Info, "second").body("hay")),
+        one(3, msg(Level::Info, "needle in the summary")),
+    ];
+    let lazy = crate::worker::protocol::row_batch::strip(&mut meta);
+    let mut s = ViewState::default();
+    for e in meta {
+        apply_lazy(&mut s, e, &lazy);
+    }
+    set_filter(
+        &mut s,
+        Filter {
+            query: "NEEDLE".into(),
+            ..Filter::default()
+        },
+    );
+    assert_eq!(summaries(&s), ["needle in the summary"]);
+    assert!(s.add_body_hits(&[(1, 0)]));
+    assert_eq!(summaries(&s), ["first", "needle in the summary"]);
+    // A hit not held (yet) changes nothing now, and shows its row when it comes.
+    assert!(!s.add_body_hits(&[(4, 0)]));
+    let mut more = vec![one(4, msg(Level::Info, "fourth").body("x"))];
+    let lazy = crate::worker::protocol::row_batch::strip(&mut more);
+    apply_lazy(&mut s, more.remove(0), &lazy);
+    assert_eq!(summaries(&s), ["first", "needle in the summary", "fourth"]);
+    // Another query forgets the hits.
+    set_filter(
+        &mut s,
+        Filter {
+            query: "second".into(),
+            ..Filter::default()
+        },
+    );
+    assert_eq!(summaries(&s), ["second"]);
+    set_filter(
+        &mut s,
+        Filter {
+            query: "needle".into(),
+            ..Filter::default()
+        },
+    );
+    assert_eq!(summaries(&s), ["needle in the summary"]);
+}

@@ -1,0 +1,18 @@
+//! The page's components, one per file: they read signals and never compute rows.
+//!
+//! - [`page`]: the thin `Page` composing the parts below.
+//! - [`banner`] (title, close, connection, badges, progress), [`toolbar`] (filters, search,
+//!   expand, open), [`summary_header`], [`start_page`], [`drop_zone`] (drop and paste).
+//! - [`row_list`]: the virtualised list, measuring, the preview row, "jump to latest";
+//!   [`navigator`]: where scroll offsets and the URL change; [`row`]: one row's markup (the
+//!   layout contract of `docs/ROWS.md`).
+
+pub mod banner;
+pub mod drop_zone;
+pub mod navigator;
+pub mod page;
+pub mod row;
+pub mod row_list;
+pub mod start_page;
+pub mod summary_header;
+pub mod toolbar;

@@ -1,0 +1,29 @@
+//! The workers' side: a dropped file (or pasted text) classified off the main thread, and
+//! markdown bodies rendered there. Each worker is its own wasm: the classifier worker
+//! (`src/bin/worker.rs`, [`run::run`]) carries the classifier and the `onefile` crate, the
+//! markdown worker (`src/bin/mdworker.rs`, [`markdown::run`]) the renderer; neither carries
+//! Leptos, and the page's wasm carries neither.
+//!
+//! The page may import one module of this folder: [`protocol`], the messages both sides
+//! send (typed, one encoder and decoder) and the rows' flat layout. The rest is the
+//! workers' own:
+//! - [`read_ahead`]: which byte ranges of a log are read, in order, and how far ahead (pure).
+//! - [`classify`]: the log classified chunk by chunk, checkpoints every 4 MiB, a body read
+//!   again from the nearest one (pure).
+//! - [`trigrams`] / [`body_search`]: a search of the bodies that classifies again only the
+//!   spans whose bodies can hold the query (pure).
+//! - [`export`]: "save as one file" made in a worker by the `onefile` crate.
+//! - `job` (wasm): the log's stream read ahead into buffers that go round, each chunk
+//!   classified and its rows posted; [`run`]: the classifier worker's loop;
+//!   [`markdown`]: the markdown worker's.
+
+pub mod body_search;
+pub mod classify;
+pub mod export;
+#[cfg(target_arch = "wasm32")]
+pub mod job;
+pub mod markdown;
+pub mod protocol;
+pub mod read_ahead;
+pub mod run;
+pub mod trigrams;
