@@ -27,7 +27,7 @@
 //! markdown renderer's) as a `blob:` URL (its glue, the decoder and its deflated wasm joined),
 //! the data as a stream of inflated bytes (a piece decoded when the page has read the one
 //! before and the parser is past it), both on `window.hivetermExport` with the meta, then
-//! starts the page's wasm. The page (app/src/export.rs) sees `hivetermExport` and shows the
+//! starts the page's wasm. The page (app/src/offline/embedded.rs) sees `hivetermExport` and shows the
 //! rows as an offline log, asking nothing of any server.
 
 use std::io::{self, Write};

@@ -1,7 +1,7 @@
 //! One-file export: a log → one HTML file holding the page, the log's rows and its summary,
 //! that opens from disk (`file://`), a mail attachment or any static host with no server and
 //! no network request. `hiveterm export` (server/src/export_cmd.rs) and the page's "save as
-//! one file" (in its classifier worker, app/src/worker_export.rs) make it with this crate, so
+//! one file" (in its classifier worker, app/src/worker/export.rs) make it with this crate, so
 //! the same log, options and page give the same file, byte for byte.
 //!
 //! Pure, like the classifier: no I/O, no clock, no thread. Bytes come in by
