@@ -37,6 +37,9 @@ python3 "$ROOT/scripts/check-module-cycles.py" classifier onefile server app
 step "the classifier and onefile are pure: no I/O, clock, threads or async (ARCHITECTURE.md)"
 "$ROOT/scripts/check-classifier-pure.sh"
 
+step "the page imports only the workers' protocol; no module-level singletons (ARCHITECTURE.md)"
+"$ROOT/scripts/check-app-layers.sh"
+
 step "clippy (native, -D warnings)"
 cargo clippy --workspace --all-targets -- -D warnings
 
