@@ -1,5 +1,5 @@
 //! The summary header above the rows: what happened, at a glance — how the turns ended, how
-//! long it took, tool calls by tool, errors and warnings, tokens, cost, models, subagents,
+//! long it took, the agent, tool calls by tool, errors and warnings, tokens, cost, models, subagents,
 //! files changed — and "first error", which goes to that row the way a `#seq` link does.
 //! Collapsible (one line when closed); not made of `.row` elements. Its strings come from
 //! [`crate::model::summary`]; every figure carries `data-k` (its `hiveterm summary --json` key).
@@ -65,6 +65,8 @@ fn Figures(v: SummaryView, files_open: RwSignal<bool>) -> impl IntoView {
     let files = v.files.clone();
     view! {
         <dl class="sh-figures">
+            <dt>"agent"</dt>
+            <dd data-k="agent">{or_none(v.agent.clone())}</dd>
             <dt>"turns"</dt>
             <dd data-k="turns">{v.turns.clone()}</dd>
             <dt>"duration"</dt>
@@ -82,11 +84,17 @@ fn Figures(v: SummaryView, files_open: RwSignal<bool>) -> impl IntoView {
                 <span class=("sh-bad", v.errors > 0) data-k="errors">{count(v.errors, "error")}</span>
                 " · "
                 <span class=("sh-warn", v.warnings > 0) data-k="warnings">{count(v.warnings, "warning")}</span>
+                {(v.not_understood > 0).then(|| view! {
+                    " · " <span class="sh-warn" data-k="lines_not_understood">
+                        {format!("{} not understood", count(v.not_understood, "line"))}
+                    </span>
+                })}
             </dd>
             <dt>"tokens"</dt>
             <dd data-k="tokens">{or_none(v.tokens.clone())}</dd>
             <dt>"cost"</dt>
-            <dd data-k="cost">{or_none(v.cost.clone())}</dd>
+            // No line of the log says what it cost (Codex and Gemini never do): unknown, not $0.
+            <dd data-k="cost">{v.cost.clone().unwrap_or_else(|| "unknown".to_owned())}</dd>
             <dt>"models"</dt>
             <dd data-k="models">{models}</dd>
             <dt>"subagents"</dt>

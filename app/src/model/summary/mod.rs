@@ -52,6 +52,10 @@ impl Outcome {
 /// What the header shows.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SummaryView {
+    /// The agent that wrote the log and its version (`Codex 0.171.0`), when the log says.
+    pub agent: Option<String>,
+    /// Lines of no known shape or not JSON (each still one visible row).
+    pub not_understood: u64,
     /// How the turns ended.
     pub outcome: Outcome,
     /// `3 turns · 2 ok · 1 failed · 1 interrupted` (the zero counts left out).
@@ -103,6 +107,20 @@ pub fn count(n: u64, thing: &str) -> String {
     format!("{} {thing}{s}", grouped(n))
 }
 
+/// An agent's name as a reader knows it (`codex` → `Codex`), with its version.
+pub fn agent_label(agent: &str, version: Option<&str>) -> String {
+    let name = match agent {
+        "claude-code" => "Claude Code",
+        "codex" => "Codex",
+        "gemini" => "Gemini CLI",
+        other => other,
+    };
+    match version {
+        Some(v) => format!("{name} {v}"),
+        None => name.to_owned(),
+    }
+}
+
 /// A cost in dollars: four decimals under a dollar, else two.
 pub fn dollars(usd: f64) -> String {
     if usd < 1.0 {
@@ -151,6 +169,11 @@ impl SummaryView {
         .map(|(n, what)| format!("{} {what}", grouped(*n)))
         .collect();
         SummaryView {
+            agent: s
+                .agent
+                .as_deref()
+                .map(|a| agent_label(a, s.agent_version.as_deref())),
+            not_understood: s.lines_not_understood,
             outcome,
             turns,
             duration: s.duration_s.map(classifier::duration),
@@ -193,14 +216,22 @@ impl SummaryView {
         parts.join(" · ")
     }
 
-    /// The collapsed header's line: turns, duration, tool calls, errors and warnings, cost.
+    /// The collapsed header's line: turns, duration, tool calls, errors and warnings, the lines
+    /// not understood (when any), cost, the agent.
     pub fn line(&self) -> String {
         let mut parts = vec![self.turns.clone()];
         parts.extend(self.duration.clone());
         parts.push(count(self.tool_calls, "tool call"));
         parts.push(count(self.errors, "error"));
         parts.push(count(self.warnings, "warning"));
+        if self.not_understood > 0 {
+            parts.push(format!(
+                "{} not understood",
+                count(self.not_understood, "line")
+            ));
+        }
         parts.extend(self.cost.clone());
+        parts.extend(self.agent.clone());
         parts.join(" · ")
     }
 }

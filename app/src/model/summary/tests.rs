@@ -22,6 +22,7 @@ fn check(json: &str, expect: &[(&str, &str)]) {
                 "tokens" => v.tokens.clone().unwrap_or_default(),
                 "cost" => v.cost.clone().unwrap_or_default(),
                 "line" => v.line(),
+                "agent" => v.agent.clone().unwrap_or_default(),
                 "first_error_seq" => format!("{:?}", v.first_error_seq),
                 "models" => v.models.join(", "),
                 "files" => v.files.join(", "),
@@ -175,5 +176,36 @@ fn a_turn_end_is_fetched_at_once_or_right_after_the_fetch_in_flight() {
             (1020.0, "fire"),
         ],
         &[Now, Hold, Wait(990.0), Now, Hold, Hold, Now, Hold, Hold],
+    );
+}
+
+#[test]
+fn the_agent_is_named_and_lines_not_understood_counted() {
+    check(
+        r#"{"agent":"codex","agent_version":"0.171.0","turns":1,"turns_ok":1,"lines_not_understood":2}"#,
+        &[
+            ("agent", "Codex 0.171.0"),
+            (
+                "line",
+                "1 turn · 1 ok · 0 tool calls · 0 errors · 0 warnings · 2 lines not understood · Codex 0.171.0",
+            ),
+            ("cost", ""),
+        ],
+    );
+    check(r#"{"agent":"gemini"}"#, &[("agent", "Gemini CLI")]);
+    check(
+        r#"{"agent":"claude-code","agent_version":"2.1.332"}"#,
+        &[("agent", "Claude Code 2.1.332")],
+    );
+    check(
+        r#"{"agent":"some-new-agent"}"#,
+        &[("agent", "some-new-agent")],
+    );
+    check(
+        r#"{"turns":1}"#,
+        &[
+            ("agent", ""),
+            ("line", "1 turn · 0 tool calls · 0 errors · 0 warnings"),
+        ],
     );
 }
