@@ -425,7 +425,11 @@ fn tool_progress(obj: &Map<String, Value>) -> TermMsg {
 
 /// A `tool_result` block → its row: recv-correlated markdown, short flat, or long with a body;
 /// errors red with the `<tool_use_error>` wrapper stripped.
-fn tool_result_row(b: &Map<String, Value>, id: Option<&str>, ctx: &mut ClassifyCtx) -> TermMsg {
+pub(crate) fn tool_result_row(
+    b: &Map<String, Value>,
+    id: Option<&str>,
+    ctx: &mut ClassifyCtx,
+) -> TermMsg {
     let is_error = b.get("is_error").and_then(Value::as_bool) == Some(true);
     let raw = result_text(b.get("content"));
     let text = if is_error {

@@ -169,7 +169,7 @@ impl SummaryFold {
             }
             LiveEvent::Codex { value } => {
                 self.agent("codex");
-                return self.codex.add(value, &mut self.summary);
+                return self.codex.add(value, env, &mut self.summary);
             }
             LiveEvent::Gemini { value } => {
                 self.agent("gemini");

@@ -1,0 +1,1 @@
+//! Data-driven cases: see the module docs.
