@@ -133,6 +133,7 @@ fn response_item(p: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<TermMsg> 
                 format!("⚙ tools declared · {n}"),
             )]
         }
+        "" => vec![generic_row("? item", &Value::Object(p.clone()))],
         other => vec![generic_row(
             &format!("{other} item"),
             &Value::Object(p.clone()),
@@ -298,12 +299,12 @@ fn event_msg(p: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
             let mut rows = open(ctx, Vec::new());
             ctx.codex.turn = Turn::Idle;
             ctx.codex.pending.clear();
-            let why = p
-                .get("error")
-                .map(|e| match e.get("message").and_then(Value::as_str) {
+            let why = p.get("error").map(|e| {
+                match e.get("message").and_then(Value::as_str).or(e.as_str()) {
                     Some(m) => error_message(m),
                     None => e.to_string(),
-                });
+                }
+            });
             let row = match why {
                 Some(why) => turn_fail_row(Some(&why)),
                 None => turn_ok_row(),

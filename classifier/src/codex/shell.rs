@@ -182,8 +182,8 @@ pub(crate) fn patch_output(s: &str) -> Output<'_> {
 
 /// The header lines and the text after an `Output:` line, when `s` has one.
 fn header(s: &str) -> Option<(&str, &str)> {
-    if s.starts_with("Output:\n") {
-        return Some(("", &s["Output:\n".len()..]));
+    if let Some(text) = s.strip_prefix("Output:\n") {
+        return Some(("", text));
     }
     let at = s.find("\nOutput:\n")?;
     Some((&s[..at], &s[at + "\nOutput:\n".len()..]))
