@@ -63,6 +63,9 @@ cargo build --release -p hiveterm
 step "conformance: Claude Code fixtures"
 python3 checks/conformance.py "$TARGET_DIR/release/hiveterm" fixtures/claude-code-2.1.332
 
+step "conformance: Codex CLI fixtures"
+python3 checks/conformance.py "$TARGET_DIR/release/hiveterm" fixtures/codex-0.171.0
+
 step "conformance: hyperhive fixtures"
 python3 checks/conformance.py "$TARGET_DIR/release/hiveterm" fixtures/hyperhive
 
