@@ -9,12 +9,14 @@
 //! - [`exec`]: `exec --json` events (`thread.*`, `turn.*`, `item.*`, `error`) → rows.
 //! - [`rollout`]: rollout lines (`{timestamp, type, payload}`) → rows; which of the rollout's
 //!   repeated facts gives the row.
+//! - [`lean`]: the lean parse of a rollout line's payload (the fields rows read).
 //! - [`rows`]: the rows both make, from the crate's own makers (Bash, tool results, `💭`…).
 //! - [`shell`]: commands unwrapped from `bash -lc`, tool outputs and patches read back.
 //! - [`summary`]: [`SummaryPart`], the log's agent version, models, tokens, tool calls, files.
 //! - `tests`: data-driven cases (`check(lines, rows)`), malformed fields included.
 
 mod exec;
+pub(crate) mod lean;
 mod rollout;
 mod rows;
 mod shell;
@@ -36,7 +38,7 @@ const MAX_REMEMBERED: usize = 64;
 const MAX_PENDING: usize = 16;
 
 /// The rollout line types (`{timestamp, type, payload}`).
-const ROLLOUT_TYPES: &[&str] = &[
+pub(crate) const ROLLOUT_TYPES: &[&str] = &[
     "session_meta",
     "response_item",
     "event_msg",
