@@ -37,7 +37,10 @@ pub(crate) fn parse(line: &[u8]) -> Option<Value> {
     if *first != b'{' {
         return None;
     }
-    let mut de = serde_json::Deserializer::from_slice(line);
+    // UTF-8 checked once for the whole line (invalid UTF-8 is the whole parse's error row), so
+    // the deserializer reads a `str` and does not check each string again.
+    let text = std::str::from_utf8(line).ok()?;
+    let mut de = serde_json::Deserializer::from_str(text);
     let value = Top.deserialize(&mut de).ok()?;
     de.end().ok()?;
     value
