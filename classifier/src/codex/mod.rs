@@ -10,6 +10,7 @@
 //! - [`rollout`]: rollout lines (`{timestamp, type, payload}`) → rows; which of the rollout's
 //!   repeated facts gives the row.
 //! - [`lean`]: the lean parse of a rollout line's payload (the fields rows read).
+//! - [`mirror`]: the rollout's `item_completed` mirrors, and the calls a rollout has made.
 //! - [`rows`]: the rows both make, from the crate's own makers (Bash, tool results, `💭`…).
 //! - [`shell`]: commands unwrapped from `bash -lc`, tool outputs and patches read back.
 //! - [`summary`]: [`SummaryPart`], the log's agent version, models, tokens, tool calls, files.
@@ -17,6 +18,7 @@
 
 mod exec;
 pub(crate) mod lean;
+mod mirror;
 mod rollout;
 mod rows;
 mod shell;

@@ -16,12 +16,13 @@
 
 use serde_json::{Map, Value, json};
 
+use super::Turn;
+use super::mirror::{mirror, strings};
 use super::rows::{
-    api_error_row, bash_row, debug_row, error_message, generic_row, plan_row, reasoning_row,
-    result_row, text_row, usage_line,
+    api_error_row, bash_row, debug_row, error_message, figures, generic_row, plan_row,
+    reasoning_row, result_row, text_row, usage_line,
 };
-use super::shell::{Patch, exec_output, files_summary, patch_body, patch_output, unwrap_argv};
-use super::{State, Turn};
+use super::shell::{Patch, exec_output, patch_body, patch_output, unwrap_argv};
 use crate::ctx::ClassifyCtx;
 use crate::kind::{icon, interrupted_row, turn_fail_row, turn_ok_row, turn_start_row};
 use crate::msg::{BodyFormat, Level, TermMsg};
@@ -205,7 +206,7 @@ fn prompt(ctx: &mut ClassifyCtx, text: &str) -> Vec<TermMsg> {
 }
 
 /// `rows` of a turn that a task opened: its bodiless start row first when none was shown.
-fn open(ctx: &mut ClassifyCtx, mut rows: Vec<TermMsg>) -> Vec<TermMsg> {
+pub(crate) fn open(ctx: &mut ClassifyCtx, mut rows: Vec<TermMsg>) -> Vec<TermMsg> {
     if ctx.codex.turn == Turn::Pending {
         ctx.codex.turn = Turn::Open;
         rows.insert(0, turn_start_row("user", ""));
@@ -381,108 +382,6 @@ fn event_msg(p: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
     }
 }
 
-/// An `item_completed`: a mirror (no row), unless it is a command or patch no call named.
-fn mirror(item: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
-    let s = |k: &str| item.get(k).and_then(Value::as_str);
-    let id = s("id").unwrap_or("");
-    match s("type").unwrap_or("") {
-        "CommandExecution" if !ctx.codex.is_call(id) => {
-            let cmd = match item.get("command") {
-                Some(Value::String(c)) => super::shell::unwrap_command(c).into_owned(),
-                other => unwrap_argv(&strings(other)),
-            };
-            let exit = item.get("exit_code").and_then(Value::as_i64);
-            let failed = matches!(s("status"), Some("failed" | "declined"));
-            let out = s("aggregated_output").unwrap_or("");
-            let result = result_row(out, exit, failed, ctx);
-            open(ctx, vec![bash_row(&cmd), result])
-        }
-        "FileChange" if !ctx.codex.is_call(id) => {
-            let (call, diff) = file_changes(item.get("changes"));
-            let row = TermMsg::new(Level::Info, call).icon("✏\u{fe0f}");
-            let row = if diff.is_empty() {
-                row
-            } else {
-                row.body_as(diff, BodyFormat::Diff)
-            };
-            let failed = !matches!(s("status"), Some("completed") | None);
-            let text = match (s("stdout"), s("stderr")) {
-                (_, Some(e)) if failed && !e.trim().is_empty() => e,
-                (Some(o), _) if !o.trim().is_empty() => o,
-                _ if failed => "patch failed",
-                _ => "applied",
-            };
-            let result = result_row(text, None, failed, ctx);
-            open(ctx, vec![row, result])
-        }
-        _ => Vec::new(),
-    }
-}
-
-/// A `FileChange`'s `changes` map as a summary and a diff (`*** Add File` + its lines,
-/// `*** Update File` + its unified diff, `*** Delete File`).
-fn file_changes(changes: Option<&Value>) -> (String, String) {
-    let mut files = Vec::new();
-    let mut diff = Vec::new();
-    let (mut removed, mut added) = (0, 0);
-    for (path, c) in changes.and_then(Value::as_object).into_iter().flatten() {
-        let cs = |k: &str| c.get(k).and_then(Value::as_str);
-        match cs("type") {
-            Some("add") => {
-                files.push(format!("+{path}"));
-                diff.push(format!("*** Add File: {path}"));
-                for l in cs("content").unwrap_or("").lines() {
-                    added += 1;
-                    diff.push(format!("+{l}"));
-                }
-            }
-            Some("delete") => {
-                files.push(format!("-{path}"));
-                diff.push(format!("*** Delete File: {path}"));
-            }
-            _ => {
-                let to = cs("move_path");
-                files.push(match to {
-                    Some(to) => format!("{path} → {to}"),
-                    None => path.clone(),
-                });
-                diff.push(format!("*** Update File: {path}"));
-                if let Some(to) = to {
-                    diff.push(format!("*** Move to: {to}"));
-                }
-                for l in cs("unified_diff").unwrap_or("").lines() {
-                    if l.starts_with('+') {
-                        added += 1;
-                    } else if l.starts_with('-') {
-                        removed += 1;
-                    }
-                    diff.push(l.to_owned());
-                }
-            }
-        }
-    }
-    (
-        files_summary(files.into_iter(), Some((removed, added))),
-        diff.join("\n"),
-    )
-}
-
-/// A turn end's figures: time (and time to first token), then tokens of the turn.
-fn figures(p: &Map<String, Value>, usage: Option<String>) -> String {
-    let n = |k: &str| p.get(k).and_then(Value::as_f64);
-    let mut out = Vec::new();
-    match (
-        n("duration_ms").and_then(millis),
-        n("time_to_first_token_ms").and_then(millis),
-    ) {
-        (Some(d), Some(f)) => out.push(format!("time {d} (first token {f})")),
-        (Some(d), None) => out.push(format!("time {d}")),
-        _ => {}
-    }
-    out.extend(usage);
-    out.join("\n")
-}
-
 /// The text of content parts (`input_text`, `output_text`, `summary_text`, `reasoning_text`,
 /// a bare string), joined by newlines.
 fn texts(v: Option<&Value>) -> String {
@@ -500,51 +399,6 @@ fn texts(v: Option<&Value>) -> String {
     }
 }
 
-/// A list of strings (an argv); non-strings left out.
-fn strings(v: Option<&Value>) -> Vec<String> {
-    v.and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(|w| w.as_str().map(str::to_owned))
-        .collect()
-}
-
-/// `ms` milliseconds as [`crate::duration`] writes them; `None` for nothing true to say.
-fn millis(ms: f64) -> Option<String> {
-    Some(crate::time::duration(ms / 1000.0)).filter(|d| !d.is_empty())
-}
-
 fn first_line(s: &str) -> &str {
     s.trim().lines().next().unwrap_or("")
-}
-
-impl State {
-    /// A call was made: remembered for its output and its mirror.
-    fn call(&mut self, id: &str, summary: &str) {
-        push_capped(&mut self.calls, id.to_owned(), super::MAX_REMEMBERED);
-        push_capped(
-            &mut self.pending,
-            (id.to_owned(), crate::text::truncate_chars(summary, 120)),
-            super::MAX_PENDING,
-        );
-    }
-
-    /// Whether `id` is a call's.
-    fn is_call(&self, id: &str) -> bool {
-        !id.is_empty() && self.calls.iter().any(|c| c == id)
-    }
-
-    /// A call's output came: no longer in flight. Returns the call row's summary.
-    fn answered(&mut self, id: &str) -> Option<String> {
-        let at = self.pending.iter().position(|(c, _)| c == id)?;
-        Some(self.pending.remove(at).1)
-    }
-}
-
-/// Pushes `v`, forgetting the oldest beyond `cap`.
-fn push_capped<T>(list: &mut Vec<T>, v: T, cap: usize) {
-    if list.len() >= cap {
-        list.remove(0);
-    }
-    list.push(v);
 }

@@ -177,3 +177,24 @@ pub(crate) fn plan_row(items: &[(String, bool)], key: &str) -> TermMsg {
         row.body_as(body.join("\n"), BodyFormat::Markdown)
     }
 }
+
+/// A turn end's figures: time (and time to first token), then tokens of the turn.
+pub(crate) fn figures(p: &Map<String, Value>, usage: Option<String>) -> String {
+    let n = |k: &str| p.get(k).and_then(Value::as_f64);
+    let mut out = Vec::new();
+    match (
+        n("duration_ms").and_then(millis),
+        n("time_to_first_token_ms").and_then(millis),
+    ) {
+        (Some(d), Some(f)) => out.push(format!("time {d} (first token {f})")),
+        (Some(d), None) => out.push(format!("time {d}")),
+        _ => {}
+    }
+    out.extend(usage);
+    out.join("\n")
+}
+
+/// `ms` milliseconds as [`crate::duration`] writes them; `None` for nothing true to say.
+fn millis(ms: f64) -> Option<String> {
+    Some(crate::time::duration(ms / 1000.0)).filter(|d| !d.is_empty())
+}
