@@ -59,6 +59,7 @@ fn subagent_stream() {
     assert_eq!(
         summarize("claude-code-2.1.332/subagent.stream.jsonl"),
         Summary {
+            agent: Some("claude-code".to_owned()),
             turns: 2,
             turns_ok: 2,
             tool_calls: tools(&[("Agent", 1), ("Bash", 1), ("Read", 1)]),
@@ -83,6 +84,7 @@ fn file_tools_transcript() {
     assert_eq!(
         summarize("claude-code-2.1.332/file_tools.transcript.jsonl"),
         Summary {
+            agent: Some("claude-code".to_owned()),
             turns: 1,
             turns_ok: 1,
             tool_calls: tools(&[
@@ -121,6 +123,7 @@ fn hyperhive_api_fatal_400() {
     assert_eq!(
         summarize("hyperhive/api_fatal_400.events.jsonl"),
         Summary {
+            agent: Some("hyperhive".to_owned()),
             turns: 1,
             turns_failed: 1,
             errors: 2,
@@ -143,6 +146,7 @@ fn tool_errors_stream() {
     assert_eq!(
         summarize("claude-code-2.1.332/tool_errors.stream.jsonl"),
         Summary {
+            agent: Some("claude-code".to_owned()),
             turns: 1,
             turns_ok: 1,
             tool_calls: tools(&[
@@ -248,9 +252,12 @@ fn json_keys() {
         "files_changed",
         "started_at",
         "ended_at",
+        "agent",
+        "agent_version",
+        "lines_not_understood",
     ] {
         assert!(keys.contains(&key), "{key} missing from {keys:?}");
     }
-    assert_eq!(keys.len(), 20, "{keys:?}");
+    assert_eq!(keys.len(), 23, "{keys:?}");
     assert_eq!(v["first_error_seq"], serde_json::Value::Null);
 }
