@@ -79,6 +79,9 @@ python3 checks/conformance.py "$TARGET_DIR/release/hiveterm" fixtures/claude-cod
 step "conformance: Gemini CLI fixtures"
 python3 checks/conformance.py "$TARGET_DIR/release/hiveterm" fixtures/gemini-0.61.0
 
+step "conformance: Codex CLI fixtures"
+python3 checks/conformance.py "$TARGET_DIR/release/hiveterm" fixtures/codex-0.171.0
+
 step "conformance: hyperhive fixtures"
 python3 checks/conformance.py "$TARGET_DIR/release/hiveterm" fixtures/hyperhive
 

@@ -13,7 +13,9 @@
 //! The promise: the envelope classified from a [`parse`]d line is the one classified from the
 //! whole [`Value`]. When [`parse`] cannot keep it — the line is not a JSON object, is not JSON
 //! at all (its error row's wording comes from the whole parse), has a hyperhive `kind`, says
-//! its `type` twice, is a `user` or `assistant` line without a `message` (another agent's), or
+//! its `type` twice, is a `user` or `assistant` line without a `message` (another agent's), is a
+//! Codex rollout line whose `payload` is no object (a Codex rollout line's payload is itself
+//! read lean: `crate::codex::lean`), or
 //! is a task event (`subtype` `task_started`/`task_notification`, a row of
 //! its fields whatever its type) — it answers `None` and the caller parses the whole line.
 
@@ -60,7 +62,10 @@ pub(crate) fn parse(line: &[u8]) -> Option<Value> {
     if *first != b'{' {
         return None;
     }
-    let mut de = serde_json::Deserializer::from_slice(line);
+    // UTF-8 checked once for the whole line (invalid UTF-8 is the whole parse's error row), so
+    // the deserializer reads a `str` and does not check each string again.
+    let text = std::str::from_utf8(line).ok()?;
+    let mut de = serde_json::Deserializer::from_str(text);
     let value = Top.deserialize(&mut de).ok()?;
     de.end().ok()?;
     value
@@ -77,12 +82,16 @@ enum Keep {
     /// A `user` or `assistant` line: [`MESSAGE_KEYS`] only (its `toolUseResult`, the uuid chain,
     /// cwd, version, request ids… are never read).
     Message,
+    /// A Codex rollout line: `type`, `timestamp`, `kind`, `subtype` and its `payload`, itself
+    /// lean ([`crate::codex::lean`]).
+    Rollout,
 }
 
 impl Keep {
     fn of(ty: &Value) -> Keep {
         match ty.as_str() {
             Some("user" | "assistant") => Keep::Message,
+            Some(t) if crate::codex::ROLLOUT_TYPES.contains(&t) => Keep::Rollout,
             Some(t) if QUIET_TYPES.contains(&t) => Keep::Quiet,
             _ => Keep::All,
         }
@@ -93,6 +102,7 @@ impl Keep {
             Keep::All => true,
             Keep::Quiet => matches!(key, "type" | "subtype" | "timestamp" | "kind"),
             Keep::Message => MESSAGE_KEYS.contains(&key),
+            Keep::Rollout => matches!(key, "type" | "subtype" | "timestamp" | "kind" | "payload"),
         }
     }
 }
@@ -151,7 +161,12 @@ impl<'de> Visitor<'de> for Top {
                 skipped = true;
                 continue;
             }
-            let value: Value = access.next_value()?;
+            let value: Value = match (keep, key.as_ref(), map.get("type")) {
+                (Keep::Rollout, "payload", Some(Value::String(line))) => {
+                    access.next_value_seed(crate::codex::lean::Payload::new(line))?
+                }
+                _ => access.next_value()?,
+            };
             match key.as_ref() {
                 // A second `type` could make a skipped field one that is read.
                 "type" if typed => whole = true,
@@ -173,6 +188,8 @@ impl<'de> Visitor<'de> for Top {
         // A `user` line without a `message` is not Claude Code's (a Gemini chat record's is
         // `content`): only the whole value can say what it is.
         whole |= skipped && keep == Keep::Message && !map.contains_key("message");
+        // A rollout line's payload that is no object: the line's row shows all of it.
+        whole |= keep == Keep::Rollout && !map.get("payload").is_some_and(Value::is_object);
         // A task event of any type is a row made of its fields.
         whole |= skipped
             && matches!(
@@ -184,7 +201,7 @@ impl<'de> Visitor<'de> for Top {
 }
 
 /// A map key, borrowed from the line when it has no escapes.
-struct Key<'de>(Cow<'de, str>);
+pub(crate) struct Key<'de>(pub(crate) Cow<'de, str>);
 
 impl<'de> Deserialize<'de> for Key<'de> {
     fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Key<'de>, D::Error> {
@@ -209,7 +226,7 @@ impl<'de> Deserialize<'de> for Key<'de> {
 }
 
 /// Any JSON value, read to its end and checked exactly as a [`Value`] would be, and dropped.
-struct Checked;
+pub(crate) struct Checked;
 
 impl<'de> Deserialize<'de> for Checked {
     fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Checked, D::Error> {
@@ -300,6 +317,35 @@ mod tests {
         check(r#" {"ty\u0070e":"mode","mode":"x"} "#, Some(&["mode"]));
         // A kind first: a hyperhive line keeps everything.
         check(r#"{"kind":"note","type":"mode","mode":"x"}"#, Some(&[]));
+    }
+
+    #[test]
+    fn a_codex_rollout_line_keeps_what_its_rows_read() {
+        let lean = |line: &str| parse(line.as_bytes()).map(|v| v.to_string());
+        assert_eq!(
+            lean(
+                r#"{"timestamp":"t","ordinal":3,"type":"turn_context","payload":{"cwd":"/x","model":"m"},"metadata":{"a":1}}"#
+            )
+            .as_deref(),
+            Some(r#"{"timestamp":"t","ordinal":3,"type":"turn_context","payload":{"model":"m"}}"#)
+        );
+        assert_eq!(
+            lean(
+                r#"{"timestamp":"t","type":"event_msg","payload":{"type":"item_completed","turn_id":"u","item":{"type":"AgentMessage","id":"i","content":[{"text":"hi"}]}}}"#
+            )
+            .as_deref(),
+            Some(
+                r#"{"timestamp":"t","type":"event_msg","payload":{"type":"item_completed","item":{"type":"AgentMessage","id":"i"}}}"#
+            )
+        );
+        // Fields before the payload's type, and every field of an unknown type, are kept.
+        let line = r#"{"timestamp":"t","type":"response_item","payload":{"extra":1,"type":"hologram","x":[1]}}"#;
+        assert_eq!(lean(line).as_deref(), Some(line));
+        // A payload that is no object: the whole parse (its row shows the whole line).
+        check(
+            r#"{"timestamp":"t","type":"event_msg","payload":5,"ordinal":1}"#,
+            None,
+        );
     }
 
     #[test]

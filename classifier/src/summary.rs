@@ -176,14 +176,14 @@ impl SummaryFold {
             self.summary.lines_not_understood += u64::from(b.lines);
         }
         match out.now {
-            Now::Other => self.event(event),
-            Now::Done(value, _) => self.event(&crate::event::from_value(*value).event),
+            Now::Other => self.event(event, env),
+            Now::Done(value, _) => self.event(&crate::event::from_value(*value).event, env),
             Now::Open(_) | Now::InBroken => {}
         }
     }
 
     /// Folds in one event's own share (its rows are counted by [`SummaryFold::add`]).
-    fn event(&mut self, event: &LiveEvent) {
+    fn event(&mut self, event: &LiveEvent, env: &TermEnvelope) {
         let value = match event {
             LiveEvent::Stream { value } => {
                 self.agent("claude-code");
@@ -191,7 +191,7 @@ impl SummaryFold {
             }
             LiveEvent::Codex { value } => {
                 self.agent("codex");
-                return self.codex.add(value, &mut self.summary);
+                return self.codex.add(value, env, &mut self.summary);
             }
             LiveEvent::Gemini { value } => {
                 self.agent("gemini");

@@ -259,6 +259,9 @@ fn json_keys() {
         "files_changed",
         "started_at",
         "ended_at",
+        "agent",
+        "agent_version",
+        "lines_not_understood",
     ] {
         assert!(keys.contains(&key), "{key} missing from {keys:?}");
     }

@@ -1,10 +1,11 @@
 //! `hiveterm classify [PATH|-] [--pretty]`: a log in, one envelope per non-blank line out.
 
 use std::fs::File;
-use std::io::{self, IsTerminal, Read, Write};
+use std::io::{self, BufRead, BufReader, IsTerminal, Read, Write};
 use std::path::PathBuf;
 
 use classifier::{Level, LogClassifier, MAX_LINE_BYTES, TermEnvelope};
+use ruzstd::decoding::{FrameDecoder, StreamingDecoder};
 
 /// Arguments of `hiveterm classify`.
 #[derive(clap::Args)]
@@ -23,9 +24,11 @@ pub struct Args {
 /// How much of the input is read at a time.
 const CHUNK: usize = 256 * 1024;
 
-/// The log at `path` (standard input for none or `-`) and its name for messages.
+/// The log at `path` (standard input for none or `-`) and its name for messages; a
+/// zstd-compressed log (a Codex rollout idle long enough to become `.jsonl.zst`) is read
+/// decompressed, known by its first bytes whatever its name ([`decompressed`]).
 pub(crate) fn open(path: Option<&PathBuf>) -> Result<(Box<dyn Read>, String), String> {
-    Ok(match path {
+    let (input, name): (Box<dyn Read>, String) = match path {
         None => (Box::new(io::stdin().lock()), "standard input".to_owned()),
         Some(p) if p.as_os_str() == "-" => {
             (Box::new(io::stdin().lock()), "standard input".to_owned())
@@ -34,7 +37,65 @@ pub(crate) fn open(path: Option<&PathBuf>) -> Result<(Box<dyn Read>, String), St
             let file = File::open(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
             (Box::new(file), p.display().to_string())
         }
-    })
+    };
+    let input = decompressed(input).map_err(|e| format!("cannot read {name}: {e}"))?;
+    Ok((input, name))
+}
+
+/// The first bytes of a zstd frame.
+const ZSTD_MAGIC: [u8; 4] = [0x28, 0xB5, 0x2F, 0xFD];
+
+/// `input` as it is, or decompressed when it starts with a zstd frame (every frame in turn:
+/// Codex appends frames to a compressed rollout). Pure Rust (`ruzstd`).
+pub(crate) fn decompressed(mut input: Box<dyn Read>) -> io::Result<Box<dyn Read>> {
+    let mut head = Vec::with_capacity(ZSTD_MAGIC.len());
+    while head.len() < ZSTD_MAGIC.len() {
+        let mut byte = [0u8; 4];
+        let want = ZSTD_MAGIC.len() - head.len();
+        match input.read(&mut byte[..want]) {
+            Ok(0) => break,
+            Ok(n) => head.extend_from_slice(&byte[..n]),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    let zstd = head == ZSTD_MAGIC;
+    let whole: Box<dyn Read> = Box::new(io::Cursor::new(head).chain(input));
+    if !zstd {
+        return Ok(whole);
+    }
+    let decoder = StreamingDecoder::new(BufReader::new(whole)).map_err(io::Error::other)?;
+    Ok(Box::new(Zstd { dec: Some(decoder) }))
+}
+
+/// A zstd stream of one or more frames, decompressed.
+struct Zstd {
+    dec: Option<StreamingDecoder<BufReader<Box<dyn Read>>, FrameDecoder>>,
+}
+
+impl Read for Zstd {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        loop {
+            let Some(dec) = self.dec.as_mut() else {
+                return Ok(0);
+            };
+            let n = dec.read(buf)?;
+            if n > 0 || buf.is_empty() {
+                return Ok(n);
+            }
+            // The frame is done: another may follow.
+            let Some(done) = self.dec.take() else {
+                return Ok(0);
+            };
+            let (mut source, frame) = done.into_parts();
+            if source.fill_buf()?.is_empty() {
+                return Ok(0);
+            }
+            let next =
+                StreamingDecoder::new_with_decoder(source, frame).map_err(io::Error::other)?;
+            self.dec = Some(next);
+        }
+    }
 }
 
 pub fn run(args: &Args) -> Result<(), String> {
@@ -163,4 +224,46 @@ fn write_pretty(out: &mut impl Write, env: &TermEnvelope, colour: bool) -> io::R
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Read;
+
+    use super::decompressed;
+
+    /// A Codex rollout compressed by the `zstd` tool (level 19), and the rollout itself.
+    const ZST: &[u8] = include_bytes!("../tests/data/codex_resume_1_first.session.jsonl.zst");
+    const PLAIN: &[u8] =
+        include_bytes!("../../fixtures/codex-0.171.0/codex_resume_1_first.session.jsonl");
+
+    fn read_all(input: Vec<u8>) -> Vec<u8> {
+        let mut out = Vec::new();
+        decompressed(Box::new(std::io::Cursor::new(input)))
+            .expect("opens")
+            .read_to_end(&mut out)
+            .expect("reads");
+        out
+    }
+
+    #[test]
+    fn a_zstd_log_is_read_decompressed_and_a_plain_one_as_it_is() {
+        assert_ne!(ZST, PLAIN);
+        assert_eq!(read_all(ZST.to_vec()), PLAIN);
+        assert_eq!(read_all(PLAIN.to_vec()), PLAIN);
+        // Frames appended one after another are read in turn.
+        assert_eq!(read_all([ZST, ZST].concat()), [PLAIN, PLAIN].concat());
+        // Shorter than the magic, and empty.
+        assert_eq!(read_all(b"{}".to_vec()), b"{}");
+        assert_eq!(read_all(Vec::new()), b"");
+    }
+
+    #[test]
+    fn a_broken_zstd_log_is_an_error_not_a_panic() {
+        let cut = ZST[..ZST.len() / 2].to_vec();
+        let mut out = Vec::new();
+        let result = decompressed(Box::new(std::io::Cursor::new(cut)))
+            .and_then(|mut r| r.read_to_end(&mut out));
+        assert!(result.is_err());
+    }
 }

@@ -1,0 +1,404 @@
+//! Rollout lines (`~/.codex/sessions/…/rollout-*.jsonl`) → rows (`docs/ROWS.md`, "Codex").
+//!
+//! **One source per fact.** The rollout writes the conversation twice: as `response_item`s
+//! (what the model saw) and as `event_msg` `item_completed` (the UI's view). The rows come
+//! from the `response_item`s — messages, reasoning, calls and their outputs — and the
+//! `item_completed` mirrors give none, except a `CommandExecution` or `FileChange` whose id
+//! matches no call seen (code mode: the commands and patches its JavaScript ran), which has
+//! no other line: it gives its call and result rows.
+//!
+//! **Turns.** `task_started` opens a turn; the user's prompt (the first user message that is
+//! not one Codex injected: `<environment_context>`, `<turn_aborted>`, instructions) gives the
+//! `◆ TURN ← user` row with the prompt. A turn whose first row is not a prompt gets a bodiless
+//! `◆ TURN ← user` first. `task_complete` ends it (`✅ turn ok` with its time and tokens, or
+//! `❌ turn fail — <error>`), `turn_aborted` with `⏹ interrupted by user` naming the calls
+//! still in flight.
+
+use serde_json::{Map, Value, json};
+
+use super::Turn;
+use super::mirror::{mirror, strings};
+use super::rows::{
+    api_error_row, bash_row, debug_row, error_message, figures, generic_row, plan_row,
+    reasoning_row, result_row, text_row, usage_line,
+};
+use super::shell::{Patch, exec_output, patch_body, patch_output, unwrap_argv};
+use crate::ctx::ClassifyCtx;
+use crate::kind::{icon, interrupted_row, turn_fail_row, turn_ok_row, turn_start_row};
+use crate::msg::{BodyFormat, Level, TermMsg};
+use crate::text::{line_count, preview};
+
+/// Classifies one rollout line of type `ty` with its `payload`.
+pub(crate) fn classify(
+    ty: &str,
+    payload: &Map<String, Value>,
+    ctx: &mut ClassifyCtx,
+) -> Vec<TermMsg> {
+    let s = |k: &str| payload.get(k).and_then(Value::as_str);
+    match ty {
+        "session_meta" => {
+            ctx.codex.turn = Turn::Idle;
+            ctx.codex.pending.clear();
+            let mut parts = vec![format!("codex {}", s("cli_version").unwrap_or("?"))];
+            for k in ["model_provider", "originator", "cwd"] {
+                if let Some(v) = s(k) {
+                    parts.push(v.to_owned());
+                }
+            }
+            vec![TermMsg::new(
+                Level::Debug,
+                format!("⚙ {}", parts.join(" · ")),
+            )]
+        }
+        "turn_context" => match s("model") {
+            Some(m) if m != ctx.codex.model => {
+                m.clone_into(&mut ctx.codex.model);
+                vec![TermMsg::new(Level::Debug, format!("⚙ model {m}"))]
+            }
+            _ => Vec::new(),
+        },
+        "response_item" => response_item(payload, ctx),
+        "event_msg" => event_msg(payload, ctx),
+        "token_usage_record" => {
+            ctx.codex.turn_usage = usage_line(" (turn)", payload.get("turn_token_usage"));
+            Vec::new()
+        }
+        "compacted" => vec![debug_row("context compacted", s("message").unwrap_or(""))],
+        // What the model is told (environment, tools, permissions): a snapshot, not an event.
+        "world_state" => Vec::new(),
+        _ => vec![crate::stream::unrecognised(
+            &json!({ "type": ty, "payload": payload }),
+        )],
+    }
+}
+
+/// A `response_item`: the conversation as the model sees it.
+fn response_item(p: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
+    let s = |k: &str| p.get(k).and_then(Value::as_str);
+    let call_id = s("call_id").unwrap_or("");
+    match s("type").unwrap_or("") {
+        "message" => message(p, ctx),
+        "reasoning" => {
+            let summary = texts(p.get("summary"));
+            let raw = texts(p.get("content"));
+            open(ctx, vec![reasoning_row(&summary, &raw)])
+        }
+        "function_call" => {
+            let args = s("arguments")
+                .and_then(|a| serde_json::from_str::<Value>(a).ok())
+                .unwrap_or(Value::Null);
+            let row = function_row(s("name").unwrap_or("?"), &args, call_id);
+            ctx.codex.call(call_id, &row.summary);
+            open(ctx, vec![row])
+        }
+        "local_shell_call" => {
+            let argv = strings(p.get("action").and_then(|a| a.get("command")));
+            let row = bash_row(&unwrap_argv(&argv));
+            ctx.codex.call(call_id, &row.summary);
+            open(ctx, vec![row])
+        }
+        "custom_tool_call" => {
+            let input = s("input").unwrap_or("");
+            let row = custom_row(s("name").unwrap_or("?"), input);
+            ctx.codex.call(call_id, &row.summary);
+            open(ctx, vec![row])
+        }
+        "function_call_output" | "custom_tool_call_output" => {
+            let tool = ctx.codex.answered(call_id);
+            let text = match p.get("output") {
+                Some(Value::String(t)) => t.clone(),
+                Some(Value::Array(_)) => texts(p.get("output")),
+                Some(v) => texts(v.get("content")),
+                None => String::new(),
+            };
+            vec![output_row(tool.as_deref(), &text, ctx)]
+        }
+        "web_search_call" => {
+            let query = p
+                .get("action")
+                .and_then(|a| a.get("query"))
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            open(
+                ctx,
+                vec![crate::tools::tool_use_row(
+                    "WebSearch",
+                    &json!({ "query": query }),
+                )],
+            )
+        }
+        "additional_tools" => {
+            let n = p.get("tools").and_then(Value::as_array).map_or(0, Vec::len);
+            vec![TermMsg::new(
+                Level::Debug,
+                format!("⚙ tools declared · {n}"),
+            )]
+        }
+        "" => vec![generic_row("? item", &Value::Object(p.clone()))],
+        other => vec![generic_row(
+            &format!("{other} item"),
+            &Value::Object(p.clone()),
+        )],
+    }
+}
+
+/// A message: the agent's text, the user's prompt, or a block Codex injected.
+fn message(p: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
+    let text = texts(p.get("content"));
+    match p.get("role").and_then(Value::as_str) {
+        Some("assistant") => open(ctx, text_row(&text).into_iter().collect()),
+        Some("user") => match injected(p, &text) {
+            Some("") => Vec::new(),
+            Some(what) => vec![debug_row(what, &text)],
+            None => prompt(ctx, &text),
+        },
+        Some("developer" | "system") => vec![debug_row(
+            &format!("instructions · {}", preview(first_line(&text))),
+            &text,
+        )],
+        _ => vec![generic_row("message", &Value::Object(p.clone()))],
+    }
+}
+
+/// What Codex put in a user message itself, or `None` for the user's own words. `Some("")`
+/// for the interruption notice (its turn's `turn_aborted` row says it).
+fn injected<'a>(p: &Map<String, Value>, text: &'a str) -> Option<&'a str> {
+    let t = text.trim_start();
+    if t.starts_with("<turn_aborted>") {
+        return Some("");
+    }
+    if t.starts_with("<environment_context>") {
+        return Some("environment context");
+    }
+    // The content kinds Codex records (`user.text` is the user's).
+    let kinds = p
+        .get("internal_chat_message_metadata_passthrough")
+        .and_then(|m| m.get("content_item_kinds"))
+        .and_then(Value::as_array);
+    if let Some(kinds) = kinds
+        && !kinds.is_empty()
+        && !kinds
+            .iter()
+            .any(|k| k.as_str().is_some_and(|k| k.starts_with("user.")))
+    {
+        return Some("context");
+    }
+    if t.starts_with("<user_instructions>")
+        || t.starts_with("# AGENTS.md instructions")
+        || t.starts_with("<INSTRUCTIONS>")
+        || t.starts_with("<user_shell_command>")
+    {
+        return Some("instructions");
+    }
+    None
+}
+
+/// The user's prompt: a turn starts (or, mid-turn, `prompt ← user`).
+fn prompt(ctx: &mut ClassifyCtx, text: &str) -> Vec<TermMsg> {
+    if ctx.codex.turn == Turn::Open {
+        let mut row = turn_start_row("user", text);
+        row.icon = None;
+        row.summary = "prompt ← user".to_owned();
+        return vec![row];
+    }
+    ctx.codex.turn = Turn::Open;
+    vec![turn_start_row("user", text)]
+}
+
+/// `rows` of a turn that a task opened: its bodiless start row first when none was shown.
+pub(crate) fn open(ctx: &mut ClassifyCtx, mut rows: Vec<TermMsg>) -> Vec<TermMsg> {
+    if ctx.codex.turn == Turn::Pending {
+        ctx.codex.turn = Turn::Open;
+        rows.insert(0, turn_start_row("user", ""));
+    }
+    rows
+}
+
+/// The row of a `function_call`: `exec_command` / `shell` / `container.exec` as the Bash row,
+/// `update_plan` as the plan, anything else as its tool row.
+fn function_row(name: &str, args: &Value, call_id: &str) -> TermMsg {
+    match name {
+        "exec_command" => {
+            let cmd = args.get("cmd").and_then(Value::as_str).unwrap_or("");
+            bash_row(cmd)
+        }
+        "shell" | "container.exec" | "local_shell" => match args.get("command") {
+            Some(Value::String(cmd)) => bash_row(cmd),
+            other => bash_row(&unwrap_argv(&strings(other))),
+        },
+        "update_plan" => {
+            let items: Vec<(String, bool)> = args
+                .get("plan")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .map(|i| {
+                    let step = i.get("step").and_then(Value::as_str).unwrap_or("");
+                    let done = i.get("status").and_then(Value::as_str) == Some("completed");
+                    (step.to_owned(), done)
+                })
+                .collect();
+            plan_row(&items, call_id)
+        }
+        _ => crate::tools::tool_use_row(name, args),
+    }
+}
+
+/// The row of a `custom_tool_call`: `apply_patch` as the edit row with the patch as its diff,
+/// code mode's `exec` with its JavaScript as the body, any other with its input.
+fn custom_row(name: &str, input: &str) -> TermMsg {
+    match name {
+        "apply_patch" => {
+            let patch = Patch::parse(input);
+            TermMsg::new(Level::Info, patch.summary())
+                .icon("✏\u{fe0f}")
+                .body_as(patch_body(input), BodyFormat::Diff)
+        }
+        _ => {
+            let lines = line_count(input);
+            let what = if name == "exec" { "script" } else { "input" };
+            TermMsg::new(Level::Info, format!("{name} · {lines}L {what}"))
+                .icon(icon::TOOL)
+                .body(input)
+        }
+    }
+}
+
+/// A call's output, read as its tool writes it.
+fn output_row(tool: Option<&str>, text: &str, ctx: &mut ClassifyCtx) -> TermMsg {
+    match tool {
+        Some(t) if t.starts_with("apply_patch") => {
+            let out = patch_output(text);
+            result_row(&out.text, None, out.exit.is_some_and(|c| c != 0), ctx)
+        }
+        Some(t) if t.starts_with("exec ·") => {
+            let failed = text.starts_with("Script failed") || text.starts_with("Script error");
+            result_row(text, None, failed, ctx)
+        }
+        _ => {
+            let out = exec_output(text);
+            let mut row = result_row(&out.text, out.exit, false, ctx);
+            if out.running {
+                row.summary = format!("{} (still running)", row.summary);
+            }
+            row
+        }
+    }
+}
+
+/// An `event_msg`: the client's own events. Mirrors of `response_item`s give no row.
+fn event_msg(p: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
+    let s = |k: &str| p.get(k).and_then(Value::as_str);
+    match s("type").unwrap_or("") {
+        "task_started" | "turn_started" => {
+            ctx.codex.turn = Turn::Pending;
+            ctx.codex.pending.clear();
+            ctx.codex.turn_usage = None;
+            Vec::new()
+        }
+        "task_complete" | "turn_complete" => {
+            let mut rows = open(ctx, Vec::new());
+            ctx.codex.turn = Turn::Idle;
+            ctx.codex.pending.clear();
+            let why = p.get("error").map(|e| {
+                match e.get("message").and_then(Value::as_str).or(e.as_str()) {
+                    Some(m) => error_message(m),
+                    None => e.to_string(),
+                }
+            });
+            let row = match why {
+                Some(why) => turn_fail_row(Some(&why)),
+                None => turn_ok_row(),
+            };
+            let figures = figures(p, ctx.codex.turn_usage.take());
+            rows.push(if figures.is_empty() {
+                row
+            } else {
+                row.body(figures)
+            });
+            rows
+        }
+        "turn_aborted" => {
+            let mut rows = open(ctx, Vec::new());
+            ctx.codex.turn = Turn::Idle;
+            let mut body: Vec<String> = std::mem::take(&mut ctx.codex.pending)
+                .into_iter()
+                .map(|(_, summary)| format!("in flight: {summary}"))
+                .collect();
+            if let Some(r) = s("reason").filter(|r| *r != "interrupted") {
+                body.push(format!("reason: {r}"));
+            }
+            body.extend(
+                figures(p, ctx.codex.turn_usage.take())
+                    .lines()
+                    .map(str::to_owned),
+            );
+            let row = interrupted_row();
+            rows.push(if body.is_empty() {
+                row
+            } else {
+                row.body(body.join("\n"))
+            });
+            rows
+        }
+        "item_completed" => match p.get("item") {
+            Some(Value::Object(item)) => mirror(item, ctx),
+            _ => Vec::new(),
+        },
+        "error" => vec![api_error_row(s("message").unwrap_or("error"))],
+        "stream_error" => vec![TermMsg::new(
+            Level::Warn,
+            format!("⚠ api retry · {}", preview(s("message").unwrap_or(""))),
+        )],
+        "warning" => vec![TermMsg::new(
+            Level::Warn,
+            format!("⚠ {}", preview(s("message").unwrap_or(""))),
+        )],
+        "context_compacted" => vec![TermMsg::new(Level::Debug, "⚙ context compacted")],
+        // Running totals (the summary reads them), settings, and the legacy mirrors of
+        // response items and of commands and patches (`exec_command_*`, `patch_apply_*`).
+        "token_count"
+        | "thread_settings_applied"
+        | "user_message"
+        | "agent_message"
+        | "agent_reasoning"
+        | "agent_reasoning_raw_content"
+        | "agent_reasoning_section_break"
+        | "exec_command_begin"
+        | "exec_command_end"
+        | "exec_command_output_delta"
+        | "patch_apply_begin"
+        | "patch_apply_end"
+        | "mcp_tool_call_begin"
+        | "mcp_tool_call_end"
+        | "web_search_begin"
+        | "web_search_end"
+        | "plan_update"
+        | "turn_diff"
+        | "session_configured"
+        | "item_started"
+        | "background_event" => Vec::new(),
+        other => vec![TermMsg::new(Level::Debug, format!("⚙ {other}"))],
+    }
+}
+
+/// The text of content parts (`input_text`, `output_text`, `summary_text`, `reasoning_text`,
+/// a bare string), joined by newlines.
+fn texts(v: Option<&Value>) -> String {
+    match v {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Array(parts)) => parts
+            .iter()
+            .filter_map(|p| match p {
+                Value::String(s) => Some(s.as_str()),
+                _ => p.get("text").and_then(Value::as_str),
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => String::new(),
+    }
+}
+
+fn first_line(s: &str) -> &str {
+    s.trim().lines().next().unwrap_or("")
+}

@@ -1,0 +1,173 @@
+//! A Codex log's share of the summary: the agent's version, models, tokens (the log's own
+//! running totals: the last per thread, summed over threads), tool calls as the rows name
+//! them, tool errors, and files changed. Codex writes no cost: `cost_usd` stays `null`.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::rows::API_ERROR;
+use crate::kind::{RowKind, icon, tool_of, turn_kind};
+use crate::msg::{Level, TermEnvelope};
+use crate::summary::Summary;
+
+/// Most threads whose totals are kept.
+const MAX_THREADS: usize = 64;
+
+/// Token counts of one thread's running total: input (cached included), cached, cache
+/// write, output.
+type Usage = [u64; 4];
+
+/// A Codex log's share of the summary: what [`crate::SummaryFold`] cannot read from rows.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub(crate) struct SummaryPart {
+    /// The thread the lines are of (`thread.started`, `session_meta`).
+    thread: String,
+    /// The last running total of each thread.
+    totals: Vec<(String, Usage)>,
+}
+
+impl SummaryPart {
+    /// Folds in one Codex line and the rows it gave.
+    pub(crate) fn add(&mut self, value: &Value, env: &TermEnvelope, summary: &mut Summary) {
+        for msg in &env.msgs {
+            if let Some(tool) = tool_of(msg) {
+                match summary.tool_calls.get_mut(tool) {
+                    Some(n) => *n += 1,
+                    None => {
+                        summary.tool_calls.insert(tool.to_owned(), 1);
+                    }
+                }
+            } else if msg.level == Level::Error
+                && turn_kind(msg) == RowKind::Other
+                && !msg.summary.starts_with(API_ERROR)
+            {
+                summary.tool_errors += 1;
+            }
+            if msg.icon.as_deref() == Some(icon::UNRECOGNISED) {
+                summary.lines_not_understood += 1;
+            }
+        }
+        let ty = value.get("type").and_then(Value::as_str).unwrap_or("");
+        let payload = value.get("payload");
+        let p = |k: &str| payload.and_then(|p| p.get(k));
+        let ps = |k: &str| p(k).and_then(Value::as_str);
+        match ty {
+            "thread.started" => self.thread(value.get("thread_id")),
+            "turn.completed" => self.total(value.get("usage")),
+            "item.completed" => {
+                let item = value.get("item");
+                let field = |k: &str| item.and_then(|i| i.get(k));
+                if field("type").and_then(Value::as_str) == Some("file_change")
+                    && field("status").and_then(Value::as_str) == Some("completed")
+                {
+                    for c in field("changes")
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                    {
+                        if let Some(path) = c.get("path").and_then(Value::as_str) {
+                            file(summary, path);
+                        }
+                    }
+                }
+            }
+            "session_meta" => {
+                self.thread(p("id").or(p("session_id")));
+                if summary.agent_version.is_none()
+                    && let Some(v) = ps("cli_version")
+                {
+                    summary.agent_version = Some(v.to_owned());
+                }
+            }
+            "turn_context" => model(summary, p("model")),
+            "token_usage_record" => {
+                if let Some(t) = p("thread_id").or(p("session_id")) {
+                    self.thread(Some(t));
+                }
+                self.total(p("thread_token_usage"));
+            }
+            "event_msg" => match ps("type") {
+                Some("thread_settings_applied") => {
+                    model(summary, p("thread_settings").and_then(|s| s.get("model")))
+                }
+                Some("token_count") => {
+                    self.total(p("info").and_then(|i| i.get("total_token_usage")));
+                }
+                Some("item_completed") => {
+                    let item = p("item");
+                    let field = |k: &str| item.and_then(|i| i.get(k));
+                    if field("type").and_then(Value::as_str) == Some("FileChange")
+                        && field("status").and_then(Value::as_str) == Some("completed")
+                    {
+                        let changes = field("changes").and_then(Value::as_object);
+                        for (path, c) in changes.into_iter().flatten() {
+                            file(summary, path);
+                            if let Some(to) = c.get("move_path").and_then(Value::as_str) {
+                                file(summary, to);
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            },
+            _ => {}
+        }
+    }
+
+    /// Sets the tokens: each thread's last running total, summed over the threads.
+    pub(crate) fn finish(&self, summary: &mut Summary) {
+        for (_, [input, cached, written, output]) in &self.totals {
+            summary.input_tokens += input;
+            summary.cache_read_tokens += cached;
+            summary.cache_creation_tokens += written;
+            summary.output_tokens += output;
+        }
+    }
+
+    fn thread(&mut self, id: Option<&Value>) {
+        if let Some(id) = id.and_then(Value::as_str)
+            && id != self.thread
+        {
+            id.clone_into(&mut self.thread);
+        }
+    }
+
+    /// A running total of the current thread: replaces the one before.
+    fn total(&mut self, usage: Option<&Value>) {
+        let Some(u) = usage.and_then(Value::as_object) else {
+            return;
+        };
+        let n = |k: &str| u.get(k).and_then(Value::as_u64).unwrap_or(0);
+        let usage = [
+            n("input_tokens"),
+            n("cached_input_tokens"),
+            n("cache_write_input_tokens"),
+            n("output_tokens"),
+        ];
+        match self.totals.iter_mut().find(|(t, _)| *t == self.thread) {
+            Some((_, last)) => *last = usage,
+            None => {
+                if self.totals.len() >= MAX_THREADS {
+                    self.totals.remove(0);
+                }
+                self.totals.push((self.thread.clone(), usage));
+            }
+        }
+    }
+}
+
+fn model(summary: &mut Summary, m: Option<&Value>) {
+    if let Some(m) = m.and_then(Value::as_str)
+        && !m.is_empty()
+        && !summary.models.iter().any(|x| x == m)
+    {
+        summary.models.push(m.to_owned());
+    }
+}
+
+fn file(summary: &mut Summary, path: &str) {
+    if !summary.files_changed.iter().any(|p| p == path) {
+        summary.files_changed.push(path.to_owned());
+    }
+}
