@@ -387,6 +387,7 @@ async fn post_events(
         .await
         .map_err(|_| too_large())?;
     let title = params.get("title").cloned().unwrap_or_else(|| id.clone());
+    crate::error::check_text("a session's title", &title)?;
     let posted = crate::post::post_lines(&state, &id, &title, bytes, key).await?;
     Ok(Json(posted).into_response())
 }

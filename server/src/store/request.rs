@@ -32,6 +32,19 @@ impl RawLine {
     }
 }
 
+/// Longest session title stored, in bytes: a longer one (`?title=`, `run`'s command line, a
+/// followed file's path) is stored cut to the characters that fit.
+pub const MAX_TITLE_BYTES: usize = 1024;
+
+/// `title` cut to at most [`MAX_TITLE_BYTES`] bytes, on a char boundary.
+pub fn cut_title(title: &str) -> &str {
+    let mut end = title.len().min(MAX_TITLE_BYTES);
+    while !title.is_char_boundary(end) {
+        end -= 1;
+    }
+    &title[..end]
+}
+
 /// How far a followed file has been stored, committed with its lines.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FollowPos {

@@ -1,0 +1,146 @@
+//! Issue 25's smaller holes, against the real router over a real database (SQLite, or
+//! PostgreSQL with `HIVETERM_TEST_DB=postgres`): a NUL in a title, an unbounded session
+//! title, an `Idempotency-Key` reused with another body, an oversized request head.
+
+mod common;
+
+use std::net::SocketAddr;
+
+use common::{TestDb, call_json, send, spawn_server};
+use http_body_util::BodyExt;
+use serde_json::{Value, json};
+
+/// The longest session title stored (`docs/API.md`).
+const MAX_TITLE_BYTES: usize = 1024;
+
+fn note(text: &str) -> String {
+    json!({ "kind": "note", "text": text }).to_string() + "\n"
+}
+
+/// A POST with `headers`; the status and the JSON answer.
+async fn post(
+    addr: SocketAddr,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: String,
+) -> (u16, Value) {
+    let (status, _, body) = send(addr, "POST", path, headers, body.into_bytes()).await;
+    let bytes = body.collect().await.unwrap().to_bytes();
+    (
+        status.as_u16(),
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_nul_in_a_title_is_refused_and_fails_no_other_post() {
+    let db = TestDb::new();
+    let addr = spawn_server(db.state.clone()).await;
+    // Other clients post to the same session at the same moment as the bad one.
+    let mut good = Vec::new();
+    for i in 0..20 {
+        good.push(tokio::spawn(post(
+            addr,
+            "/api/sessions/nul/events?title=fine",
+            &[],
+            note(&format!("good {i}")),
+        )));
+    }
+    let (status, v) = post(
+        addr,
+        "/api/sessions/nul/events?title=a%00b",
+        &[],
+        note("bad"),
+    )
+    .await;
+    assert_eq!(status, 400, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("NUL"), "{v}");
+    for task in good {
+        let (status, v) = task.await.unwrap();
+        assert_eq!(status, 200, "another client's POST: {v}");
+    }
+    let texts: Vec<String> = db
+        .raw_events("nul")
+        .iter()
+        .map(|e| String::from_utf8_lossy(&e.raw).into_owned())
+        .collect();
+    assert_eq!(
+        texts.len(),
+        20,
+        "every good line, the bad one not: {texts:?}"
+    );
+    assert!(texts.iter().all(|t| !t.contains("bad")));
+    // A NUL in a new session's title creates nothing.
+    let (status, _) = post(addr, "/api/sessions/nul2/events?title=%00", &[], note("x")).await;
+    assert_eq!(status, 400);
+    let (status, _) = call_json(addr, "GET", "/api/sessions/nul2", vec![]).await;
+    assert_eq!(status, 404, "nothing created");
+    // A line holding NUL bytes is a line like any other (stored raw, its rows sanitised).
+    let (status, v) = post(
+        addr,
+        "/api/sessions/nul/events",
+        &[],
+        "{\"kind\":\"note\",\"text\":\"a\\u0000b\"}\nnot json \0 here\n".into(),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["count"], 2);
+    let history = common::all_history(addr, "nul", 100).await;
+    assert_eq!(history.len(), 22);
+}
+
+#[tokio::test]
+async fn a_nul_in_a_share_title_is_refused() {
+    let db = TestDb::new();
+    let addr = spawn_server(db.state.clone()).await;
+    let (status, _) = post(addr, "/api/sessions/s/events", &[], note("x")).await;
+    assert_eq!(status, 200);
+    let (status, v) = post(
+        addr,
+        "/api/sessions/s/shares",
+        &[("content-type", "application/json")],
+        json!({ "title": "a\u{0}b" }).to_string(),
+    )
+    .await;
+    assert_eq!(status, 400, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("NUL"), "{v}");
+    let (status, v) = call_json(addr, "GET", "/api/shares", vec![]).await;
+    assert_eq!(status, 200);
+    assert_eq!(v["shares"], json!([]), "no share made");
+    // The server is fine afterwards.
+    let (status, v) = post(
+        addr,
+        "/api/sessions/s/shares",
+        &[("content-type", "application/json")],
+        json!({ "title": "ok" }).to_string(),
+    )
+    .await;
+    assert_eq!(status, 201, "{v}");
+}
+
+#[tokio::test]
+async fn a_long_session_title_is_stored_cut_on_a_char_boundary() {
+    let db = TestDb::new();
+    let addr = spawn_server(db.state.clone()).await;
+    // 3,000 two-byte characters: 6,000 bytes, cut inside none of them.
+    let long = "é".repeat(3000);
+    let escaped = "%C3%A9".repeat(3000);
+    let (status, v) = post(
+        addr,
+        &format!("/api/sessions/long/events?title=x{escaped}"),
+        &[],
+        note("x"),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    let (_, s) = call_json(addr, "GET", "/api/sessions/long", vec![]).await;
+    let title = s["title"].as_str().unwrap();
+    assert!(title.len() <= MAX_TITLE_BYTES, "{} bytes", title.len());
+    assert!(title.len() > MAX_TITLE_BYTES - 2, "{} bytes", title.len());
+    assert!(format!("x{long}").starts_with(title));
+    // A title within the cap is kept whole.
+    let (status, _) = post(addr, "/api/sessions/short/events?title=abc", &[], note("x")).await;
+    assert_eq!(status, 200);
+    let (_, s) = call_json(addr, "GET", "/api/sessions/short", vec![]).await;
+    assert_eq!(s["title"], "abc");
+}
