@@ -144,3 +144,59 @@ async fn a_long_session_title_is_stored_cut_on_a_char_boundary() {
     let (_, s) = call_json(addr, "GET", "/api/sessions/short", vec![]).await;
     assert_eq!(s["title"], "abc");
 }
+
+#[tokio::test]
+async fn an_idempotency_key_reused_with_another_body_is_refused() {
+    let db = TestDb::new();
+    let addr = spawn_server(db.state.clone()).await;
+    let key = [("idempotency-key", "k-1")];
+    let first = note("a") + &note("b") + &note("c");
+    let (status, v) = post(addr, "/api/sessions/ik/events", &key, first.clone()).await;
+    assert_eq!(status, 200, "{v}");
+    // Another body with the same key: refused, nothing of it stored, no false ack.
+    for other in [
+        note("d") + &note("e"),
+        note("a"),
+        first.clone() + &note("d"),
+    ] {
+        let (status, v) = post(addr, "/api/sessions/ik/events", &key, other).await;
+        assert_eq!(status, 409, "{v}");
+        assert!(
+            v["error"].as_str().unwrap().contains("Idempotency-Key"),
+            "{v}"
+        );
+    }
+    let texts: Vec<String> = db
+        .raw_events("ik")
+        .iter()
+        .map(|e| String::from_utf8_lossy(&e.raw).into_owned())
+        .collect();
+    assert_eq!(texts.concat() + "\n", first.replace("}\n{", "}{"));
+    // The same body again is still a retry: the whole range, nothing stored twice.
+    let (status, v) = post(addr, "/api/sessions/ik/events", &key, first.clone()).await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(
+        (&v["first_seq"], &v["last_seq"], &v["count"]),
+        (&json!(1), &json!(3), &json!(3))
+    );
+    // The key is per session: another session takes another body under it.
+    let (status, v) = post(addr, "/api/sessions/ik2/events", &key, note("z")).await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(db.raw_events("ik").len(), 3);
+}
+
+#[tokio::test]
+async fn a_key_stored_before_bodies_were_hashed_still_takes_its_retry() {
+    let db = TestDb::new();
+    let addr = spawn_server(db.state.clone()).await;
+    let key = [("idempotency-key", "old")];
+    let body = note("a") + &note("b");
+    let (status, _) = post(addr, "/api/sessions/old/events", &key, body.clone()).await;
+    assert_eq!(status, 200);
+    // A key stored by a server from before the body's hash was kept with it.
+    db.sql("UPDATE idempotency SET body_sha256 = NULL");
+    let (status, v) = post(addr, "/api/sessions/old/events", &key, body).await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!((&v["first_seq"], &v["count"]), (&json!(1), &json!(2)));
+    assert_eq!(db.raw_events("old").len(), 2);
+}

@@ -27,7 +27,9 @@ use std::sync::Arc;
 pub use crate::hub::SessionInfo;
 pub use derived::CHECKPOINT_EVERY;
 pub use error::StoreError;
-pub use request::{Append, Appended, FollowPos, Keyed, MAX_TITLE_BYTES, RawLine, cut_title};
+pub use request::{
+    Append, Appended, FollowPos, IdempotencyKey, Keyed, MAX_TITLE_BYTES, RawLine, cut_title,
+};
 pub(crate) use request::{BACKFILL_BYTES, BACKFILL_ROWS, HistoryPage};
 pub use share::{NewShare, Share, TokenHash};
 use share::{ShareWrite, ShareWritten};

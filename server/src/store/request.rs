@@ -80,7 +80,17 @@ pub struct Append {
     pub follow: Option<FollowPos>,
     /// An idempotency key (`POST` with `Idempotency-Key`): the lines are counted under it in
     /// the same transaction, so a retry knows what was stored (see [`Keyed`]).
-    pub key: Option<String>,
+    pub key: Option<IdempotencyKey>,
+}
+
+/// An idempotency key and the SHA-256 of the whole body sent with it. The first append
+/// under the key stores the hash; later ones leave it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IdempotencyKey {
+    /// The key.
+    pub key: String,
+    /// The SHA-256 of the request's body.
+    pub body_sha256: [u8; 32],
 }
 
 /// What was stored under an idempotency key of a session.
@@ -92,6 +102,9 @@ pub struct Keyed {
     pub last_seq: u64,
     /// How many lines (their seqs are consecutive).
     pub lines: u64,
+    /// The SHA-256 of the body first sent with the key (`None`: stored by a server from
+    /// before it was kept).
+    pub body_sha256: Option<[u8; 32]>,
 }
 
 /// Most frames one SSE backfill read returns: a slow client holds at most a few such chunks.
