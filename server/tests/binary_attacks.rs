@@ -260,6 +260,14 @@ async fn the_token_must_be_long_and_can_stay_out_of_ps() {
         assert!(!ok, "{token:?} accepted");
         assert!(err.contains("too short"), "{err}");
     }
+    // Long enough, but of too few different characters.
+    for token in ["aaaaaaaaaaaaaaaa", "abababababababababab"] {
+        let mut cmd = serve(&db);
+        cmd.args(["--token", token]);
+        let (ok, err) = refused(cmd);
+        assert!(!ok, "{token:?} accepted");
+        assert!(err.contains("too few different characters"), "{err}");
+    }
     let mut cmd = serve(&db);
     cmd.env("HIVETERM_TOKEN", "short");
     assert!(!refused(cmd).0, "a short HIVETERM_TOKEN accepted");
