@@ -200,3 +200,36 @@ async fn a_key_stored_before_bodies_were_hashed_still_takes_its_retry() {
     assert_eq!((&v["first_seq"], &v["count"]), (&json!(1), &json!(2)));
     assert_eq!(db.raw_events("old").len(), 2);
 }
+
+#[tokio::test]
+async fn a_database_from_before_body_hashes_is_migrated_and_keeps_its_keys() {
+    let db = TestDb::new();
+    let addr = spawn_server(db.state.clone()).await;
+    let key = [("idempotency-key", "kept")];
+    let body = note("a") + &note("b");
+    let (status, _) = post(addr, "/api/sessions/mig/events", &key, body.clone()).await;
+    assert_eq!(status, 200);
+    db.state.store().close().await;
+    // The database as the server before this column left it (PostgreSQL's schema version 4,
+    // SQLite's 5).
+    if db.db.is_postgres() {
+        db.sql(
+            "ALTER TABLE idempotency DROP COLUMN body_sha256;
+             UPDATE schema_version SET version = 4",
+        );
+    } else {
+        db.sql("ALTER TABLE idempotency DROP COLUMN body_sha256; PRAGMA user_version = 5");
+    }
+    let state = hiveterm::AppState::new(db.reopen(4), hiveterm::Config::default());
+    let addr = spawn_server(state).await;
+    // Migrated: the old key still takes its retry; a new key keeps its body's hash.
+    let (status, v) = post(addr, "/api/sessions/mig/events", &key, body.clone()).await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!((&v["first_seq"], &v["count"]), (&json!(1), &json!(2)));
+    let new = [("idempotency-key", "new")];
+    let (status, _) = post(addr, "/api/sessions/mig/events", &new, note("c")).await;
+    assert_eq!(status, 200);
+    let (status, v) = post(addr, "/api/sessions/mig/events", &new, note("d")).await;
+    assert_eq!(status, 409, "{v}");
+    assert_eq!(db.raw_events("mig").len(), 3);
+}
