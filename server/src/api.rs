@@ -357,6 +357,9 @@ async fn post_events(
     body: Body,
 ) -> Result<Response, AppError> {
     check_id(&id)?;
+    if let Some(title) = &params.title {
+        crate::error::check_text("a session's title", title)?;
+    }
     let key = match headers.get("idempotency-key") {
         None => None,
         Some(k) => Some(
@@ -370,7 +373,6 @@ async fn post_events(
         .await
         .map_err(|_| too_large())?;
     let title = params.title.unwrap_or_else(|| id.clone());
-    crate::error::check_text("a session's title", &title)?;
     let posted = crate::post::post_lines(&state, &id, &title, bytes, key).await?;
     Ok(Json(posted).into_response())
 }

@@ -59,7 +59,7 @@ whole_number!(limit_number, "limit");
 whole_number!(before_number, "before");
 
 /// `?token=` (the API's token check).
-#[derive(Deserialize, Default)]
+#[derive(Deserialize)]
 pub(crate) struct TokenParams {
     pub token: Option<String>,
 }
