@@ -20,7 +20,8 @@ pub enum AppError {
     Forbidden(String),
     /// `404`: no such session or route.
     NotFound(String),
-    /// `409`: the request conflicts with the session's state (posting to an ended session).
+    /// `409`: the request conflicts with the session's state (posting to an ended session,
+    /// another body under an `Idempotency-Key` already used).
     Conflict(String),
     /// `410`: a share link that expired or was revoked.
     Gone(String),
