@@ -20,13 +20,12 @@
 //! or what a share link shows of one under `/p/<token>/api` (`share/view.rs`), through
 //! the same functions.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use axum::Json;
 use axum::Router;
 use axum::body::Body;
-use axum::extract::{Path, Query, Request, State};
+use axum::extract::{Path, Request, State};
 use axum::http::{HeaderValue, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -35,6 +34,7 @@ use serde_json::json;
 
 use crate::error::{AppError, check_id};
 use crate::hub::{Hub, SessionInfo};
+use crate::query::{HistoryParams, Params, PostParams, SessionsParams, TokenParams};
 use crate::redacted::Redacted;
 use crate::secret::same_bytes;
 use crate::state::AppState;
@@ -125,9 +125,9 @@ async fn auth(State(state): State<AppState>, req: Request, next: Next) -> Respon
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.strip_prefix("Bearer "));
-    let query = Query::<HashMap<String, String>>::try_from_uri(req.uri())
+    let query = Params::<TokenParams>::from_uri(req.uri())
         .ok()
-        .and_then(|Query(mut m)| m.remove("token"));
+        .and_then(|Params(p)| p.token);
     let ok = bearer.is_some_and(|b| same_bytes(b.as_bytes(), token.as_bytes()))
         || query
             .as_deref()
@@ -150,16 +150,6 @@ fn json_text(text: Arc<str>) -> Response {
         .into_response()
 }
 
-fn number(params: &HashMap<String, String>, key: &str) -> Result<Option<u64>, AppError> {
-    params
-        .get(key)
-        .map(|v| {
-            v.parse::<u64>()
-                .map_err(|_| AppError::BadRequest(format!("{key} must be a whole number")))
-        })
-        .transpose()
-}
-
 /// Default and largest page of `GET /sessions`.
 pub const SESSIONS_DEFAULT: usize = 500;
 /// Largest page of `GET /sessions`.
@@ -169,23 +159,15 @@ pub const SESSIONS_MAX: usize = 1000;
 /// one's `started~id`) asks for the next.
 async fn list_sessions(
     State(state): State<AppState>,
-    Query(params): Query<HashMap<String, String>>,
+    Params(params): Params<SessionsParams>,
 ) -> Result<Response, AppError> {
-    let limit = number(&params, "limit")?
+    let limit = params
+        .limit
         .map_or(SESSIONS_DEFAULT, |l| {
             usize::try_from(l).unwrap_or(SESSIONS_MAX)
         })
         .clamp(1, SESSIONS_MAX);
-    let before = match params.get("before") {
-        None => None,
-        Some(cursor) => Some(
-            cursor
-                .split_once('~')
-                .and_then(|(t, id)| Some((t.parse::<f64>().ok()?, id.to_owned())))
-                .filter(|(t, _)| t.is_finite())
-                .ok_or_else(|| AppError::BadRequest("before must be a next_before".into()))?,
-        ),
-    };
+    let before = params.before;
     let mut sessions = state.store().sessions(before, limit + 1).await?;
     let next = (sessions.len() > limit).then(|| {
         sessions.truncate(limit);
@@ -325,7 +307,7 @@ async fn end_session(
 async fn history(
     State(state): State<AppState>,
     Path(id): Path<String>,
-    Query(params): Query<HashMap<String, String>>,
+    Params(params): Params<HistoryParams>,
 ) -> Result<Response, AppError> {
     history_of(&state, &Scope::session(&state, &id).await?, &params).await
 }
@@ -334,10 +316,11 @@ async fn history(
 pub(crate) async fn history_of(
     state: &AppState,
     scope: &Scope,
-    params: &HashMap<String, String>,
+    params: &HistoryParams,
 ) -> Result<Response, AppError> {
-    let before = number(params, "before")?;
-    let limit = number(params, "limit")?
+    let before = params.before;
+    let limit = params
+        .limit
         .map_or(HISTORY_DEFAULT, |l| {
             usize::try_from(l).unwrap_or(HISTORY_MAX)
         })
@@ -369,11 +352,14 @@ pub(crate) async fn history_of(
 async fn post_events(
     State(state): State<AppState>,
     Path(id): Path<String>,
-    Query(params): Query<HashMap<String, String>>,
+    Params(params): Params<PostParams>,
     headers: axum::http::HeaderMap,
     body: Body,
 ) -> Result<Response, AppError> {
     check_id(&id)?;
+    if let Some(title) = &params.title {
+        crate::error::check_text("a session's title", title)?;
+    }
     let key = match headers.get("idempotency-key") {
         None => None,
         Some(k) => Some(
@@ -386,7 +372,7 @@ async fn post_events(
     let bytes = axum::body::to_bytes(body, limit)
         .await
         .map_err(|_| too_large())?;
-    let title = params.get("title").cloned().unwrap_or_else(|| id.clone());
+    let title = params.title.unwrap_or_else(|| id.clone());
     let posted = crate::post::post_lines(&state, &id, &title, bytes, key).await?;
     Ok(Json(posted).into_response())
 }

@@ -1,5 +1,6 @@
 //! [`AppError`]: every error a handler answers, with its status and `{"error": "…"}` body
-//! (`docs/API.md`); and the session id's shape ([`valid_session_id`], `400` otherwise).
+//! (`docs/API.md`); the session id's shape ([`valid_session_id`], `400` otherwise); and the
+//! one rule for text a request stores in a text column ([`check_text`]: no NUL).
 
 use axum::Json;
 use axum::http::StatusCode;
@@ -19,7 +20,8 @@ pub enum AppError {
     Forbidden(String),
     /// `404`: no such session or route.
     NotFound(String),
-    /// `409`: the request conflicts with the session's state (posting to an ended session).
+    /// `409`: the request conflicts with the session's state (posting to an ended session,
+    /// another body under an `Idempotency-Key` already used).
     Conflict(String),
     /// `410`: a share link that expired or was revoked.
     Gone(String),
@@ -110,4 +112,17 @@ pub(crate) fn check_id(id: &str) -> Result<(), AppError> {
             "a session id is 1-100 characters of A-Z a-z 0-9 . _ - not starting with '.'".into(),
         ))
     }
+}
+
+/// `400` if `text` (a title a request gives: a session's, a share's) holds a NUL character.
+/// PostgreSQL's text columns cannot store one, and the failed statement would fail every
+/// other write committed with it (group commit), so it is refused before the store, on
+/// both backends alike.
+pub(crate) fn check_text(what: &str, text: &str) -> Result<(), AppError> {
+    if text.contains('\0') {
+        return Err(AppError::BadRequest(format!(
+            "{what} cannot contain a NUL character (\\0)"
+        )));
+    }
+    Ok(())
 }

@@ -25,8 +25,11 @@
 //! [`serve_connections`] accepts connections itself (instead of `axum::serve`) so that a
 //! client must send its request head within [`Limits::header_timeout`], at most
 //! [`Limits::max_connections`] are open at once (the rest wait in the kernel's backlog
-//! rather than failing `accept` with "too many open files"), and [`raise_fd_limit`] lifts
-//! the soft open-file limit to the hard one at start.
+//! rather than failing `accept` with "too many open files"), a connection buffers at most
+//! [`Limits::max_head_bytes`] of a request's head (over it: `431` and the connection
+//! closed), so all of them together hold at most [`HEAD_BYTES_TOTAL`] of heads before any
+//! is authenticated, and [`raise_fd_limit`] lifts the soft open-file limit to the hard one
+//! at start.
 
 use std::future::Future;
 use std::sync::Arc;
@@ -264,16 +267,29 @@ pub struct Limits {
     /// How long a client has to send a request's head (also how long an idle keep-alive
     /// connection stays open).
     pub header_timeout: Duration,
+    /// Most bytes a connection buffers (hyper's `max_buf_size`): a request head (its line
+    /// and headers) that does not fit is answered `431` and the connection closed.
+    pub max_head_bytes: usize,
 }
+
+/// Bytes of request heads all connections together may buffer: [`Limits::max_head_bytes`]
+/// is this shared among [`Limits::max_connections`], within [`HEAD_BYTES_PER_CONNECTION`].
+pub const HEAD_BYTES_TOTAL: usize = 64 * 1024 * 1024;
+/// The fewest and the most bytes of a request head one connection may buffer (the fewest:
+/// Node.js's default cap on a head).
+pub const HEAD_BYTES_PER_CONNECTION: (usize, usize) = (16 * 1024, 64 * 1024);
 
 impl Limits {
     /// The limits for a process whose soft open-file limit is `nofile`: a quarter of the
     /// descriptors (at least 64, at most 4,096) stay free for the database and files.
     pub fn for_fd_limit(nofile: u64) -> Limits {
         let reserve = (nofile / 4).max(64);
+        let max_connections = nofile.saturating_sub(reserve).clamp(64, 4096) as usize;
+        let (fewest, most) = HEAD_BYTES_PER_CONNECTION;
         Limits {
-            max_connections: nofile.saturating_sub(reserve).clamp(64, 4096) as usize,
+            max_connections,
             header_timeout: Duration::from_secs(10),
+            max_head_bytes: (HEAD_BYTES_TOTAL / max_connections).clamp(fewest, most),
         }
     }
 }
@@ -326,7 +342,8 @@ pub async fn serve_connections(
             let mut builder = hyper::server::conn::http1::Builder::new();
             builder
                 .timer(TokioTimer::new())
-                .header_read_timeout(limits.header_timeout);
+                .header_read_timeout(limits.header_timeout)
+                .max_buf_size(limits.max_head_bytes);
             let conn = builder.serve_connection(TokioIo::new(stream), service);
             tokio::pin!(conn);
             let closing = async move { close.wait_for(|&c| c).await.is_ok() };
@@ -412,5 +429,18 @@ mod tests {
         assert_eq!(Limits::for_fd_limit(1024).max_connections, 768);
         assert_eq!(Limits::for_fd_limit(100).max_connections, 64);
         assert_eq!(Limits::for_fd_limit(1 << 20).max_connections, 4096);
+    }
+
+    #[test]
+    fn request_heads_are_bounded_per_connection_and_in_total() {
+        assert_eq!(Limits::for_fd_limit(1 << 20).max_head_bytes, 16 * 1024);
+        assert_eq!(Limits::for_fd_limit(100).max_head_bytes, 64 * 1024);
+        for nofile in [100, 1024, 4096, 8192, 1 << 20] {
+            let l = Limits::for_fd_limit(nofile);
+            assert!(
+                l.max_head_bytes * l.max_connections <= HEAD_BYTES_TOTAL,
+                "{l:?}"
+            );
+        }
     }
 }

@@ -21,7 +21,8 @@
 //!   the writer, by a session loaded from a checkpoint, and by the derived-table rebuild.
 //! - `badges`: events → the header's badges (`/state`), part of the fold.
 //! - `hub`: per-session live state and the broadcast of committed, pre-rendered frames.
-//! - `api` and `sse`: the HTTP handlers; `web`: the page's files and its CSP.
+//! - `api` and `sse`: the HTTP handlers (their query strings typed in `query`); `web`: the
+//!   page's files and its CSP.
 //! - [`share`]: share links — making them, and the read-only `/p/<token>` page and reads;
 //!   [`redacted`]: a redacted share's rows, folded from redacted raw events.
 //! - [`serve`]: options, binding, auth, shutdown — what `hiveterm serve`/`run` call.
@@ -76,6 +77,7 @@ pub(crate) mod hub;
 pub mod ingest;
 pub mod page;
 pub mod post;
+pub(crate) mod query;
 pub mod redacted;
 pub(crate) mod secret;
 pub mod serve;

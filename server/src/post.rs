@@ -16,18 +16,22 @@
 //! - The answer is a seq range (`first_seq`, `last_seq`, `count`); `seqs` lists them only up
 //!   to [`LISTED_SEQS`].
 //! - With an `Idempotency-Key`, every turn records how many lines were stored under the key
-//!   in its own transaction; a retry of the same body with the same key skips those lines
-//!   and answers the whole range, so a producer that got no answer can safely send again.
+//!   in its own transaction, with the SHA-256 of the whole body; a retry of the same body
+//!   with the same key skips those lines and answers the whole range, so a producer that got
+//!   no answer can safely send again. Another body under a key already used is refused
+//!   (`409`) before anything of it is stored: skipping "its" first lines would drop lines
+//!   while answering that they were stored.
 
 use axum::body::Bytes;
 use classifier::LineReader;
+use sha2::{Digest, Sha256};
 
 mod locks;
 
 pub use self::locks::PostLocks;
 use crate::error::AppError;
 use crate::state::AppState;
-use crate::store::{Append, RawLine, Store};
+use crate::store::{Append, IdempotencyKey, RawLine, Store};
 
 /// Most lines (newlines, blank lines included) one request may hold.
 pub const MAX_LINES_PER_REQUEST: usize = 1_000_000;
@@ -86,6 +90,11 @@ pub async fn post_lines(
             "the request has over {MAX_LINES_PER_REQUEST} lines; post them in several requests"
         )));
     }
+    // Hashed before the turn: a big body is not hashed while others wait.
+    let key = key.map(|key| IdempotencyKey {
+        key: key.to_owned(),
+        body_sha256: Sha256::digest(&body).into(),
+    });
     let lock = state.post_locks().get(id);
     // The turn, held to the end: shared with other one-append POSTs, or the session's alone.
     let (_shared, _alone) = if key.is_none() && one_append(body.len(), newlines) {
@@ -93,15 +102,24 @@ pub async fn post_lines(
     } else {
         (None, Some(lock.write().await))
     };
-    let done = match key {
-        Some(key) => state.store().keyed(id, key).await?,
+    let done = match &key {
+        Some(key) => state.store().keyed(id, &key.key).await?,
         None => None,
     };
+    if let (Some(key), Some(done)) = (&key, done)
+        && done.body_sha256.is_some_and(|h| h != key.body_sha256)
+    {
+        return Err(AppError::Conflict(
+            "this Idempotency-Key was already used with another body in this session; \
+             nothing of this one was stored (send new lines under a new key)"
+                .into(),
+        ));
+    }
     let mut posting = Posting {
         store: state.store(),
         id,
         title,
-        key,
+        key: key.as_ref(),
         posted: Posted {
             session: id.to_owned(),
             created: false,
@@ -151,7 +169,7 @@ struct Posting<'a> {
     store: &'a Store,
     id: &'a str,
     title: &'a str,
-    key: Option<&'a str>,
+    key: Option<&'a IdempotencyKey>,
     posted: Posted,
     /// Lines cut but not stored yet.
     lines: Vec<RawLine>,
@@ -191,7 +209,7 @@ impl Posting<'_> {
                 lines,
                 create: Some((self.title.to_owned(), "post".to_owned())),
                 follow: None,
-                key: self.key.map(str::to_owned),
+                key: self.key.cloned(),
             })
             .await
             .map_err(|e| {

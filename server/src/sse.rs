@@ -13,26 +13,26 @@
 //! backlog (if a message is being written), and after any backfill the one as of where the
 //! backfill ended, so its last preview frame always describes the head it has reached.
 
-use std::collections::HashMap;
 use std::convert::Infallible;
 use std::future::Future;
 use std::sync::Arc;
 
 use axum::body::{Body, Bytes};
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use tokio::sync::{broadcast, mpsc};
 
 use crate::error::AppError;
 use crate::hub::{Batch, Hub, push_state_frame};
+use crate::query::{Params, StreamParams};
 use crate::state::AppState;
 
 /// The SSE handler.
 pub async fn stream(
     State(state): State<AppState>,
     Path(id): Path<String>,
-    Query(params): Query<HashMap<String, String>>,
+    Params(params): Params<StreamParams>,
     headers: HeaderMap,
 ) -> Result<Response, AppError> {
     let after = after_of(&headers, &params)?;
@@ -41,16 +41,13 @@ pub async fn stream(
 }
 
 /// Where a client starts: `Last-Event-ID`, else `?after=`, else 0.
-pub(crate) fn after_of(
-    headers: &HeaderMap,
-    params: &HashMap<String, String>,
-) -> Result<u64, AppError> {
+pub(crate) fn after_of(headers: &HeaderMap, params: &StreamParams) -> Result<u64, AppError> {
     let last_event_id = headers
         .get("last-event-id")
         .and_then(|v| v.to_str().ok())
         .map(str::trim)
         .filter(|v| !v.is_empty());
-    match last_event_id.or(params.get("after").map(String::as_str)) {
+    match last_event_id.or(params.after.as_deref()) {
         None => Ok(0),
         Some(v) => v.parse::<u64>().map_err(|_| {
             AppError::BadRequest("Last-Event-ID and after must be whole numbers".into())

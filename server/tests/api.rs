@@ -981,3 +981,60 @@ async fn first_error_seq_with_blank_lines_names_one_line_in_both_numberings() {
         "both name the same line"
     );
 }
+
+#[tokio::test]
+async fn query_strings_are_typed_with_the_documented_errors_and_the_last_of_a_key_wins() {
+    let db = TestDb::new();
+    let app = hiveterm::app(db.state.clone());
+    let notes: String = (0..5)
+        .map(|i| format!("{{\"kind\":\"note\",\"text\":\"n{i}\"}}\n"))
+        .collect();
+    post(&app, "q", notes.as_bytes()).await;
+    for (uri, message) in [
+        (
+            "/api/sessions/q/events/history?limit=x",
+            "limit must be a whole number",
+        ),
+        (
+            "/api/sessions/q/events/history?before=-1",
+            "before must be a whole number",
+        ),
+        ("/api/sessions?limit=", "limit must be a whole number"),
+        (
+            "/api/sessions?before=nonsense",
+            "before must be a next_before",
+        ),
+        (
+            "/api/sessions/q/events/stream?after=x",
+            "Last-Event-ID and after must be whole numbers",
+        ),
+    ] {
+        let (status, v) = json_of(&app, "GET", uri, vec![]).await;
+        assert_eq!(
+            (status, v),
+            (StatusCode::BAD_REQUEST, json!({ "error": message })),
+            "{uri}"
+        );
+    }
+    // A repeated key: its last value.
+    let (status, v) = json_of(
+        &app,
+        "GET",
+        "/api/sessions/q/events/history?limit=x&limit=2",
+        vec![],
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["envelopes"].as_array().unwrap().len(), 2, "{v}");
+    // Unknown keys are ignored; a title is read from ?title=.
+    let (status, v) = json_of(
+        &app,
+        "POST",
+        "/api/sessions/q2/events?x=1&title=first&title=Last",
+        vec![],
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let (_, s) = json_of(&app, "GET", "/api/sessions/q2", vec![]).await;
+    assert_eq!(s["title"], "Last");
+}

@@ -260,6 +260,14 @@ async fn the_token_must_be_long_and_can_stay_out_of_ps() {
         assert!(!ok, "{token:?} accepted");
         assert!(err.contains("too short"), "{err}");
     }
+    // Long enough, but of too few different characters.
+    for token in ["aaaaaaaaaaaaaaaa", "abababababababababab"] {
+        let mut cmd = serve(&db);
+        cmd.args(["--token", token]);
+        let (ok, err) = refused(cmd);
+        assert!(!ok, "{token:?} accepted");
+        assert!(err.contains("too few different characters"), "{err}");
+    }
     let mut cmd = serve(&db);
     cmd.env("HIVETERM_TOKEN", "short");
     assert!(!refused(cmd).0, "a short HIVETERM_TOKEN accepted");
@@ -347,4 +355,66 @@ async fn run_keeps_its_agent_when_the_viewer_side_fails() {
         .unwrap();
     assert!(mark.exists(), "the agent was killed before it finished");
     assert_eq!(code.code(), Some(3), "the agent's own exit code");
+}
+
+/// Reads what the server answers on `s` within 5 s (up to its closing the connection).
+async fn answer_of(s: &mut tokio::net::TcpStream) -> String {
+    use tokio::io::AsyncReadExt;
+    let mut out = Vec::new();
+    let mut buf = [0u8; 4096];
+    let read = async {
+        loop {
+            match s.read(&mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => out.extend_from_slice(&buf[..n]),
+            }
+            if out.windows(4).any(|w| w == b"\r\n\r\n") {
+                break;
+            }
+        }
+    };
+    let _ = tokio::time::timeout(Duration::from_secs(5), read).await;
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_head_over_the_bound_is_431_before_it_is_all_sent() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = DbSpec::fresh(dir.path());
+    let (child, addr) = spawn(serve(&db));
+    let _server = Killed(child);
+    // 100 KiB of a head that is not finished: the server answers without waiting for the
+    // rest (it used to buffer up to ~400 KiB per connection before any check).
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    s.write_all(b"GET /api/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        .await
+        .unwrap();
+    for i in 0..100 {
+        let line = format!("x-filler-{i}: {}\r\n", "a".repeat(1000));
+        if s.write_all(line.as_bytes()).await.is_err() {
+            break; // closed by the server: fine, its answer is read below
+        }
+    }
+    let answer = answer_of(&mut s).await;
+    assert!(answer.starts_with("HTTP/1.1 431"), "{answer:?}");
+    // A head within the bound (8 KiB of headers) is served as ever.
+    let filler = "b".repeat(8 * 1024);
+    let (status, _, _) = send(
+        addr,
+        "GET",
+        "/api/sessions",
+        &[("x-filler", &filler)],
+        vec![],
+    )
+    .await;
+    assert_eq!(status, 200);
+    // The bound is on heads, not bodies: 4 MiB of lines in one POST are stored.
+    let body = NOTE.repeat(4 * 1024 * 1024 / NOTE.len());
+    let lines = body.len() / NOTE.len();
+    let (status, v) = call_json(addr, "POST", "/api/sessions/big/events", body).await;
+    assert_eq!(
+        (status.as_u16(), v["count"].as_u64()),
+        (200, Some(lines as u64)),
+        "{v}"
+    );
 }

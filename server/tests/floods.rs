@@ -13,6 +13,7 @@ use std::time::Duration;
 use common::{TestDb, call_json, spawn_server};
 use hiveterm::{AppState, Config};
 use serde_json::Value;
+use sha2::Digest;
 
 fn note(text: &str) -> String {
     serde_json::json!({ "kind": "note", "text": text }).to_string()
@@ -412,9 +413,22 @@ async fn a_retried_post_with_an_idempotency_key_is_stored_once() {
     assert_eq!(again["last_seq"], 6);
     assert_eq!(again["count"], 6);
     assert_eq!(again["seqs"], serde_json::json!([1, 2, 3, 4, 5, 6]));
-    // A request cut off after its first part: the retry stores only the rest.
+    // A request cut off after its first part (its first turn stored with the whole body's
+    // hash): the retry of the body stores only the rest.
     let (status, _) = post("batch-2", lines[..2].concat()).await;
     assert_eq!(status, 200);
+    let hash: String = sha2::Sha256::digest(lines.concat().as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let literal = if db.db.is_postgres() {
+        format!("'\\x{hash}'::bytea")
+    } else {
+        format!("X'{hash}'")
+    };
+    db.sql(&format!(
+        "UPDATE idempotency SET body_sha256 = {literal} WHERE key = 'batch-2'"
+    ));
     let (status, rest) = post("batch-2", lines.concat()).await;
     assert_eq!(status, 200, "{rest}");
     assert_eq!(

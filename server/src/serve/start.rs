@@ -121,14 +121,37 @@ pub(super) fn token(options: &ServeOptions) -> Result<Option<String>, String> {
     } else {
         (std::env::var("HIVETERM_TOKEN").ok(), "HIVETERM_TOKEN")
     };
+    checked(token, from)
+}
+
+/// `token` (from `from`) if it is strong enough: [`MIN_TOKEN_LEN`] characters without
+/// spaces, [`MIN_TOKEN_DISTINCT`] of them different.
+fn checked(token: Option<String>, from: &str) -> Result<Option<String>, String> {
     match token {
         Some(t) if t.chars().count() < MIN_TOKEN_LEN || t.chars().any(char::is_whitespace) => {
             Err(format!(
                 "the token from {from} is too short or has spaces: use at least {MIN_TOKEN_LEN} characters without spaces (e.g. `openssl rand -hex 16`)"
             ))
         }
+        Some(t) if distinct_chars(&t) < MIN_TOKEN_DISTINCT => Err(format!(
+            "the token from {from} has too few different characters ({} of at least {MIN_TOKEN_DISTINCT}): use a random one (e.g. `openssl rand -hex 16`)",
+            distinct_chars(&t)
+        )),
         t => Ok(t),
     }
+}
+
+/// Fewest different characters a token may have: `aaaaaaaaaaaaaaaa` or `abababababababab`
+/// is long enough but guessed at once. A random token of 16 hex digits has fewer only about
+/// once in 30,000 draws, one of 32 practically never.
+pub const MIN_TOKEN_DISTINCT: usize = 6;
+
+/// How many different characters `token` has.
+fn distinct_chars(token: &str) -> usize {
+    let mut chars: Vec<char> = token.chars().collect();
+    chars.sort_unstable();
+    chars.dedup();
+    chars.len()
 }
 
 /// The database as logged: a PostgreSQL URL without its user and password.
@@ -291,5 +314,45 @@ impl Running {
 pub(super) async fn ctrl_c() {
     if tokio::signal::ctrl_c().await.is_err() {
         std::future::pending::<()>().await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(token: &str) -> Result<Option<String>, String> {
+        checked(Some(token.to_owned()), "--token")
+    }
+
+    #[test]
+    fn a_token_of_few_characters_is_refused_and_a_random_one_passes() {
+        for weak in [
+            "aaaaaaaaaaaaaaaa",
+            "abababababababab",
+            "abcdeabcdeabcdeabcde",
+        ] {
+            let err = check(weak).unwrap_err();
+            assert!(err.contains("too few different characters"), "{err}");
+        }
+        assert!(check("0123456789abcdef").is_ok());
+        // 10,000 random 32-character tokens, hex and URL-safe base64 alike, all pass.
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        let hex = b"0123456789abcdef";
+        let b64 = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+        for _ in 0..5_000 {
+            for alphabet in [&hex[..], &b64[..]] {
+                let t: String = (0..32)
+                    .map(|_| char::from(alphabet[next(alphabet.len())]))
+                    .collect();
+                assert_eq!(check(&t), Ok(Some(t.clone())));
+            }
+        }
     }
 }

@@ -196,6 +196,10 @@ pub async fn create(
             "a share's title is at most {MAX_TITLE_CHARS} characters"
         )));
     }
+    if let Some(title) = &options.title {
+        crate::error::check_text("a share's title", title)
+            .map_err(|e| ShareError::Bad(e.to_string()))?;
+    }
     let info = store
         .session_info(session)
         .await?

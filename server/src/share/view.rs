@@ -16,12 +16,11 @@
 //! stream ends when its share expires or is revoked). The security headers of every `/p/`
 //! answer are added by the perimeter (`crate::guard`).
 
-use std::collections::HashMap;
 use std::time::Duration;
 
 use axum::Json;
 use axum::Router;
-use axum::extract::{Path, Query, Request, State};
+use axum::extract::{Path, Request, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
@@ -30,6 +29,7 @@ use serde_json::json;
 use super::{Status, resolve, status};
 use crate::api::{Scope, history_of, state_of, summary_of};
 use crate::error::AppError;
+use crate::query::{HistoryParams, Params, StreamParams};
 use crate::state::AppState;
 use crate::store::{Share, Store};
 
@@ -135,7 +135,7 @@ async fn summary(
 async fn history(
     State(state): State<AppState>,
     Path(token): Path<String>,
-    Query(params): Query<HashMap<String, String>>,
+    Params(params): Params<HistoryParams>,
 ) -> Result<Response, AppError> {
     history_of(&state, &scope(&state, &token).await?.1, &params).await
 }
@@ -145,7 +145,7 @@ async fn history(
 async fn stream(
     State(state): State<AppState>,
     Path(token): Path<String>,
-    Query(params): Query<HashMap<String, String>>,
+    Params(params): Params<StreamParams>,
     headers: HeaderMap,
 ) -> Result<Response, AppError> {
     let after = crate::sse::after_of(&headers, &params)?;

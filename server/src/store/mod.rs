@@ -27,7 +27,9 @@ use std::sync::Arc;
 pub use crate::hub::SessionInfo;
 pub use derived::CHECKPOINT_EVERY;
 pub use error::StoreError;
-pub use request::{Append, Appended, FollowPos, Keyed, RawLine};
+pub use request::{
+    Append, Appended, FollowPos, IdempotencyKey, Keyed, MAX_TITLE_BYTES, RawLine, cut_title,
+};
 pub(crate) use request::{BACKFILL_BYTES, BACKFILL_ROWS, HistoryPage};
 pub use share::{NewShare, Share, TokenHash};
 use share::{ShareWrite, ShareWritten};
@@ -107,21 +109,26 @@ impl Store {
     }
 
     /// Creates a session, or reopens (marks live) an existing one. Answers whether it was
-    /// created.
+    /// created. A title over [`MAX_TITLE_BYTES`] is stored cut ([`cut_title`]).
     pub async fn open_session(
         &self,
         id: &str,
         title: &str,
         source: &str,
     ) -> Result<bool, StoreError> {
+        let title = request::cut_title(title);
         match &*self.backend {
             Backend::Sqlite(db) => db.open_session(id, title, source).await,
             Backend::Postgres(db) => db.open_session(id, title, source).await,
         }
     }
 
-    /// Stores lines; answers once they are committed.
-    pub async fn append(&self, append: Append) -> Result<Appended, StoreError> {
+    /// Stores lines; answers once they are committed. A new session's title over
+    /// [`MAX_TITLE_BYTES`] is stored cut ([`cut_title`]).
+    pub async fn append(&self, mut append: Append) -> Result<Appended, StoreError> {
+        if let Some((title, _)) = &mut append.create {
+            title.truncate(request::cut_title(title).len());
+        }
         match &*self.backend {
             Backend::Sqlite(db) => db.append(append).await,
             Backend::Postgres(db) => db.append(append).await,

@@ -32,6 +32,19 @@ impl RawLine {
     }
 }
 
+/// Longest session title stored, in bytes: a longer one (`?title=`, `run`'s command line, a
+/// followed file's path) is stored cut to the characters that fit.
+pub const MAX_TITLE_BYTES: usize = 1024;
+
+/// `title` cut to at most [`MAX_TITLE_BYTES`] bytes, on a char boundary.
+pub fn cut_title(title: &str) -> &str {
+    let mut end = title.len().min(MAX_TITLE_BYTES);
+    while !title.is_char_boundary(end) {
+        end -= 1;
+    }
+    &title[..end]
+}
+
 /// How far a followed file has been stored, committed with its lines.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FollowPos {
@@ -67,7 +80,17 @@ pub struct Append {
     pub follow: Option<FollowPos>,
     /// An idempotency key (`POST` with `Idempotency-Key`): the lines are counted under it in
     /// the same transaction, so a retry knows what was stored (see [`Keyed`]).
-    pub key: Option<String>,
+    pub key: Option<IdempotencyKey>,
+}
+
+/// An idempotency key and the SHA-256 of the whole body sent with it. The first append
+/// under the key stores the hash; later ones leave it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IdempotencyKey {
+    /// The key.
+    pub key: String,
+    /// The SHA-256 of the request's body.
+    pub body_sha256: [u8; 32],
 }
 
 /// What was stored under an idempotency key of a session.
@@ -79,6 +102,9 @@ pub struct Keyed {
     pub last_seq: u64,
     /// How many lines (their seqs are consecutive).
     pub lines: u64,
+    /// The SHA-256 of the body first sent with the key (`None`: stored by a server from
+    /// before it was kept).
+    pub body_sha256: Option<[u8; 32]>,
 }
 
 /// Most frames one SSE backfill read returns: a slow client holds at most a few such chunks.

@@ -107,7 +107,8 @@ pub(super) async fn keyed(
 ) -> Result<Option<Keyed>, StoreError> {
     let row = client
         .query_opt(
-            "SELECT first_seq, last_seq, lines FROM idempotency WHERE session = $1 AND key = $2",
+            "SELECT first_seq, last_seq, lines, body_sha256 FROM idempotency
+             WHERE session = $1 AND key = $2",
             &[&session, &key],
         )
         .await
@@ -116,6 +117,9 @@ pub(super) async fn keyed(
         first_seq: r.get::<_, i64>(0) as u64,
         last_seq: r.get::<_, i64>(1) as u64,
         lines: r.get::<_, i64>(2) as u64,
+        body_sha256: r
+            .get::<_, Option<Vec<u8>>>(3)
+            .and_then(|h| h.try_into().ok()),
     }))
 }
 

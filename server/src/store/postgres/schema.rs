@@ -88,6 +88,9 @@ CREATE TABLE shares (
     revoked      DOUBLE PRECISION
 );
 "#,
+    r#"
+ALTER TABLE idempotency ADD COLUMN body_sha256 BYTEA;
+"#,
 ];
 
 /// Migrates the schema and rebuilds stale derived tables, holding the advisory lock: two

@@ -371,16 +371,17 @@ async fn fold_lines(
     }
     if let (Some(key), Some(&first)) = (&a.key, seqs.first()) {
         tx.execute(
-            "INSERT INTO idempotency(session, key, first_seq, last_seq, lines)
-             VALUES ($1, $2, $3, $4, $5)
+            "INSERT INTO idempotency(session, key, first_seq, last_seq, lines, body_sha256)
+             VALUES ($1, $2, $3, $4, $5, $6)
              ON CONFLICT (session, key) DO UPDATE SET last_seq = EXCLUDED.last_seq,
              lines = idempotency.lines + EXCLUDED.lines",
             &[
                 &a.session,
-                key,
+                &key.key,
                 &(first as i64),
                 &(info.last_seq as i64),
                 &(seqs.len() as i64),
+                &&key.body_sha256[..],
             ],
         )
         .await

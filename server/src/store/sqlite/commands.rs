@@ -160,17 +160,18 @@ impl Group<'_> {
         }
         if let (Some(key), Some(&first)) = (&a.key, seqs.first()) {
             tx.prepare_cached(
-                "INSERT INTO idempotency(session, key, first_seq, last_seq, lines)
-                 VALUES (?1, ?2, ?3, ?4, ?5)
+                "INSERT INTO idempotency(session, key, first_seq, last_seq, lines, body_sha256)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)
                  ON CONFLICT (session, key) DO UPDATE SET last_seq = excluded.last_seq,
                  lines = idempotency.lines + excluded.lines",
             )?
             .execute(params![
                 a.session,
-                key,
+                key.key,
                 first as i64,
                 p.info.last_seq as i64,
-                seqs.len() as i64
+                seqs.len() as i64,
+                &key.body_sha256[..]
             ])?;
         }
         Ok(Appended { created, seqs })

@@ -140,13 +140,17 @@ pub(super) fn keyed(
 ) -> Result<Option<Keyed>, StoreError> {
     Ok(conn
         .prepare_cached(
-            "SELECT first_seq, last_seq, lines FROM idempotency WHERE session = ?1 AND key = ?2",
+            "SELECT first_seq, last_seq, lines, body_sha256 FROM idempotency
+             WHERE session = ?1 AND key = ?2",
         )?
         .query_row(params![session, key], |r| {
             Ok(Keyed {
                 first_seq: r.get::<_, i64>(0)? as u64,
                 last_seq: r.get::<_, i64>(1)? as u64,
                 lines: r.get::<_, i64>(2)? as u64,
+                body_sha256: r
+                    .get::<_, Option<Vec<u8>>>(3)?
+                    .and_then(|h| h.try_into().ok()),
             })
         })
         .optional()?)

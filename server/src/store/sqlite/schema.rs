@@ -11,6 +11,8 @@
 //! - `rendered(session, seq, json)`: the envelope of each event with rows, as the writer
 //!   folded it (derived, like checkpoints; serves history pages without classifying);
 //! - `follows(path, session, dev, ino, offset)`: how far a followed file has been stored;
+//! - `idempotency(session, key, first_seq, last_seq, lines, body_sha256)`: what was stored
+//!   under a POST's `Idempotency-Key`, and the SHA-256 of the body first sent with it;
 //! - `meta(key, value)`: which classifier the derived tables were made with;
 //! - `shares(id, token_hash, session, title, created, expires, snapshot_seq, redact,
 //!   revoked)`: share links (`crate::store::share`), the token only as its SHA-256.
@@ -98,6 +100,9 @@ CREATE TABLE shares (
     redact       INTEGER NOT NULL DEFAULT 0,
     revoked      REAL
 );
+"#,
+    r#"
+ALTER TABLE idempotency ADD COLUMN body_sha256 BLOB;
 "#,
 ];
 
