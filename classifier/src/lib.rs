@@ -25,6 +25,7 @@
 //! - [`markdown`]: a markdown body → safe HTML.
 //! - [`partial`]: `stream_event` partial messages → a live preview ([`Preview`]).
 //! - [`redact`]: secrets out of a log's lines before it is shared ([`redact::redact_line`]).
+//! - [`zstd`]: a zstd-compressed log (Codex's idle rollouts) read decompressed.
 
 mod ansi;
 mod classify;
@@ -45,6 +46,7 @@ mod summary;
 mod text;
 mod time;
 mod tools;
+pub mod zstd;
 
 pub use crate::classify::{classify, classify_line, classify_log_event};
 pub use crate::ctx::ClassifyCtx;

@@ -1,11 +1,10 @@
 //! `hiveterm classify [PATH|-] [--pretty]`: a log in, one envelope per non-blank line out.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, IsTerminal, Read, Write};
+use std::io::{self, IsTerminal, Read, Write};
 use std::path::PathBuf;
 
-use classifier::{Level, LogClassifier, MAX_LINE_BYTES, TermEnvelope};
-use ruzstd::decoding::{FrameDecoder, StreamingDecoder};
+use classifier::{Level, LogClassifier, MAX_LINE_BYTES, TermEnvelope, zstd};
 
 /// Arguments of `hiveterm classify`.
 #[derive(clap::Args)]
@@ -42,16 +41,13 @@ pub(crate) fn open(path: Option<&PathBuf>) -> Result<(Box<dyn Read>, String), St
     Ok((input, name))
 }
 
-/// The first bytes of a zstd frame.
-const ZSTD_MAGIC: [u8; 4] = [0x28, 0xB5, 0x2F, 0xFD];
-
-/// `input` as it is, or decompressed when it starts with a zstd frame (every frame in turn:
-/// Codex appends frames to a compressed rollout). Pure Rust (`ruzstd`).
+/// `input` as it is, or decompressed when it starts with a zstd frame
+/// ([`classifier::zstd`]: every frame in turn).
 pub(crate) fn decompressed(mut input: Box<dyn Read>) -> io::Result<Box<dyn Read>> {
-    let mut head = Vec::with_capacity(ZSTD_MAGIC.len());
-    while head.len() < ZSTD_MAGIC.len() {
+    let mut head = Vec::with_capacity(zstd::MAGIC.len());
+    while head.len() < zstd::MAGIC.len() {
         let mut byte = [0u8; 4];
-        let want = ZSTD_MAGIC.len() - head.len();
+        let want = zstd::MAGIC.len() - head.len();
         match input.read(&mut byte[..want]) {
             Ok(0) => break,
             Ok(n) => head.extend_from_slice(&byte[..n]),
@@ -59,43 +55,12 @@ pub(crate) fn decompressed(mut input: Box<dyn Read>) -> io::Result<Box<dyn Read>
             Err(e) => return Err(e),
         }
     }
-    let zstd = head == ZSTD_MAGIC;
+    let compressed = zstd::is_zstd(&head);
     let whole: Box<dyn Read> = Box::new(io::Cursor::new(head).chain(input));
-    if !zstd {
+    if !compressed {
         return Ok(whole);
     }
-    let decoder = StreamingDecoder::new(BufReader::new(whole)).map_err(io::Error::other)?;
-    Ok(Box::new(Zstd { dec: Some(decoder) }))
-}
-
-/// A zstd stream of one or more frames, decompressed.
-struct Zstd {
-    dec: Option<StreamingDecoder<BufReader<Box<dyn Read>>, FrameDecoder>>,
-}
-
-impl Read for Zstd {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        loop {
-            let Some(dec) = self.dec.as_mut() else {
-                return Ok(0);
-            };
-            let n = dec.read(buf)?;
-            if n > 0 || buf.is_empty() {
-                return Ok(n);
-            }
-            // The frame is done: another may follow.
-            let Some(done) = self.dec.take() else {
-                return Ok(0);
-            };
-            let (mut source, frame) = done.into_parts();
-            if source.fill_buf()?.is_empty() {
-                return Ok(0);
-            }
-            let next =
-                StreamingDecoder::new_with_decoder(source, frame).map_err(io::Error::other)?;
-            self.dec = Some(next);
-        }
-    }
+    Ok(Box::new(zstd::Decompressed::new(whole)?))
 }
 
 pub fn run(args: &Args) -> Result<(), String> {

@@ -104,3 +104,52 @@ async fn follows_partial_lines_truncation_rotation_and_restart() {
     assert_eq!(got[8], note("g"));
     task.abort();
 }
+
+/// Regression (issue 20): a Codex rollout compressed to `.jsonl.zst` is imported decompressed,
+/// byte for byte the plain file's lines; a frame appended later is imported too; a restart
+/// imports nothing twice.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_compressed_rollout_is_imported_decompressed_once() {
+    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let compressed = std::fs::read(data.join("codex_resume_1_first.session.jsonl.zst")).unwrap();
+    let plain = classifier::zstd::decompress(&compressed).unwrap().unwrap();
+    let lines: Vec<String> = String::from_utf8(plain)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(str::to_owned)
+        .collect();
+    let db = TestDb::with(Config::default(), hiveterm::store::CHECKPOINT_EVERY);
+    let log = db.dir.path().join("rollout-x.jsonl.zst");
+    std::fs::write(&log, &compressed).unwrap();
+    let id = follow_session_id(&log);
+    let store = db.state.store().clone();
+    store.open_session(&id, "log", "follow").await.unwrap();
+    let task = tokio::spawn(follow(store.clone(), id.clone(), log.clone(), 1 << 20));
+    assert_eq!(wait_for(&db, &id, lines.len()).await, lines);
+
+    // One more frame (`hello` as a note line, by zstd -19) appended: imported as it comes.
+    let frame: &[u8] = &[
+        0x28, 0xb5, 0x2f, 0xfd, 0x04, 0x68, 0x31, 0x00, 0x00, 0x68, 0x65, 0x6c, 0x6c, 0x6f, 0x0a,
+        0x53, 0x88, 0xbd, 0x91,
+    ];
+    let mut f = std::fs::OpenOptions::new().append(true).open(&log).unwrap();
+    f.write_all(frame).unwrap();
+    drop(f);
+    let got = wait_for(&db, &id, lines.len() + 1).await;
+    assert_eq!(got.last().map(String::as_str), Some("hello"), "{got:?}");
+
+    task.abort();
+    let _ = task.await;
+    store.close().await;
+    let store = db.reopen(hiveterm::store::CHECKPOINT_EVERY);
+    store.open_session(&id, "log", "follow").await.unwrap();
+    let task = tokio::spawn(follow(store.clone(), id.clone(), log.clone(), 1 << 20));
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    assert_eq!(
+        raws(&db, &id).len(),
+        lines.len() + 1,
+        "nothing imported twice"
+    );
+    task.abort();
+}

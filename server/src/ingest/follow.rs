@@ -3,16 +3,12 @@
 use std::io::SeekFrom;
 use std::os::unix::fs::{FileTypeExt as _, MetadataExt};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use classifier::LineReader;
 use tokio::io::{AsyncReadExt, AsyncSeekExt};
 
-use super::lines::{CHUNK, note_line, pump, store_lines};
+use super::lines::{CHUNK, FOLLOW_POLL, note_line, pump, store_lines};
 use crate::store::{FollowPos, RawLine, Store, StoreError};
-
-/// How often a followed file is looked at.
-pub const FOLLOW_POLL: Duration = Duration::from_millis(200);
 
 /// The session id a followed path gets: stable across restarts.
 pub fn follow_session_id(path: &Path) -> String {
@@ -43,13 +39,18 @@ pub fn follow_session_id(path: &Path) -> String {
 /// lines are stored as they complete (a partial last line waits for its newline); a file
 /// that shrinks was truncated and is read again from the start; a file replaced by another
 /// (rotation) is read to its end, then the new one from its start. How far the file has been
-/// stored is committed with its lines, so a restarted server goes on where it stopped.
+/// stored is committed with its lines, so a restarted server goes on where it stopped. A
+/// zstd-compressed log (`rollout-*.jsonl.zst`) is imported decompressed
+/// ([`super::follow_zst`]).
 pub async fn follow(
     store: Store,
     session: String,
     path: PathBuf,
     max_line: usize,
 ) -> Result<(), StoreError> {
+    if super::follow_zst::is_compressed(&path).await {
+        return super::follow_zst::follow(store, session, &path, max_line).await;
+    }
     let key = path.to_string_lossy().into_owned();
     let mut pos = store.follow_pos(&key).await?;
     let mut file: Option<(tokio::fs::File, u64, u64)> = None; // (file, dev, ino)

@@ -8,6 +8,9 @@ use tokio::io::{AsyncRead, AsyncReadExt};
 
 use crate::store::{Append, FollowPos, RawLine, Store, StoreError};
 
+/// How often a followed file is looked at.
+pub const FOLLOW_POLL: std::time::Duration = std::time::Duration::from_millis(200);
+
 /// Bytes read at a time.
 pub(super) const CHUNK: usize = 64 * 1024;
 

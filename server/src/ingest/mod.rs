@@ -8,6 +8,7 @@
 //! - `run`: a command's output ([`run_command`]); `follow`: a followed file ([`follow`])
 
 mod follow;
+mod follow_zst;
 mod lines;
 mod run;
 
@@ -15,9 +16,9 @@ use classifier::LineReader;
 
 use crate::store::{Append, RawLine, Store, StoreError};
 
-pub use follow::{FOLLOW_POLL, follow, follow_session_id, followable};
+pub use follow::{follow, follow_session_id, followable};
 use lines::pump;
-pub use lines::{event_line, note_line};
+pub use lines::{FOLLOW_POLL, event_line, note_line};
 pub use run::{Finished, RunSink, run_command};
 
 /// Reads standard input into `session` until it ends, then ends the session.
