@@ -203,6 +203,8 @@ export function hivetermBinary() {
 export const FIXTURES = [
   ...fs.readdirSync(path.join(ROOT, "fixtures/claude-code-2.1.332")).map((f) => `fixtures/claude-code-2.1.332/${f}`),
   ...fs.readdirSync(path.join(ROOT, "fixtures/hyperhive")).map((f) => `fixtures/hyperhive/${f}`),
+  ...fs.readdirSync(path.join(ROOT, "fixtures/codex-0.171.0")).map((f) => `fixtures/codex-0.171.0/${f}`),
+  ...fs.readdirSync(path.join(ROOT, "fixtures/gemini-0.61.0")).map((f) => `fixtures/gemini-0.61.0/${f}`),
 ].filter((f) => f.endsWith(".jsonl"));
 
 /** The rows `hiveterm classify` (binary `bin`) gives for a file, coalesced like the page:

@@ -55,6 +55,29 @@ for (const file of FIXTURES) {
   });
 }
 
+test("a compressed Codex rollout (.jsonl.zst) opens as its plain lines do", async () => {
+  const zst = path.join(ROOT, "server/tests/data/codex_resume_1_first.session.jsonl.zst");
+  const plain = "fixtures/codex-0.171.0/codex_resume_1_first.session.jsonl";
+  const page = await openPage(env.browser, env.server.url);
+  await openLog(page, zst);
+  await page.waitForSelector(".live .row");
+  const facts = await rowFacts(page);
+  checkShapes(facts, "compressed rollout");
+  const want = expectedRows(plain);
+  if (want) {
+    assert.equal(await page.$eval(".shown", (e) => e.textContent), `${want.length} rows`);
+    for (const [i, f] of facts.slice(0, 20).entries()) {
+      assert.equal(f.seq, want[i].seq, `row ${i} seq`);
+      if (want[i].summary && f.summary !== null) assert.equal(f.summary, want[i].summary, `row ${i} summary`);
+    }
+  }
+  // The header names the agent, from the decompressed lines.
+  assert.match(await page.$eval(".summary-header .sh-line", (e) => e.textContent), /Codex 0\.171\.0/);
+  assert.deepEqual(page.errors, [], "no page errors");
+  await page.screenshot({ path: path.join(SHOTS, "offline-codex-zst.png") });
+  await page.context().close();
+});
+
 test("drag and drop a log onto the page", async () => {
   const page = await openPage(env.browser, env.server.url);
   await page.screenshot({ path: path.join(SHOTS, "start-page.png") });

@@ -208,6 +208,7 @@ mod imp {
             None => log.dyn_into().map_err(|_| "no log to save".to_owned())?,
         };
         let reader = FileReaderSync::new().map_err(err)?;
+        let log = crate::worker::unzip::plain(&reader, log)?;
         let total = log.size();
         let mut at = 0.0;
         let mut failed = None;

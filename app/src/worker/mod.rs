@@ -13,6 +13,7 @@
 //! - [`trigrams`] / [`body_search`]: a search of the bodies that classifies again only the
 //!   spans whose bodies can hold the query (pure).
 //! - [`export`]: "save as one file" made in a worker by the `onefile` crate.
+//! - [`unzip`]: a zstd-compressed log decompressed before it is read (wasm).
 //! - `job` (wasm): the log's stream read ahead into buffers that go round, each chunk
 //!   classified and its rows posted; [`run`]: the classifier worker's loop;
 //!   [`markdown`]: the markdown worker's.
@@ -27,3 +28,4 @@ pub mod protocol;
 pub mod read_ahead;
 pub mod run;
 pub mod trigrams;
+pub mod unzip;

@@ -169,6 +169,14 @@ mod imp {
             {
                 let mut s = self.0.borrow_mut();
                 s.find = None;
+                let blob = match crate::worker::unzip::plain(&s.reader, blob) {
+                    Ok(blob) => blob,
+                    Err(e) => {
+                        s.job = None;
+                        error(Some(id), e);
+                        return;
+                    }
+                };
                 match Job::start(id, blob, s.job.take(), on_read) {
                     Ok(job) => s.job = Some(job),
                     Err(e) => error(Some(id), e),
