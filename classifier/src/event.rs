@@ -206,7 +206,7 @@ pub fn from_value(value: Value) -> LogEvent {
     // Codex and Gemini first: a Gemini recording's metadata line has a `kind` of its own, and
     // both agents' lines have a `type` that Claude Code's may share (`result`, `user`).
     if crate::codex::is_codex(map) {
-        let ts = rfc3339(map.get("timestamp"));
+        let ts = crate::time::rfc3339(map.get("timestamp"));
         return LogEvent::at(ts, LiveEvent::Codex { value });
     }
     if crate::gemini::is_gemini(map) {
@@ -219,16 +219,10 @@ pub fn from_value(value: Value) -> LogEvent {
         return LogEvent::at(ts, hyperhive_event(kind.as_deref(), value));
     }
     if map.get("type").is_some_and(Value::is_string) {
-        let ts = rfc3339(map.get("timestamp"));
+        let ts = crate::time::rfc3339(map.get("timestamp"));
         return LogEvent::at(ts, LiveEvent::Stream { value });
     }
     LogEvent::at(None, LiveEvent::Unrecognised { value })
-}
-
-/// Unix seconds of an RFC 3339 time string, if `v` is one.
-pub(crate) fn rfc3339(v: Option<&Value>) -> Option<f64> {
-    v.and_then(Value::as_str)
-        .and_then(crate::time::parse_rfc3339)
 }
 
 /// Builds the event for a line that could not be read.

@@ -1,6 +1,13 @@
 //! Time without a clock: RFC 3339 timestamps to unix seconds and back to `HH:MMZ`, and the
 //! one way a duration is written ([`duration`]).
 
+use serde_json::Value;
+
+/// Unix seconds of an RFC 3339 time string, if `v` is one.
+pub(crate) fn rfc3339(v: Option<&Value>) -> Option<f64> {
+    v.and_then(Value::as_str).and_then(parse_rfc3339)
+}
+
 /// Parses `YYYY-MM-DDTHH:MM:SS[.frac](Z|±HH:MM)` into unix seconds.
 pub fn parse_rfc3339(s: &str) -> Option<f64> {
     let b = s.as_bytes();

@@ -14,7 +14,7 @@ use std::fmt;
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 
-use crate::lean::{Checked, Key};
+use crate::lean::checked::{Checked, Key};
 
 /// The `payload` of a rollout line of type `line`, without the fields nobody reads.
 pub(crate) struct Payload<'a> {

@@ -4,10 +4,10 @@
 
 use serde_json::{Map, Value};
 
-use super::State;
-use super::rollout::open;
 use super::rows::{bash_row, result_row};
 use super::shell::{files_summary, unwrap_argv, unwrap_command};
+use super::state::{MAX_PENDING, MAX_REMEMBERED, State};
+use super::turn::open;
 use crate::ctx::ClassifyCtx;
 use crate::msg::{BodyFormat, Level, TermMsg};
 
@@ -109,11 +109,11 @@ pub(crate) fn strings(v: Option<&Value>) -> Vec<String> {
 impl State {
     /// A call was made: remembered for its output and its mirror.
     pub(crate) fn call(&mut self, id: &str, summary: &str) {
-        push_capped(&mut self.calls, id.to_owned(), super::MAX_REMEMBERED);
+        push_capped(&mut self.calls, id.to_owned(), MAX_REMEMBERED);
         push_capped(
             &mut self.pending,
             (id.to_owned(), crate::text::truncate_chars(summary, 120)),
-            super::MAX_PENDING,
+            MAX_PENDING,
         );
     }
 

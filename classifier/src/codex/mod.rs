@@ -6,9 +6,13 @@
 //! log's [`State`] (kept in the [`ClassifyCtx`], small and bounded).
 //!
 //! Contents:
+//! - [`detect`]: which lines are Codex's ([`is_codex`], [`ROLLOUT_TYPES`]).
+//! - [`state`]: [`State`], what the log's earlier lines left to know, and its bounds.
 //! - [`exec`]: `exec --json` events (`thread.*`, `turn.*`, `item.*`, `error`) → rows.
 //! - [`rollout`]: rollout lines (`{timestamp, type, payload}`) → rows; which of the rollout's
 //!   repeated facts gives the row.
+//! - [`calls`]: a rollout's calls and their outputs → rows.
+//! - [`turn`]: a rollout's turn start row, shown once.
 //! - [`lean`]: the lean parse of a rollout line's payload (the fields rows read).
 //! - [`mirror`]: the rollout's `item_completed` mirrors, and the calls a rollout has made.
 //! - [`rows`]: the rows both make, from the crate's own makers (Bash, tool results, `💭`…).
@@ -16,121 +20,28 @@
 //! - [`summary`]: [`SummaryPart`], the log's agent version, models, tokens, tool calls, files.
 //! - `tests`: data-driven cases (`check(lines, rows)`), malformed fields included.
 
+mod calls;
+mod detect;
 mod exec;
 pub(crate) mod lean;
 mod mirror;
 mod rollout;
 mod rows;
 mod shell;
+mod state;
 mod summary;
 #[cfg(test)]
 mod tests;
+mod turn;
 
-use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::ctx::ClassifyCtx;
 use crate::msg::TermMsg;
 
+pub(crate) use self::detect::{ROLLOUT_TYPES, is_codex};
+pub(crate) use self::state::State;
 pub(crate) use self::summary::SummaryPart;
-
-/// Most call or item ids remembered (the oldest are forgotten first).
-const MAX_REMEMBERED: usize = 64;
-/// Most calls remembered as in flight.
-const MAX_PENDING: usize = 16;
-
-/// The rollout line types (`{timestamp, type, payload}`).
-pub(crate) const ROLLOUT_TYPES: &[&str] = &[
-    "session_meta",
-    "response_item",
-    "event_msg",
-    "turn_context",
-    "token_usage_record",
-    "world_state",
-    "compacted",
-];
-
-/// Whether a JSON object is a line of a Codex log: an `exec --json` event (`thread.started`,
-/// `turn.*`, `item.*`, `error` with only a `message`) or a rollout line (`timestamp`, `type`,
-/// an object `payload`).
-pub(crate) fn is_codex(map: &Map<String, Value>) -> bool {
-    let Some(ty) = map.get("type").and_then(Value::as_str) else {
-        return false;
-    };
-    if map.get("payload").is_some_and(Value::is_object) && map.contains_key("timestamp") {
-        return true;
-    }
-    if ty == "error" {
-        // `{"type":"error","message":…}`: Gemini's error event has `severity` and a time.
-        return map.get("message").is_some_and(Value::is_string)
-            && !map.contains_key("severity")
-            && !map.contains_key("timestamp");
-    }
-    ty.starts_with("thread.") || ty.starts_with("turn.") || ty.starts_with("item.")
-}
-
-/// Where a rollout is in its turn.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub(crate) enum Turn {
-    /// No turn known to be open.
-    #[default]
-    Idle,
-    /// `task_started` seen, no row of the turn yet.
-    Pending,
-    /// The turn's start row is shown.
-    Open,
-}
-
-/// What classifying a Codex line needs to know of the lines before it. Bounded: at most
-/// [`MAX_REMEMBERED`] ids of each kind and [`MAX_PENDING`] calls in flight.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
-pub(crate) struct State {
-    /// `exec --json`: tool items started and not yet completed.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    started: Vec<String>,
-    /// Rollout: call ids seen (their `item_completed` mirrors give no row).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    calls: Vec<String>,
-    /// Rollout: calls without output yet, with their row's summary.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pending: Vec<(String, String)>,
-    /// Rollout: the turn.
-    turn: Turn,
-    /// Rollout: the model last shown.
-    #[serde(skip_serializing_if = "String::is_empty")]
-    model: String,
-    /// Rollout: the current turn's tokens as its end row says them (from the last
-    /// `token_usage_record`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    turn_usage: Option<String>,
-}
-
-impl State {
-    /// Nothing remembered (so a context without Codex lines serialises as before).
-    pub(crate) fn is_empty(&self) -> bool {
-        *self == State::default()
-    }
-
-    fn remember_started(&mut self, id: &str) {
-        if self.started.len() >= MAX_REMEMBERED {
-            self.started.remove(0);
-        }
-        self.started.push(id.to_owned());
-    }
-
-    /// Whether `id` was started (and forgets it).
-    fn forget_started(&mut self, id: &str) -> bool {
-        match self.started.iter().position(|s| s == id) {
-            Some(at) => {
-                self.started.remove(at);
-                true
-            }
-            None => false,
-        }
-    }
-}
 
 /// The rows of one Codex line.
 pub(crate) fn classify(value: &Value, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {

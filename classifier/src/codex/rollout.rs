@@ -16,17 +16,19 @@
 
 use serde_json::{Map, Value, json};
 
-use super::Turn;
+use super::calls::{custom_row, function_row, output_row};
 use super::mirror::{mirror, strings};
 use super::rows::{
-    api_error_row, bash_row, debug_row, error_message, figures, generic_row, plan_row,
-    reasoning_row, result_row, text_row, usage_line,
+    api_error_row, bash_row, debug_row, error_message, figures, generic_row, reasoning_row,
+    text_row, usage_line,
 };
-use super::shell::{Patch, exec_output, patch_body, patch_output, unwrap_argv};
+use super::shell::unwrap_argv;
+use super::state::Turn;
+use super::turn::{open, prompt};
 use crate::ctx::ClassifyCtx;
-use crate::kind::{icon, interrupted_row, turn_fail_row, turn_ok_row, turn_start_row};
-use crate::msg::{BodyFormat, Level, TermMsg};
-use crate::text::{line_count, preview};
+use crate::kind::{interrupted_row, turn_fail_row, turn_ok_row};
+use crate::msg::{Level, TermMsg};
+use crate::text::preview;
 
 /// Classifies one rollout line of type `ty` with its `payload`.
 pub(crate) fn classify(
@@ -191,99 +193,6 @@ fn injected<'a>(p: &Map<String, Value>, text: &'a str) -> Option<&'a str> {
         return Some("instructions");
     }
     None
-}
-
-/// The user's prompt: a turn starts (or, mid-turn, `prompt ← user`).
-fn prompt(ctx: &mut ClassifyCtx, text: &str) -> Vec<TermMsg> {
-    if ctx.codex.turn == Turn::Open {
-        let mut row = turn_start_row("user", text);
-        row.icon = None;
-        row.summary = "prompt ← user".to_owned();
-        return vec![row];
-    }
-    ctx.codex.turn = Turn::Open;
-    vec![turn_start_row("user", text)]
-}
-
-/// `rows` of a turn that a task opened: its bodiless start row first when none was shown.
-pub(crate) fn open(ctx: &mut ClassifyCtx, mut rows: Vec<TermMsg>) -> Vec<TermMsg> {
-    if ctx.codex.turn == Turn::Pending {
-        ctx.codex.turn = Turn::Open;
-        rows.insert(0, turn_start_row("user", ""));
-    }
-    rows
-}
-
-/// The row of a `function_call`: `exec_command` / `shell` / `container.exec` as the Bash row,
-/// `update_plan` as the plan, anything else as its tool row.
-fn function_row(name: &str, args: &Value, call_id: &str) -> TermMsg {
-    match name {
-        "exec_command" => {
-            let cmd = args.get("cmd").and_then(Value::as_str).unwrap_or("");
-            bash_row(cmd)
-        }
-        "shell" | "container.exec" | "local_shell" => match args.get("command") {
-            Some(Value::String(cmd)) => bash_row(cmd),
-            other => bash_row(&unwrap_argv(&strings(other))),
-        },
-        "update_plan" => {
-            let items: Vec<(String, bool)> = args
-                .get("plan")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .map(|i| {
-                    let step = i.get("step").and_then(Value::as_str).unwrap_or("");
-                    let done = i.get("status").and_then(Value::as_str) == Some("completed");
-                    (step.to_owned(), done)
-                })
-                .collect();
-            plan_row(&items, call_id)
-        }
-        _ => crate::tools::tool_use_row(name, args),
-    }
-}
-
-/// The row of a `custom_tool_call`: `apply_patch` as the edit row with the patch as its diff,
-/// code mode's `exec` with its JavaScript as the body, any other with its input.
-fn custom_row(name: &str, input: &str) -> TermMsg {
-    match name {
-        "apply_patch" => {
-            let patch = Patch::parse(input);
-            TermMsg::new(Level::Info, patch.summary())
-                .icon("✏\u{fe0f}")
-                .body_as(patch_body(input), BodyFormat::Diff)
-        }
-        _ => {
-            let lines = line_count(input);
-            let what = if name == "exec" { "script" } else { "input" };
-            TermMsg::new(Level::Info, format!("{name} · {lines}L {what}"))
-                .icon(icon::TOOL)
-                .body(input)
-        }
-    }
-}
-
-/// A call's output, read as its tool writes it.
-fn output_row(tool: Option<&str>, text: &str, ctx: &mut ClassifyCtx) -> TermMsg {
-    match tool {
-        Some(t) if t.starts_with("apply_patch") => {
-            let out = patch_output(text);
-            result_row(&out.text, None, out.exit.is_some_and(|c| c != 0), ctx)
-        }
-        Some(t) if t.starts_with("exec ·") => {
-            let failed = text.starts_with("Script failed") || text.starts_with("Script error");
-            result_row(text, None, failed, ctx)
-        }
-        _ => {
-            let out = exec_output(text);
-            let mut row = result_row(&out.text, out.exit, false, ctx);
-            if out.running {
-                row.summary = format!("{} (still running)", row.summary);
-            }
-            row
-        }
-    }
 }
 
 /// An `event_msg`: the client's own events. Mirrors of `response_item`s give no row.

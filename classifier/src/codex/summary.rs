@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::rows::API_ERROR;
 use crate::kind::{RowKind, icon, tool_of, turn_kind};
 use crate::msg::{Level, TermEnvelope};
-use crate::summary::Summary;
+use crate::summary::report::Summary;
 
 /// Most threads whose totals are kept.
 const MAX_THREADS: usize = 64;

@@ -20,9 +20,9 @@
 //! the same steps (its own [`Pending`]): a completed document is read as its value, a broken
 //! one's lines count as not understood.
 
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+pub(crate) use super::state::Pending;
 use crate::event::LiveEvent;
 use crate::kind::icon;
 use crate::msg::{Level, TermMsg};
@@ -33,16 +33,6 @@ pub(crate) const MAX_DOC_BYTES: usize = 1 << 20;
 pub(crate) const MAX_DOC_LINES: u32 = 100_000;
 /// Most bytes of a broken document shown in its row's body.
 const BODY_BYTES: usize = 64 * 1024;
-
-/// The lines of the document being read.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
-pub(crate) struct Pending {
-    /// Its text so far, lines joined by `\n` (empty: none open).
-    text: String,
-    /// How many lines.
-    lines: u32,
-}
 
 /// What one line did to the document.
 #[derive(Debug, PartialEq)]
@@ -73,11 +63,6 @@ pub(crate) struct Broken {
 }
 
 impl Pending {
-    /// Nothing open.
-    pub(crate) fn is_empty(&self) -> bool {
-        self.text.is_empty()
-    }
-
     /// The step of one line's event.
     pub(crate) fn step(&mut self, event: &LiveEvent) -> Outcome {
         let text = match event {

@@ -25,9 +25,7 @@
 //!   messages as above.
 
 use std::borrow::Cow;
-use std::collections::VecDeque;
 
-use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::ctx::ClassifyCtx;
@@ -35,7 +33,7 @@ use crate::kind::{turn_fail_row, turn_ok_row, turn_start_row};
 use crate::msg::{BodyFormat, Level, TermMsg};
 use crate::text::{preview, truncate_chars};
 
-use super::fnv;
+use super::state::{Seen, Shown, fnv};
 use super::stream::one_line;
 use super::tools::{call_row, file_diff, result_row, shell_exit, unwrap_context, with_diff};
 
@@ -44,28 +42,7 @@ pub(crate) const MAX_MESSAGES: usize = 64;
 /// Tool results remembered as shown.
 pub(crate) const MAX_RESULTS: usize = 256;
 
-/// What the recording showed so far.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
-pub(crate) struct Seen {
-    /// The session id of the last metadata line.
-    session: String,
-    /// The last messages shown, oldest first.
-    messages: VecDeque<Shown>,
-    /// Hashes of the call ids whose results were shown, oldest first.
-    results: VecDeque<u64>,
-    /// The last model message called no tool: the open turn looks answered.
-    answered: bool,
-    /// A message was shown.
-    any: bool,
-}
-
 impl Seen {
-    /// Nothing remembered.
-    pub(crate) fn is_empty(&self) -> bool {
-        *self == Seen::default()
-    }
-
     fn shown_result(&self, id: u64) -> bool {
         self.results.contains(&id)
     }
@@ -76,15 +53,6 @@ impl Seen {
         }
         self.results.push_back(id);
     }
-}
-
-/// What one message showed.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-struct Shown {
-    id: u64,
-    text: u64,
-    thoughts: usize,
-    calls: Vec<u64>,
 }
 
 /// Classifies one recording line.

@@ -17,8 +17,8 @@ use std::collections::VecDeque;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::fnv;
-use crate::summary::Summary;
+use super::state::fnv;
+use crate::summary::report::Summary;
 
 /// Call and message ids remembered to count each once.
 const MAX_IDS: usize = 256;
