@@ -3,7 +3,7 @@
 use crate::ctx::ClassifyCtx;
 use crate::event::{LiveEvent, LogEvent, from_value, line_event_lean};
 use crate::gemini::document::Now;
-use crate::kind::{icon, turn_fail_row, turn_ok_row, turn_start_row};
+use crate::kind::{RowKind, icon, turn_fail_row, turn_kind, turn_ok_row, turn_start_row};
 use crate::lines::Line;
 use crate::msg::{Level, TermEnvelope, TermMsg};
 use crate::text::{sanitize, truncate_chars};
@@ -29,6 +29,28 @@ pub fn classify(event: &LiveEvent, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
     rows
 }
 
+/// Codex's and Gemini's rows under a harness (a hyperhive `turn_start`/`turn_end` seen: a
+/// hyperhive log, a `hiveterm run` session), which owns the turn rows as it does for Claude
+/// Code's: the agent's own turn start is its prompt (`prompt ← user`, or nothing without
+/// one), its turn end gives no row (the harness's says how the run ended; errors are rows of
+/// their own); an interruption stays.
+fn under_harness(rows: Vec<TermMsg>, ctx: &ClassifyCtx) -> Vec<TermMsg> {
+    if !ctx.turns.harness {
+        return rows;
+    }
+    rows.into_iter()
+        .filter_map(|mut row| match turn_kind(&row) {
+            RowKind::TurnStart => row.body.is_some().then(|| {
+                row.icon = None;
+                row.summary = row.summary.replacen("TURN ←", "prompt ←", 1);
+                row
+            }),
+            RowKind::TurnOk | RowKind::TurnFail => None,
+            _ => Some(row),
+        })
+        .collect()
+}
+
 /// The rows of one event on its own.
 fn event_rows(event: &LiveEvent, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
     match event {
@@ -48,8 +70,8 @@ fn event_rows(event: &LiveEvent, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
         }
         LiveEvent::Note { text } => vec![note(text)],
         LiveEvent::Stream { value } => crate::stream::classify_value(value, ctx),
-        LiveEvent::Codex { value } => crate::codex::classify(value, ctx),
-        LiveEvent::Gemini { value } => crate::gemini::classify(value, ctx),
+        LiveEvent::Codex { value } => under_harness(crate::codex::classify(value, ctx), ctx),
+        LiveEvent::Gemini { value } => under_harness(crate::gemini::classify(value, ctx), ctx),
         LiveEvent::StatusChanged { .. }
         | LiveEvent::ModelChanged { .. }
         | LiveEvent::EffortChanged { .. }
