@@ -12,8 +12,12 @@ use tokio::io::{AsyncReadExt, AsyncSeekExt};
 use super::lines::{FOLLOW_POLL, note_line, store_lines};
 use crate::store::{FollowPos, RawLine, Store, StoreError};
 
-/// Whether the file at `path` starts with a zstd frame.
+/// Whether `path` is a regular file that starts with a zstd frame. Nothing else is opened: a
+/// FIFO's bytes are its writers', and reading them here would take them from the follow.
 pub async fn is_compressed(path: &Path) -> bool {
+    if !tokio::fs::metadata(path).await.is_ok_and(|m| m.is_file()) {
+        return false;
+    }
     let Ok(mut f) = tokio::fs::File::open(path).await else {
         return false;
     };
