@@ -301,6 +301,12 @@ const count = (n, thing) => `${grouped(n)} ${thing}${n === 1 ? "" : "s"}`;
 const dollars = (usd) => (usd < 1 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`);
 /** The summary header's strings for `s` (the JSON of `hiveterm summary --json`), written as
  * app/src/model/summary/mod.rs writes them, by the header's `data-k`. */
+/** An agent's name as the header writes it (`codex` → `Codex`), with its version. */
+function agentLabel(agent, version) {
+  const name = { "claude-code": "Claude Code", codex: "Codex", gemini: "Gemini CLI" }[agent] ?? agent;
+  return version == null ? name : `${name} ${version}`;
+}
+
 export function summaryStrings(s) {
   let turns = count(s.turns, "turn");
   for (const [n, what] of [[s.turns_ok, "ok"], [s.turns_failed, "failed"], [s.turns_interrupted, "interrupted"]]) {
@@ -316,7 +322,9 @@ export function summaryStrings(s) {
     errors: count(s.errors, "error"),
     warnings: count(s.warnings, "warning"),
     tokens: tokens || "—",
-    cost: s.cost_usd == null ? "—" : dollars(s.cost_usd),
+    // No line says what the run cost (Codex and Gemini never do): unknown, never $0.
+    cost: s.cost_usd == null ? "unknown" : dollars(s.cost_usd),
+    agent: s.agent == null ? "—" : agentLabel(s.agent, s.agent_version),
     models: s.models.length ? s.models.join(", ") : "—",
     subagents: grouped(s.subagents),
     files_changed: grouped(s.files_changed.length),
