@@ -46,7 +46,7 @@ pub fn StartPage(
                         ". It is read and classified right here in your browser; nothing is uploaded."
                     </p>
                     <p class="hint">
-                        "Claude Code stream-json, Claude Code transcripts (~/.claude/projects/…) and hyperhive event logs all work."
+                        "Claude Code stream-json and transcripts (~/.claude/projects/…), Codex exec --json and rollouts (~/.codex/sessions/…, .jsonl.zst too), Gemini CLI stream-json and chat recordings (~/.gemini/tmp/…/chats/) and hyperhive event logs all work."
                     </p>
                     {(!list.is_empty()).then(|| view! {
                         <h2>"Sessions on this server"</h2>
