@@ -91,6 +91,12 @@ pub fn civil_from_days(days: i64) -> (i64, i64, i64) {
     (yoe + era * 400 + i64::from(month <= 2), month, day)
 }
 
+/// `ms` milliseconds as [`duration`] writes them; `None` when there is nothing true to say
+/// (negative, not a number).
+pub(crate) fn millis(ms: f64) -> Option<String> {
+    Some(duration(ms / 1000.0)).filter(|d| !d.is_empty())
+}
+
 /// A duration for a reader, the one style of every row summary and of the page (turn
 /// durations): `250ms` under a second, `4.2s` under ten, `42s` under a minute, `3m 07s` under
 /// an hour, then `1h 05m`. Rounded to the unit shown; empty for a negative or non-finite

@@ -8,6 +8,7 @@ use crate::ctx::ClassifyCtx;
 use crate::kind::icon;
 use crate::msg::{BodyFormat, Level, TermMsg};
 use crate::text::{fold_whitespace, preview, truncate_chars};
+use crate::time::millis;
 
 /// Longest error text in a one-line summary.
 const ERROR_CHARS: usize = 200;
@@ -192,9 +193,4 @@ pub(crate) fn figures(p: &Map<String, Value>, usage: Option<String>) -> String {
     }
     out.extend(usage);
     out.join("\n")
-}
-
-/// `ms` milliseconds as [`crate::duration`] writes them; `None` for nothing true to say.
-fn millis(ms: f64) -> Option<String> {
-    Some(crate::time::duration(ms / 1000.0)).filter(|d| !d.is_empty())
 }

@@ -24,6 +24,7 @@ use crate::ctx::ClassifyCtx;
 use crate::kind::{interrupted_row, turn_fail_row, turn_ok_row, turn_start_row};
 use crate::msg::{BodyFormat, Level, TermMsg};
 use crate::text::truncate_chars;
+use crate::time::millis;
 
 use super::tools::{call_row, result_row};
 
@@ -345,9 +346,4 @@ fn json_figures(stats: Option<&Value>) -> String {
         out.push(format!("lines +{a} -{r}"));
     }
     out.join("\n")
-}
-
-/// A duration in milliseconds as the rows write durations (`250ms`, `4.2s`).
-pub(super) fn millis(ms: f64) -> Option<String> {
-    Some(crate::time::duration(ms / 1000.0)).filter(|d| !d.is_empty())
 }

@@ -11,6 +11,7 @@ use serde_json::{Map, Value};
 use crate::kind::icon;
 use crate::msg::{Level, TermMsg};
 use crate::text::{line_count, preview};
+use crate::time::millis;
 
 /// Subtypes that are dropped (the header reads them elsewhere, or they repeat what rows show).
 const DROPPED: &[&str] = &["init", "result", "rate_limit_event"];
@@ -376,10 +377,4 @@ fn int(n: f64) -> String {
     } else {
         format!("{n}")
     }
-}
-
-/// `ms` milliseconds as [`crate::duration`] writes them; `None` when there is nothing true
-/// to say (negative, not a number).
-pub(crate) fn millis(ms: f64) -> Option<String> {
-    Some(crate::time::duration(ms / 1000.0)).filter(|d| !d.is_empty())
 }

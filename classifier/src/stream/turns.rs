@@ -44,7 +44,7 @@ use crate::msg::{BodyFormat, Level, TermMsg};
 use crate::partial::MAX_PREVIEW_BYTES;
 use crate::text::truncate_chars;
 
-use super::system::millis;
+use crate::time::millis;
 
 /// Longest `<why>` of a failed turn.
 const WHY_CHARS: usize = 160;
