@@ -3,7 +3,9 @@
 use crate::ctx::ClassifyCtx;
 use crate::event::{LiveEvent, LogEvent, from_value, line_event_lean};
 use crate::gemini::document::Now;
-use crate::kind::{RowKind, icon, turn_fail_row, turn_kind, turn_ok_row, turn_start_row};
+use crate::kind::{
+    RowKind, as_prompt, icon, turn_fail_row, turn_kind, turn_ok_row, turn_start_row,
+};
 use crate::lines::Line;
 use crate::msg::{Level, TermEnvelope, TermMsg};
 use crate::text::{sanitize, truncate_chars};
@@ -39,12 +41,8 @@ fn under_harness(rows: Vec<TermMsg>, ctx: &ClassifyCtx) -> Vec<TermMsg> {
         return rows;
     }
     rows.into_iter()
-        .filter_map(|mut row| match turn_kind(&row) {
-            RowKind::TurnStart => row.body.is_some().then(|| {
-                row.icon = None;
-                row.summary = row.summary.replacen("TURN ←", "prompt ←", 1);
-                row
-            }),
+        .filter_map(|row| match turn_kind(&row) {
+            RowKind::TurnStart => row.body.is_some().then(|| as_prompt(row)),
             RowKind::TurnOk | RowKind::TurnFail => None,
             _ => Some(row),
         })

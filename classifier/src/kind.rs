@@ -152,6 +152,14 @@ pub(crate) fn turn_start_row(from: &str, body: &str) -> TermMsg {
     }
 }
 
+/// A turn start's row as a prompt that opens no turn (one inside a turn already open, or under
+/// a harness, which owns the turn rows): `prompt ← from`, no icon, the prompt still its body.
+pub(crate) fn as_prompt(mut row: TermMsg) -> TermMsg {
+    row.icon = None;
+    row.summary = row.summary.replacen("TURN ←", "prompt ←", 1);
+    row
+}
+
 /// `✅ turn ok` (info); a `result` line's turn end adds its figures as the body.
 pub(crate) fn turn_ok_row() -> TermMsg {
     TermMsg::new(Level::Info, TURN_OK).icon(icon::TURN_OK)

@@ -39,7 +39,7 @@
 use serde_json::{Map, Value};
 
 use crate::ctx::ClassifyCtx;
-use crate::kind::{interrupted_row, turn_fail_row, turn_ok_row, turn_start_row};
+use crate::kind::{as_prompt, interrupted_row, turn_fail_row, turn_ok_row, turn_start_row};
 use crate::msg::{BodyFormat, Level, TermMsg};
 use crate::partial::MAX_PREVIEW_BYTES;
 use crate::text::truncate_chars;
@@ -92,10 +92,7 @@ pub(crate) fn prompt(ctx: &mut ClassifyCtx, row: TermMsg, transcript: bool) -> T
     }
     if t.fresh {
         t.fresh = false;
-        let mut row = row;
-        row.icon = None;
-        row.summary = row.summary.replacen("TURN ←", "prompt ←", 1);
-        return row;
+        return as_prompt(row);
     }
     t.open += 1;
     t.awaiting_init = true;
