@@ -207,20 +207,38 @@ export const FIXTURES = [
   ...fs.readdirSync(path.join(ROOT, "fixtures/gemini-0.61.0")).map((f) => `fixtures/gemini-0.61.0/${f}`),
 ].filter((f) => f.endsWith(".jsonl"));
 
-/** The rows `hiveterm classify` (binary `bin`) gives for a file, coalesced like the page:
- * `{...msg, seq, idx}` with seq and idx as the strings of `data-seq` / `data-idx`. */
-export function classifiedRows(bin, file) {
-  const out = execFileSync(bin, ["classify", path.resolve(ROOT, file)], { maxBuffer: 1 << 28 }).toString();
+/** The rows `hiveterm classify` (binary `bin`) gives for a file, coalesced like the page
+ * (a subagent's row and the main agent's never replace each other), and shown as the page
+ * shows them by default: a subagent's rows (an envelope's `parent` held) folded away in its
+ * call's closed block. `{...msg, seq, idx, parent}` with seq and idx as the strings of
+ * `data-seq` / `data-idx`. */
+export function classifiedRows(bin, file, { alone = false } = {}) {
+  // `alone`: the file by itself (on standard input), as a page it is dropped on reads it —
+  // without the session's subagents' files `hiveterm classify PATH` reads beside it.
+  const out = alone
+    ? execFileSync(bin, ["classify", "-"], { input: fs.readFileSync(path.resolve(ROOT, file)), maxBuffer: 1 << 28 }).toString()
+    : execFileSync(bin, ["classify", path.resolve(ROOT, file)], { maxBuffer: 1 << 28 }).toString();
   const rows = [];
+  const held = new Set();
   for (const line of out.split("\n").filter(Boolean)) {
     const env = JSON.parse(line);
+    if (env.msgs.length) held.add(env.seq);
     env.msgs.forEach((m, idx) => {
       const last = rows[rows.length - 1];
-      if (m.coalesce_key && last && last.coalesce_key === m.coalesce_key) rows.pop();
-      rows.push({ ...m, seq: String(env.seq), idx: String(idx) });
+      if (m.coalesce_key && last && last.coalesce_key === m.coalesce_key && last.parent === env.parent) rows.pop();
+      rows.push({ ...m, seq: String(env.seq), idx: String(idx), parent: env.parent });
     });
   }
-  return rows;
+  const shown = rows.filter((r) => r.parent === undefined || !held.has(r.parent));
+  shown.held = rows.length;
+  return shown;
+}
+
+/** What the toolbar's `.shown` says for `classifiedRows`' rows: `N rows`, or `V of N rows`
+ * when subagents' rows are held in closed blocks. */
+export function shownText(want) {
+  const held = want.held ?? want.length;
+  return held === want.length ? `${held} rows` : `${want.length} of ${held} rows`;
 }
 
 /** Text a log may carry that must neither run nor load anything: HTML, markdown images and

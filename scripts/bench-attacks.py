@@ -14,6 +14,17 @@ machine. Prints one line per figure and exits 1 if a target is missed.
    (target <= 32 MB) and the server's peak RSS (< 600 MB).
 4. `serve --follow /dev/zero`: refused at start, or its CPU and RSS in its first 6 s
    (target <= 1.5 s, <= 150 MB).
+5. Issue 25: 200 events of 4 MB and a snapshot share of them; on a freshly started server, a
+   share's `state` and `summary` read against the same read of the session (target: at most
+   2x + 50 ms), then 8 concurrent share reads (all answered within 4 s, the server growing by
+   at most 300 MB).
+6. Issue 25: three live redacted shares of a 400 MB session, each read once (state, summary,
+   a history page): the server's RSS after, against a fresh server's (target: at most
+   200 MB more).
+7. Issue 25: 4,000 half-open connections each sending a 400 KB request head: the server's
+   growth (target: at most 256 MB).
+
+  --only N[,N…] runs only those figures.
 """
 
 import argparse
@@ -206,16 +217,174 @@ def figure_follow_dev_zero(binary, tmp, results):
         results.append(("--follow /dev/zero bounded", cpu <= 1.5 and rss <= 150))
 
 
+def rss_mb(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def timed(server, path):
+    start = time.monotonic()
+    status, data = server.request("GET", path)
+    assert status == 200, (path, status, data[:200])
+    return time.monotonic() - start
+
+
+def make_share(server, session, body):
+    c = http.client.HTTPConnection(*server.addr, timeout=600)
+    c.request("POST", f"/api/sessions/{session}/shares", body=json.dumps(body),
+              headers={"Content-Type": "application/json"})
+    r = c.getresponse()
+    data = r.read()
+    c.close()
+    assert r.status == 201, (r.status, data[:300])
+    return json.loads(data)["url"]
+
+
+def restart(server, binary, tmp):
+    """The same database under a freshly started server."""
+    server.stop()
+    fresh = Server.__new__(Server)
+    fresh.db = server.db
+    env = dict(os.environ, HIVETERM_LOG="warn")
+    env.pop("HIVETERM_TOKEN", None)
+    fresh.proc = subprocess.Popen([binary, "serve", "--addr", "127.0.0.1:0", "--db", server.db],
+                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, text=True)
+    for line in fresh.proc.stdout:
+        if line.startswith("listening on http://"):
+            host, port = line.split("//")[1].split("/")[0].rsplit(":", 1)
+            fresh.addr = (host, int(port))
+            return fresh
+    raise SystemExit("the server did not restart")
+
+
+def figure_share_reads(binary, tmp, results):
+    server = Server(binary, tmp)
+    event = note("s" * (4_000_000 - 40)).encode()
+    for _ in range(20):
+        status, _ = server.request("POST", "/api/sessions/big/events", event * 10)
+        assert status == 200, status
+    share = make_share(server, "big", {})
+    server = restart(server, binary, tmp)
+    rows = []
+    for what in ["state", "summary"]:
+        session = timed(server, f"/api/sessions/big/{what}")
+        shared = timed(server, f"{share}/api/{what}")
+        rows.append((what, session, shared))
+    before = rss_mb(server.proc.pid)
+    took = [0.0] * 8
+
+    def read(i):
+        took[i] = timed(server, f"{share}/api/{'state' if i % 2 else 'summary'}")
+
+    threads = [threading.Thread(target=read, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    grew = peak_rss_mb(server.proc.pid) - before
+    server.stop()
+    for what, session, shared in rows:
+        print(f"share reads: 200 events of 4 MB, a snapshot share; on a fresh server the session's "
+              f"{what} {session * 1000:.0f} ms, the share's {shared * 1000:.0f} ms")
+        results.append((f"share {what} <= 2x session + 50 ms", shared <= 2 * session + 0.05))
+    print(f"share reads: 8 concurrent share reads answered in {max(took):.2f} s at most; "
+          f"the server grew {grew:.0f} MB (peak)")
+    results.append(("8 share reads < 4 s", max(took) < 4))
+    results.append(("8 share reads grow <= 300 MB", grew <= 300))
+
+
+def figure_redacted_shares(binary, tmp, results):
+    server = Server(binary, tmp)
+    # 400 MB of tool calls and results, 4 KB each.
+    body = []
+    for i in range(100_000):
+        if i % 2 == 0:
+            line = {"type": "assistant", "message": {"role": "assistant", "content": [
+                {"type": "tool_use", "id": f"t{i}", "name": "Bash", "input": {"command": "c" * 3900}}]}}
+        else:
+            line = {"type": "user", "message": {"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": f"t{i - 1}", "content": "r" * 3900}]}}
+        body.append(json.dumps(line) + "\n")
+        if len(body) == 4000:
+            status, _ = server.request("POST", "/api/sessions/big/events", "".join(body).encode())
+            assert status == 200, status
+            body = []
+    server = restart(server, binary, tmp)
+    fresh = rss_mb(server.proc.pid)
+    start = time.monotonic()
+    urls = [make_share(server, "big", {"redact": True, "live": True}) for _ in range(3)]
+    made = time.monotonic() - start
+    start = time.monotonic()
+    for url in urls:
+        for path in ["state", "summary", "events/history?limit=200", "events/history?before=50000&limit=200"]:
+            timed(server, f"{url}/api/{path}")
+    took = time.monotonic() - start
+    held = rss_mb(server.proc.pid) - fresh
+    peak = peak_rss_mb(server.proc.pid) - fresh
+    server.stop()
+    print(f"redacted shares: three live redacted shares of a 400 MB session (100,000 events) made in "
+          f"{made:.1f} s (the first folds the session, redacted, for its report), each read once "
+          f"(state, summary, the newest history page and one from the middle) in {took:.2f} s in all: "
+          f"the server holds {held:.0f} MB more than fresh ({fresh:.0f} MB), peak {peak:.0f} MB more")
+    results.append(("three redacted shares hold <= 200 MB", held <= 200))
+
+
+def figure_header_memory(binary, tmp, results):
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 16384), hard))
+    server = Server(binary, tmp)
+    before = rss_mb(server.proc.pid)
+    head = b"GET /api/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Pad: " + b"p" * (400 * 1024)
+    held, cut = [], 0
+    start = time.monotonic()
+    for _ in range(4000):
+        try:
+            s = socket.create_connection(server.addr, timeout=5)
+            held.append(s)
+            s.sendall(head)
+        except OSError:
+            cut += 1
+    took = time.monotonic() - start
+    time.sleep(3)  # the server reads what it takes of each
+    grew = peak_rss_mb(server.proc.pid) - before
+    refused = 0
+    for s in held:
+        s.setblocking(False)
+        try:
+            refused += s.recv(64).startswith(b"HTTP/1.1 431")
+        except OSError:
+            pass
+        s.close()
+    server.stop()
+    resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    print(f"header memory: 4,000 connections each sending a 400 KB head (unfinished) in {took:.1f} s "
+          f"({cut} cut off while sending, {refused} answered 431): the server grew {grew:.0f} MB (peak)")
+    results.append(("4,000 400 KB heads grow <= 256 MB", grew <= 256))
+
+
+FIGURES = {
+    1: figure_big_post,
+    2: figure_slow_clients,
+    3: figure_history,
+    4: figure_follow_dev_zero,
+    5: figure_share_reads,
+    6: figure_redacted_shares,
+    7: figure_header_memory,
+}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bin", default=os.path.join(ROOT, "target/release/hiveterm"))
+    ap.add_argument("--only", default="4,2,1,3,5,6,7")
     args = ap.parse_args()
     results = []
     with tempfile.TemporaryDirectory() as tmp:
-        figure_follow_dev_zero(args.bin, tmp, results)
-        figure_slow_clients(args.bin, tmp, results)
-        figure_big_post(args.bin, tmp, results)
-        figure_history(args.bin, tmp, results)
+        for n in args.only.split(","):
+            FIGURES[int(n)](args.bin, tmp, results)
     missed = [name for name, ok in results if not ok]
     for name in missed:
         print(f"MISSED: {name}")

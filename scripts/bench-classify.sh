@@ -1,31 +1,37 @@
 #!/usr/bin/env bash
-# The classify benchmark of issues 2, 10 and 12 ("How fast"); doubles as a check of their targets.
+# The classify benchmark of issues 2, 10, 12, 20 and 24 ("How fast"); doubles as a check of their
+# targets, on logs of several shapes.
 #
-# Generates (once, seeded; scripts/gen-big-transcript.py) two large realistic Claude Code
-# transcripts of 100,000 lines each:
-#   bench-data/big.transcript.jsonl    a long working session (158 MB: big tool outputs, file
-#                                      contents, markdown, the big bookkeeping lines)
-#   bench-data/tools.transcript.jsonl  a different mix (--mix tools, 152 MB): many small tool
-#                                      calls, few big bodies
-# and on each, RUNS times (default 5), alternating:
-#   floor    = read the file in 256 KiB chunks + LineReader + parse every line to serde_json::Value
+# The floor is ../shared/bench/jsonl-baseline, built as it is (serde_json with default features,
+# LTO, one codegen unit): read the file line by line and parse every line into a
+# serde_json::Value. Logs (generated once, seeded, into bench-data/ unless given with --log):
+#   big.transcript.jsonl    Claude Code, a long working session (158 MB: big tool outputs, file
+#                           contents, markdown, the big bookkeeping lines)   gen-big-transcript.py
+#   tools.transcript.jsonl  Claude Code, many small tool calls, few big bodies (--mix tools)
+#   files.transcript.jsonl  Claude Code, every edit a new file, more subagents (--mix files)
+#   huge.transcript.jsonl   Claude Code, few lines with huge bodies (--mix huge, 20,000 lines)
+#   big.codex.jsonl         Codex CLI rollouts (gen-codex-log.py, 101 MB)
+#   big.gemini.jsonl        Gemini CLI chat recordings (gen-gemini-log.py, 100 MB)
+# On each, RUNS times (default 5), alternating:
+#   baseline = the floor above (the figure the targets name)
+#   floor    = the repo's in-process parse floor (classifier/examples/throughput.rs: 256 KiB
+#              chunks + LineReader + serde_json::Value with the workspace's features)
 #   classify = the same reading through classifier::LogClassifier (rows dropped at once)
 #   summary  = classify with the summary fold on (LogClassifier::with_summary; issue 10)
-# (classifier/examples/throughput.rs), then the real commands end to end:
-#   `hiveterm classify FILE > /dev/null` (read, classify, write every envelope as JSON) and
-#   `hiveterm summary FILE`.
-# It reports the medians of wall and CPU time, MB/s, peak RSS and the ratios.
+# then the real commands end to end: `hiveterm classify FILE > /dev/null` (read, classify, write
+# every envelope as JSON) and `hiveterm summary FILE`. It reports the medians of wall and CPU
+# time, MB/s, peak RSS and the ratios.
 #
 # Checks (CPU time: user+system of the process; on a busy machine wall time also counts waiting
 # for a core, which says nothing about the code — on an idle machine the two agree):
-#   - `hiveterm classify` end to end <= MAX_E2E_RATIO (1.0) x the floor   (issue 12)
-#   - in-process classify <= MAX_RATIO (1.5) x the floor, peak RSS < MAX_RSS_MB (64) (issue 2)
+#   - `hiveterm classify` end to end <= MAX_E2E_RATIO (1.0) x jsonl-baseline  (issues 12, 20, 24)
+#   - in-process classify <= MAX_RATIO (1.5) x the in-process floor, peak RSS < MAX_RSS_MB (64)
 #   - the summary fold adds < 5% to classify; `hiveterm summary` <= 1.2x `hiveterm classify`
-#     (issue 10)
+#     (issues 10, 24)
 # and exits 1 if any is missed. Not run in CI: it is a benchmark and the figures depend on the
 # machine and its load.
 #
-# Usage: scripts/bench-classify.sh [FILE...]   (default: both logs above)
+# Usage: scripts/bench-classify.sh [--log FILE]... [FILE...]   (default: the six logs above)
 #   env: RUNS=5 MAX_RATIO=1.5 MAX_E2E_RATIO=1.0 MAX_RSS_MB=64
 set -euo pipefail
 
@@ -39,22 +45,43 @@ MAX_RSS_MB="${MAX_RSS_MB:-64}"
 TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
 THROUGHPUT="$TARGET_DIR/release/examples/throughput"
 HIVETERM="$TARGET_DIR/release/hiveterm"
+BASELINE_SRC="$ROOT/../shared/bench/jsonl-baseline"
+BASELINE="$TARGET_DIR/jsonl-baseline/release/jsonl-baseline"
+
+logs=()
+while [ "$#" -gt 0 ]; do
+    case "$1" in
+        --log) logs+=("$2"); shift 2 ;;
+        --log=*) logs+=("${1#--log=}"); shift ;;
+        -h|--help) sed -n '2,40p' "$0"; exit 0 ;;
+        *) logs+=("$1"); shift ;;
+    esac
+done
 
 echo "==> building (release)"
 cargo build --release --example throughput -p classifier
 cargo build --release -p hiveterm
+[ -f "$BASELINE_SRC/Cargo.toml" ] || { echo "the floor is missing: $BASELINE_SRC" >&2; exit 1; }
+cargo build --release --manifest-path "$BASELINE_SRC/Cargo.toml" --target-dir "$TARGET_DIR/jsonl-baseline"
 
-if [ "$#" -eq 0 ]; then
-    set -- "$ROOT/bench-data/big.transcript.jsonl" "$ROOT/bench-data/tools.transcript.jsonl"
+D="$ROOT/bench-data"
+if [ "${#logs[@]}" -eq 0 ]; then
+    logs=("$D/big.transcript.jsonl" "$D/tools.transcript.jsonl" "$D/files.transcript.jsonl"
+          "$D/huge.transcript.jsonl" "$D/big.codex.jsonl" "$D/big.gemini.jsonl")
 fi
-for file in "$@"; do
-    if [ ! -f "$file" ]; then
-        mix=session
-        [[ "$(basename "$file")" == tools.* ]] && mix=tools
-        echo "==> generating $file (--mix $mix)"
-        python3 "$ROOT/scripts/gen-big-transcript.py" --mix "$mix" --out "$file"
-    fi
+for file in "${logs[@]}"; do
+    [ -f "$file" ] && continue
+    case "$file" in
+        "$D/big.transcript.jsonl") python3 scripts/gen-big-transcript.py --out "$file" ;;
+        "$D/tools.transcript.jsonl") python3 scripts/gen-big-transcript.py --mix tools --out "$file" ;;
+        "$D/files.transcript.jsonl") python3 scripts/gen-big-transcript.py --mix files --out "$file" ;;
+        "$D/huge.transcript.jsonl") python3 scripts/gen-big-transcript.py --mix huge --lines 20000 --out "$file" ;;
+        "$D/big.codex.jsonl") python3 scripts/gen-codex-log.py --out "$file" ;;
+        "$D/big.gemini.jsonl") python3 scripts/gen-gemini-log.py "$file" 100 ;;
+        *) echo "no such log: $file" >&2; exit 1 ;;
+    esac
 done
+set -- "${logs[@]}"
 
 echo "==> machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed 's/^ *//')"
 
@@ -92,8 +119,8 @@ maxof() { printf '%s\n' "$@" | sort -g | tail -n1; }
 over() { [[ "$1" =~ ^[0-9.]+$ && "$2" =~ ^[0-9.]+$ ]] && awk -v a="$1" -v b="$2" -v max="$3" 'BEGIN { exit !(b > 0 && a / b > max) }'; }
 
 fail=0
-MODES=(floor classify summary e2e e2e_summary)
-LABELS=("floor (parse only)" "classify" "classify + summary" "hiveterm classify" "hiveterm summary")
+MODES=(baseline floor classify summary e2e e2e_summary)
+LABELS=("jsonl-baseline (floor)" "in-process floor" "classify" "classify + summary" "hiveterm classify" "hiveterm summary")
 for FILE in "$@"; do
     echo
     echo "==> file: $FILE ($(wc -c <"$FILE") bytes)"
@@ -103,6 +130,7 @@ for FILE in "$@"; do
     for i in $(seq 1 "$RUNS"); do
         for mode in "${MODES[@]}"; do
             case "$mode" in
+                baseline) r="$(timed "$BASELINE" "$FILE")" ;;
                 e2e) r="$(timed "$HIVETERM" classify "$FILE")" ;;
                 e2e_summary) r="$(timed "$HIVETERM" summary "$FILE")" ;;
                 *) r="$(throughput "$mode" "$FILE")" ;;
@@ -127,12 +155,12 @@ for FILE in "$@"; do
     done
     ratio() { awk -v a="${C[$1]}" -v b="${C[$2]}" -v x="${W[$1]}" -v y="${W[$2]}" 'BEGIN {
         printf "%.3fx CPU (%.3fx wall)", (b + 0 > 0) ? a / b : 0, (y + 0 > 0) ? x / y : 0 }'; }
-    echo "ratio hiveterm classify / floor: $(ratio e2e floor)   target <= ${MAX_E2E_RATIO}x"
-    echo "ratio classify / floor:          $(ratio classify floor)   target <= ${MAX_RATIO}x"
+    echo "ratio hiveterm classify / jsonl-baseline: $(ratio e2e baseline)   target <= ${MAX_E2E_RATIO}x"
+    echo "ratio classify / in-process floor:        $(ratio classify floor)   target <= ${MAX_RATIO}x"
     echo "ratio classify+summary / classify: $(ratio summary classify)   target < 1.05x"
     echo "ratio hiveterm summary / hiveterm classify: $(ratio e2e_summary e2e)   target <= 1.2x"
-    if over "${C[e2e]}" "${C[floor]}" "$MAX_E2E_RATIO"; then
-        echo "FAIL: hiveterm classify takes more than ${MAX_E2E_RATIO}x the floor (CPU)"
+    if over "${C[e2e]}" "${C[baseline]}" "$MAX_E2E_RATIO"; then
+        echo "FAIL: hiveterm classify takes more than ${MAX_E2E_RATIO}x jsonl-baseline (CPU)"
         fail=1
     fi
     if over "${C[classify]}" "${C[floor]}" "$MAX_RATIO"; then

@@ -20,11 +20,15 @@ message.usage, toolUseResult, ...), in the proportions of a long working session
 
 With --mix tools, a differently mixed log of the same line types: many small tool calls (long
 turns of several calls per step, short outputs and inputs, short answers) and few big bodies
-(big outputs 10x rarer). The default mix (--mix session) is unchanged, byte for byte.
+(big outputs 10x rarer). With --mix files, a long session whose every Edit and Write touches a
+new file (tens of thousands of distinct files changed) and with more subagent calls: the summary's
+lists grow with the log. With --mix huge, few lines with huge bodies (reads and outputs of
+thousands of lines, 30x more often). The default mix (--mix session) is unchanged, byte for byte.
 
-Usage: scripts/gen-big-transcript.py [--lines N] [--seed S] [--mix session|tools] [--out PATH]
-Default: 100,000 lines (about 150 MB) to bench-data/big.transcript.jsonl; with --mix tools
-(about 75 MB) to bench-data/tools.transcript.jsonl.
+Usage: scripts/gen-big-transcript.py [--lines N] [--seed S] [--mix session|tools|files|huge]
+                                     [--out PATH]
+Default: 100,000 lines (about 150 MB) to bench-data/big.transcript.jsonl; other mixes to
+bench-data/<mix>.transcript.jsonl.
 """
 
 import argparse
@@ -73,6 +77,12 @@ class Gen:
         # --mix tools: many small tool calls, few big bodies (every change is behind this flag,
         # so the default mix keeps its bytes).
         self.small = mix == "tools"
+        # --mix files: a long session whose every edit touches a new file, with more subagent
+        # calls (the summary's lists grow with the log: issue 24). --mix huge: few lines, huge
+        # bodies (file reads and command outputs of thousands of lines).
+        self.many_files = mix == "files"
+        self.huge = mix == "huge"
+        self.n_new_files = 0
         self.t = datetime.datetime(2026, 11, 30, 2, 15, 0, tzinfo=datetime.timezone.utc)
         self.session = self.uuid()
         self.cwd = "/home/dev/work/hiveterm"
@@ -283,11 +293,18 @@ class Gen:
     def tool_call(self):
         """One tool_use block and a function producing its result line content."""
         r = self.rng
+        weights = [30, 22, 16, 9, 5, 4, 1.5, 6, 4, 1, 1.5]
+        if self.many_files:
+            weights = [22, 18, 30, 6, 3, 8, 3, 4, 3, 1, 1]
         name = r.choices(
             ["Bash", "Read", "Edit", "Grep", "Glob", "Write", "Agent", "mcp", "Task", "ToolSearch", "WebFetch"],
-            weights=[30, 22, 16, 9, 5, 4, 1.5, 6, 4, 1, 1.5])[0]
+            weights=weights)[0]
         path, lines = r.choice(self.files)
-        big = r.random() < 0.004
+        if self.many_files and name in ("Edit", "Write"):
+            self.n_new_files += 1
+            k = self.n_new_files
+            path = "%s/crates/c%03d/src/m%d/%s_%d.rs" % (self.cwd, k % 997, k % 89, r.choice(IDENTS), k)
+        big = r.random() < (0.004 if not self.huge else 0.12)
         if self.small:
             big = big and r.random() < 0.1
             lines = lines[: r.choice([1, 2, 3, 5, 8])]
@@ -298,7 +315,7 @@ class Gen:
             inp = {"command": cmd, "description": r.choice(self.sentences)[:60]}
             if r.random() < 0.1:
                 inp["timeout"] = 600000
-            n = r.choice([0, 1, 1, 2, 4, 8, 15, 40]) if not big else r.randint(500, 1200)
+            n = r.choice([0, 1, 1, 2, 4, 8, 15, 40]) if not big else r.randint(500, 1200) * (4 if self.huge else 1)
             if self.small and not big:
                 n = r.choice([0, 0, 1, 1, 1, 2, 3])
             out = "\n".join(r.choice(self.log_lines) for _ in range(n))
@@ -314,7 +331,7 @@ class Gen:
                 return name, inp, "File does not exist. Note: your current working directory is " + self.cwd + ".", True, \
                     "Error: File does not exist."
             if big:
-                lines = [r.choice(self.code_lines) for _ in range(r.randint(1200, 2500))]
+                lines = [r.choice(self.code_lines) for _ in range(r.randint(1200, 2500) * (4 if self.huge else 1))]
             numbered = "\n".join(f"{i + 1}\t{ln}" for i, ln in enumerate(lines))
             content = "\n".join(lines)
             return name, inp, numbered, False, {"type": "text", "file": {
@@ -534,12 +551,12 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--lines", type=int, default=100_000)
     ap.add_argument("--seed", type=int, default=2)
-    ap.add_argument("--mix", choices=["session", "tools"], default="session")
+    ap.add_argument("--mix", choices=["session", "tools", "files", "huge"], default="session")
     here = os.path.dirname(os.path.abspath(__file__))
     ap.add_argument("--out")
     args = ap.parse_args()
     if args.out is None:
-        name = "big.transcript.jsonl" if args.mix == "session" else "tools.transcript.jsonl"
+        name = "big.transcript.jsonl" if args.mix == "session" else args.mix + ".transcript.jsonl"
         args.out = os.path.join(here, "..", "bench-data", name)
     g = Gen(args.seed, args.mix)
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)

@@ -70,7 +70,7 @@ fn main() {
         times[4] += start.elapsed();
         batch_bytes += batch.len();
         let start = Instant::now();
-        let _summary = serde_json::to_string(&worker.summary()).unwrap();
+        let _summary = serde_json::to_string(&worker.summary(20)).unwrap();
         times[5] += start.elapsed();
         let start = Instant::now();
         let (envs, lazy) = app::worker::protocol::row_batch::decode(&batch);

@@ -58,6 +58,17 @@ pub fn set_permalink(link: SeqRange) {
     replace_url(&link.hash());
 }
 
+/// Leaves a live session's page for the offline page at the root (`/`, its `?token=` kept),
+/// as a new history entry: the back button comes back to the session. The log opened there
+/// was kept for this tab first, so the root page reopens it (issue 21: a log opened on a live
+/// page no longer wipes its rows).
+pub fn leave_for_offline() {
+    if let Some(l) = location() {
+        let search = l.search().unwrap_or_default();
+        let _ = l.assign(&format!("/{search}"));
+    }
+}
+
 /// Removes the permalink (it belonged to a log no longer shown).
 pub fn clear_permalink() {
     let path = location().and_then(|l| Some(l.pathname().ok()? + &l.search().ok()?));

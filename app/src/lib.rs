@@ -16,6 +16,8 @@
 //! - [`live`]: a live session: the server's wire, the preview, HTTP and SSE, the live view.
 //! - [`offline`]: a dropped, picked or pasted log read by the classifier worker, its bodies
 //!   asked again, kept for a reload; the page inside a one-file export.
+//! - [`notes`]: notes on a row or a range: shown under its last row, written with `a` or
+//!   "note…", counted and stepped through in the summary header.
 //! - [`share`]: what leaves the page: share links and "save as one file".
 //! - [`worker`]: the workers' side (their own wasm); the page imports only
 //!   [`worker::protocol`], the typed messages both sides send.
@@ -32,6 +34,7 @@ pub mod browser;
 pub mod live;
 pub mod markdown;
 pub mod model;
+pub mod notes;
 pub mod offline;
 pub mod share;
 pub mod view;

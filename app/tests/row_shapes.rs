@@ -24,6 +24,8 @@ fn data(seq: u64, idx: u32, msg: TermMsg, turn: Option<TurnTime>) -> RowData {
         msg,
         turn: turn.map(Box::new),
         lazy: None,
+        parent: None,
+        depth: 0,
     }
 }
 
@@ -85,7 +87,7 @@ fn flat_row_with_icon() {
         ),
         false,
         "",
-        r##"<div class="row level-info" data-seq="3" data-idx="0" data-pos="0"><span class="row-glyph">📖</span><span class="summary-text">Read src/lib.rs</span><a class="row-link" href="#3" data-pos="0" title="link to this row (c copies it)" aria-label="link to this row"></a></div>"##,
+        r##"<div class="row level-info dir-out" data-seq="3" data-idx="0" data-pos="0"><span class="row-glyph">📖</span><span class="summary-text">Read src/lib.rs</span><a class="row-link" href="#3" data-pos="0" title="link to this row (c copies it)" aria-label="link to this row"></a></div>"##,
     );
 }
 
@@ -164,7 +166,7 @@ fn markdown_body_with_summary_expands_open_per_preference() {
         ),
         true,
         "",
-        "<details class=\"row level-info\" data-seq=\"6\" data-idx=\"0\" data-pos=\"0\" open=\"\"><summary><span class=\"row-glyph\">📤</span><span class=\"summary-text\">send* → alice · 1L</span><a class=\"row-link\" href=\"#6\" data-pos=\"0\" title=\"link to this row (c copies it)\" aria-label=\"link to this row\"></a></summary><div class=\"md\"><p><strong>hi</strong></p>\n</div></details>",
+        "<details class=\"row level-info dir-out\" data-seq=\"6\" data-idx=\"0\" data-pos=\"0\" open=\"\"><summary><span class=\"row-glyph\">📤</span><span class=\"summary-text\">send* → alice · 1L</span><a class=\"row-link\" href=\"#6\" data-pos=\"0\" title=\"link to this row (c copies it)\" aria-label=\"link to this row\"></a></summary><div class=\"md\"><p><strong>hi</strong></p>\n</div></details>",
     );
 }
 
@@ -181,7 +183,7 @@ fn diff_body_colours_added_and_removed_lines() {
         ),
         false,
         "",
-        "<details class=\"row level-info\" data-seq=\"7\" data-idx=\"0\" data-pos=\"0\"><summary><span class=\"row-glyph\">✏️</span><span class=\"summary-text\">Edit src/a.rs · -1 +1</span><a class=\"row-link\" href=\"#7\" data-pos=\"0\" title=\"link to this row (c copies it)\" aria-label=\"link to this row\"></a></summary><pre class=\"body diff\"><span class=\"diff-del\">-old\n</span><span class=\"diff-add\">+new\n</span><span class=\"diff-ctx\"> same\n</span></pre></details>",
+        "<details class=\"row level-info dir-out\" data-seq=\"7\" data-idx=\"0\" data-pos=\"0\"><summary><span class=\"row-glyph\">✏️</span><span class=\"summary-text\">Edit src/a.rs · -1 +1</span><a class=\"row-link\" href=\"#7\" data-pos=\"0\" title=\"link to this row (c copies it)\" aria-label=\"link to this row\"></a></summary><pre class=\"body diff\"><span class=\"diff-del\">-old\n</span><span class=\"diff-add\">+new\n</span><span class=\"diff-ctx\"> same\n</span></pre></details>",
     );
 }
 
@@ -221,7 +223,7 @@ fn search_hits_are_marked_as_text() {
         ),
         false,
         "todo",
-        r##"<div class="row level-info" data-seq="11" data-idx="0" data-pos="0"><span class="row-glyph">🔎</span><span class="summary-text">Grep &lt;b&gt;<mark>TODO</mark>&lt;/b&gt;</span><a class="row-link" href="#11" data-pos="0" title="link to this row (c copies it)" aria-label="link to this row"></a></div>"##,
+        r##"<div class="row level-info dir-out" data-seq="11" data-idx="0" data-pos="0"><span class="row-glyph">🔎</span><span class="summary-text">Grep &lt;b&gt;<mark>TODO</mark>&lt;/b&gt;</span><a class="row-link" href="#11" data-pos="0" title="link to this row (c copies it)" aria-label="link to this row"></a></div>"##,
     );
 }
 
@@ -359,4 +361,45 @@ fn a_body_left_in_the_file_is_pending_until_read() {
         "",
         r##"<details class="row level-info" data-seq="9" data-idx="1" data-pos="0" open=""><summary><span class="summary-text">3l · cargo test</span><a class="row-link" href="#9" data-pos="0" title="link to this row (c copies it)" aria-label="link to this row"></a></summary><pre class="body pending" style="height: 60px;"></pre></details>"##,
     );
+}
+
+/// Issue 21: a call is `dir-out`, a result `dir-in` (the classifier's `row_kind`), an error
+/// neither; a subagent's row is `nested` with its depth; a call that started a subagent ends
+/// with its block's toggle.
+#[wasm_bindgen_test]
+fn direction_nesting_and_block_marks() {
+    let class = |html: &str| {
+        html[html.find("class=\"").unwrap() + 7..]
+            .split('"')
+            .next()
+            .unwrap()
+            .to_owned()
+    };
+    let result = data(4, 0, TermMsg::new(Level::Info, "ok").icon("←"), None);
+    assert_eq!(class(&render(result, false, "")), "row level-info dir-in");
+    let error = data(4, 0, TermMsg::new(Level::Error, "boom").icon("✗"), None);
+    assert_eq!(class(&render(error, false, "")), "row level-error");
+    let mut nested = data(9, 0, TermMsg::new(Level::Info, "Read a").icon("📖"), None);
+    nested.parent = Some(3);
+    nested.depth = 2;
+    let html = render(nested, false, "");
+    assert_eq!(class(&html), "row level-info dir-out nested");
+    assert!(html.contains("style=\"--depth:2\""), "{html}");
+    let doc = web_sys::window().unwrap().document().unwrap();
+    let host: web_sys::HtmlElement = doc.create_element("div").unwrap().unchecked_into();
+    doc.body().unwrap().append_child(&host).unwrap();
+    let call = Arc::new(data(
+        3,
+        0,
+        TermMsg::new(Level::Info, "Agent a [x]").icon("🤖"),
+        None,
+    ));
+    let handle = leptos::mount::mount_to(host.clone(), move || {
+        provide_context(md_now());
+        view! { <Row row=call.clone() pos=0 open=false block=Some(("x · a · 1 tool call · ✓ done".to_owned(), false)) /> }
+    });
+    let html = host.inner_text();
+    drop(handle);
+    host.remove();
+    assert!(html.contains("▸ ⌁ x · a · 1 tool call · ✓ done"), "{html}");
 }

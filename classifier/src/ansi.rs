@@ -52,13 +52,34 @@ pub(crate) fn strips_at(b: &[u8], i: usize) -> bool {
 /// `s` without escape sequences or control characters other than `\n` and `\t`, with
 /// carriage returns applied as overwrites (see the module doc).
 pub(crate) fn strip(s: &str) -> String {
+    run(s, None)
+}
+
+/// [`strip`], and for each byte of the result the index in `s` of the byte it is (the
+/// redactor reads what a reader sees and maps what it finds back to the original).
+pub(crate) fn strip_mapped(s: &str) -> (String, Vec<u32>) {
+    let mut map = Vec::with_capacity(s.len());
+    let out = run(s, Some(&mut map));
+    (out, map)
+}
+
+fn run(s: &str, map: Option<&mut Vec<u32>>) -> String {
     let mut st = Stripper {
         out: String::with_capacity(s.len()),
         line_start: 0,
-        chars: s.chars().peekable(),
+        s,
+        next: 0,
+        at: 0,
+        map,
     };
     let mut state = State::Text;
-    while let Some(c) = st.chars.next() {
+    loop {
+        if state == State::Text {
+            st.copy_plain();
+        }
+        let Some(c) = st.next_char() else {
+            break;
+        };
         state = match state {
             State::Text => st.text(c),
             State::Escape => st.escape(c),
@@ -95,10 +116,57 @@ struct Stripper<'a> {
     out: String,
     /// Where the current output line starts, for `\r`.
     line_start: usize,
-    chars: std::iter::Peekable<std::str::Chars<'a>>,
+    s: &'a str,
+    /// Where the next character starts in the input.
+    next: usize,
+    /// Where the character being read starts in the input.
+    at: usize,
+    /// When asked: the input index of each output byte.
+    map: Option<&'a mut Vec<u32>>,
 }
 
 impl Stripper<'_> {
+    /// The next character of the input, read.
+    fn next_char(&mut self) -> Option<char> {
+        let c = self.s[self.next..].chars().next()?;
+        self.at = self.next;
+        self.next += c.len_utf8();
+        Some(c)
+    }
+
+    /// The next character of the input, not read.
+    fn peek(&self) -> Option<char> {
+        self.s[self.next..].chars().next()
+    }
+
+    /// In plain text: the run of printable ASCII (and tabs) ahead kept at once, as reading
+    /// it a character at a time would.
+    fn copy_plain(&mut self) {
+        let b = &self.s.as_bytes()[self.next..];
+        let n = b
+            .iter()
+            .position(|&c| !((0x20..0x7f).contains(&c) || c == b'\t'))
+            .unwrap_or(b.len());
+        if n == 0 {
+            return;
+        }
+        let from = self.next;
+        self.out.push_str(&self.s[from..from + n]);
+        if let Some(map) = self.map.as_deref_mut() {
+            map.extend(from as u32..(from + n) as u32);
+        }
+        self.next += n;
+    }
+
+    /// Keeps `c`, the character read.
+    fn push(&mut self, c: char) {
+        self.out.push(c);
+        if let Some(map) = self.map.as_deref_mut() {
+            let at = self.at as u32;
+            map.extend((0..c.len_utf8() as u32).map(|k| at + k));
+        }
+    }
+
     /// Reads `c` as plain text (also when it cut an escape sequence short); the next state.
     fn text(&mut self, c: char) -> State {
         match c {
@@ -106,18 +174,23 @@ impl Stripper<'_> {
             '\u{9b}' => return State::Csi,
             '\u{90}' | '\u{98}' | '\u{9d}' | '\u{9e}' | '\u{9f}' => return State::Str,
             '\n' => {
-                self.out.push('\n');
+                self.push('\n');
                 self.line_start = self.out.len();
             }
             '\r' => {
-                while self.chars.next_if_eq(&'\r').is_some() {}
-                if self.chars.peek().is_some_and(|&n| n != '\n') {
+                while self.peek() == Some('\r') {
+                    self.next += 1;
+                }
+                if self.peek().is_some_and(|n| n != '\n') {
                     self.out.truncate(self.line_start);
+                    if let Some(map) = self.map.as_deref_mut() {
+                        map.truncate(self.line_start);
+                    }
                 }
             }
-            '\t' => self.out.push('\t'),
+            '\t' => self.push('\t'),
             c if c.is_control() => {}
-            c => self.out.push(c),
+            c => self.push(c),
         }
         State::Text
     }
@@ -148,6 +221,18 @@ mod tests {
     /// `input` stripped is `expect`; and the fast check agrees that it needed stripping.
     fn check(input: &str, expect: &str) {
         assert_eq!(strip(input), expect, "strip({input:?})");
+        // The mapped strip keeps the same bytes, each mapped to the input byte it is.
+        let (mapped, map) = strip_mapped(input);
+        assert_eq!(mapped, expect, "strip_mapped({input:?})");
+        assert_eq!(map.len(), mapped.len());
+        for (k, &at) in map.iter().enumerate() {
+            assert_eq!(
+                input.as_bytes()[at as usize],
+                mapped.as_bytes()[k],
+                "{input:?} at {k}"
+            );
+        }
+        assert!(map.windows(2).all(|w| w[0] < w[1]), "in order: {input:?}");
         assert_eq!(
             needs_strip(input),
             input != expect,

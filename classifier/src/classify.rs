@@ -97,6 +97,7 @@ pub fn classify_log_event(event: &LogEvent, ctx: &mut ClassifyCtx) -> TermEnvelo
     TermEnvelope {
         ts: event.ts,
         seq: None,
+        parent: None,
         msgs,
     }
 }
@@ -105,8 +106,18 @@ pub fn classify_log_event(event: &LogEvent, ctx: &mut ClassifyCtx) -> TermEnvelo
 /// envelope's `seq` is [`Line::number`]. The one public way to classify a line: a whole line
 /// from elsewhere is [`Line::whole`]`(seq, bytes)`.
 pub fn classify_line(line: &Line, ctx: &mut ClassifyCtx) -> TermEnvelope {
-    let mut env = classify_log_event(&line_event_lean(line), ctx);
-    env.seq = Some(line.number);
+    let event = line_event_lean(line);
+    classify_log_event_at(&event, ctx, line.number)
+}
+
+/// [`classify_log_event`] for the event at `seq` in its session: the envelope numbered, and
+/// its `parent` found (docs/FORMATS.md, "Subagents"). Every path that numbers envelopes
+/// classifies through here or [`classify_line`].
+pub fn classify_log_event_at(event: &LogEvent, ctx: &mut ClassifyCtx, seq: u64) -> TermEnvelope {
+    let parent = crate::nest::link(&event.event, &mut ctx.nest, seq);
+    let mut env = classify_log_event(event, ctx);
+    env.seq = Some(seq);
+    env.parent = parent;
     env
 }
 

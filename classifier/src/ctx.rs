@@ -33,6 +33,8 @@ pub struct ClassifyCtx {
     pub(crate) codex: crate::codex::State,
     /// A Gemini log's state ([`crate::gemini`]).
     pub(crate) gemini: crate::gemini::State,
+    /// The subagent calls seen, for each envelope's `parent` ([`crate::nest`]).
+    pub(crate) nest: crate::nest::Nest,
 }
 
 /// Where a log is in its turns (the rules are in `stream.rs`'s docs and docs/ROWS.md).
@@ -65,6 +67,8 @@ struct CtxWire {
     codex: crate::codex::State,
     #[serde(default, skip_serializing_if = "crate::gemini::State::is_empty")]
     gemini: crate::gemini::State,
+    #[serde(default, skip_serializing_if = "crate::nest::Nest::is_empty")]
+    nest: crate::nest::Nest,
 }
 
 impl ClassifyCtx {
@@ -97,6 +101,18 @@ impl ClassifyCtx {
         self.order.push_back(id.to_owned());
     }
 
+    /// The context the next file of the same session starts with (a subagent's transcript or
+    /// recording; `agent`: its id, when the file's name says): nothing of this file but the
+    /// subagent calls seen, so its envelopes' `parent` ([`crate::TermEnvelope::parent`]) can
+    /// name them ([`crate::LogClassifier::next_file`]).
+    #[must_use]
+    pub fn next_file(&self, agent: Option<&str>) -> ClassifyCtx {
+        ClassifyCtx {
+            nest: self.nest.next_file(agent),
+            ..ClassifyCtx::default()
+        }
+    }
+
     /// The tool that call `id` called, if it is remembered.
     pub fn tool_name(&self, id: &str) -> Option<&str> {
         self.names.get(id).map(String::as_str)
@@ -122,6 +138,7 @@ impl From<CtxWire> for ClassifyCtx {
         ctx.turns = wire.turns;
         ctx.codex = wire.codex;
         ctx.gemini = wire.gemini;
+        ctx.nest = wire.nest;
         ctx
     }
 }
@@ -141,6 +158,7 @@ impl From<ClassifyCtx> for CtxWire {
             turns: ctx.turns,
             codex: ctx.codex,
             gemini: ctx.gemini,
+            nest: ctx.nest,
         }
     }
 }

@@ -106,7 +106,14 @@ pub enum RowKind {
     /// `⏹ interrupted by user`: the user stopped the turn (not a turn start).
     Interrupted,
     /// A tool call: the tool's icon and `<tool> <salient args>`; [`tool_of`] names the tool.
+    /// Outbound: the page draws it in the call colour.
     ToolCall,
+    /// A tool's (good) result: `←` and the output (a failed one is an error row, `✗`).
+    /// Inbound: the page draws it muted.
+    ToolResult,
+    /// `⚙ conversation reset`: the conversation before it was cleared (the page folds the
+    /// rows before it away).
+    ConversationReset,
     /// Anything else: text, thinking, tool results, notes, system and error rows.
     Other,
 }
@@ -135,6 +142,13 @@ const TURN_OK: &str = "turn ok";
 const TURN_FAIL: &str = "turn fail";
 /// Summary of an interruption.
 const INTERRUPTED: &str = "interrupted by user";
+/// Summary of a conversation reset.
+const RESET: &str = "⚙ conversation reset";
+
+/// `⚙ conversation reset` (info): the conversation before it was cleared.
+pub(crate) fn reset_row() -> TermMsg {
+    TermMsg::new(Level::Info, RESET)
+}
 
 /// `◆ TURN ← from` (`◆ TURN` when `from` is blank) with the prompt as its body (none when
 /// blank).
@@ -176,6 +190,34 @@ pub(crate) fn turn_fail_row(why: Option<&str>) -> TermMsg {
     TermMsg::new(Level::Error, summary).icon(icon::TURN_FAIL)
 }
 
+/// A turn end's row with the turn's own duration, when its line says (`result.duration_ms`,
+/// a harness's): `turn ok · 375ms`, `turn fail · 1.4s — <why>`. The page shows it on the
+/// summary instead of the gap between two arrival times ([`turn_duration`] reads it back).
+pub(crate) fn timed(mut row: TermMsg, ms: Option<f64>) -> TermMsg {
+    let Some(d) = ms.and_then(crate::time::millis) else {
+        return row;
+    };
+    let head = match turn_kind(&row) {
+        RowKind::TurnOk => TURN_OK,
+        RowKind::TurnFail => TURN_FAIL,
+        _ => return row,
+    };
+    row.summary = format!("{head} · {d}{}", &row.summary[head.len()..]);
+    row
+}
+
+/// The turn's own duration a turn-end row's summary carries (`375ms`), when its line said
+/// one ([`RowKind::TurnOk`]/[`RowKind::TurnFail`] rows only).
+pub fn turn_duration(msg: &TermMsg) -> Option<&str> {
+    let head = match turn_kind(msg) {
+        RowKind::TurnOk => TURN_OK,
+        RowKind::TurnFail => TURN_FAIL,
+        _ => return None,
+    };
+    let rest = msg.summary[head.len()..].strip_prefix(" · ")?;
+    Some(rest.split(" — ").next().unwrap_or(rest))
+}
+
 /// `⏹ interrupted by user` (warn).
 pub(crate) fn interrupted_row() -> TermMsg {
     TermMsg::new(Level::Warn, INTERRUPTED).icon(icon::INTERRUPTED)
@@ -186,13 +228,20 @@ pub(crate) fn interrupted_row() -> TermMsg {
 /// tool-call row (info, one of [`icon::TOOLS`]).
 pub fn row_kind(msg: &TermMsg) -> RowKind {
     let Some(ic) = msg.icon.as_deref() else {
-        return RowKind::Other;
+        return if msg.level == Level::Info && msg.summary == RESET {
+            RowKind::ConversationReset
+        } else {
+            RowKind::Other
+        };
     };
     match turn_kind(msg) {
         RowKind::Other
             if msg.level == Level::Info && icon::TOOLS.iter().any(|t| icon::same(ic, t)) =>
         {
             RowKind::ToolCall
+        }
+        RowKind::Other if msg.level == Level::Info && ic == icon::TOOL_RESULT => {
+            RowKind::ToolResult
         }
         kind => kind,
     }
@@ -205,8 +254,12 @@ pub(crate) fn turn_kind(msg: &TermMsg) -> RowKind {
     let s = msg.summary.as_str();
     let kind = match s.as_bytes().first() {
         Some(b'T') if s == TURN || s.starts_with("TURN ← ") => RowKind::TurnStart,
-        Some(b't') if s == TURN_OK => RowKind::TurnOk,
-        Some(b't') if s == TURN_FAIL || s.starts_with("turn fail — ") => RowKind::TurnFail,
+        Some(b't') if s == TURN_OK || s.starts_with("turn ok · ") => RowKind::TurnOk,
+        Some(b't')
+            if s == TURN_FAIL || s.starts_with("turn fail — ") || s.starts_with("turn fail · ") =>
+        {
+            RowKind::TurnFail
+        }
         Some(b'i') if msg.level == Level::Warn && s == INTERRUPTED => RowKind::Interrupted,
         _ => return RowKind::Other,
     };
@@ -240,7 +293,7 @@ mod tests {
     fn check(msg: TermMsg, kind: RowKind, tool: Option<&str>) {
         assert_eq!(row_kind(&msg), kind, "{msg:?}");
         let turn = match kind {
-            RowKind::ToolCall => RowKind::Other,
+            RowKind::ToolCall | RowKind::ToolResult | RowKind::ConversationReset => RowKind::Other,
             other => other,
         };
         assert_eq!(turn_kind(&msg), turn, "{msg:?}");
@@ -255,10 +308,43 @@ mod tests {
         check(turn_fail_row(Some("boom\nmore")), RowKind::TurnFail, None);
         check(turn_fail_row(None), RowKind::TurnFail, None);
         check(interrupted_row(), RowKind::Interrupted, None);
+        check(reset_row(), RowKind::ConversationReset, None);
+        check(TermMsg::new(Level::Debug, RESET), RowKind::Other, None);
         assert_eq!(
             turn_fail_row(Some("boom\nmore")).summary,
             "turn fail — boom"
         );
+    }
+
+    #[test]
+    fn turn_ends_carry_their_own_duration() {
+        for (row, ms, summary, dur) in [
+            (turn_ok_row(), Some(375.0), "turn ok · 375ms", Some("375ms")),
+            (turn_ok_row(), Some(1400.0), "turn ok · 1.4s", Some("1.4s")),
+            (turn_ok_row(), None, "turn ok", None),
+            (
+                turn_fail_row(Some("boom · bang")),
+                Some(2500.0),
+                "turn fail · 2.5s — boom · bang",
+                Some("2.5s"),
+            ),
+            (
+                turn_fail_row(None),
+                Some(10.0),
+                "turn fail · 10ms",
+                Some("10ms"),
+            ),
+            (turn_fail_row(Some("x")), None, "turn fail — x", None),
+            (interrupted_row(), Some(5.0), "interrupted by user", None),
+        ] {
+            let kind = row_kind(&row);
+            let row = timed(row, ms);
+            assert_eq!(row.summary, summary);
+            assert_eq!(row_kind(&row), kind, "{summary}");
+            assert_eq!(turn_duration(&row), dur, "{summary}");
+        }
+        let look_alike = TermMsg::new(Level::Info, "turn ok · 3s").icon("📖");
+        assert_eq!(turn_duration(&look_alike), None);
     }
 
     #[test]
@@ -287,7 +373,8 @@ mod tests {
             RowKind::Other,
             None,
         );
-        check(row("←", Level::Info, "ok"), RowKind::Other, None);
+        check(row("←", Level::Info, "ok"), RowKind::ToolResult, None);
+        check(row("←", Level::Debug, "ok"), RowKind::Other, None);
         check(row("📖", Level::Debug, "Read x"), RowKind::Other, None);
         // A turn row's words under another icon are not a turn row.
         check(

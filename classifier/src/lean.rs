@@ -126,6 +126,7 @@ const MESSAGE_KEYS: &[&str] = &[
     "isSynthetic",
     "isSidechain",
     "parent_tool_use_id",
+    "agentId",
     "sessionId",
     "version",
     // A Gemini chat recording's user record (`id`, `content`, no `message`): kept whole

@@ -168,6 +168,11 @@ impl LineReader {
         }
     }
 
+    /// The longest line kept whole, in bytes.
+    pub fn limit(&self) -> usize {
+        self.limit
+    }
+
     /// Physical lines seen so far, blank ones included (a last line without newline counts
     /// once [`finish`](LineReader::finish) has run).
     pub fn lines_seen(&self) -> u64 {

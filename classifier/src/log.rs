@@ -1,6 +1,6 @@
 //! [`LogClassifier`]: the one way from bytes to envelopes.
 
-use crate::classify::classify_log_event;
+use crate::classify::classify_log_event_at;
 use crate::ctx::ClassifyCtx;
 use crate::event::line_event_lean;
 use crate::lines::{Line, LineReader, MAX_LINE_BYTES};
@@ -53,11 +53,22 @@ use crate::summary::{Summary, SummaryFold};
 /// [`with_summary`](LogClassifier::with_summary) also folds every line into a
 /// [`SummaryFold`], read at any point with [`summary`](LogClassifier::summary) (the page's
 /// worker sends it with each batch of rows; `hiveterm summary` prints it at the end).
+///
+/// # A session of several files
+///
+/// A Claude Code session's transcript and its subagents' transcripts (or a Gemini chat
+/// recording and its subagents' recordings) are one session: after the main file,
+/// [`next_file`](LogClassifier::next_file) goes on to each subagent's file, oldest first. Its
+/// lines are numbered on after the lines before (every `seq` stays unique), classified with a
+/// context of their own but the subagent calls seen so far, so each envelope's `parent` names
+/// the envelope of the call that started that subagent; the summary goes on counting.
 #[derive(Debug, Default)]
 pub struct LogClassifier {
     reader: LineReader,
     ctx: ClassifyCtx,
     fold: Option<SummaryFold>,
+    /// Lines of the session's files before this one: added to each line's number.
+    base: u64,
 }
 
 impl LogClassifier {
@@ -72,6 +83,20 @@ impl LogClassifier {
             reader: LineReader::with_limit(limit),
             ctx: ClassifyCtx::new(),
             fold: None,
+            base: 0,
+        }
+    }
+
+    /// The next file of the same session, a subagent's (`agent`: its id, when its file's name
+    /// says, as Claude Code's `subagents/agent-<id>.jsonl` does): numbered on from the lines
+    /// so far, with the same line limit and summary, and the subagent calls seen so far.
+    #[must_use]
+    pub fn next_file(self, agent: Option<&str>) -> LogClassifier {
+        LogClassifier {
+            reader: LineReader::with_limit(self.reader.limit()),
+            ctx: self.ctx.next_file(agent),
+            fold: self.fold,
+            base: self.base + self.reader.lines_seen(),
         }
     }
 
@@ -84,6 +109,7 @@ impl LogClassifier {
             reader: LineReader::resume(limit, lines),
             ctx,
             fold: None,
+            base: 0,
         }
     }
 
@@ -103,20 +129,27 @@ impl LogClassifier {
     /// Feeds the next chunk; calls `out` with the envelope of each line it completes, in
     /// order (an envelope may have no rows: an agent-state event).
     pub fn feed(&mut self, chunk: &[u8], mut out: impl FnMut(TermEnvelope)) {
-        let (ctx, fold) = (&mut self.ctx, &mut self.fold);
+        let (ctx, fold, base) = (&mut self.ctx, &mut self.fold, self.base);
         self.reader
-            .push(chunk, |line: Line| out(step(&line, ctx, fold)));
+            .push(chunk, |line: Line| out(step(&line, base, ctx, fold)));
     }
 
     /// Ends the log: the envelope of a last line that had no newline, if any.
     pub fn finish(&mut self, mut out: impl FnMut(TermEnvelope)) {
-        let (ctx, fold) = (&mut self.ctx, &mut self.fold);
-        self.reader.finish(|line: Line| out(step(&line, ctx, fold)));
+        let (ctx, fold, base) = (&mut self.ctx, &mut self.fold, self.base);
+        self.reader
+            .finish(|line: Line| out(step(&line, base, ctx, fold)));
     }
 
     /// The summary of the lines so far, when made [`with_summary`](Self::with_summary).
     pub fn summary(&self) -> Option<Summary> {
         self.fold.as_ref().map(SummaryFold::summary)
+    }
+
+    /// The summary so far listing at most `files` changed files
+    /// ([`SummaryFold::summary_head`]).
+    pub fn summary_head(&self, files: usize) -> Option<Summary> {
+        self.fold.as_ref().map(|f| f.summary_head(files))
     }
 
     /// Physical lines seen so far, blank ones included.
@@ -130,11 +163,16 @@ impl LogClassifier {
     }
 }
 
-/// One line: exactly [`classify_line`](crate::classify_line), and the summary fold if any.
-fn step(line: &Line, ctx: &mut ClassifyCtx, fold: &mut Option<SummaryFold>) -> TermEnvelope {
+/// One line: exactly [`classify_line`](crate::classify_line) (numbered after `base` lines of
+/// the files before), and the summary fold if any.
+fn step(
+    line: &Line,
+    base: u64,
+    ctx: &mut ClassifyCtx,
+    fold: &mut Option<SummaryFold>,
+) -> TermEnvelope {
     let event = line_event_lean(line);
-    let mut env = classify_log_event(&event, ctx);
-    env.seq = Some(line.number);
+    let env = classify_log_event_at(&event, ctx, base + line.number);
     if let Some(fold) = fold {
         fold.add(&event.event, &env);
     }

@@ -112,6 +112,11 @@ pub struct TermEnvelope {
     /// The event's position in its log.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seq: Option<u64>,
+    /// A subagent's envelope: the `seq` of the envelope holding the tool call (Claude Code's
+    /// `Task`/`Agent`) that started the subagent; absent for the main agent's (docs/FORMATS.md,
+    /// "Subagents"). Rows themselves carry no nesting: it is the envelope's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<u64>,
     /// Zero or more rows.
     pub msgs: Vec<TermMsg>,
 }
@@ -132,6 +137,11 @@ impl TermEnvelope {
         if let Some(seq) = self.seq {
             out.extend_from_slice(b"\"seq\":");
             let _ = serde_json::to_writer(&mut *out, &seq);
+            out.push(b',');
+        }
+        if let Some(parent) = self.parent {
+            out.extend_from_slice(b"\"parent\":");
+            let _ = serde_json::to_writer(&mut *out, &parent);
             out.push(b',');
         }
         out.extend_from_slice(b"\"msgs\":[");
@@ -277,6 +287,7 @@ mod tests {
             check(&TermEnvelope {
                 ts: None,
                 seq: None,
+                parent: (i % 3 == 0).then_some(i as u64),
                 msgs: vec![msg],
             });
         }
@@ -294,6 +305,7 @@ mod tests {
                 check(&TermEnvelope {
                     ts: Some(ts),
                     seq,
+                    parent: seq.map(|s| s / 2),
                     msgs: vec![
                         TermMsg::new(Level::Debug, "a").body_as("b", BodyFormat::Markdown),
                         TermMsg::new(Level::Error, ""),

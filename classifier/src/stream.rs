@@ -83,7 +83,7 @@ pub(crate) fn classify_value(value: &Value, ctx: &mut ClassifyCtx) -> Vec<TermMs
                 )]
             })
             .unwrap_or_default(),
-        "conversation_reset" => vec![TermMsg::new(Level::Info, "⚙ conversation reset")],
+        "conversation_reset" => vec![crate::kind::reset_row()],
         "summary" => str_field(obj, "summary")
             .map(|s| {
                 vec![TermMsg::new(

@@ -21,18 +21,23 @@
 //! - cost: the largest `total_cost_usd` (Claude Code's is cumulative within a session, so
 //!   summing would count it again and again);
 //! - models: the `model` of `init` lines and assistant messages, in first-seen order;
-//! - subagents started: `Task`/`Agent` tool calls;
+//! - subagents started: `Task`/`Agent` tool calls; each subagent's share (its envelopes, those
+//!   with a `parent`: tool calls, tool errors, error rows, time), whose turns are not counted
+//!   as the session's ([`subagents`]);
 //! - files changed: the paths of `Write`, `Edit`, `MultiEdit` and `NotebookEdit` calls, in
 //!   first-seen order.
 //!
 //! [`ClassifyCtx`]: crate::ClassifyCtx
 
+pub(crate) mod files;
 pub(crate) mod report;
+mod subagents;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-pub use self::report::Summary;
+use self::files::FileIndex;
+pub use self::report::{SubagentSummary, Summary};
 use crate::event::LiveEvent;
 use crate::gemini::document::Now;
 use crate::kind::{RowKind, turn_kind};
@@ -88,6 +93,8 @@ impl Tokens {
 #[serde(default)]
 pub struct SummaryFold {
     summary: Summary,
+    /// The files changed (`summary.files_changed` stays empty: a summary is made from this).
+    files: FileIndex,
     /// Tokens of `result` lines, and whether there was one.
     result_tokens: Tokens,
     results: u64,
@@ -112,6 +119,7 @@ impl SummaryFold {
 
     /// Folds in the next event and the envelope it was classified into.
     pub fn add(&mut self, event: &LiveEvent, env: &TermEnvelope) {
+        let before = subagents::Totals::of(&self.summary);
         self.rows(env);
         // A line of a JSON document over many lines: read as the document, once whole.
         let out = self.doc.step(event);
@@ -123,6 +131,7 @@ impl SummaryFold {
             Now::Done(value, _) => self.event(&crate::event::from_value(*value).event, env),
             Now::Open(_) | Now::InBroken => {}
         }
+        subagents::add(&mut self.summary, before, event, env);
     }
 
     /// Folds in one event's own share (its rows are counted by [`SummaryFold::add`]).
@@ -134,11 +143,13 @@ impl SummaryFold {
             }
             LiveEvent::Codex { value } => {
                 self.agent("codex");
-                return self.codex.add(value, env, &mut self.summary);
+                return self
+                    .codex
+                    .add(value, env, &mut self.summary, &mut self.files);
             }
             LiveEvent::Gemini { value } => {
                 self.agent("gemini");
-                return self.gemini.add(value, &mut self.summary);
+                return self.gemini.add(value, &mut self.summary, &mut self.files);
             }
             LiveEvent::TurnStart { .. }
             | LiveEvent::TurnEnd { .. }
@@ -177,7 +188,17 @@ impl SummaryFold {
 
     /// The summary so far.
     pub fn summary(&self) -> Summary {
+        self.summary_head(usize::MAX)
+    }
+
+    /// The summary so far with at most `files` of its changed files listed (the others
+    /// counted in `files_changed_more`): what it costs does not grow with the files a log
+    /// changes, so it can be taken after every chunk of a big log (issue 24).
+    pub fn summary_head(&self, files: usize) -> Summary {
         let mut s = self.summary.clone();
+        let all = self.files.all();
+        s.files_changed = all.iter().take(files).cloned().collect();
+        s.files_changed_more = (all.len() - s.files_changed.len()) as u64;
         let t = if self.results > 0 {
             self.result_tokens
         } else {
@@ -234,12 +255,19 @@ impl SummaryFold {
                 Level::Warn => s.warnings += 1,
                 Level::Debug | Level::Info => {}
             }
+            // A subagent's own turns are not the session's.
+            if env.parent.is_some() {
+                continue;
+            }
             match turn_kind(msg) {
                 RowKind::TurnStart => s.turns += 1,
                 RowKind::TurnOk => s.turns_ok += 1,
                 RowKind::TurnFail => s.turns_failed += 1,
                 RowKind::Interrupted => s.turns_interrupted += 1,
-                RowKind::ToolCall | RowKind::Other => {}
+                RowKind::ToolCall
+                | RowKind::ToolResult
+                | RowKind::ConversationReset
+                | RowKind::Other => {}
             }
         }
     }
@@ -290,10 +318,8 @@ impl SummaryFold {
                     let path = ["file_path", "notebook_path", "path"]
                         .iter()
                         .find_map(|k| input.and_then(|i| i.get(*k)).and_then(Value::as_str));
-                    if let Some(path) = path
-                        && !self.summary.files_changed.iter().any(|p| p == path)
-                    {
-                        self.summary.files_changed.push(path.to_owned());
+                    if let Some(path) = path {
+                        self.files.add(path);
                     }
                 }
                 _ => {}

@@ -14,8 +14,8 @@
 //! (empty) golden file so `include_str!` compiles, and regenerate.
 
 use classifier::{
-    BodyFormat, ClassifyCtx, LineReader, RowKind, TermEnvelope, TermMsg, classify_line, row_kind,
-    tool_of,
+    BodyFormat, ClassifyCtx, LineReader, LogClassifier, RowKind, TermEnvelope, TermMsg,
+    classify_line, row_kind, tool_of,
 };
 use serde_json::Value;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
@@ -134,6 +134,102 @@ const FIXTURES: &[Fixture] = fixtures![
     "codex-0.171.0" / "codex_shell_command.stream.jsonl",
 ];
 
+/// A session of several files: a main log and its subagents' logs, classified as one
+/// (`hiveterm classify` of a session transcript reads its `subagents/` folder so).
+struct Session {
+    /// The golden file is `tests/golden/<name>.golden`.
+    name: &'static str,
+    /// The main log's bytes.
+    main: &'static [u8],
+    /// Each subagent's id (from its file's name) and log, oldest first.
+    subagents: &'static [(&'static str, &'static [u8])],
+    /// The golden file's text as committed.
+    golden: &'static str,
+}
+
+/// The sessions with subagents' files beside them (their folders under `fixtures/`).
+const SESSIONS: &[Session] = &[
+    Session {
+        name: "subagent.transcript.jsonl+subagents",
+        main: include_bytes!("../../fixtures/claude-code-2.1.332/subagent.transcript.jsonl"),
+        subagents: &[(
+            "ae89bd37fdd96fc64",
+            include_bytes!(
+                "../../fixtures/claude-code-2.1.332/subagent.transcript/subagents/agent-ae89bd37fdd96fc64.jsonl"
+            ),
+        )],
+        golden: include_str!("golden/subagent.transcript.jsonl+subagents.golden"),
+    },
+    Session {
+        name: "gemini.subagent.session.jsonl+subagents",
+        main: include_bytes!("../../fixtures/gemini-0.61.0/gemini.subagent.session.jsonl"),
+        subagents: &[(
+            "3379175b-11ed-4f13-84e8-b95f2ccef876",
+            include_bytes!(
+                "../../fixtures/gemini-0.61.0/6a32b09a-db98-4639-82e6-0e4802f905b6/3379175b-11ed-4f13-84e8-b95f2ccef876.jsonl"
+            ),
+        )],
+        golden: include_str!("golden/gemini.subagent.session.jsonl+subagents.golden"),
+    },
+];
+
+/// Classifies a session's files as one, as `hiveterm classify` does: the main log, then each
+/// subagent's through [`LogClassifier::next_file`].
+fn classify_session(session: &Session) -> Vec<(Vec<u8>, TermEnvelope)> {
+    let mut out = Vec::new();
+    let mut log = LogClassifier::new();
+    let mut push = |env| out.push((Vec::new(), env));
+    for chunk in session.main.chunks(CHUNK) {
+        log.feed(chunk, &mut push);
+    }
+    log.finish(&mut push);
+    for (agent, bytes) in session.subagents {
+        log = log.next_file(Some(agent));
+        for chunk in bytes.chunks(CHUNK) {
+            log.feed(chunk, &mut push);
+        }
+        log.finish(&mut push);
+    }
+    out
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn session_goldens_match() {
+    let update = updating();
+    let mut failures = Vec::new();
+    for session in SESSIONS {
+        let envs = classify_session(session);
+        let mut seqs: Vec<u64> = envs.iter().filter_map(|(_, e)| e.seq).collect();
+        let n = seqs.len();
+        seqs.dedup();
+        assert_eq!(
+            seqs.len(),
+            n,
+            "{}: every seq unique and in order",
+            session.name
+        );
+        assert!(
+            envs.iter().any(|(_, e)| e.parent.is_some()),
+            "{}: some envelope is a subagent's",
+            session.name
+        );
+        let actual = render(&envs);
+        if update {
+            if actual != session.golden {
+                write_golden(session.name, &actual);
+                println!("updated tests/golden/{}.golden", session.name);
+            }
+        } else if actual != session.golden {
+            failures.push(format!(
+                "{}: rows differ from its golden; {}",
+                session.name,
+                first_difference(session.golden, &actual)
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 /// Bytes fed to the line reader at a time: small and odd, so lines straddle chunk borders
 /// as they do when a file is read in pieces.
 const CHUNK: usize = 4093;
@@ -167,7 +263,11 @@ fn classify_log(log: &[u8]) -> Vec<(Vec<u8>, TermEnvelope)> {
 ///     │ first body line
 /// #13
 ///   (no rows)
+/// #14 ts=1765432101 parent=12
+///   info  [] …
 /// ```
+///
+/// `parent=` is a subagent's envelope's `parent`.
 ///
 /// `[]` is a row without an icon. Control characters other than tab are shown escaped
 /// (`\u{1b}`), so none can hide in a golden file.
@@ -180,6 +280,9 @@ fn render(envs: &[(Vec<u8>, TermEnvelope)]) -> String {
         }
         if let Some(ts) = env.ts {
             out.push_str(&format!(" ts={ts}"));
+        }
+        if let Some(parent) = env.parent {
+            out.push_str(&format!(" parent={parent}"));
         }
         out.push('\n');
         if env.msgs.is_empty() {
@@ -451,6 +554,9 @@ fn fixture_list_matches_the_files() {
         }
         for file in std::fs::read_dir(dir.path()).expect("fixture folder is readable") {
             let file = file.expect("fixture entry");
+            if file.file_type().expect("file type").is_dir() {
+                continue; // a session's subagents' files: SESSIONS
+            }
             on_disk.insert(format!(
                 "{}/{}",
                 dir.file_name().to_string_lossy(),
@@ -486,7 +592,11 @@ fn fixture_list_matches_the_files() {
                 .into_owned()
         })
         .collect();
-    let wanted: BTreeSet<String> = names.iter().map(|n| format!("{n}.golden")).collect();
+    let wanted: BTreeSet<String> = names
+        .iter()
+        .chain(SESSIONS.iter().map(|s| &s.name))
+        .map(|n| format!("{n}.golden"))
+        .collect();
     let stale: Vec<_> = goldens.difference(&wanted).collect();
     assert!(
         stale.is_empty(),
@@ -676,11 +786,40 @@ fn every_golden_row_reads_back_as_what_made_it() {
             for (kind, _) in &got {
                 *seen.entry(*kind).or_default() += 1;
             }
+            let results = got
+                .iter()
+                .filter(|(k, _)| *k == RowKind::ToolResult)
+                .count();
             let got: Vec<_> = got
                 .into_iter()
-                .filter(|(k, _)| *k != RowKind::Other)
+                .filter(|(k, _)| !matches!(k, RowKind::Other | RowKind::ToolResult))
                 .collect();
             let value = serde_json::from_slice::<Value>(&bytes).unwrap_or_default();
+            // Each good `tool_result` block of a Claude Code line is one `←` result row.
+            if !fx.dir.starts_with("codex") {
+                let inner = match value.get("kind").and_then(Value::as_str) {
+                    Some("stream") => value.get("value").unwrap_or(&Value::Null),
+                    _ => &value,
+                };
+                let good = inner
+                    .pointer("/message/content")
+                    .and_then(Value::as_array)
+                    .map_or(0, |blocks| {
+                        blocks
+                            .iter()
+                            .filter(|b| {
+                                b.get("type").and_then(Value::as_str) == Some("tool_result")
+                                    && b.get("is_error").and_then(Value::as_bool) != Some(true)
+                            })
+                            .count()
+                    });
+                if inner.get("type").and_then(Value::as_str) == Some("user") && good != results {
+                    problems.push(format!(
+                        "{}/{} #{seq}: {results} result rows for {good} results",
+                        fx.dir, fx.name
+                    ));
+                }
+            }
             let made = if fx.dir.starts_with("codex") {
                 codex_made_kinds(&value)
             } else {
@@ -716,6 +855,7 @@ fn every_golden_row_reads_back_as_what_made_it() {
         RowKind::TurnOk,
         RowKind::TurnFail,
         RowKind::ToolCall,
+        RowKind::ToolResult,
         RowKind::Other,
     ] {
         assert!(

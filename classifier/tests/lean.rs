@@ -9,7 +9,8 @@ mod logs;
 
 use classifier::event::line_event;
 use classifier::{
-    ClassifyCtx, LineReader, LogClassifier, Summary, SummaryFold, TermEnvelope, classify_log_event,
+    ClassifyCtx, LineReader, LogClassifier, Summary, SummaryFold, TermEnvelope,
+    classify_log_event_at,
 };
 
 /// The whole path: every line parsed into a full `serde_json::Value`.
@@ -20,8 +21,7 @@ fn whole(input: &[u8]) -> (Vec<TermEnvelope>, Summary) {
     let mut out = Vec::new();
     let mut step = |line: classifier::Line| {
         let event = line_event(&line);
-        let mut env = classify_log_event(&event, &mut ctx);
-        env.seq = Some(line.number);
+        let env = classify_log_event_at(&event, &mut ctx, line.number);
         fold.add(&event.event, &env);
         out.push(env);
     };

@@ -205,14 +205,14 @@ fn tool_result_short() {
 fn tool_result_long() {
     check(
         r#"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"r9","content":"first\nsecond\nthird"}]}}"#,
-        "info · 3l · first…\n  body plain: first\nsecond\nthird",
+        "info ← 3l · first…\n  body plain: first\nsecond\nthird",
     );
     let long = "x".repeat(121);
     check(
         &format!(
             r#"{{"type":"user","message":{{"content":[{{"type":"tool_result","tool_use_id":"r9","content":"{long}"}}]}}}}"#
         ),
-        &format!("info · 1l · {}…\n  body plain: {long}", "x".repeat(100)),
+        &format!("info ← 1l · {}…\n  body plain: {long}", "x".repeat(100)),
     );
 }
 
@@ -220,7 +220,7 @@ fn tool_result_long() {
 fn tool_result_content_blocks() {
     check(
         r#"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"r9","content":[{"type":"text","text":"a"},{"type":"image","source":{}}]}]}}"#,
-        "info · 2l · a…\n  body plain: a\n[image]",
+        "info ← 2l · a…\n  body plain: a\n[image]",
     );
 }
 
@@ -231,7 +231,7 @@ fn tool_result_recv_is_markdown() {
             RECV_CALL,
             r#"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"r1","content":"from alice: **ship it**"}]}}"#,
         ],
-        "info · recv ← from alice: **ship it**\n  body markdown: from alice: **ship it**",
+        "info ← recv ← from alice: **ship it**\n  body markdown: from alice: **ship it**",
     );
 }
 
@@ -251,7 +251,7 @@ fn tool_result_error_strips_wrapper() {
     );
     check(
         r#"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"r9","is_error":true,"content":"<tool_use_error>Bad\ninput</tool_use_error>"}]}}"#,
-        "error · 2l · Bad…\n  body plain: Bad\ninput",
+        "error ✗ 2l · Bad…\n  body plain: Bad\ninput",
     );
 }
 
@@ -321,6 +321,20 @@ fn plugin_install_and_status_ticks() {
     check(
         r#"{"type":"system","subtype":"plugin_install","status":"completed"}"#,
         "debug · ⚙ plugin install · ✓ done\n  coalesce: plugin-install",
+    );
+    // Each plugin's rows share one key, by its name (or id); different plugins' differ, so
+    // two interleaved installs keep both final states.
+    check(
+        r#"{"type":"system","subtype":"plugin_install","name":"fmt","status":"started"}"#,
+        "debug · ⚙ plugin install fmt · loading…\n  coalesce: plugin-install:fmt",
+    );
+    check(
+        r#"{"type":"system","subtype":"plugin_install","name":"lint","status":"completed"}"#,
+        "debug · ⚙ plugin install lint · ✓ done\n  coalesce: plugin-install:lint",
+    );
+    check(
+        r#"{"type":"system","subtype":"plugin_install","plugin_id":"p-9","status":"failed"}"#,
+        "warn · ⚙ plugin install · ✗ failed\n  coalesce: plugin-install:p-9",
     );
     check(
         r#"{"type":"system","subtype":"status","status":"compacting"}"#,
@@ -504,12 +518,12 @@ fn every_result_subtype_is_a_turn_end() {
     // Real (file_tools.stream.jsonl, trimmed).
     check_result(
         r#"{"type":"result","subtype":"success","is_error":false,"duration_ms":20512,"duration_api_ms":18870,"num_turns":17,"result":"Done","total_cost_usd":0.031464,"usage":{"input_tokens":4210,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":1210},"permission_denials":[]}"#,
-        "info ✅ turn ok\n  body plain: time 21s (API 19s)\nturns 17\ncost $0.031464\ntokens 4210 in · 1210 out · 0 cache read · 0 cache write",
+        "info ✅ turn ok · 21s\n  body plain: time 21s (API 19s)\nturns 17\ncost $0.031464\ntokens 4210 in · 1210 out · 0 cache read · 0 cache write",
     );
     // Real: an API failure is subtype success with is_error true (api_fatal_400).
     check_result(
         r#"{"type":"result","subtype":"success","is_error":true,"duration_ms":528,"num_turns":1,"result":"API Error: 400 messages.0.content: mock says this request is invalid\nmore","total_cost_usd":0}"#,
-        "error ❌ turn fail — API Error: 400 messages.0.content: mock says this request is invalid\n  body plain: time 528ms\nturns 1\ncost $0",
+        "error ❌ turn fail · 528ms — API Error: 400 messages.0.content: mock says this request is invalid\n  body plain: time 528ms\nturns 1\ncost $0",
     );
     // Schema: every error_* subtype.
     check_result(

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use classifier::event::line_event;
 use classifier::{
     ClassifyCtx, LineReader, LiveEvent, LogClassifier, Summary, SummaryFold, TermEnvelope,
-    classify_log_event,
+    classify_log_event_at,
 };
 
 fn fixture(rel: &str) -> Vec<u8> {
@@ -23,8 +23,7 @@ fn steps(log: &[u8]) -> Vec<(LiveEvent, TermEnvelope)> {
     let mut out = Vec::new();
     let mut step = |line: classifier::Line| {
         let ev = line_event(&line);
-        let mut env = classify_log_event(&ev, &mut ctx);
-        env.seq = Some(line.number);
+        let env = classify_log_event_at(&ev, &mut ctx, line.number);
         out.push((ev.event, env));
     };
     reader.push(log, &mut step);
@@ -72,6 +71,19 @@ fn subagent_stream() {
             output_tokens: 109,
             models: strings(&["claude-opus-5-5"]),
             subagents: 1,
+            // The forwarded Read and Bash, under the Agent call's envelope (#3), from the
+            // first forwarded line to the last.
+            by_subagent: vec![classifier::SubagentSummary {
+                parent: 3,
+                agent_type: Some("general-purpose".to_owned()),
+                description: Some("Survey the repo".to_owned()),
+                tool_calls: 2,
+                tool_errors: 0,
+                errors: 0,
+                started_at: Some(1_796_004_934.752),
+                ended_at: Some(1_796_004_934.978),
+                duration_s: Some(0.226),
+            }],
             ..Summary::default()
         }
     );
@@ -199,10 +211,11 @@ fn incremental_fold_equals_the_whole_at_every_split() {
     let mut files = Vec::new();
     for sub in ["claude-code-2.1.332", "hyperhive"] {
         for e in std::fs::read_dir(dir.join(sub)).unwrap() {
-            files.push(format!(
-                "{sub}/{}",
-                e.unwrap().file_name().to_string_lossy()
-            ));
+            let e = e.unwrap();
+            if e.file_type().unwrap().is_dir() {
+                continue; // a session's subagents' files (copies of listed fixtures)
+            }
+            files.push(format!("{sub}/{}", e.file_name().to_string_lossy()));
         }
     }
     files.sort();
@@ -267,4 +280,55 @@ fn json_keys() {
     }
     assert_eq!(keys.len(), 23, "{keys:?}");
     assert_eq!(v["first_error_seq"], serde_json::Value::Null);
+}
+
+/// Issue 24: a log whose every edit touches a new file. Each path is counted once (a set, not
+/// a list searched linearly: 20,000 files in a blink), the whole summary lists them all and
+/// says nothing more, and a summary cut to its first paths counts the rest.
+#[test]
+fn many_files_changed_are_counted_once_and_a_head_lists_the_first() {
+    let mut log = String::new();
+    for i in 0..20_000 {
+        for path in [format!("/w/src/f{i}.rs"), format!("/w/src/f{}.rs", i / 2)] {
+            log.push_str(&format!(
+                r#"{{"type":"assistant","message":{{"id":"m{i}","role":"assistant","content":[{{"type":"tool_use","id":"t{i}","name":"Edit","input":{{"file_path":"{path}","old_string":"a","new_string":"b"}}}}]}}}}"#
+            ));
+            log.push('\n');
+        }
+    }
+    let mut c = LogClassifier::new().with_summary();
+    c.feed(log.as_bytes(), |_| {});
+    let whole = c.summary().unwrap();
+    assert_eq!(whole.files_changed.len(), 20_000);
+    assert_eq!(
+        whole.files_changed[..3],
+        strings(&["/w/src/f0.rs", "/w/src/f1.rs", "/w/src/f2.rs"])
+    );
+    assert_eq!(
+        (whole.files_changed_more, whole.files_changed_total()),
+        (0, 20_000)
+    );
+    assert!(
+        !serde_json::to_string(&whole)
+            .unwrap()
+            .contains("files_changed_more")
+    );
+    let head = c.summary_head(5).unwrap();
+    assert_eq!(head.files_changed, whole.files_changed[..5]);
+    assert_eq!(
+        (head.files_changed_more, head.files_changed_total()),
+        (19_995, 20_000)
+    );
+    let json = serde_json::to_string(&head).unwrap();
+    assert!(json.contains(r#""files_changed_more":19995"#), "{json}");
+    let back: Summary = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, head);
+    assert_eq!(
+        Summary {
+            files_changed_more: 0,
+            files_changed: whole.files_changed.clone(),
+            ..head
+        },
+        whole
+    );
 }

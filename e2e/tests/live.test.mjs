@@ -360,3 +360,26 @@ test("partial messages show a growing preview row, replaced by the final message
   assert.deepEqual(page.remoteRequests, []);
   await page.context().close();
 });
+
+test("a log opened on a live page opens offline at the root, and back returns to the session (issue 21)", { skip: !HAS_SERVE && "hiveterm serve not built", timeout: 60_000 }, async () => {
+  await postNotes("e2e-open", 3);
+  const page = await openPage(browser, `http://127.0.0.1:${port}/s/e2e-open`);
+  await page.waitForSelector('.live .row[data-seq="3"]');
+  const file = path.join(ROOT, "fixtures/claude-code-2.1.332/tool_errors.stream.jsonl");
+  await page.setInputFiles("#file", file);
+  // Not the session's rows wiped and a stuck page: the offline page at the root, the log read.
+  await page.waitForURL(`http://127.0.0.1:${port}/`, { timeout: 15_000 });
+  await page.waitForSelector('.progress[data-done="1"]', { timeout: 30_000 });
+  const title = await page.$eval(".banner", (b) => b.textContent);
+  assert.ok(title.includes("tool_errors.stream.jsonl"), title);
+  const offline = await page.$$eval(".live .row .summary-text", (s) => s.map((e) => e.textContent));
+  assert.ok(offline.length > 0 && !offline.some((t) => t.startsWith("stdout: line")), JSON.stringify(offline));
+  // Back: the live session, its rows all there.
+  await page.goBack();
+  await page.waitForURL(`http://127.0.0.1:${port}/s/e2e-open`);
+  await page.waitForSelector('.live .row[data-seq="3"]');
+  const rows = await page.$$eval(".live .row .summary-text", (s) => s.map((e) => e.textContent));
+  assert.deepEqual(rows, ["stdout: line 1", "stdout: line 2", "stdout: line 3"]);
+  assert.deepEqual(page.errors, [], "no page errors");
+  await page.context().close();
+});

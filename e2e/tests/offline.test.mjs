@@ -5,14 +5,14 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import os from "node:os";
-import { ROOT, SHOTS, FIXTURES, openPage, openLog, dropLog, rowFacts, hivetermBinary, classifiedRows, staticPageHooks, pasteLog, markdownRendered, bodiesRead } from "../lib.mjs";
+import { ROOT, SHOTS, FIXTURES, openPage, openLog, dropLog, rowFacts, hivetermBinary, classifiedRows, shownText, staticPageHooks, pasteLog, markdownRendered, bodiesRead } from "../lib.mjs";
 
 const env = staticPageHooks();
 
 /** The rows `hiveterm classify` gives for a file, if the binary exists. */
 function expectedRows(file) {
   const bin = hivetermBinary();
-  return bin ? classifiedRows(bin, file) : null;
+  return bin ? classifiedRows(bin, file, { alone: true }) : null;
 }
 
 function checkShapes(facts, file) {
@@ -37,7 +37,7 @@ for (const file of FIXTURES) {
     const want = expectedRows(file);
     if (want) {
       const shown = await page.$eval(".shown", (e) => e.textContent);
-      assert.equal(shown, `${want.length} rows`, `${file}: row count vs hiveterm classify`);
+      assert.equal(shown, shownText(want), `${file}: row count vs hiveterm classify`);
       for (const [i, f] of facts.slice(0, 20).entries()) {
         const w = want[i];
         assert.equal(f.seq, w.seq, `${file} row ${i} seq`);
@@ -165,7 +165,16 @@ test("light theme follows the system", async () => {
 test("layout contract: icons and summaries line up, wrapped lines hang", async () => {
   const page = await openPage(env.browser, env.server.url);
   await page.setViewportSize({ width: 440, height: 2400 });
-  await openLog(page, path.join(ROOT, "fixtures/claude-code-2.1.332/file_tools.stream.jsonl"));
+  // Tool calls and results (every result carries its `←`, issue 21), then a log with icon-less
+  // expandable rows (an API retry's resumed text).
+  const both = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "hiveterm-layout-")), "layout.jsonl");
+  fs.writeFileSync(
+    both,
+    ["file_tools.stream.jsonl", "api_retry.stream.jsonl"]
+      .map((f) => fs.readFileSync(path.join(ROOT, "fixtures/claude-code-2.1.332", f), "utf8").trimEnd())
+      .join("\n") + "\n",
+  );
+  await openLog(page, both);
   const m = await page.$$eval(".live .row", (rows) =>
     rows.map((r) => {
       const glyph = r.querySelector(":scope > .row-glyph, :scope > summary > .row-glyph");

@@ -2,8 +2,8 @@
 //! redactions.
 
 use classifier::event::line_event;
-use classifier::redact::redact_line;
-use classifier::{ClassifyCtx, Line, LineReader, SummaryFold, classify_log_event};
+use classifier::redact::Redactor;
+use classifier::{ClassifyCtx, Line, LineReader, SummaryFold, classify_log_event_at};
 
 use crate::meta::{Meta, Options, Report};
 
@@ -26,7 +26,12 @@ struct Lines {
     envelopes: u64,
     bytes: u64,
     report: Report,
+    /// One redaction for the whole log (a secret over several lines goes whole).
+    redactor: Redactor,
     out: Vec<u8>,
+    /// Lines of the session's files before this one (its subagents' files come after the
+    /// main log, numbered on: [`Exporter::next_file`]).
+    base: u64,
 }
 
 impl Exporter {
@@ -41,7 +46,9 @@ impl Exporter {
                 envelopes: 0,
                 bytes: 0,
                 report: Report::default(),
+                redactor: Redactor::new(),
                 out: Vec::new(),
+                base: 0,
             },
         }
     }
@@ -57,7 +64,20 @@ impl Exporter {
         self.lines
             .opts
             .range
-            .is_none_or(|(_, b)| self.reader.lines_seen() < b)
+            .is_none_or(|(_, b)| self.lines.base + self.reader.lines_seen() < b)
+    }
+
+    /// Ends this file and goes on to the next of the same session, a subagent's (`agent`:
+    /// its id, when its file's name says): its lines numbered on after the lines so far, as
+    /// [`classifier::LogClassifier::next_file`] does.
+    pub fn next_file(&mut self, agent: Option<&str>) {
+        if self.wants_more() {
+            let Exporter { reader, lines } = self;
+            reader.finish(|line| lines.step(line));
+        }
+        self.lines.base += self.reader.lines_seen();
+        self.reader = LineReader::with_limit(self.lines.opts.max_line_bytes.max(1));
+        self.lines.ctx = self.lines.ctx.next_file(agent);
     }
 
     /// The JSON lines made so far, if at least `min` bytes.
@@ -79,9 +99,10 @@ impl Exporter {
             reader.finish(|line| lines.step(line));
         }
         let Exporter { reader, lines: l } = self;
+        let seen = l.base + reader.lines_seen();
         let lines = match l.opts.range {
-            Some((_, b)) => reader.lines_seen().min(b),
-            None => reader.lines_seen(),
+            Some((_, b)) => seen.min(b),
+            None => seen,
         };
         let meta = Meta {
             format: 1,
@@ -93,6 +114,7 @@ impl Exporter {
             range: l.opts.range,
             redactions: l.opts.redact.then_some(l.report.count),
             summary: l.fold.summary(),
+            notes: crate::meta::Note::exported(&l.opts),
         };
         (meta, l.out, l.report)
     }
@@ -109,17 +131,20 @@ impl Lines {
             envelopes,
             bytes,
             report,
+            redactor,
             out,
+            base,
         } = self;
-        if opts.range.is_some_and(|(_, b)| line.number > b) {
+        let number = *base + line.number;
+        if opts.range.is_some_and(|(_, b)| number > b) {
             return;
         }
         let line = if opts.redact {
-            let r = redact_line(&line.bytes);
+            let r = redactor.redact_line(&line.bytes);
             if r.findings.is_empty() {
                 line
             } else {
-                report.add(line.number, &r.findings);
+                report.add(number, &r.findings);
                 Line {
                     bytes: r.line.into_owned(),
                     ..line
@@ -129,9 +154,8 @@ impl Lines {
             line
         };
         let event = line_event(&line);
-        let mut env = classify_log_event(&event, ctx);
-        env.seq = Some(line.number);
-        if opts.range.is_some_and(|(a, _)| line.number < a) {
+        let env = classify_log_event_at(&event, ctx, number);
+        if opts.range.is_some_and(|(a, _)| number < a) {
             return;
         }
         fold.add(&event.event, &env);

@@ -395,6 +395,7 @@ mod tests {
             range: None,
             redactions: None,
             summary: classifier::Summary::default(),
+            notes: Vec::new(),
         }
     }
 

@@ -13,11 +13,13 @@
 //! lines, only those with rows — compressed with raw DEFLATE ([`Deflater`], `miniz_oxide`),
 //! which the browser inflates natively (`DecompressionStream("deflate-raw")`, no decoder in
 //! the bundle). The file opens without classifying anything: the page only parses rows. The
-//! summary (`hiveterm summary --json`) is computed here and embedded too ([`Meta`]).
+//! summary (`hiveterm summary --json`) is computed here and embedded too ([`Meta`]), and so
+//! are the notes on the log's rows given in [`Options::notes`] ([`Note`]: read-only in the
+//! file, redacted with the rows).
 //!
 //! Contents:
 //! - [`Exporter`]: lines framed with the one line limit, redacted first with
-//!   [`Options::redact`] ([`classifier::redact::redact_line`]: the secret is gone from the
+//!   [`Options::redact`] (one [`classifier::redact::Redactor`] over the log: the secret is gone from the
 //!   rows, bodies and summary alike; each redaction listed in a [`Report`] for review),
 //!   classified with the context of every line before them (so a range's rows are the same
 //!   rows as in the whole log), kept when in [`Options::range`], folded into the summary when
@@ -38,7 +40,7 @@ pub mod text7;
 pub use crate::base64::{base64, base64_url};
 pub use crate::deflate::Deflater;
 pub use crate::export::Exporter;
-pub use crate::meta::{Meta, Options, REPORT_ITEMS, Redaction, Report, parse_range};
+pub use crate::meta::{Meta, Note, Options, REPORT_ITEMS, Redaction, Report, parse_range};
 
 /// Bytes of JSON lines worth handing to the compressor at a time ([`Exporter::take`]).
 pub const PIECE: usize = 1024 * 1024;

@@ -3,7 +3,7 @@
 
 use classifier::Summary;
 use classifier::redact::Finding;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// What to export.
 #[derive(Debug, Clone)]
@@ -16,6 +16,51 @@ pub struct Options {
     pub title: Option<String>,
     /// The longest line classified whole (as `hiveterm classify`).
     pub max_line_bytes: usize,
+    /// Notes on the log's rows, carried read-only by the file (those within the range,
+    /// redacted with the rows: [`Note::exported`]).
+    pub notes: Vec<Note>,
+}
+
+/// A note on a row range of the log (`from`–`to` seqs: lines of a log file, events of a
+/// server's session): the shape of the server's notes (docs/API.md, "Notes").
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Note {
+    /// Its id where it was made.
+    pub id: u64,
+    /// The first seq of its range.
+    pub from: u64,
+    /// The last seq.
+    pub to: u64,
+    /// Its markdown text (shown only through `classifier::markdown::render`).
+    pub text: String,
+    /// Who wrote it.
+    #[serde(default)]
+    pub author: String,
+    /// When it was made (unix seconds).
+    #[serde(default)]
+    pub created_at: f64,
+}
+
+impl Note {
+    /// The notes an export with `opts` carries: those inside its range, ordered by `from`
+    /// (then `to`, then id), their text and author redacted when it redacts.
+    pub fn exported(opts: &Options) -> Vec<Note> {
+        let mut notes: Vec<Note> = opts
+            .notes
+            .iter()
+            .filter(|n| opts.range.is_none_or(|(a, b)| a <= n.from && n.to <= b))
+            .cloned()
+            .map(|mut n| {
+                if opts.redact {
+                    n.text = classifier::redact::redact_text(&n.text).0.into_owned();
+                    n.author = classifier::redact::redact_text(&n.author).0.into_owned();
+                }
+                n
+            })
+            .collect();
+        notes.sort_by_key(|n| (n.from, n.to, n.id));
+        notes
+    }
 }
 
 impl Default for Options {
@@ -25,6 +70,7 @@ impl Default for Options {
             range: None,
             title: None,
             max_line_bytes: classifier::MAX_LINE_BYTES,
+            notes: Vec::new(),
         }
     }
 }
@@ -50,6 +96,10 @@ pub struct Meta {
     pub redactions: Option<u64>,
     /// The kept lines' summary.
     pub summary: Summary,
+    /// The notes the file carries (absent when none, so a file without notes is the same
+    /// bytes as before notes were carried).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<Note>,
 }
 
 /// Redactions listed one by one in a [`Report`] (all are counted).

@@ -161,3 +161,77 @@ fn the_report_lists_each_redaction() {
     ex.push(LOG);
     assert_eq!(ex.finish("t").2, Report::default());
 }
+
+fn note(id: u64, from: u64, to: u64, text: &str) -> crate::Note {
+    crate::Note {
+        id,
+        from,
+        to,
+        text: text.into(),
+        author: format!("author of {id}"),
+        created_at: 1.0,
+    }
+}
+
+/// The file carries the notes given, ordered by `from`: within its range only, redacted
+/// with the rows (they sit in the meta, whose `<` are escaped: `html.rs`'s tests); none
+/// given, no `notes` key (a file without notes is the same bytes as before notes were carried).
+#[test]
+fn notes_ride_in_the_meta_within_the_range_and_redacted() {
+    const KEY: &str = "sk-ant-api03-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
+    let notes = vec![
+        note(3, 5, 6, "the end"),
+        note(
+            1,
+            1,
+            4,
+            &format!("the key {KEY} leaked </script><script>alert(1)</script>"),
+        ),
+        note(2, 4, 4, "*misread* the test"),
+    ];
+    let check = |opts: Options, want: &[u64], redacted: bool| {
+        let (meta, _) = classify_all(LOG, &opts, LOG.len());
+        let ids: Vec<u64> = meta.notes.iter().map(|n| n.id).collect();
+        assert_eq!(ids, want, "range {:?}", opts.range);
+        let json = serde_json::to_string(&meta).unwrap();
+        assert_eq!(json.contains(KEY), !redacted && want.contains(&1), "{json}");
+    };
+    check(
+        Options {
+            notes: notes.clone(),
+            ..Options::default()
+        },
+        &[1, 2, 3],
+        false,
+    );
+    check(
+        Options {
+            notes: notes.clone(),
+            redact: true,
+            ..Options::default()
+        },
+        &[1, 2, 3],
+        true,
+    );
+    check(
+        Options {
+            notes: notes.clone(),
+            range: Some((4, 6)),
+            ..Options::default()
+        },
+        &[2, 3],
+        false,
+    );
+    check(
+        Options {
+            notes,
+            range: Some((1, 4)),
+            redact: true,
+            ..Options::default()
+        },
+        &[1, 2],
+        true,
+    );
+    let (meta, _) = classify_all(LOG, &Options::default(), LOG.len());
+    assert!(!serde_json::to_string(&meta).unwrap().contains("notes"));
+}

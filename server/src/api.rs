@@ -11,8 +11,10 @@
 //! | `GET  /sessions/{id}/events/raw`             | the stored raw events as JSONL, in seq order (the page's "save as one file") |
 //! | `POST /sessions/{id}/events?title`           | JSONL in; `{"session", "created", "first_seq", "last_seq", "count", "seqs"}` |
 //! | `POST /sessions/{id}/end`                    | `SessionInfo`                           |
+//! | `GET  /sessions/{id}/keys/last`              | the newest `Idempotency-Key` and its seqs (`crate::post`) |
 //!
 //! | `POST /sessions/{id}/shares`, `GET /shares`, `DELETE /shares/{id}` | share links (`share/api.rs`, merged in by `crate::app`) |
+//! | `GET`/`POST /sessions/{id}/notes`, `PATCH`/`DELETE /sessions/{id}/notes/{note}` | notes (`notes/api.rs`, merged in by `crate::app`) |
 //!
 //! With a token configured every route needs `Authorization: Bearer T` or `?token=T`.
 //!
@@ -72,7 +74,8 @@ impl Scope {
     }
 
     /// The session row as it shows it: a snapshot is over (not live) with its last seq, a
-    /// share's title replaces the session's, and a redacted share's title is redacted.
+    /// share's title replaces the session's, and a redacted share's id, title and source are
+    /// redacted (an id can be a token: `ghp_…` is a valid one).
     pub(crate) fn info(&self) -> SessionInfo {
         let mut info = self.hub.info();
         if let Some((title, created)) = &self.share {
@@ -86,7 +89,9 @@ impl Scope {
             }
         }
         if self.redacted.is_some() {
-            info.title = classifier::redact::redact_text(&info.title).0.into_owned();
+            for field in [&mut info.id, &mut info.title, &mut info.source] {
+                *field = classifier::redact::redact_text(field).0.into_owned();
+            }
         }
         info
     }
@@ -107,6 +112,7 @@ pub fn router(state: AppState, extra: Router<AppState>) -> Router<AppState> {
         .route("/sessions/{id}/summary", get(get_summary))
         .route("/sessions/{id}/events", post(post_events))
         .route("/sessions/{id}/end", post(end_session))
+        .route("/sessions/{id}/keys/last", get(crate::post::last_key))
         .route("/sessions/{id}/events/history", get(history))
         .route("/sessions/{id}/events/stream", get(crate::sse::stream))
         .route("/sessions/{id}/events/raw", get(raw_events))
@@ -194,7 +200,11 @@ async fn get_state(
 /// `…/state` of a scope: the session row and its badges as of the scope's newest seq.
 pub(crate) async fn state_of(state: &AppState, scope: &Scope) -> Result<Response, AppError> {
     if let Some(redacted) = &scope.redacted {
-        let badges = redacted.upto(state.store(), scope.head()).await?.badges();
+        let badges = redacted
+            .upto(state.store(), scope.head())
+            .await?
+            .badges()
+            .await?;
         return Ok(json_text(crate::hub::state_json(&scope.info(), &badges)));
     }
     match scope.upto {
@@ -282,7 +292,11 @@ async fn get_summary(
 /// it: a checkpoint and the events after it).
 pub(crate) async fn summary_of(state: &AppState, scope: &Scope) -> Result<Response, AppError> {
     let summary = if let Some(redacted) = &scope.redacted {
-        redacted.upto(state.store(), scope.head()).await?.summary()
+        redacted
+            .upto(state.store(), scope.head())
+            .await?
+            .summary()
+            .await?
     } else if let Some(upto) = scope.upto {
         let fold = state
             .store()
@@ -327,10 +341,13 @@ pub(crate) async fn history_of(
         .clamp(1, HISTORY_MAX);
     let head = scope.head();
     let page = match &scope.redacted {
-        Some(redacted) => redacted
-            .upto(state.store(), head)
-            .await?
-            .page(head, before, limit),
+        Some(redacted) => {
+            redacted
+                .upto(state.store(), head)
+                .await?
+                .page(before, limit)
+                .await?
+        }
         None => {
             state
                 .store()
@@ -360,19 +377,13 @@ async fn post_events(
     if let Some(title) = &params.title {
         crate::error::check_text("a session's title", title)?;
     }
-    let key = match headers.get("idempotency-key") {
-        None => None,
-        Some(k) => Some(
-            k.to_str()
-                .map_err(|_| AppError::BadRequest("an Idempotency-Key is visible ASCII".into()))?,
-        ),
-    };
+    let keys = crate::post::Keys::from_headers(&headers)?;
     let limit = state.config().max_request_bytes;
     let too_large = || AppError::TooLarge(format!("the request body is over {limit} bytes"));
     let bytes = axum::body::to_bytes(body, limit)
         .await
         .map_err(|_| too_large())?;
     let title = params.title.unwrap_or_else(|| id.clone());
-    let posted = crate::post::post_lines(&state, &id, &title, bytes, key).await?;
+    let posted = crate::post::post_lines(&state, &id, &title, bytes, keys).await?;
     Ok(Json(posted).into_response())
 }

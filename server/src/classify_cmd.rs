@@ -1,4 +1,5 @@
-//! `hiveterm classify [PATH|-] [--pretty]`: a log in, one envelope per non-blank line out.
+//! `hiveterm classify [PATH|-] [--pretty]`: a log in, one envelope per non-blank line out; a
+//! session's subagents' files beside it ([`crate::session_files`]) read after it, numbered on.
 
 use std::fs::File;
 use std::io::{self, IsTerminal, Read, Write};
@@ -74,15 +75,38 @@ pub fn run(args: &Args) -> Result<(), String> {
         colour,
     };
     let mut log = LogClassifier::with_limit(args.max_line_bytes.max(1));
-    match pump(&mut input, &mut log, |env| sink.emit(&env)) {
-        Ok(()) => sink.flush().map_err(Failure::Write),
-        Err(e) => Err(e),
-    }
-    .or_else(|failure| match failure {
+    pump_session(args.path.as_ref(), (&mut input, &name), &mut log, |env| {
+        sink.emit(&env)
+    })
+    .and_then(|()| sink.flush().map_err(|e| (Failure::Write(e), String::new())))
+    .or_else(|(failure, name)| match failure {
         Failure::Write(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
         Failure::Write(e) => Err(format!("cannot write: {e}")),
         Failure::Read(e) => Err(format!("cannot read {name}: {e}")),
     })
+}
+
+/// [`pump`]s the main log (`main`: its reader and name), then each subagent's file of the
+/// session at `path` ([`crate::session_files`]) through [`LogClassifier::next_file`]; a
+/// failure names the file it came from.
+pub(crate) fn pump_session(
+    path: Option<&PathBuf>,
+    main: (&mut dyn Read, &str),
+    log: &mut LogClassifier,
+    mut emit: impl FnMut(TermEnvelope) -> io::Result<()>,
+) -> Result<(), (Failure, String)> {
+    pump(main.0, log, &mut emit).map_err(|f| (f, main.1.to_owned()))?;
+    for file in crate::session_files::subagent_files(path) {
+        let (mut input, name) = open(Some(&file.path)).map_err(|e| {
+            (
+                Failure::Read(io::Error::other(e)),
+                file.path.display().to_string(),
+            )
+        })?;
+        *log = std::mem::take(log).next_file(file.agent.as_deref());
+        pump(&mut input, log, &mut emit).map_err(|f| (f, name))?;
+    }
+    Ok(())
 }
 
 /// Why classifying stopped early.

@@ -25,6 +25,10 @@ pub enum AppError {
     Conflict(String),
     /// `410`: a share link that expired or was revoked.
     Gone(String),
+    /// `412`: a POST's `X-Hiveterm-After-Key` is not the session's newest key.
+    PreconditionFailed(String),
+    /// `429`: too many requests of a kind in a while (a comment link's notes).
+    TooMany(String),
     /// `413`: the body is over the request limit.
     TooLarge(String),
     /// `415`: a state-changing request without a JSON/NDJSON type or the client header.
@@ -44,7 +48,9 @@ impl AppError {
             AppError::NotFound(_) => StatusCode::NOT_FOUND,
             AppError::Conflict(_) => StatusCode::CONFLICT,
             AppError::Gone(_) => StatusCode::GONE,
+            AppError::PreconditionFailed(_) => StatusCode::PRECONDITION_FAILED,
             AppError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            AppError::TooMany(_) => StatusCode::TOO_MANY_REQUESTS,
             AppError::Unsupported(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
             AppError::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
@@ -61,7 +67,9 @@ impl std::fmt::Display for AppError {
             | AppError::NotFound(m)
             | AppError::Conflict(m)
             | AppError::Gone(m)
+            | AppError::PreconditionFailed(m)
             | AppError::TooLarge(m)
+            | AppError::TooMany(m)
             | AppError::Unsupported(m)
             | AppError::Internal(m)
             | AppError::Busy(m) => f.write_str(m),
@@ -74,6 +82,8 @@ impl From<store::StoreError> for AppError {
         match err {
             store::StoreError::NoSession(id) => AppError::NotFound(format!("no session {id}")),
             store::StoreError::Ended(id) => AppError::Conflict(format!("session {id} has ended")),
+            store::StoreError::Raced(m) => AppError::Busy(m),
+            store::StoreError::NotAfter(m) => AppError::PreconditionFailed(m),
             other => AppError::Internal(other.to_string()),
         }
     }

@@ -35,9 +35,22 @@ pub fn files(page: &Bundle) -> Vec<(&str, &[u8])> {
         .collect()
 }
 
-/// Exports the log read from `input` (named `name`) with `page` to `out`.
+/// A subagent's file of the session exported ([`export`]'s `subagents`), read after the main
+/// log and numbered on ([`onefile::Exporter::next_file`]).
+pub struct Subagent {
+    /// Its bytes.
+    pub input: Box<dyn Read>,
+    /// Its name, for messages.
+    pub name: String,
+    /// The subagent's id, as its file's name says.
+    pub agent: Option<String>,
+}
+
+/// Exports the log read from `input` (named `name`), then its `subagents`' files, with `page`
+/// to `out`.
 pub fn export(
     input: &mut dyn Read,
+    subagents: Vec<Subagent>,
     name: &str,
     page: &Bundle,
     opts: &Options,
@@ -56,7 +69,7 @@ pub fn export(
             }
             (assets, z.finish())
         });
-        let classified = classify(input, name, opts, |piece| tx.send(piece).is_ok());
+        let classified = classify(input, subagents, name, opts, |piece| tx.send(piece).is_ok());
         drop(tx);
         match compressor.join() {
             Ok((assets, data)) => Ok((assets, data, classified)),
@@ -78,6 +91,7 @@ pub fn export(
 /// file's facts at the end.
 fn classify(
     input: &mut dyn Read,
+    subagents: Vec<Subagent>,
     name: &str,
     opts: &Options,
     mut send: impl FnMut(Vec<u8>) -> bool,
@@ -85,20 +99,20 @@ fn classify(
     let mut ex = Exporter::new(opts.clone());
     let mut sent_ok = true;
     let mut buf = vec![0u8; CHUNK];
-    loop {
-        let n = match input.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(format!("cannot read {name}: {e}")),
-        };
-        let more = ex.push(&buf[..n]);
-        if let Some(piece) = ex.take(PIECE) {
-            sent_ok &= send(piece);
-        }
+    let mut more = read_into(&mut ex, input, name, &mut buf, &mut send, &mut sent_ok)?;
+    for mut sub in subagents {
         if !more {
             break;
         }
+        ex.next_file(sub.agent.as_deref());
+        more = read_into(
+            &mut ex,
+            &mut sub.input,
+            &sub.name,
+            &mut buf,
+            &mut send,
+            &mut sent_ok,
+        )?;
     }
     let (meta, rest, _) = ex.finish(name);
     if !rest.is_empty() {
@@ -108,6 +122,33 @@ fn classify(
         return Err("the compressing thread stopped".to_owned());
     }
     Ok(meta)
+}
+
+/// Reads one file of the export through `ex`, sending pieces as they fill; whether more lines
+/// are wanted.
+fn read_into(
+    ex: &mut Exporter,
+    input: &mut dyn Read,
+    name: &str,
+    buf: &mut [u8],
+    send: &mut impl FnMut(Vec<u8>) -> bool,
+    sent_ok: &mut bool,
+) -> Result<bool, String> {
+    loop {
+        let n = match input.read(buf) {
+            Ok(0) => return Ok(true),
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(format!("cannot read {name}: {e}")),
+        };
+        let more = ex.push(&buf[..n]);
+        if let Some(piece) = ex.take(PIECE) {
+            *sent_ok &= send(piece);
+        }
+        if !more {
+            return Ok(false);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -153,7 +194,7 @@ not json\n{\"kind\":\"turn_end\",\"ts\":3.0,\"ok\":true}";
             },
         ] {
             let mut cli = Vec::new();
-            let w = export(&mut &LOG[..], "x.jsonl", &page, &opts, &mut cli).unwrap();
+            let w = export(&mut &LOG[..], Vec::new(), "x.jsonl", &page, &opts, &mut cli).unwrap();
             let mut one = Vec::new();
             let b = onefile::build(LOG.chunks(5), "x.jsonl", &assets, &opts, &mut one).unwrap();
             assert_eq!(cli, one);

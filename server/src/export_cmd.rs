@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use classifier::MAX_LINE_BYTES;
-use hiveterm::export::{self, Options, parse_range};
+use hiveterm::export::{self, Options, Subagent, parse_range};
 use hiveterm::page::{self, Bundle};
 
 use crate::classify_cmd::open;
@@ -54,8 +54,28 @@ pub fn run(args: &Args) -> Result<(), String> {
         range: args.range,
         title: args.title.clone(),
         max_line_bytes: args.max_line_bytes,
+        // A log file carries no notes (a server session's do: `share … --export`).
+        notes: Vec::new(),
     };
-    write_file(&mut input, &name, &page, &opts, &args.output, started)
+    // A session's subagents' files beside it go in too (as `hiveterm classify` reads them).
+    let mut subagents = Vec::new();
+    for file in crate::session_files::subagent_files(args.path.as_ref()) {
+        let (input, name) = open(Some(&file.path))?;
+        subagents.push(Subagent {
+            input,
+            name,
+            agent: file.agent,
+        });
+    }
+    write_file(
+        &mut input,
+        subagents,
+        &name,
+        &page,
+        &opts,
+        &args.output,
+        started,
+    )
 }
 
 /// The page an export carries: the one built in `dir`, else the one this binary carries.
@@ -71,6 +91,7 @@ pub(crate) fn page_of(dir: Option<&PathBuf>) -> Result<Arc<Bundle>, String> {
 /// since `started`.
 pub(crate) fn write_file(
     input: &mut dyn Read,
+    subagents: Vec<Subagent>,
     name: &str,
     page: &Bundle,
     opts: &Options,
@@ -82,7 +103,7 @@ pub(crate) fn write_file(
     let tmp = output.with_extension("html.part");
     let file = File::create(&tmp).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
     let mut out = BufWriter::with_capacity(1 << 20, file);
-    let result = export::export(input, name, page, opts, &mut out).and_then(|w| {
+    let result = export::export(input, subagents, name, page, opts, &mut out).and_then(|w| {
         out.flush()
             .map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
         Ok(w)

@@ -15,7 +15,7 @@
 use classifier::event::line_event;
 use classifier::lines::Oversize;
 use classifier::{
-    ClassifyCtx, Line, LogEvent, Preview, SummaryFold, TermEnvelope, classify_log_event,
+    ClassifyCtx, Line, LogEvent, Preview, SummaryFold, TermEnvelope, classify_log_event_at,
 };
 use serde::{Deserialize, Serialize};
 
@@ -107,7 +107,14 @@ pub struct SessionFold {
     pub summary: SummaryFold,
     /// The partial message being written (not checkpointed: a restarted server has none).
     pub preview: LivePreview,
+    /// Bytes of the events folded since the last checkpoint (or the one resumed from).
+    pub since_checkpoint: u64,
 }
+
+/// Bytes of events after which a checkpoint is made even before the interval's count: a
+/// read that replays the events after a checkpoint (a snapshot share's state, summary) then
+/// replays at most this much, whatever the size of the events (issue 25).
+pub const CHECKPOINT_BYTES: u64 = 8 * 1024 * 1024;
 
 /// What one [`SessionFold::step`] gave.
 #[derive(Debug)]
@@ -126,7 +133,19 @@ impl SessionFold {
             badges: cp.badges,
             summary: cp.summary,
             preview: LivePreview::default(),
+            since_checkpoint: 0,
         }
+    }
+
+    /// The checkpoint to store after event `seq`, just folded, if one is due: every `every`
+    /// events, and whenever the events since the last one come to [`CHECKPOINT_BYTES`]. The
+    /// writers and the rebuild of derived tables place them by this one rule.
+    pub fn checkpoint_due(&mut self, seq: u64, every: u64) -> Option<Checkpoint> {
+        if !seq.is_multiple_of(every) && self.since_checkpoint < CHECKPOINT_BYTES {
+            return None;
+        }
+        self.since_checkpoint = 0;
+        Some(self.checkpoint())
     }
 
     /// The state to checkpoint.
@@ -140,10 +159,11 @@ impl SessionFold {
 
     /// Folds in `event` (the [`line_event`] of a [`stored_line`]: the classifier's one door
     /// from a line to an event, so an over-long line reads as it does everywhere), stored as
-    /// `seq` at time `ts`; answers its envelope: [`classifier::classify_line`]'s, with `ts`.
-    pub fn step(&mut self, event: &LogEvent, seq: u64, ts: f64) -> Step {
-        let mut env = classify_log_event(event, &mut self.ctx);
-        env.seq = Some(seq);
+    /// `seq` at time `ts`, `bytes` long as stored; answers its envelope:
+    /// [`classifier::classify_line`]'s, with `ts`.
+    pub fn step(&mut self, event: &LogEvent, seq: u64, ts: f64, bytes: usize) -> Step {
+        self.since_checkpoint += bytes as u64;
+        let mut env = classify_log_event_at(event, &mut self.ctx, seq);
         // The summary sees the envelope `hiveterm summary` sees: the line's own time only.
         self.summary.add(&event.event, &env);
         env.ts = Some(ts);
@@ -160,6 +180,37 @@ impl SessionFold {
 
     /// Folds in a stored event.
     pub fn step_stored(&mut self, ev: &StoredEvent) -> Step {
-        self.step(&line_event(&ev.line), ev.seq(), ev.ts)
+        self.step(&line_event(&ev.line), ev.seq(), ev.ts, ev.line.bytes.len())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checkpoints_are_due_by_count_and_by_bytes() {
+        const MIB: usize = 1024 * 1024;
+        // (events' sizes, interval, the seqs a checkpoint is due after)
+        let cases: &[(&[usize], u64, &[u64])] = &[
+            (&[10; 9], 4, &[4, 8]),
+            (&[3 * MIB; 7], 256, &[3, 6]),
+            (&[9 * MIB, 1, 9 * MIB], 256, &[1, 3]),
+            (&[5 * MIB, 1, 1, 3 * MIB, 1], 4, &[4]),
+            (&[8 * MIB - 1, 1, 1], 256, &[2]),
+        ];
+        for (sizes, every, want) in cases {
+            let mut fold = SessionFold::default();
+            let mut due = Vec::new();
+            for (i, &bytes) in sizes.iter().enumerate() {
+                let seq = i as u64 + 1;
+                let event = classifier::event::line_event(&Line::whole(seq, b"{}".to_vec()));
+                fold.step(&event, seq, 0.0, bytes);
+                if fold.checkpoint_due(seq, *every).is_some() {
+                    due.push(seq);
+                }
+            }
+            assert_eq!(due, *want, "{sizes:?} every {every}");
+        }
     }
 }

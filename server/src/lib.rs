@@ -23,6 +23,8 @@
 //! - `hub`: per-session live state and the broadcast of committed, pre-rendered frames.
 //! - `api` and `sse`: the HTTP handlers (their query strings typed in `query`); `web`: the
 //!   page's files and its CSP.
+//! - [`notes`]: notes on a session's rows — the rules, the owner's and a comment link's
+//!   readers' HTTP handlers; stored beside the session ([`store`]).
 //! - [`share`]: share links — making them, and the read-only `/p/<token>` page and reads;
 //!   [`redacted`]: a redacted share's rows, folded from redacted raw events.
 //! - [`serve`]: options, binding, auth, shutdown — what `hiveterm serve`/`run` call.
@@ -44,7 +46,7 @@
 //! [`classifier::ClassifyCtx`] carries that correlation. The writer keeps each session's
 //! `fold::SessionFold` after its newest event and folds each new event into it, once, in the
 //! transaction that stores it: the raw event goes to `events`, its envelope (if it has rows) to
-//! `rendered`, and every `checkpoint_every` events (256) the fold to `checkpoints`. The live
+//! `rendered`, and every `checkpoint_every` events (256) or 8 MiB of events the fold to `checkpoints`. The live
 //! tail, an SSE client resuming after `Last-Event-ID` and every history page all serve those
 //! same envelopes, so an event gives the same rows on every path, however far back its call
 //! was. The raw events stay the record: `rendered` and `checkpoints` are derived, and
@@ -71,10 +73,11 @@ mod clock;
 pub mod error;
 pub mod export;
 pub(crate) mod fold;
-pub(crate) mod forward;
+pub mod forward;
 pub mod guard;
 pub(crate) mod hub;
 pub mod ingest;
+pub mod notes;
 pub mod page;
 pub mod post;
 pub(crate) mod query;
@@ -101,7 +104,13 @@ pub use crate::web::CSP;
 /// page (see `web`), behind the perimeter ([`guard`]).
 pub fn app(state: AppState) -> Router {
     Router::new()
-        .nest("/api", api::router(state.clone(), share::api::routes()))
+        .nest(
+            "/api",
+            api::router(
+                state.clone(),
+                share::api::routes().merge(notes::api::routes()),
+            ),
+        )
         .merge(share::view::router())
         .merge(web::router())
         .layer(axum::middleware::from_fn_with_state(

@@ -1,6 +1,6 @@
 //! The `hiveterm` command line: see `hiveterm --help` and `docs/CLI.md`. Parses arguments and
-//! calls into the library (`hiveterm::serve`), `classify_cmd`, `export_cmd`, `redact_cmd`,
-//! `share_cmd` or
+//! calls into the library (`hiveterm::serve`), `classify_cmd`, `export_cmd`, `note_cmd`,
+//! `redact_cmd`, `share_cmd` or
 //! `summary_cmd`.
 
 use std::process::ExitCode;
@@ -8,9 +8,17 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use hiveterm::serve::{RunArgs, ServeArgs};
 
+/// Every string of every line a log's classifier reads is allocated and freed: mimalloc does it
+/// in far fewer instructions than glibc's malloc (issues 20 and 24: `hiveterm classify` within
+/// its floor on every shape of log; docs/BENCHMARKS.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod classify_cmd;
 mod export_cmd;
+mod note_cmd;
 mod redact_cmd;
+mod session_files;
 mod share_cmd;
 mod summary_cmd;
 
@@ -39,6 +47,9 @@ enum Command {
     /// Make a read-only share link of a session (`/p/<token>`, printed last): a snapshot, or
     /// --live; --redact serves it redacted. --list and --revoke ID manage the links.
     Share(share_cmd::Args),
+    /// Add a note to a session's rows (`A-B`, as a `#seq=A-B` link), list them (--list) or
+    /// delete one (--delete ID), in a server's database (running or not).
+    Note(note_cmd::Args),
     /// Serve the agent pages: sessions in a SQLite file, fed by --follow, --stdin, --demo or
     /// POST /api/sessions/{id}/events; prints the URL.
     Serve(ServeArgs),
@@ -55,6 +66,7 @@ fn main() -> ExitCode {
         Command::Export(args) => export_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Summary(args) => summary_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Share(args) => share_cmd::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Note(args) => note_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Serve(args) => runtime().and_then(|rt| {
             init_logs();
             rt.block_on(hiveterm::serve::serve(args))

@@ -21,13 +21,19 @@
 //!   no answer can safely send again. Another body under a key already used is refused
 //!   (`409`) before anything of it is stored: skipping "its" first lines would drop lines
 //!   while answering that they were stored.
+//! - With `X-Hiveterm-After-Key: K` too, a request under a new key is stored only if the
+//!   session's newest key is `K` (empty: it has none), else `412` and nothing is stored: a
+//!   producer restarted while its last POST was still on the way cannot store the same lines
+//!   under two keys (the forwarder, `crate::forward`).
 
 use axum::body::Bytes;
 use classifier::LineReader;
 use sha2::{Digest, Sha256};
 
+mod keys;
 mod locks;
 
+pub(crate) use self::keys::last_key;
 pub use self::locks::PostLocks;
 use crate::error::AppError;
 use crate::state::AppState;
@@ -69,14 +75,41 @@ fn one_append(len: usize, newlines: usize) -> bool {
     newlines < APPEND_LINES && len <= APPEND_BYTES
 }
 
+/// A POST's `Idempotency-Key` and `X-Hiveterm-After-Key` (see `docs/API.md`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Keys<'a> {
+    /// The request's key.
+    pub key: Option<&'a str>,
+    /// Store it only if the session's newest key is this one (`Some("")`: none yet).
+    pub after: Option<&'a str>,
+}
+
+impl<'a> Keys<'a> {
+    /// A POST's keys from its headers; `400` for one that is not visible ASCII.
+    pub fn from_headers(headers: &'a axum::http::HeaderMap) -> Result<Keys<'a>, AppError> {
+        let header = |name: &str, shown: &str| match headers.get(name) {
+            None => Ok(None),
+            Some(v) => v
+                .to_str()
+                .map(Some)
+                .map_err(|_| AppError::BadRequest(format!("an {shown} is visible ASCII"))),
+        };
+        Ok(Keys {
+            key: header("idempotency-key", "Idempotency-Key")?,
+            after: header("x-hiveterm-after-key", "X-Hiveterm-After-Key")?,
+        })
+    }
+}
+
 /// Stores the JSONL `body` in session `id` (created with `title` if missing), in turns.
 pub async fn post_lines(
     state: &AppState,
     id: &str,
     title: &str,
     body: Bytes,
-    key: Option<&str>,
+    keys: Keys<'_>,
 ) -> Result<Posted, AppError> {
+    let key = keys.key;
     if let Some(key) = key
         && !(1..=MAX_KEY_CHARS).contains(&key.len())
     {
@@ -94,6 +127,8 @@ pub async fn post_lines(
     let key = key.map(|key| IdempotencyKey {
         key: key.to_owned(),
         body_sha256: Sha256::digest(&body).into(),
+        stored: 0,
+        after: keys.after.map(str::to_owned),
     });
     let lock = state.post_locks().get(id);
     // The turn, held to the end: shared with other one-append POSTs, or the session's alone.
@@ -106,6 +141,17 @@ pub async fn post_lines(
         Some(key) => state.store().keyed(id, &key.key).await?,
         None => None,
     };
+    // A new keyed request that must follow the session's newest key (a retry is stored
+    // anyway: its key is the newest or older). Checked in the turn it is stored in.
+    if let (Some(after), Some(_), None) = (keys.after, &key, done) {
+        let newest = state.store().last_key(id).await?.map(|(k, _)| k);
+        if newest.as_deref().unwrap_or("") != after {
+            return Err(AppError::PreconditionFailed(format!(
+                "the session's newest Idempotency-Key is {newest:?}, not {after:?}; nothing \
+                 was stored (ask GET …/keys/last where it is)"
+            )));
+        }
+    }
     if let (Some(key), Some(done)) = (&key, done)
         && done.body_sha256.is_some_and(|h| h != key.body_sha256)
     {
@@ -209,7 +255,11 @@ impl Posting<'_> {
                 lines,
                 create: Some((self.title.to_owned(), "post".to_owned())),
                 follow: None,
-                key: self.key.cloned(),
+                // What this request takes to be stored under the key so far.
+                key: self.key.map(|k| IdempotencyKey {
+                    stored: self.posted.count,
+                    ..k.clone()
+                }),
             })
             .await
             .map_err(|e| {

@@ -1,11 +1,11 @@
 //! `hiveterm redact [PATH|-] [--report]`: a log in, the same log with its secrets replaced out
-//! (`classifier::redact`), line for line.
+//! (`classifier::redact`, one `Redactor` over the whole log), line for line.
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 use std::path::PathBuf;
 
-use classifier::redact::redact_line;
+use classifier::redact::Redactor;
 
 /// Arguments of `hiveterm redact`.
 #[derive(clap::Args)]
@@ -32,6 +32,8 @@ pub fn run(args: &Args) -> Result<(), String> {
     let mut out = BufWriter::with_capacity(CHUNK, io::stdout().lock());
     let mut report = args.report.then(|| BufWriter::new(io::stderr().lock()));
     let mut line = Vec::new();
+    // One redaction for the whole log: a secret over several lines goes whole.
+    let mut redactor = Redactor::new();
     let (mut number, mut found, mut lines_with) = (0u64, 0usize, 0u64);
     let result = loop {
         line.clear();
@@ -46,7 +48,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         let content_len = line
             .strip_suffix(b"\n")
             .map_or(line.len(), |l| l.strip_suffix(b"\r").unwrap_or(l).len());
-        let redacted = redact_line(&line[..content_len]);
+        let redacted = redactor.redact_line(&line[..content_len]);
         if !redacted.findings.is_empty() {
             lines_with += 1;
             found += redacted.findings.len();

@@ -1,187 +1,121 @@
-//! A redacted share's rows (`crate::share`): the session's raw events, each passed through
-//! `classifier::redact::redact_line` and then through the one fold (`crate::fold`), from the
+//! A redacted share's rows (`crate::share`): the session's raw events, passed in order through
+//! one `classifier::redact::Redactor` (a secret over several events goes whole) and then through the one fold (`crate::fold`), from the
 //! first event on — so rows, bodies, badges and the summary all come from redacted data, and
 //! a secret split across a tool call and its result is gone from both.
 //!
-//! The fold is kept per share in memory ([`Cache`], a few shares at most) and moved on as
-//! the session grows (a live share); a server restart folds again on first use. Partial
-//! message previews are never sent under a redacted share (they are not stored, so not
-//! redacted).
+//! **Memory does not grow with the shares, nor with the session's rows** (issue 25). Every
+//! redacted share of a session shows the same rows up to its own last event, so the fold is
+//! kept once per session ([`Cache`], a few sessions at most), and it keeps no envelope: only
+//! the fold after the newest event folded (its tip), copies of it every 1,024 events or
+//! [`crate::fold::CHECKPOINT_BYTES`] (its checkpoints, at most 64: beyond, every other one is
+//! dropped and the spacing doubles), and the newest envelopes, up to 1 MiB, for a live tail
+//! (`folded`). A history page, a snapshot's badges or summary, a stream's
+//! backlog is folded again from the newest checkpoint before it: a bounded piece of work,
+//! like a snapshot read of the session (a checkpoint and the events after it). The events are
+//! read in pieces of about 4 MiB at most. A server restart folds again on first
+//! use. Partial message previews are never sent under a redacted share (they are not stored,
+//! so not redacted).
+
+mod folded;
+mod view;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use classifier::redact::redact_line;
-use serde_json::json;
-use tokio::sync::MutexGuard;
+use classifier::redact::Redactor;
 
-use crate::badges::Badges;
-use crate::error::AppError;
-use crate::fold::{SessionFold, StoredEvent};
-use crate::hub::push_json_frame;
-use crate::store::{HistoryPage, Share, Store, StoreError};
+use self::folded::{Folded, read_events};
+use crate::store::{Share, Store, StoreError};
 
-/// Events read from the store at a time.
-const CHUNK: u64 = 512;
 /// Redactions listed one by one in a report (all are counted): the export's.
 pub use onefile::REPORT_ITEMS;
-/// Redacted shares whose fold stays in memory.
-const CACHED: usize = 16;
+pub(crate) use view::View;
 
-/// The redacted folds of the shares read lately, by share id.
+/// Sessions whose redacted fold stays in memory.
+const CACHED: usize = 8;
+
+/// The redacted folds of the sessions read lately under a redacted share, by session.
 #[derive(Default)]
 pub struct Cache {
-    map: Mutex<HashMap<u64, Arc<Redacted>>>,
+    map: Mutex<HashMap<String, Arc<Redacted>>>,
 }
 
 impl Cache {
-    /// The redacted fold of `share` (a redacted one), made empty on first use.
+    /// The redacted fold of `share`'s session (`share` is a redacted one), made empty on
+    /// first use; shared by every redacted share of the session.
     pub(crate) fn of(&self, share: &Share) -> Arc<Redacted> {
         let mut map = self.map.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(r) = map.get(&share.id) {
+        if let Some(r) = map.get(&share.session) {
             return r.clone();
         }
         if map.len() >= CACHED {
             // Drop the ones no request holds; if all are held, one more is fine for now.
             map.retain(|_, r| Arc::strong_count(r) > 1);
         }
-        let r = Arc::new(Redacted {
-            session: share.session.clone(),
-            folded: tokio::sync::Mutex::new(Folded::default()),
-        });
-        map.insert(share.id, r.clone());
+        let r = Arc::new(Redacted::new(&share.session));
+        map.insert(share.session.clone(), r.clone());
         r
-    }
-
-    /// Forgets share `id`'s fold (it was revoked).
-    pub(crate) fn forget(&self, id: u64) {
-        self.map
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(&id);
     }
 }
 
-/// One redacted share's fold.
+/// One session's redacted fold.
 pub struct Redacted {
     session: String,
     folded: tokio::sync::Mutex<Folded>,
 }
 
-/// Redacted events folded so far.
-#[derive(Default)]
-pub struct Folded {
-    /// The newest event folded.
-    pos: u64,
-    fold: SessionFold,
-    /// The envelopes with rows, oldest first: seq and JSON.
-    envs: Vec<(u64, String)>,
-    /// The redactions: how many, on how many events, the first [`REPORT_ITEMS`] (seq, kind,
-    /// masked preview); kept as the one-file export keeps its own.
-    report: onefile::Report,
-}
-
 impl Redacted {
-    /// The fold moved on to event `upto` (at least), locked.
-    pub(crate) async fn upto(
-        &self,
-        store: &Store,
-        upto: u64,
-    ) -> Result<MutexGuard<'_, Folded>, StoreError> {
+    fn new(session: &str) -> Redacted {
+        Redacted {
+            session: session.to_owned(),
+            folded: tokio::sync::Mutex::new(Folded::new()),
+        }
+    }
+
+    /// The fold as of event `head` (moved on to it first, if need be), locked.
+    pub(crate) async fn upto<'a>(
+        &'a self,
+        store: &'a Store,
+        head: u64,
+    ) -> Result<View<'a>, StoreError> {
         let mut folded = self.folded.lock().await;
-        while folded.pos < upto {
-            let to = upto.min(folded.pos + CHUNK);
-            let events = store.events(&self.session, folded.pos, to).await?;
-            for ev in events {
-                folded.step(ev);
-            }
-            folded.pos = to;
+        if folded.tip.pos < head {
+            let mut tip = std::mem::take(&mut folded.tip);
+            let from = tip.pos;
+            let folded_ref = &mut *folded;
+            let read = read_events(store, &self.session, from, head, |ev| {
+                let bytes = ev.line.bytes.len() as u64;
+                let env = tip.step(ev);
+                folded_ref.moved_on(&tip, bytes, env);
+                true
+            })
+            .await;
+            // As far as it got: the checkpoints and newest envelopes went along with it.
+            folded.tip = tip;
+            read?;
         }
-        Ok(folded)
-    }
-}
-
-impl Folded {
-    fn step(&mut self, mut ev: StoredEvent) {
-        let seq = ev.seq();
-        let redacted = redact_line(&ev.line.bytes);
-        if !redacted.findings.is_empty() {
-            self.report.add(seq, &redacted.findings);
-            ev.line.bytes = redacted.line.into_owned();
-        }
-        let env = self.fold.step_stored(&ev).env;
-        if !env.msgs.is_empty()
-            && let Ok(json) = serde_json::to_string(&env)
-        {
-            self.envs.push((seq, json));
-        }
-    }
-
-    /// The badges after the newest folded event.
-    pub(crate) fn badges(&self) -> Badges {
-        self.fold.badges.clone()
-    }
-
-    /// The summary after the newest folded event.
-    pub(crate) fn summary(&self) -> classifier::Summary {
-        self.fold.summary.summary()
-    }
-
-    /// A history page of envelopes `< before` and `<= head` (the shape of `docs/API.md`).
-    pub(crate) fn page(&self, head: u64, before: Option<u64>, limit: usize) -> Vec<u8> {
-        let hi = before.map_or(head + 1, |b| b.min(head + 1));
-        let end = self.envs.partition_point(|(seq, _)| *seq < hi);
-        let mut page = HistoryPage::new(limit);
-        for (seq, json) in self.envs[..end].iter().rev() {
-            if !page.push(*seq, json) {
-                break;
-            }
-        }
-        page.finish(head)
-    }
-
-    /// SSE frames of the envelopes of events `(after, upto]`.
-    pub(crate) fn frames(&self, after: u64, upto: u64) -> Vec<u8> {
-        let from = self.envs.partition_point(|(seq, _)| *seq <= after);
-        let mut out = Vec::new();
-        for (seq, json) in self.envs[from..].iter().take_while(|(seq, _)| *seq <= upto) {
-            push_json_frame(&mut out, *seq, json);
-        }
-        out
-    }
-
-    /// The redactions so far, for a human to review before the link is sent:
-    /// `{"count", "events", "items": [{"seq", "kind", "preview"}…], "truncated"}`
-    /// ([`onefile::Report`]: the export's report, the same shape), and a `note`.
-    pub(crate) fn report(&self) -> serde_json::Value {
-        let mut report = serde_json::to_value(&self.report).unwrap_or_else(|_| json!({}));
-        report["note"] =
-            json!("pattern redaction is best effort: review the rows before sending the link");
-        report
+        Ok(View::new(folded, store, &self.session, head))
     }
 }
 
 /// The redaction report of a redacted share, as of its snapshot (a live one: as of now),
-/// from the server's fold of it (which the share's first reads then find made).
+/// from the server's fold of its session (which the share's first reads then find made).
 pub(crate) async fn report(
     store: &Store,
     cache: &Cache,
     share: &Share,
-) -> Result<serde_json::Value, AppError> {
+) -> Result<serde_json::Value, StoreError> {
     let head = reach(store, share).await?;
     let redacted = cache.of(share);
-    Ok(redacted.upto(store, head).await?.report())
+    redacted.upto(store, head).await?.report().await
 }
 
-/// The redaction report of a redacted share (see [`Folded::report`]), folded afresh: what
+/// The redaction report of a redacted share (see [`View::report`]), folded afresh: what
 /// `hiveterm share --redact` prints for review.
 pub async fn report_of(store: &Store, share: &Share) -> Result<serde_json::Value, StoreError> {
     let head = reach(store, share).await?;
-    let redacted = Redacted {
-        session: share.session.clone(),
-        folded: tokio::sync::Mutex::new(Folded::default()),
-    };
-    Ok(redacted.upto(store, head).await?.report())
+    let redacted = Redacted::new(&share.session);
+    redacted.upto(store, head).await?.report().await
 }
 
 /// The newest seq a share shows now.
@@ -196,7 +130,7 @@ async fn reach(store: &Store, share: &Share) -> Result<u64, StoreError> {
 }
 
 /// Writes session `session`'s raw events up to `upto` (all when `None`) to `out`, one line
-/// each, redacted when `redact` (each line through `classifier::redact::redact_line`): the
+/// each, redacted when `redact` (the lines through one `classifier::redact::Redactor`): the
 /// log a share shows, for a one-file export of it (`hiveterm share … --export`).
 pub async fn write_log(
     store: &Store,
@@ -216,24 +150,163 @@ pub async fn write_log(
                 .last_seq
         }
     };
-    let mut pos = 0;
-    while pos < head {
-        let to = head.min(pos + CHUNK);
-        for ev in store
-            .events(session, pos, to)
-            .await
-            .map_err(|e| e.to_string())?
-        {
-            let line = if redact {
-                redact_line(&ev.line.bytes).line.into_owned()
-            } else {
-                ev.line.bytes
-            };
-            out.write_all(&line)
-                .and_then(|()| out.write_all(b"\n"))
-                .map_err(|e| format!("cannot write: {e}"))?;
+    let mut failed = None;
+    let mut redactor = Redactor::new();
+    read_events(store, session, 0, head, |ev| {
+        let line = if redact {
+            redactor.redact_line(&ev.line.bytes).line.into_owned()
+        } else {
+            ev.line.bytes
+        };
+        match out.write_all(&line).and_then(|()| out.write_all(b"\n")) {
+            Ok(()) => true,
+            Err(e) => {
+                failed = Some(format!("cannot write: {e}"));
+                false
+            }
         }
-        pos = to;
+    })
+    .await
+    .map_err(|e| e.to_string())?;
+    failed.map_or(Ok(()), Err)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::folded::{MAX_CHECKPOINTS, RECENT_BYTES, SPACING, State};
+    use super::*;
+    use crate::store::{Append, HistoryPage, RawLine};
+
+    fn share(id: u64, session: &str) -> Share {
+        Share {
+            id,
+            session: session.into(),
+            title: None,
+            created_at: 0.0,
+            expires_at: None,
+            snapshot_seq: None,
+            redact: true,
+            revoked_at: None,
+            comments: false,
+        }
     }
-    Ok(())
+
+    #[test]
+    fn the_shares_of_a_session_share_one_fold() {
+        let cache = Cache::default();
+        let a = cache.of(&share(1, "s"));
+        let b = cache.of(&share(2, "s"));
+        let c = cache.of(&share(3, "t"));
+        assert!(Arc::ptr_eq(&a, &b));
+        assert!(!Arc::ptr_eq(&a, &c));
+    }
+
+    /// A store whose session `s` has `n` notes, one in 500 with a GitHub token.
+    async fn store_of(n: usize) -> (tempfile::TempDir, Store) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open_with(&dir.path().join("t.db"), 256).unwrap();
+        let line = |i: usize| {
+            let text = if i % 500 == 7 {
+                format!("{i} ghp_R4nd0mL00k1ngT0k3nV4lu3Xy2Zq8Wm5Np7K")
+            } else {
+                format!("note {i} {}", "z".repeat(i % 40))
+            };
+            RawLine::now(
+                serde_json::json!({"kind": "note", "text": text})
+                    .to_string()
+                    .into(),
+            )
+        };
+        for from in (0..n).step_by(4096) {
+            let lines = (from..(from + 4096).min(n)).map(line).collect();
+            let append = Append {
+                session: "s".into(),
+                lines,
+                create: Some(("s".into(), "post".into())),
+                follow: None,
+                key: None,
+            };
+            store.append(append).await.unwrap();
+        }
+        (dir, store)
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_fold_keeps_bounded_copies_and_reads_what_a_whole_fold_gives() {
+        // Past MAX_CHECKPOINTS × SPACING events: the copies are thinned out once.
+        let n = 70_000u64;
+        let (_dir, store) = store_of(n as usize).await;
+        let mut whole = State::default();
+        let mut envs = Vec::new();
+        read_events(&store, "s", 0, n, |ev| {
+            if let Some(json) = whole.step(ev) {
+                envs.push((whole.pos, json));
+            }
+            true
+        })
+        .await
+        .unwrap();
+        assert_eq!(envs.len() as u64, n, "a row each");
+        assert!(!envs.iter().any(|(_, j)| j.contains("ghp_")), "redacted");
+        let r = Redacted::new("s");
+        for head in [n / 2, n] {
+            let view = r.upto(&store, head).await.unwrap();
+            // Pages: from the newest envelopes, from copies, across copies.
+            for (before, limit) in [
+                (None, 5),
+                (Some(head - 10), 1000),
+                (Some(40_000), 3),
+                (Some(1_500), 1000),
+                (Some(3), 10),
+            ] {
+                let page = view.page(before, limit).await.unwrap();
+                let hi = before.map_or(head + 1, |b| b.min(head + 1));
+                let mut want = HistoryPage::new(limit);
+                for (seq, json) in envs.iter().rev().filter(|(seq, _)| *seq < hi) {
+                    if !want.push(*seq, json) {
+                        break;
+                    }
+                }
+                assert!(
+                    page == want.finish(head),
+                    "page {before:?} {limit} at {head}"
+                );
+            }
+            // Frames: from the newest envelopes, and folded again (in pieces).
+            for after in [head - 3, head - 5_000, 0] {
+                let mut got = Vec::new();
+                let mut pos = after;
+                while pos < head {
+                    let (frames, reached) = view.frames(pos, 64 * 1024).await.unwrap();
+                    assert!(reached > pos, "moves on");
+                    got.extend(frames);
+                    pos = reached;
+                }
+                let mut want = Vec::new();
+                for (seq, json) in envs.iter().filter(|(s, _)| *s > after && *s <= head) {
+                    crate::hub::push_json_frame(&mut want, *seq, json);
+                }
+                assert!(got == want, "frames after {after} to {head}");
+            }
+            if head == n {
+                let summary = serde_json::to_value(view.summary().await.unwrap()).unwrap();
+                assert_eq!(
+                    summary,
+                    serde_json::to_value(whole.fold.summary.summary()).unwrap()
+                );
+            }
+            drop(view);
+            let f = r.folded.lock().await;
+            assert!(
+                f.checkpoints.len() <= MAX_CHECKPOINTS,
+                "{}",
+                f.checkpoints.len()
+            );
+            assert!(f.recent_bytes <= RECENT_BYTES);
+            assert_eq!(f.tip.pos, head);
+        }
+        let f = r.folded.lock().await;
+        assert!(f.spacing > SPACING, "thinned out once at least");
+        assert_eq!(f.tip.report.events, n.div_ceil(500));
+    }
 }

@@ -1,7 +1,8 @@
 //! `hiveterm share`: makes, lists and revokes share links in a server's database (see
 //! `hiveterm::share`), beside the server or without it. With `--export FILE.html` it makes no
 //! link but the one-file export of what a snapshot share would show: the session's events
-//! up to its newest (`hiveterm::redacted::write_log`), through `hiveterm export`'s writer.
+//! up to its newest (`hiveterm::redacted::write_log`) and its notes, through `hiveterm
+//! export`'s writer.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -11,6 +12,10 @@ use hiveterm::share::{self, Listed, ShareOptions};
 
 /// Arguments of `hiveterm share`.
 #[derive(clap::Args)]
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "each flag is one of the command's options, read by clap"
+)]
 pub struct Args {
     /// The session to share.
     #[arg(required_unless_present_any = ["list", "revoke"])]
@@ -25,6 +30,10 @@ pub struct Args {
     /// (as `hiveterm redact`; best effort).
     #[arg(long)]
     redact: bool,
+    /// Let the link's readers add notes too (an author name required; rate- and
+    /// size-limited; the owner may delete them).
+    #[arg(long)]
+    comments: bool,
     /// A title for the link's readers (default: the session's).
     #[arg(long)]
     title: Option<String>,
@@ -48,13 +57,22 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Result<(), String> {
+    on_store(&args.db, async |store| command(store, args).await)
+}
+
+/// Runs `f` on database `db` (a running server's too: `Store::open_admin`), closed after:
+/// the commands that work on a server's database (`share`, `note`).
+pub(crate) fn on_store<T>(
+    db: &str,
+    f: impl AsyncFnOnce(&Store) -> Result<T, String>,
+) -> Result<T, String> {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
     rt.block_on(async {
-        let store = Store::open_admin(&args.db).map_err(|e| format!("{}: {e}", args.db))?;
-        let result = command(&store, args).await;
+        let store = Store::open_admin(db).map_err(|e| format!("{db}: {e}"))?;
+        let result = f(&store).await;
         store.close().await;
         result
     })
@@ -94,6 +112,7 @@ async fn command(store: &Store, args: &Args) -> Result<(), String> {
         live: args.live,
         redact: args.redact,
         title: args.title.clone(),
+        comments: args.comments,
     };
     let created = share::create(store, session, &options, now)
         .await
@@ -108,8 +127,13 @@ async fn command(store: &Store, args: &Args) -> Result<(), String> {
         None => "never expires".to_owned(),
     };
     let redacted = if s.redact { ", redacted" } else { "" };
+    let comments = if s.comments {
+        ", readers may add notes"
+    } else {
+        ""
+    };
     eprintln!(
-        "share {} of session {}: {reach}{redacted}, {until}",
+        "share {} of session {}: {reach}{redacted}{comments}, {until}",
         s.id, s.session
     );
     if s.redact {
@@ -139,19 +163,45 @@ async fn export(
     // Raw here: the export redacts (and counts what it redacts) before classifying.
     let mut log = Vec::new();
     hiveterm::redacted::write_log(store, session, Some(info.last_seq), false, &mut log).await?;
-    // The session's title, redacted as a redacted share's is; a title given is the reader's.
-    let own = if args.redact {
-        classifier::redact::redact_text(&info.title).0.into_owned()
+    // The session's id (the file's name) and title, redacted as a redacted share's are; a
+    // title given is the reader's.
+    let (name, own) = if args.redact {
+        let redact = |s: &str| classifier::redact::redact_text(s).0.into_owned();
+        (redact(session), redact(&info.title))
     } else {
-        info.title
+        (session.to_owned(), info.title)
     };
     let title = args.title.clone().or(Some(own).filter(|t| !t.is_empty()));
+    // Its notes, read-only in the file (redacted with the rows when it is).
+    let notes = store
+        .notes(session)
+        .await
+        .map_err(|e| e.to_string())?
+        .into_iter()
+        .map(|n| onefile::Note {
+            id: n.id,
+            from: n.from,
+            to: n.to,
+            text: n.text,
+            author: n.author,
+            created_at: n.created_at,
+        })
+        .collect();
     let opts = hiveterm::export::Options {
         redact: args.redact,
         title,
+        notes,
         ..hiveterm::export::Options::default()
     };
-    crate::export_cmd::write_file(&mut &log[..], session, &page, &opts, output, started)
+    crate::export_cmd::write_file(
+        &mut &log[..],
+        Vec::new(),
+        &name,
+        &page,
+        &opts,
+        output,
+        started,
+    )
 }
 
 /// The redactions of a redacted share on standard error, one a line, for review (as

@@ -8,7 +8,8 @@
 //! its bytes (too big to broadcast) is replaced by a backfill from the database. So every committed envelope is sent exactly once, in order,
 //! and nothing uncommitted is ever sent.
 //!
-//! `preview` frames (the partial message being written) are transient: they ride in the
+//! A `notes` frame (no `id:`, no content) says the session's notes changed: the page reads
+//! them again. `preview` frames (the partial message being written) are transient: they ride in the
 //! batches, are never stored and carry no `id:`. A client gets the current one after its
 //! backlog (if a message is being written), and after any backfill the one as of where the
 //! backfill ended, so its last preview frame always describes the head it has reached.
@@ -24,7 +25,7 @@ use axum::response::{IntoResponse, Response};
 use tokio::sync::{broadcast, mpsc};
 
 use crate::error::AppError;
-use crate::hub::{Batch, Hub, push_state_frame};
+use crate::hub::{Batch, Hub, NOTES_FRAME, push_state_frame};
 use crate::query::{Params, StreamParams};
 use crate::state::AppState;
 
@@ -65,9 +66,10 @@ pub(crate) fn stream_of(
     until: impl Future<Output = ()> + Send + 'static,
 ) -> Response {
     let subscribed = hub.subscribe();
+    let notes = hub.notes_watch();
     // Small: a slow client holds back at most two chunks; the rest waits in the database.
     let (tx, out) = mpsc::channel::<Bytes>(4);
-    tokio::spawn(feed(state, id, hub, subscribed, after, tx, until));
+    tokio::spawn(feed(state, id, hub, (subscribed, notes), after, tx, until));
     response(out)
 }
 
@@ -118,11 +120,18 @@ async fn backfill(
     Ok(pos)
 }
 
+/// What a stream subscribed to before its task started: the hub's batches after `head`
+/// with the preview as of it, and the notes' changes.
+type Subscribed = (
+    (broadcast::Receiver<Arc<Batch>>, u64, Option<Bytes>),
+    tokio::sync::watch::Receiver<u64>,
+);
+
 async fn feed(
     state: AppState,
     id: String,
     hub: Arc<Hub>,
-    (mut rx, head, preview): (broadcast::Receiver<Arc<Batch>>, u64, Option<Bytes>),
+    ((mut rx, head, preview), mut notes): Subscribed,
     after: u64,
     tx: mpsc::Sender<Bytes>,
     until: impl Future<Output = ()> + Send + 'static,
@@ -146,6 +155,11 @@ async fn feed(
     keep_alive.tick().await;
     loop {
         tokio::select! {
+            Ok(()) = notes.changed() => {
+                if tx.send(Bytes::from_static(NOTES_FRAME)).await.is_err() {
+                    return;
+                }
+            }
             batch = rx.recv() => match batch {
                 Ok(batch) => {
                     if let (true, Some(bytes)) = (batch.after == pos, &batch.bytes) {

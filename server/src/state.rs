@@ -1,6 +1,6 @@
 //! The state every handler is given: [`Config`] (limits and knobs) and [`AppState`] (the
 //! store, the config, the shutdown signal, and the parts of the perimeter, the page's files,
-//! the POST turns and the redacted shares' folds it owns).
+//! the POST turns, the redacted shares' folds and the comment links' limits it owns).
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -12,7 +12,7 @@ use tokio::sync::watch;
 use crate::error::{AppError, check_id};
 use crate::hub::Hub;
 use crate::store::Store;
-use crate::{guard, page, post, redacted, web};
+use crate::{guard, notes, page, post, redacted, web};
 
 /// Limits and knobs shared by every request.
 #[derive(Debug, Clone)]
@@ -71,6 +71,7 @@ struct StateInner {
     files: web::Files,
     post_locks: post::PostLocks,
     redactions: redacted::Cache,
+    note_limits: notes::Limits,
 }
 
 impl AppState {
@@ -85,6 +86,7 @@ impl AppState {
                 files: web::Files::default(),
                 post_locks: post::PostLocks::default(),
                 redactions: redacted::Cache::default(),
+                note_limits: notes::Limits::default(),
             }),
         }
     }
@@ -137,5 +139,10 @@ impl AppState {
     /// The redacted shares' folds.
     pub(crate) fn redactions(&self) -> &redacted::Cache {
         &self.inner.redactions
+    }
+
+    /// The comment links' rate limits.
+    pub(crate) fn note_limits(&self) -> &notes::Limits {
+        &self.inner.note_limits
     }
 }

@@ -7,7 +7,10 @@ use std::path::PathBuf;
 
 use classifier::{LogClassifier, MAX_LINE_BYTES, Summary, duration};
 
-use crate::classify_cmd::{Failure, open, pump};
+use crate::classify_cmd::{Failure, open, pump_session};
+
+/// Changed files the text report names before "and N more".
+const FILES_LISTED: usize = 10;
 
 /// Arguments of `hiveterm summary`.
 #[derive(clap::Args)]
@@ -25,7 +28,13 @@ pub struct Args {
 pub fn run(args: &Args) -> Result<(), String> {
     let (mut input, name) = open(args.path.as_ref())?;
     let mut log = LogClassifier::with_limit(args.max_line_bytes.max(1)).with_summary();
-    pump(&mut input, &mut log, |_| Ok(())).map_err(|failure| match failure {
+    pump_session(
+        args.path.as_ref(),
+        (&mut input, &name),
+        &mut log,
+        |_| Ok(()),
+    )
+    .map_err(|(failure, name)| match failure {
         Failure::Read(e) => format!("cannot read {name}: {e}"),
         Failure::Write(e) => format!("cannot write: {e}"),
     })?;
@@ -91,6 +100,24 @@ fn report(s: &Summary) -> String {
     if s.subagents > 0 {
         let _ = writeln!(out, "subagents  {}", s.subagents);
     }
+    for a in &s.by_subagent {
+        let what = [a.agent_type.as_deref(), a.description.as_deref()]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(" · ");
+        let _ = write!(out, "  #{} {what}: {} tool calls", a.parent, a.tool_calls);
+        if a.tool_errors > 0 {
+            let _ = write!(out, " ({} failed)", a.tool_errors);
+        }
+        if a.errors > 0 {
+            let _ = write!(out, ", {} errors", a.errors);
+        }
+        if let Some(d) = a.duration_s {
+            let _ = write!(out, ", {}", duration(d));
+        }
+        out.push('\n');
+    }
     let _ = write!(
         out,
         "tokens     {} in, {} out",
@@ -114,13 +141,16 @@ fn report(s: &Summary) -> String {
     if !s.models.is_empty() {
         let _ = writeln!(out, "models     {}", s.models.join(", "));
     }
-    if !s.files_changed.is_empty() {
-        let _ = writeln!(
-            out,
-            "files      {} changed: {}",
-            s.files_changed.len(),
-            s.files_changed.join(", ")
-        );
+    let total = s.files_changed_total();
+    if total > 0 {
+        // The first few; every one is in `--json` (a log can change tens of thousands).
+        let shown = &s.files_changed[..s.files_changed.len().min(FILES_LISTED)];
+        let _ = write!(out, "files      {total} changed: {}", shown.join(", "));
+        let more = total - shown.len() as u64;
+        if more > 0 {
+            let _ = write!(out, " and {more} more (--json lists them all)");
+        }
+        out.push('\n');
     }
     out
 }

@@ -207,6 +207,35 @@ async fn history_pages_equal_classifying_the_whole_file() {
     }
 }
 
+/// Issue 21: a subagent's envelopes carry the same `parent` in the server's history as in
+/// `hiveterm classify` (`LogClassifier`) of the same file: the seq of the `Agent` call's
+/// envelope; the main agent's carry none.
+#[tokio::test]
+async fn history_keeps_each_subagent_envelopes_parent() {
+    let db = TestDb::new();
+    let app = hiveterm::app(db.state.clone());
+    let bytes = fixture("claude-code-2.1.332/subagent.stream.jsonl");
+    post(&app, "s", &bytes).await;
+    let mut log = classifier::LogClassifier::new();
+    let mut want = Vec::new();
+    log.feed(&bytes, |e| want.push(e));
+    log.finish(|e| want.push(e));
+    let want: Vec<(u64, Option<u64>)> = want
+        .iter()
+        .filter(|e| !e.msgs.is_empty())
+        .map(|e| (e.seq.unwrap(), e.parent))
+        .collect();
+    assert!(want.iter().any(|(_, p)| *p == Some(3)), "{want:?}");
+    for limit in [2, 1000] {
+        let got: Vec<(u64, Option<u64>)> = history_all(&app, "s", limit)
+            .await
+            .iter()
+            .map(|e| (e["seq"].as_u64().unwrap(), e["parent"].as_u64()))
+            .collect();
+        assert_eq!(got, want, "limit {limit}");
+    }
+}
+
 #[tokio::test]
 async fn history_defaults_limits_and_bad_parameters() {
     let db = TestDb::new();
@@ -804,9 +833,11 @@ fn replay_from_db(db: &TestDb, id: &str) -> Vec<Value> {
     db.raw_events(id)
         .into_iter()
         .map(|ev| {
-            let mut env =
-                classifier::classify_log_event(&classifier::parse_line(&ev.raw), &mut ctx);
-            env.seq = Some(ev.seq);
+            let mut env = classifier::classify_log_event_at(
+                &classifier::parse_line(&ev.raw),
+                &mut ctx,
+                ev.seq,
+            );
             env.ts = Some(ev.ts);
             env
         })

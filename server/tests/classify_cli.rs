@@ -168,3 +168,134 @@ fn summary_report_and_errors() {
     assert_eq!(missing.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("cannot read"));
 }
+
+/// Issue 21: `hiveterm classify` of a session transcript reads its `subagents/` folder by
+/// itself: every seq unique, the subagent's envelopes numbered on after the main file's lines,
+/// each with the seq of its `Agent` call's envelope as `parent` and its own `ts`; the call's
+/// result line ("Async agent launched…") is the main agent's. `summary --json` counts the
+/// subagent's tool calls in the total and under it. The same for a Gemini chat recording and
+/// its `<session id>/` folder; stream-json's forwarded lines carry `parent` too.
+#[test]
+fn a_session_transcript_is_read_with_its_subagents() {
+    let cases = [
+        // (main log, lines in it, lines of the subagent's file, the call's seq, its result's)
+        (
+            "claude-code-2.1.332/subagent.transcript.jsonl",
+            40,
+            26,
+            23,
+            Some(24),
+        ),
+        (
+            "gemini-0.61.0/gemini.subagent.session.jsonl",
+            11,
+            17,
+            7,
+            None,
+        ),
+    ];
+    for (log, main_lines, sub_lines, call, result) in cases {
+        let out = classify(&[&fixture(log)]);
+        let envs: Vec<serde_json::Value> = out
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let seqs: Vec<u64> = envs.iter().map(|e| e["seq"].as_u64().unwrap()).collect();
+        let want: Vec<u64> = (1..=main_lines + sub_lines).collect();
+        assert_eq!(seqs, want, "{log}: every line once, numbered on");
+        for e in &envs {
+            let seq = e["seq"].as_u64().unwrap();
+            let parent = e.get("parent").and_then(serde_json::Value::as_u64);
+            if seq > main_lines {
+                assert_eq!(parent, Some(call), "{log} #{seq}");
+            } else {
+                assert_eq!(parent, None, "{log} #{seq}: the main agent's");
+            }
+        }
+        let call_env = &envs[(call - 1) as usize];
+        assert!(
+            call_env["msgs"].to_string().contains("🤖")
+                || call_env["msgs"].to_string().contains("invoke_agent"),
+            "{log}: #{call} holds the call: {call_env}"
+        );
+        if let Some(r) = result {
+            assert!(
+                envs[(r - 1) as usize]["msgs"]
+                    .to_string()
+                    .contains("Async agent launched")
+            );
+        }
+        // The subagent's own times, not the main file's.
+        let first_sub = &envs[main_lines as usize];
+        let sub_ts: Vec<f64> = envs[main_lines as usize..]
+            .iter()
+            .filter_map(|e| e["ts"].as_f64())
+            .collect();
+        assert!(!sub_ts.is_empty(), "{log}: {first_sub}");
+        assert!(
+            sub_ts.windows(2).all(|w| w[0] <= w[1] + 1.0),
+            "{log}: the subagent's ts"
+        );
+    }
+    // Claude Code's summary: 1 Agent call in the main file, Read and Bash in the subagent's.
+    let v: serde_json::Value = serde_json::from_str(&hiveterm(&[
+        "summary",
+        "--json",
+        &fixture("claude-code-2.1.332/subagent.transcript.jsonl"),
+    ]))
+    .unwrap();
+    assert_eq!(
+        v["tool_calls"],
+        serde_json::json!({"Agent": 1, "Read": 1, "Bash": 1})
+    );
+    assert_eq!(v["subagents"], 1);
+    assert_eq!(v["turns"], 1, "a subagent's own turn is not the session's");
+    let sub = &v["by_subagent"][0];
+    assert_eq!(sub["parent"], 23);
+    assert_eq!(sub["agent_type"], "general-purpose");
+    assert_eq!(sub["description"], "Survey the repo");
+    assert_eq!(sub["tool_calls"], 2);
+    assert_eq!(v["by_subagent"].as_array().unwrap().len(), 1);
+    // Stream-json: the forwarded lines name the call's envelope; the result line does not.
+    let out = classify(&[&fixture("claude-code-2.1.332/subagent.stream.jsonl")]);
+    let parents: Vec<(u64, Option<u64>)> = out
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .map(|e| (e["seq"].as_u64().unwrap(), e["parent"].as_u64()))
+        .filter(|(_, p)| p.is_some())
+        .collect();
+    let nested: Vec<u64> = parents.iter().map(|(s, _)| *s).collect();
+    assert_eq!(nested, [8, 9, 10, 12, 13, 15, 16]);
+    assert!(parents.iter().all(|(_, p)| *p == Some(3)));
+}
+
+/// Issue 24: a log that changed 25 files. The report names the first 10 and says how many
+/// more (one line, not every path); `--json` lists all 25 and no `files_changed_more`.
+#[test]
+fn summary_report_lists_the_first_files_and_json_all() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("many-files.jsonl");
+    let mut log = String::new();
+    for i in 0..25 {
+        log.push_str(&format!(
+            r#"{{"type":"assistant","message":{{"id":"m{i}","role":"assistant","content":[{{"type":"tool_use","id":"t{i}","name":"Write","input":{{"file_path":"/w/f{i}.rs","content":"x"}}}}]}}}}"#
+        ));
+        log.push('\n');
+    }
+    std::fs::write(&path, log).unwrap();
+    let path = path.display().to_string();
+    let out = hiveterm(&["summary", &path]);
+    let files = out.lines().find(|l| l.starts_with("files ")).expect(&out);
+    let names: Vec<String> = (0..10).map(|i| format!("/w/f{i}.rs")).collect();
+    assert_eq!(
+        files,
+        format!(
+            "files      25 changed: {} and 15 more (--json lists them all)",
+            names.join(", ")
+        )
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&hiveterm(&["summary", "--json", &path])).unwrap();
+    assert_eq!(v["files_changed"].as_array().unwrap().len(), 25);
+    assert!(v.get("files_changed_more").is_none(), "{v}");
+}

@@ -1,13 +1,24 @@
 //! `hiveterm redact`, the real binary: same lines, same order, terminators kept, secrets out,
-//! `--report` on stderr, a missing file an error.
+//! `--report` on stderr, a missing file an error; and the redaction corpus of issue 25
+//! (`classifier/tests/redact-seen.json`) through `hiveterm redact | hiveterm classify` and
+//! `hiveterm export --redact`, judged on what a reader sees.
+
+mod seen;
 
 use std::io::Write;
 use std::process::{Command, Stdio};
 
+use serde_json::Value;
+
 /// Runs `hiveterm redact` with `args`, `stdin` piped in; answers (status, stdout, stderr).
 fn redact(args: &[&str], stdin: &[u8]) -> (i32, Vec<u8>, String) {
+    hiveterm(&["redact"], args, stdin)
+}
+
+/// Runs `hiveterm <command> <args>`, `stdin` piped in; answers (status, stdout, stderr).
+fn hiveterm(command: &[&str], args: &[&str], stdin: &[u8]) -> (i32, Vec<u8>, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_hiveterm"))
-        .arg("redact")
+        .args(command)
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -80,4 +91,51 @@ fn fixtures_pass_byte_for_byte_and_a_missing_file_fails() {
         err.starts_with("hiveterm: cannot read /nonexistent/log.jsonl:"),
         "{err}"
     );
+}
+
+/// Every log of the corpus through `hiveterm redact` then `hiveterm classify` (the rows a
+/// reader of the redacted log sees), and through `hiveterm export --redact` (the file's rows):
+/// no piece of a secret shows, the line count is kept, what is not a secret stays.
+#[test]
+fn the_corpus_through_redact_classify_and_export() {
+    let dir = tempfile::tempdir().unwrap();
+    let dist = seen::fake_page(dir.path());
+    let html = dir.path().join("out.html");
+    let mut failures = Vec::new();
+    let cases = seen::corpus();
+    assert!(cases.len() >= 20);
+    for case in &cases {
+        let (status, out, err) = redact(&["-"], case.log.as_bytes());
+        assert_eq!(status, 0, "{err}");
+        let log = String::from_utf8(out).unwrap();
+        let (status, rows, err) = hiveterm(&["classify", "-"], &[], log.as_bytes());
+        assert_eq!(status, 0, "{err}");
+        let rows: Vec<Value> = String::from_utf8(rows)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        failures.extend(seen::judge(case, "redact | classify", &rows, Some(&log)));
+
+        let (status, _, err) = hiveterm(
+            &["export", "-"],
+            &[
+                "-o",
+                html.to_str().unwrap(),
+                "--redact",
+                "--static",
+                dist.to_str().unwrap(),
+            ],
+            case.log.as_bytes(),
+        );
+        assert_eq!(status, 0, "{err}");
+        let file = std::fs::read_to_string(&html).unwrap();
+        let rows = seen::exported_envelopes(&file);
+        failures.extend(seen::judge(case, "export --redact", &rows, None));
+        // The file's title and name are the log's, and nothing else of it is outside the rows.
+        for secret in &case.secrets {
+            assert!(!file.contains(secret.as_str()), "{}: {secret}", case.name);
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -228,3 +228,53 @@ async fn two_replicas_started_together_on_an_empty_database_make_one_schema() {
     kill(one.0);
     kill(two.0);
 }
+
+/// A note made on one replica shows on the others, live (issue 23): their streams get a
+/// `notes` frame and their lists have it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_note_made_on_one_replica_shows_on_the_others_live() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = postgres(dir.path());
+    let replicas: Vec<_> = (0..2).map(|_| replica(&db)).collect();
+    let addrs: Vec<SocketAddr> = replicas.iter().map(|r| r.1).collect();
+    let (status, _) = call_json(
+        addrs[0],
+        "POST",
+        "/api/sessions/s/events",
+        format!("{}{}", note("one"), note("two")).into_bytes(),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let mut streams = Vec::new();
+    for addr in &addrs {
+        streams.push(SseClient::connect(*addr, "/api/sessions/s/events/stream", None).await);
+    }
+    for (i, writer) in [0, 1].into_iter().enumerate() {
+        let (status, v) = call_json(
+            addrs[writer],
+            "POST",
+            "/api/sessions/s/notes",
+            format!(r#"{{"from": 1, "to": 2, "text": "note {i}"}}"#).into_bytes(),
+        )
+        .await;
+        assert_eq!(status, 201, "{v}");
+        for sse in &mut streams {
+            loop {
+                let ev = tokio::time::timeout(Duration::from_secs(10), sse.next())
+                    .await
+                    .expect("a notes frame within 10 s")
+                    .expect("SSE open");
+                if ev.event.as_deref() == Some("notes") {
+                    break;
+                }
+            }
+        }
+        for addr in &addrs {
+            let (_, list) = call_json(*addr, "GET", "/api/sessions/s/notes", Vec::new()).await;
+            assert_eq!(list["notes"].as_array().unwrap().len(), i + 1, "{list}");
+        }
+    }
+    for r in replicas {
+        kill(r.0);
+    }
+}

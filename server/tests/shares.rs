@@ -3,6 +3,7 @@
 //! and on PostgreSQL with `HIVETERM_TEST_DB=postgres`.
 
 mod common;
+mod seen;
 
 use std::net::SocketAddr;
 
@@ -11,6 +12,7 @@ use common::{DbSpec, SseClient, TestDb, call_json, send, spawn_server};
 use hiveterm::share::{self, ShareOptions, TOKEN_CHARS};
 use hiveterm::{AppState, Config};
 use http_body_util::BodyExt;
+use seen::{block, exported_envelopes, fake_page};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
@@ -621,19 +623,7 @@ fn the_share_command_makes_lists_and_revokes_beside_a_server() {
         .await;
         addr
     });
-    let run = |args: &[&str]| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_hiveterm"))
-            .arg("share")
-            .args(args)
-            .args(["--db", &db.spec])
-            .output()
-            .unwrap();
-        (
-            out.status.success(),
-            String::from_utf8(out.stdout).unwrap(),
-            String::from_utf8(out.stderr).unwrap(),
-        )
-    };
+    let run = |args: &[&str]| common::cli("share", &db.spec, args);
     let status_of = |path: String| rt.block_on(async { get(addr, &path).await.0 });
     let (ok, out, err) = run(&["cli-session", "--expires", "24h", "--title", "Postmortem"]);
     assert!(ok, "{err}");
@@ -746,46 +736,6 @@ async fn a_shares_log_is_its_raw_lines_up_to_the_snapshot() {
             .await
             .is_err()
     );
-}
-
-/// A built page's files, as small as `hiveterm export` accepts them (`--static`).
-fn fake_page(dir: &std::path::Path) -> std::path::PathBuf {
-    let dist = dir.join("dist");
-    std::fs::create_dir_all(&dist).unwrap();
-    let glue = "async function __wbg_init(m){}\nexport { initSync, __wbg_init as default };\n";
-    for (name, body) in [
-        ("index.html", "<!doctype html>"),
-        ("app-0123456789abcdef.js", glue),
-        ("app-0123456789abcdef_bg.wasm", "\0asm"),
-        ("terminal-0123456789abcdef.css", ".row{}"),
-        ("worker.js", glue),
-        ("worker_bg.wasm", "\0asm"),
-        ("mdworker.js", glue),
-        ("mdworker_bg.wasm", "\0asm"),
-    ] {
-        std::fs::write(dist.join(name), body).unwrap();
-    }
-    dist
-}
-
-/// The text of an exported file's block `id` (`<script … id="ID" …>…</script>`: a compressed
-/// block also carries `data-bytes`).
-fn block<'a>(html: &'a str, id: &str) -> &'a str {
-    let at = html.find(&format!("id=\"{id}\"")).unwrap();
-    let start = at + html[at..].find('>').unwrap() + 1;
-    &html[start..start + html[start..].find("</script>").unwrap()]
-}
-
-/// The envelopes an exported file carries (its data blocks: raw DEFLATE written as 7-bit
-/// text, onefile/src/text7.rs, in pieces: onefile/src/html.rs).
-fn exported_envelopes(html: &str) -> Vec<Value> {
-    let bytes = onefile::html::data(html).unwrap();
-    let json = miniz_oxide::inflate::decompress_to_vec(&bytes).unwrap();
-    String::from_utf8(json)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
 }
 
 /// `hiveterm share SESSION --export FILE.html`: no link, but the one-file export of what a
@@ -913,4 +863,101 @@ fn the_share_command_exports_a_session_as_one_file() {
         "--export makes no link"
     );
     rt.block_on(store.close());
+}
+
+/// Issue 25: every log of the redaction corpus (`classifier/tests/redact-seen.json`) posted to
+/// a session one event a POST (as `hiveterm run` sends each line), read through a redacted
+/// live share's stream (opened before the log came) and history, and a redacted snapshot's
+/// history, state and summary: no piece of a secret shows in any of them.
+#[tokio::test]
+async fn a_redacted_share_hides_every_shape_of_the_corpus() {
+    let (_db, addr) = server().await;
+    let mut failures = Vec::new();
+    for (i, case) in seen::corpus().iter().enumerate() {
+        let id = format!("seen-{i}");
+        let lines: Vec<&str> = case.log.lines().collect();
+        post_events(addr, &id, format!("{}\n", lines[0]).into_bytes()).await;
+        let (status, v) = make_share(addr, &id, json!({"redact": true, "live": true})).await;
+        assert_eq!(status, StatusCode::CREATED, "{v}");
+        let live = url_of(&v);
+        let mut tail = SseClient::connect(addr, &format!("{live}/api/events/stream"), None).await;
+        for line in &lines[1..] {
+            post_events(addr, &id, format!("{line}\n").into_bytes()).await;
+        }
+        // The stream, up to the session's newest envelope with rows.
+        let (_, plain) = get_json(addr, &format!("/api/sessions/{id}/events/history")).await;
+        let last = seqs(&plain)[0].to_string();
+        let mut frames = Vec::new();
+        loop {
+            let ev = tokio::time::timeout(std::time::Duration::from_secs(10), tail.next())
+                .await
+                .unwrap_or_else(|_| panic!("{}: the stream stalled", case.name))
+                .expect("stream");
+            frames.push(serde_json::from_str(&ev.data).unwrap_or(Value::String(ev.data)));
+            if ev.id.as_deref() == Some(last.as_str()) {
+                break;
+            }
+        }
+        failures.extend(seen::judge(case, "stream", &frames, None));
+        let (_, v) = make_share(addr, &id, json!({"redact": true})).await;
+        let snap = url_of(&v);
+        for base in [&live, &snap] {
+            let path = "/api/events/history?limit=1000";
+            let (status, v) = get_json(addr, &format!("{base}{path}")).await;
+            assert_eq!(status, StatusCode::OK, "{base}{path}");
+            failures.extend(seen::judge(case, path, &[v], None));
+        }
+        for path in ["/api/state", "/api/summary"] {
+            let (status, v) = get_json(addr, &format!("{snap}{path}")).await;
+            assert_eq!(status, StatusCode::OK, "{snap}{path}");
+            failures.extend(seen::leaks(case, path, &seen::seen(&[v], None)));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Issue 25: a session id can be a token (`ghp_…` is a valid one); a redacted share never
+/// answers it — not in its state, summary, history, description or stream — and
+/// `hiveterm share ID --export --redact` does not name the file after it.
+#[tokio::test]
+async fn a_redacted_share_hides_the_session_id() {
+    const ID: &str = "ghp_4Xq9LmZt2Rk8VbN3wYc7Hd1Fs6Jp0Ta5Ue2G";
+    let (_db, addr) = server().await;
+    post_events(addr, ID, lines(1, 2)).await;
+    let (_, _, plain) = get(addr, &format!("/api/sessions/{ID}/state")).await;
+    assert!(plain.contains(ID), "the session answers its id: {plain}");
+    let (_, v) = make_share(addr, ID, json!({"redact": true, "live": true})).await;
+    let live = url_of(&v);
+    let (_, v) = make_share(addr, ID, json!({"redact": true})).await;
+    let snap = url_of(&v);
+    let mut tail = SseClient::connect(addr, &format!("{live}/api/events/stream"), None).await;
+    post_events(addr, ID, lines(3, 3)).await;
+    // Until the event posted after connecting and a state frame (the stream sends its backlog,
+    // then the state: before or after "echo 3", as the post and the connection race).
+    let (mut seen, mut state) = (String::new(), false);
+    while !(seen.contains("echo 3") && state) {
+        let ev = tokio::time::timeout(std::time::Duration::from_secs(10), tail.next())
+            .await
+            .expect("the stream answers")
+            .expect("stream");
+        state |= ev.event.as_deref() == Some("state");
+        seen.push_str(&ev.data);
+    }
+    assert!(
+        seen.contains("[REDACTED:github_token]"),
+        "a state frame: {seen}"
+    );
+    for base in [&live, &snap] {
+        for path in [
+            "/api/state",
+            "/api/summary",
+            "/api/share",
+            "/api/events/history",
+        ] {
+            let (status, _, body) = get(addr, &format!("{base}{path}")).await;
+            assert_eq!(status, StatusCode::OK, "{base}{path}");
+            seen.push_str(&body);
+        }
+    }
+    assert!(!seen.contains(&ID[4..16]), "{seen}");
 }

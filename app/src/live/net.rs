@@ -74,6 +74,11 @@ async fn call<T: DeserializeOwned>(
     })
 }
 
+/// GETs `url` as it is (a [`Source`]'s URL) and parses its JSON body.
+pub async fn get_json_at<T: DeserializeOwned>(url: &str) -> Result<T, Failure> {
+    call(url, None).await
+}
+
 /// GETs `url` (with the page's `?token=`) and parses its JSON body.
 pub async fn get_json<T: DeserializeOwned>(url: &str) -> Result<T, Failure> {
     call(&with_token(url, page_token().as_deref()), None).await
@@ -83,6 +88,16 @@ pub async fn get_json<T: DeserializeOwned>(url: &str) -> Result<T, Failure> {
 /// (the server's token, when it has one) and a JSON `Content-Type` (the perimeter refuses a
 /// write without one: `docs/API.md`, "Perimeter").
 pub async fn write_json<T: DeserializeOwned>(
+    method: &str,
+    url: &str,
+    body: Option<&str>,
+) -> Result<T, Failure> {
+    write_at(method, &with_token(url, page_token().as_deref()), body).await
+}
+
+/// A write to `url` as it is (a [`Source`]'s URL, which carries the page's token when it
+/// should), as [`write_json`].
+pub async fn write_at<T: DeserializeOwned>(
     method: &str,
     url: &str,
     body: Option<&str>,
@@ -97,7 +112,7 @@ pub async fn write_json<T: DeserializeOwned>(
     if let Some(body) = body {
         init.set_body(&JsValue::from_str(body));
     }
-    call(&with_token(url, page_token().as_deref()), Some(&init)).await
+    call(url, Some(&init)).await
 }
 
 /// A page of `limit` envelopes older than `before` (the newest when `None`).

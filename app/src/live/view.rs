@@ -7,7 +7,9 @@
 //! The same view reads a share link ([`Source::Share`], read-only): what the link is comes
 //! first (`…/api/share`: its title, snapshot or live), then the same reads under the link; a
 //! snapshot has no stream (its history is all of it), a live share follows its stream; a dead
-//! link (`410`/`404`, at the start or when its stream drops) puts its message in [`Live::dead`].
+//! link (`410`/`404`, at the start or when its stream drops) puts its message in [`Live::dead`]
+//! (and shows no notes). Its notes are read once the first page is here, and again on each
+//! `notes` frame of the stream ([`NotesHandle`]).
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -24,6 +26,7 @@ use crate::live::wire::{
 use crate::model::nav::MAX_SEEK_PAGES;
 use crate::model::state::{apply, clear, prepend};
 use crate::model::summary::{Refresh, SummaryGate, SummaryView};
+use crate::notes::handle::NotesHandle;
 use crate::share::link::{Source, dead_link};
 use crate::view::navigator::Navigator;
 use classifier::{RowKind, TermEnvelope, row_kind};
@@ -63,6 +66,8 @@ pub struct Live {
     pub summary: RwSignal<Option<SummaryView>>,
     /// A share link that is dead (expired, revoked, unknown): what the page says instead.
     pub dead: RwSignal<Option<&'static str>>,
+    /// The notes of what it reads: read at the start and again on each `notes` frame.
+    pub notes: NotesHandle,
     /// A share link's line (snapshot or live, made, expiry), shown as the connection.
     share_line: StoredValue<String>,
     summary_gate: StoredValue<SummaryGate>,
@@ -70,8 +75,14 @@ pub struct Live {
 
 impl Live {
     /// New signals for the session or share link `source`.
-    pub fn new(source: Source, navi: Navigator, title: RwSignal<String>) -> Live {
+    pub fn new(
+        source: Source,
+        navi: Navigator,
+        title: RwSignal<String>,
+        notes: NotesHandle,
+    ) -> Live {
         Live {
+            notes,
             source,
             navi,
             title,
@@ -145,9 +156,11 @@ impl Live {
         self.conn.set("loading…".into());
         leptos::task::spawn_local(async move {
             let mut follows = true;
+            let mut comments = false;
             if self.source.is_share() {
                 match net::share(&self.source).await {
                     Ok(info) => {
+                        comments = info.comments;
                         if let Some(t) = info.title() {
                             self.title.set(t.to_owned());
                         }
@@ -169,6 +182,7 @@ impl Live {
             let head = first.head.unwrap_or(0);
             self.navi.state.update(|s| prepend(s, &first.envelopes));
             self.next_before.set(first.next_before);
+            self.notes.live(self.source.clone(), comments);
             // A permalink to an older row: page back until it is held.
             self.seek().await;
             if follows {
@@ -191,6 +205,7 @@ impl Live {
                 self.preview.set(None);
                 self.summary.set(None);
                 self.navi.state.update(clear);
+                self.notes.reload();
                 self.dead.set(Some(why));
             }
             None => self.conn.set(format!("cannot load: {e}")),
@@ -239,6 +254,17 @@ impl Live {
     /// older than the rows held.
     pub fn goto(&self, seq: u64) {
         self.navi.goto(seq);
+        if self.loading.get_untracked() {
+            return;
+        }
+        let me = self.clone();
+        leptos::task::spawn_local(async move { me.seek().await });
+    }
+
+    /// Goes to a range (a note's), paging back to its first row if it is older than the
+    /// rows held.
+    pub fn goto_range(&self, range: crate::model::nav::SeqRange) {
+        self.navi.goto_range(range);
         if self.loading.get_untracked() {
             return;
         }
@@ -309,11 +335,14 @@ impl Live {
                 crate::live::preview::show(gate.clone(), preview, action);
             }
             StreamMsg::State(v) => self.show_state(&v),
+            StreamMsg::Notes => self.notes.reload(),
             StreamMsg::Open => {
                 // The server sends the current preview after the backlog.
                 let action = gate.borrow_mut().clear();
                 crate::live::preview::show(gate.clone(), preview, action);
                 conn.set(self.connected());
+                // Notes made while the stream was away (or before it opened).
+                self.notes.reload();
             }
             StreamMsg::Error => {
                 conn.set("reconnecting…".into());

@@ -94,6 +94,14 @@ pub fn badges(state: &Value) -> Vec<Badge> {
     out
 }
 
+/// Whether a live page's banner shimmers: a turn is in flight, by the server's state or by the
+/// rows (each main-agent turn started and not ended, so two overlapping runs keep it on until
+/// both end) — and never once the session has ended (its `ended` badge).
+pub fn shimmers(server_in_flight: bool, turns_in_flight: usize, badges: &[Badge]) -> bool {
+    let ended = badges.iter().any(|(label, _)| label == "ended");
+    !ended && (server_in_flight || turns_in_flight > 0)
+}
+
 /// Whether the state says a turn is in flight.
 pub fn turn_in_flight(state: &Value) -> bool {
     state
@@ -197,6 +205,8 @@ pub enum StreamMsg {
     State(Value),
     /// A preview frame.
     Preview(crate::live::preview::PreviewFrame),
+    /// The session's notes changed (a `notes` frame): read them again.
+    Notes,
     /// Connected (again).
     Open,
     /// Lost; the browser retries.
@@ -204,7 +214,7 @@ pub enum StreamMsg {
 }
 
 /// The SSE event names the live view listens to.
-pub const STREAM_EVENTS: [&str; 5] = ["message", "state", "preview", "open", "error"];
+pub const STREAM_EVENTS: [&str; 6] = ["message", "state", "preview", "notes", "open", "error"];
 
 impl StreamMsg {
     /// One SSE event, by name, with its `data` (absent for `open`/`error`); `None` for a
@@ -214,6 +224,7 @@ impl StreamMsg {
             "message" => serde_json::from_str(data?).ok().map(StreamMsg::Envelope),
             "state" => serde_json::from_str(data?).ok().map(StreamMsg::State),
             "preview" => serde_json::from_str(data?).ok().map(StreamMsg::Preview),
+            "notes" => Some(StreamMsg::Notes),
             "open" => Some(StreamMsg::Open),
             "error" => Some(StreamMsg::Error),
             _ => None,
@@ -223,6 +234,26 @@ impl StreamMsg {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_banner_shimmers_while_turns_run_and_never_once_ended() {
+        let ended = vec![("ended".to_owned(), "ended".to_owned())];
+        let model = vec![("model".to_owned(), "m".to_owned())];
+        for (server, turns, badges, want) in [
+            (false, 0, &model, false),
+            (true, 0, &model, true),
+            (false, 2, &model, true),
+            (false, 1, &model, true),
+            (true, 2, &ended, false),
+            (false, 1, &ended, false),
+        ] {
+            assert_eq!(
+                super::shimmers(server, turns, badges),
+                want,
+                "{server} {turns} {badges:?}"
+            );
+        }
+    }
+
     use super::*;
     use serde_json::json;
 
@@ -315,6 +346,7 @@ mod tests {
         );
         check("message", Some("not json"), None);
         check("message", None, None);
+        check("notes", Some("{}"), Some(StreamMsg::Notes));
         check(
             "state",
             Some(r#"{"live": true}"#),
@@ -335,7 +367,7 @@ mod tests {
         check("ping", Some("{}"), None);
         assert_eq!(
             STREAM_EVENTS,
-            ["message", "state", "preview", "open", "error"]
+            ["message", "state", "preview", "notes", "open", "error"]
         );
     }
 

@@ -5,6 +5,8 @@
 //!   filters, bounds, turn times; [`rows`]: one held row (turn time, shape, filter).
 //! - [`nav`]: navigation as a reducer: the current row, following the tail, permalinks
 //!   (`#seq`, `#seq=a-b`) and paging back to them, selection, where the scroller goes.
+//! - [`nest`]: subagents' rows nested under their call: a block's one-line summary, the order
+//!   rows are shown in.
 //! - [`layout`]: row heights and offsets for the virtualised list, the rendered window.
 //! - [`text`]: search, highlights, clock and date formats, how much of a big body is drawn.
 //! - [`summary`]: the summary header's strings from a log's summary, and when a live view
@@ -15,6 +17,7 @@
 pub mod byte_cache;
 pub mod layout;
 pub mod nav;
+pub mod nest;
 pub mod rows;
 pub mod state;
 pub mod summary;

@@ -48,6 +48,41 @@ pub struct Row {
     /// The row has a body that was left in the log's file (`msg.body` is `None`): its
     /// line count. Read again when the row is shown open ([`crate::offline::bodies`]).
     pub lazy: Option<u32>,
+    /// A subagent's row: the `seq` of the envelope holding the call that started it (the
+    /// envelope's `parent`).
+    pub parent: Option<u64>,
+    /// How deep it is nested (0: the main agent's; [`crate::model::nest`]).
+    pub depth: u32,
+}
+
+/// Which way a row goes, drawn by its colour (`docs/ROWS.md`, "What the page adds"): a tool
+/// call out to a tool (cyan), its result back in (muted). Asked of the classifier
+/// ([`classifier::row_kind`]), never read from the icon here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    /// A tool call.
+    Out,
+    /// A tool's result.
+    In,
+}
+
+impl Direction {
+    /// The row's class (`dir-out`, `dir-in`).
+    pub fn class(self) -> &'static str {
+        match self {
+            Direction::Out => "dir-out",
+            Direction::In => "dir-in",
+        }
+    }
+}
+
+/// A row's direction, when it is a call or a result.
+pub fn direction(msg: &TermMsg) -> Option<Direction> {
+    match classifier::row_kind(msg) {
+        classifier::RowKind::ToolCall => Some(Direction::Out),
+        classifier::RowKind::ToolResult => Some(Direction::In),
+        _ => None,
+    }
 }
 
 impl Row {

@@ -37,19 +37,26 @@ pub fn load(log: LogFile) -> bool {
     else {
         return false;
     };
-    log.open_embedded(&meta.title, meta.bytes);
-    leptos::task::spawn_local(read(log, ex, next, meta, summary));
+    log.open_embedded(&meta.title, meta.bytes, meta.notes);
+    leptos::task::spawn_local(read(log, ex, next, (meta.bytes, meta.lines), summary));
     true
 }
 
-async fn read(log: LogFile, ex: JsValue, next: Function, meta: Meta, summary: Option<String>) {
+/// Reads the export's data (`total` bytes of envelopes, of a log of `lines` lines).
+async fn read(
+    log: LogFile,
+    ex: JsValue,
+    next: Function,
+    (total, lines): (f64, u64),
+    summary: Option<String>,
+) {
     let mut parser = Envelopes::default();
     let (mut read, mut envs, mut sent, mut last) = (0.0, Vec::new(), false, now_ms());
     let rows = |envs, read, done| ReaderEvent::Rows {
         envs,
         read,
-        total: meta.bytes,
-        lines: meta.lines,
+        total,
+        lines,
         done,
         // The whole log's, computed by the exporter: the header shows it from the start.
         summary: summary.clone(),

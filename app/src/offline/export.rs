@@ -29,6 +29,8 @@ pub struct Meta {
     pub lines: u64,
     /// Bytes of envelopes (JSON lines) embedded: the progress bar's total.
     pub bytes: f64,
+    /// The notes it carries, shown read-only.
+    pub notes: Vec<onefile::Note>,
 }
 
 impl Meta {
@@ -113,6 +115,7 @@ mod tests {
                 let env = TermEnvelope {
                     ts: Some(i as f64),
                     seq: Some(i * 2),
+                    parent: None,
                     msgs: vec![classifier::TermMsg::new(classifier::Level::Info, "row\n{}")],
                 };
                 format!("{}\n", serde_json::to_string(&env).unwrap())
@@ -154,6 +157,12 @@ mod tests {
     fn meta_parses_the_exporters_block() {
         let m = Meta::parse(r#"{"format":1,"title":"t","name":"x.jsonl","lines":9,"envelopes":3,"bytes":120,"range":null,"redactions":null,"summary":{}}"#).unwrap();
         assert_eq!((m.title.as_str(), m.lines, m.bytes), ("t", 9, 120.0));
+        assert!(m.notes.is_empty());
+        let m = Meta::parse(r#"{"title":"t","notes":[{"id":1,"from":2,"to":3,"text":"*x*","author":"A","created_at":1.0}]}"#).unwrap();
+        assert_eq!(
+            (m.notes[0].from, m.notes[0].to, m.notes[0].text.as_str()),
+            (2, 3, "*x*")
+        );
         assert_eq!(Meta::parse("nope"), None);
     }
 }

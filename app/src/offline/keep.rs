@@ -126,9 +126,14 @@ mod imp {
         tx.object_store(STORE)
     }
 
-    /// Keeps `blob` (named `name`) as this tab's log, replacing any other.
-    pub fn keep(blob: &Blob, name: &str) {
-        let fail = |e: JsValue| warn("hiveterm: the log is not kept for a reload:", &e);
+    /// Keeps `blob` (named `name`) as this tab's log, replacing any other; `done` is called
+    /// once it is written, or could not be (a live page then leaves for the kept log).
+    pub fn keep(blob: &Blob, name: &str, done: impl Fn() + Clone + 'static) {
+        let failed = done.clone();
+        let fail = move |e: JsValue| {
+            warn("hiveterm: the log is not kept for a reload:", &e);
+            failed();
+        };
         let tab = session().and_then(|s| {
             let t =
                 tab().unwrap_or_else(|| new_tab_id(js_sys::Math::random(), js_sys::Date::now()));
@@ -146,12 +151,22 @@ mod imp {
         ] {
             let _ = Reflect::set(&v, &k.into(), &val);
         }
+        let fail2 = fail.clone();
         with_db(
             move |db| {
-                let put = store(&db, IdbTransactionMode::Readwrite)
-                    .and_then(|s| s.put_with_key(&v, &JsValue::from_str(&tab)));
+                let put = store(&db, IdbTransactionMode::Readwrite).and_then(|s| {
+                    let tx = s.transaction();
+                    let ok = done.clone();
+                    set(&tx, "oncomplete", move |_| ok());
+                    // The store's `onabort` warns; this lets the page go on all the same.
+                    let aborted = done.clone();
+                    let on_abort =
+                        Closure::<dyn FnMut(JsValue)>::new(move |_| aborted()).into_js_value();
+                    let _ = tx.add_event_listener_with_callback("abort", on_abort.unchecked_ref());
+                    s.put_with_key(&v, &JsValue::from_str(&tab))
+                });
                 if let Err(e) = put {
-                    fail(e);
+                    fail2(e);
                 }
             },
             fail,

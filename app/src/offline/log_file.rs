@@ -2,13 +2,15 @@
 //! with its progress shown and its summary (the header) updated as it is read, kept for a
 //! reload of the tab and reopened by it, closed. The [`LogFile`] owns what serves the log
 //! in hand: the worker's [`Reader`], the [`BodySource`] the rows ask for bodies, and the
-//! log's `Blob` a save reads ([`LogFile::blob`]).
+//! log's `Blob` a save reads ([`LogFile::blob`]); its notes are kept in the tab with it
+//! ([`NotesHandle::offline`]).
 
 use leptos::prelude::*;
 
 use crate::browser::{self, now_ms};
 use crate::model::state::{apply_lazy, clear};
 use crate::model::summary::SummaryView;
+use crate::notes::handle::NotesHandle;
 use crate::offline::bodies::BodySource;
 use crate::offline::keep;
 use crate::offline::progress::{Progress, ReaderEvent};
@@ -18,6 +20,8 @@ use crate::view::navigator::Navigator;
 /// The offline log's signals and what changes them.
 #[derive(Clone, Copy)]
 pub struct LogFile {
+    /// On a live session's page: a log opened there is opened offline at the page's root.
+    live: bool,
     navi: Navigator,
     title: RwSignal<String>,
     /// Reading progress; `None`: no log open.
@@ -35,16 +39,25 @@ pub struct LogFile {
     pub bodies: BodySource,
     /// The log in hand and its name, for "save as one file".
     pub blob: StoredValue<Option<(web_sys::Blob, String)>, LocalStorage>,
+    /// Its notes, kept in the tab with it (stored: the handle's signals would make every
+    /// copy of the log bigger).
+    notes: StoredValue<NotesHandle>,
 }
 
 impl LogFile {
     /// No log open yet. Offline (`live` false) the worker's messages are handled from now
     /// on, and this tab's kept log, if any, is reopened (not in an exported file).
-    pub fn new(navi: Navigator, title: RwSignal<String>, live: bool) -> LogFile {
+    pub fn new(
+        navi: Navigator,
+        title: RwSignal<String>,
+        live: bool,
+        notes: NotesHandle,
+    ) -> LogFile {
         // An exported file (crate::offline::export) shows its own rows: no kept log to restore.
         let exported = crate::offline::export::embedded();
         let reader = StoredValue::new_local(None::<Reader>);
         let log = LogFile {
+            live,
             navi,
             title,
             progress: RwSignal::new(None),
@@ -59,6 +72,7 @@ impl LogFile {
                 }
             }),
             blob: StoredValue::new_local(None),
+            notes: StoredValue::new(notes),
         };
         if !live {
             let url = crate::offline::export::worker_url();
@@ -123,6 +137,7 @@ impl LogFile {
                         for env in envs {
                             apply_lazy(s, env, &lazy);
                         }
+                        s.settle();
                     });
                 }
                 let now = now_ms();
@@ -158,11 +173,18 @@ impl LogFile {
     /// to the last log; a reopened kept log (`kept`) keeps the URL's `#seq`, revealed once
     /// its row is held.
     pub fn open_blob(self, blob: web_sys::Blob, name: String, kept: bool) {
+        if self.live {
+            // A live session's page is not an offline log's: the log is kept for this tab and
+            // opened offline at the page's root (the back button comes back here).
+            keep::keep(&blob, &name, browser::leave_for_offline);
+            return;
+        }
         self.start(name.clone(), blob.size(), kept);
         self.blob.set_value(Some((blob.clone(), name.clone())));
+        self.notes.get_value().offline(Some(name.clone()), kept);
         if !kept {
             browser::clear_permalink();
-            keep::keep(&blob, &name);
+            keep::keep(&blob, &name, || {});
         }
         if let Some(r) = self.reader() {
             r.read(blob);
@@ -189,8 +211,9 @@ impl LogFile {
 
     /// Opens the rows an exported file carries (`total` bytes of them), which
     /// `crate::offline::embedded` then hands to [`LogFile::on_worker`]; the URL's `#seq` is kept.
-    pub fn open_embedded(self, name: &str, total: f64) {
+    pub fn open_embedded(self, name: &str, total: f64, notes: Vec<crate::notes::model::Note>) {
         self.start(name.to_owned(), total, true);
+        self.notes.get_value().exported(notes);
     }
 
     /// A log being opened: the view cleared, its progress started.
@@ -231,6 +254,7 @@ impl LogFile {
         }
         keep::forget();
         self.blob.set_value(None);
+        self.notes.get_value().offline(None, false);
         self.navi.state.update(clear);
         self.navi.nav.update(|n| n.reset(false, None));
         self.progress.set(None);

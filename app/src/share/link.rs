@@ -118,6 +118,18 @@ impl Source {
         (!self.is_share()).then(|| self.url("events/raw"))
     }
 
+    /// The notes it shows (`GET`), and where a new one is posted (`POST`: a session's owner,
+    /// or a comment link's reader).
+    pub fn notes_url(&self) -> String {
+        self.url("notes")
+    }
+
+    /// Note `id` of a session (`PATCH`/`DELETE`); `None` under a share link (its readers
+    /// cannot change or delete one).
+    pub fn note_url(&self, id: u64) -> Option<String> {
+        (!self.is_share()).then(|| self.url(&format!("notes/{id}")))
+    }
+
     /// What a share link shows (`…/api/share`); `None` for a session.
     pub fn share_url(&self) -> Option<String> {
         self.is_share().then(|| self.url("share"))
@@ -145,6 +157,9 @@ pub struct ShareInfo {
     /// Whether secrets were redacted from it.
     #[serde(default)]
     pub redact: bool,
+    /// Whether its readers may add notes (a comment link).
+    #[serde(default)]
+    pub comments: bool,
 }
 
 impl ShareInfo {

@@ -1,6 +1,6 @@
 //! "save as one file…" in the banner, on a live session's page and on an offline log's (not
 //! in an exported file, nor on a share link's read-only page): its dialog takes the options
-//! (title, redact), has a worker of its own make the file ([`crate::worker::export`]: the
+//! (title, redact), has a worker of its own make the file (with the notes of what is open) ([`crate::worker::export`]: the
 //! offline log's `Blob`, or the session's raw events, with the page's own files), shows a
 //! redacted file's redactions for review ([`RedactionReview`]), and hands the file over as
 //! a download when the reader accepts. The steps are [`crate::share::save_form`]'s.
@@ -45,7 +45,12 @@ pub fn SaveButton(
     // The worker making a file, and the file made: this button's own.
     let held = StoredValue::new_local(imp::Held::default());
     let of = StoredValue::new_local(of);
+    // The notes of what is open go into the file with it.
+    let notes = use_context::<crate::notes::handle::NotesHandle>();
     let make = move || {
+        let notes = notes
+            .map(|h| h.notes.with_untracked(|n| n.list().to_vec()))
+            .unwrap_or_default();
         let f = form.get_untracked();
         let (log, own_title) = of.with_value(|o| match o {
             SaveOf::Live(l) => (
@@ -63,6 +68,7 @@ pub fn SaveButton(
             f.title.trim().to_owned(),
             own_title,
             f.redact,
+            notes,
             step,
         );
     };
@@ -234,6 +240,7 @@ mod imp {
         title: String,
         own_title: String,
         redact: bool,
+        notes: Vec<onefile::Note>,
         step: RwSignal<Step>,
     ) {
         drop_file(held);
@@ -252,6 +259,7 @@ mod imp {
             own_title,
             redact,
             links: links(),
+            notes,
         });
         // A worker of its own (the page's reads its log's rows and bodies meanwhile).
         let worker = match crate::browser::new_worker("./worker_loader.js") {

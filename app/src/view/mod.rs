@@ -3,7 +3,8 @@
 //! - [`page`]: the thin `Page` composing the parts below.
 //! - [`banner`] (title, close, connection, badges, progress), [`toolbar`] (filters, search,
 //!   expand, open), [`summary_header`], [`start_page`], [`drop_zone`] (drop and paste).
-//! - [`row_list`]: the virtualised list, measuring, the preview row, "jump to latest";
+//! - [`row_list`]: the virtualised list, measuring, "jump to latest"; [`preview_row`]: the
+//!   partial message being written;
 //!   [`navigator`]: where scroll offsets and the URL change; [`row`]: one row's markup (the
 //!   layout contract of `docs/ROWS.md`).
 
@@ -11,6 +12,7 @@ pub mod banner;
 pub mod drop_zone;
 pub mod navigator;
 pub mod page;
+pub mod preview_row;
 pub mod row;
 pub mod row_list;
 pub mod start_page;

@@ -113,11 +113,17 @@ impl Navigator {
         self.nav.update(|n| n.goto(seq));
     }
 
+    /// Goes to a range as its `#seq=A-B` link would (a note's), selected once held.
+    pub fn goto_range(&self, range: SeqRange) {
+        self.nav.update(|n| n.goto_range(range));
+    }
+
     /// A key the list handles (`j`, `k`, `n`, `N`, `G`, `c`); answers whether it did.
     pub fn key(&self, key: Key) -> bool {
         match key {
             Key::Latest => self.jump_latest(),
             Key::CopyLink => self.copy_link(),
+            Key::Note => return false,
             _ => {
                 let to = self
                     .state
@@ -135,6 +141,12 @@ impl Navigator {
     pub fn jump_latest(&self) {
         let to = self.nav.try_update(Nav::jump_latest);
         self.scroll(to.unwrap_or(Scroll::Stay));
+    }
+
+    /// The selected range, else the current row's envelope (what a link or a note is on).
+    pub fn link(&self) -> Option<SeqRange> {
+        self.state
+            .with_untracked(|s| self.nav.with_untracked(|nav| nav.link(s)))
     }
 
     /// Copies a link to the selected range or the current row.

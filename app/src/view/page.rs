@@ -8,6 +8,10 @@
 //! file ([`crate::offline::export`]) is a read-only document too: no ingest, and no "close" for the
 //! log it carries.
 //!
+//! Notes ([`crate::notes`]) are handed down by context: the rows draw them, `a` and
+//! "note…" open the editor on the current row or the selected range, the summary header
+//! counts and steps through them.
+//!
 //! All row data lives in one signal holding a [`ViewState`] (the row reducer,
 //! [`crate::model::state`]); where the reader is lives in one holding a [`crate::model::nav::Nav`] (the
 //! navigation reducer). Components read them; changes go through the reducers.
@@ -21,6 +25,8 @@ use crate::live::view::Live;
 use crate::markdown::render::Renderer;
 use crate::model::nav::Key;
 use crate::model::state::ViewState;
+use crate::notes::handle::NotesHandle;
+use crate::notes::view::NoteEditor;
 use crate::offline::log_file::LogFile;
 use crate::share::dead_link::DeadLink;
 use crate::share::link::Source;
@@ -62,13 +68,16 @@ pub fn Page() -> impl IntoView {
     let navi = Navigator::new(state, is_live);
     let controls = Controls::new(state, navi.nav);
     let title = RwSignal::new("hiveterm".to_owned());
-    let log = LogFile::new(navi, title, is_live);
+    // The notes of what is shown (a session's, a link's, an offline log's, an export's).
+    let notes = NotesHandle::new();
+    provide_context(notes);
+    let log = LogFile::new(navi, title, is_live, notes);
     let save_of = save_live.map_or(SaveOf::Offline(log.blob), SaveOf::Live);
     // The rows' two sources of what they draw late: markdown HTML (the markdown worker) and
     // an offline log's bodies (its worker), handed down by context.
     provide_context(Renderer::new(crate::offline::export::mdworker_url()));
     provide_context(log.bodies);
-    let live = source.map(|s| Live::new(s, navi, title));
+    let live = source.map(|s| Live::new(s, navi, title, notes));
     let sessions = RwSignal::new(Vec::new());
     match live.clone() {
         Some(l) => l.connect(),
@@ -82,7 +91,14 @@ pub fn Page() -> impl IntoView {
         Effect::new(move |_| log.search_bodies(controls.query.get()));
     }
     let search_box = NodeRef::<html::Input>::new();
-    listen_keys(navi, controls, search_box);
+    let write_note = Callback::new(move |()| {
+        if notes.can_write_untracked()
+            && let Some(range) = navi.link()
+        {
+            notes.editing.set(Some(range));
+        }
+    });
+    listen_keys(navi, controls, search_box, write_note);
 
     let (conn, badges, server_in_flight, preview, dead) = match &live {
         Some(l) => (l.conn, l.badges, l.server_in_flight, l.preview, l.dead),
@@ -94,7 +110,24 @@ pub fn Page() -> impl IntoView {
         Some(l) => l.goto(seq),
         None => navi.goto(seq),
     });
-    let in_flight = move || is_live && (server_in_flight.get() || state.with(ViewState::in_flight));
+    let live_for_note = live.clone();
+    let on_note = Callback::new(move |range| {
+        crate::browser::set_permalink(range);
+        match &live_for_note {
+            Some(l) => l.goto_range(range),
+            None => navi.goto_range(range),
+        }
+    });
+    let in_flight = move || {
+        is_live
+            && badges.with(|b| {
+                crate::live::wire::shimmers(
+                    server_in_flight.get(),
+                    state.with(ViewState::turns_in_flight),
+                    b,
+                )
+            })
+    };
     let has_log = Memo::new(move |_| !is_live && log.is_open());
     // An export's log is the document itself: not to be closed.
     let closable = Memo::new(move |_| !exported && has_log.get());
@@ -135,9 +168,12 @@ pub fn Page() -> impl IntoView {
                 })
                 on_file=Callback::new(move |f| log.open_file(f))
                 read_only
+                on_note=write_note
+                note_shown=Signal::derive(move || notes.can_write())
             />
+            <NoteEditor />
             <DeadLink message=dead />
-            <SummaryHeader summary on_first_error open=shared />
+            <SummaryHeader summary on_first_error on_note open=shared />
             <RowList navi query=controls.query preview is_live on_near_top>
                 <StartPage shown=Signal::derive(start_shown) sessions />
             </RowList>
@@ -146,8 +182,14 @@ pub fn Page() -> impl IntoView {
 }
 
 /// The page's keys (outside text fields, without modifiers): `j` `k` `n` `N` `G` `c` move
-/// through the rows, `/` searches, `e` expands tool output; Escape leaves the search box.
-fn listen_keys(navi: Navigator, controls: Controls, search_box: NodeRef<html::Input>) {
+/// through the rows, `/` searches, `e` expands tool output, `a` writes a note on the
+/// current row or the selected range; Escape leaves the search box.
+fn listen_keys(
+    navi: Navigator,
+    controls: Controls,
+    search_box: NodeRef<html::Input>,
+    write_note: Callback<()>,
+) {
     let keys = window_event_listener(ev::keydown, move |e: web_sys::KeyboardEvent| {
         if browser::typing_in(e.target()) {
             if e.key() == "Escape"
@@ -168,6 +210,10 @@ fn listen_keys(navi: Navigator, controls: Controls, search_box: NodeRef<html::In
                 }
             }
             Some(Key::Expand) => controls.toggle_expand(),
+            Some(Key::Note) => {
+                e.prevent_default();
+                write_note.run(());
+            }
             Some(key) => {
                 navi.key(key);
             }

@@ -5,6 +5,9 @@
 //! - The icon in a fixed-width `.row-glyph` cell; no icon, no cell.
 //! - The summary in `.summary-text` (its `::before` is the caret of a `<details>`).
 //! - Turn times in `.turn-time`, after the summary, never inside it.
+//! - A tool call is `.dir-out`, a result `.dir-in` (the colour carries the direction); a
+//!   subagent's row is `.nested` with `--depth`; a call row that started a subagent ends with
+//!   its block's `.block-toggle` (the block's one-line summary).
 //! - Bodies: markdown in `.md` (through [`crate::markdown::view`]: plain text, `.md.pending`,
 //!   until the worker's HTML for it is here; a closed row's is not asked for), a diff as
 //!   coloured `+`/`-` lines, anything else as preformatted text. An empty-summary markdown
@@ -20,7 +23,7 @@ use leptos::prelude::*;
 
 use crate::browser::local_offset_min;
 use crate::markdown::view::Markdown;
-use crate::model::state::{Row as RowData, Shape, TurnTime};
+use crate::model::state::{Row as RowData, Shape, TurnTime, direction};
 use crate::model::text::{body_cut, clock, highlight, show_all_label};
 use crate::offline::bodies::BodySource;
 use classifier::BodyFormat;
@@ -151,14 +154,20 @@ pub fn Row(
     /// Whether the row is in the selected range (a `#seq=a-b` link, a shift-click).
     #[prop(optional)]
     selected: bool,
+    /// The subagent block this call row started: its one-line summary and whether it is open.
+    #[prop(default = None)]
+    block: Option<(String, bool)>,
 ) -> impl IntoView {
     let msg = &row.msg;
     let class = format!(
-        "row level-{}{}{}",
+        "row level-{}{}{}{}{}",
         msg.level.as_str(),
+        direction(msg).map_or(String::new(), |d| format!(" {}", d.class())),
+        if row.depth > 0 { " nested" } else { "" },
         if current { " current" } else { "" },
         if selected { " selected" } else { "" }
     );
+    let depth = (row.depth > 0).then(|| format!("--depth:{}", row.depth.min(8)));
     let seq = row.seq.map(|s| s.to_string()).unwrap_or_default();
     let idx = row.idx.to_string();
     let pos = pos.to_string();
@@ -167,6 +176,20 @@ pub fn Row(
         .clone()
         .map(|icon| view! { <span class="row-glyph">{icon}</span> });
     let summary = marked(&msg.summary, &query);
+    // A subagent's block under this call: its summary, a button that opens or closes it.
+    let block = block.map(|(line, open)| {
+        view! {
+            <button
+                class="block-toggle"
+                data-pos=pos.clone()
+                aria-expanded=if open { "true" } else { "false" }
+                title="show or hide the subagent's rows"
+            >
+                {if open { "▾ ⌁ " } else { "▸ ⌁ " }}
+                {line}
+            </button>
+        }
+    });
     let turn_time = row
         .turn
         .as_deref()
@@ -186,10 +209,11 @@ pub fn Row(
     let lines = row.body_lines();
     match row.shape() {
         Shape::Flat => view! {
-            <div class=class data-seq=seq data-idx=idx data-pos=pos>
+            <div class=class style=depth data-seq=seq data-idx=idx data-pos=pos>
                 {glyph}
                 <span class="summary-text">{summary}</span>
                 {turn_time}
+                {block}
                 {link}
             </div>
         }
@@ -205,10 +229,11 @@ pub fn Row(
                 None => pending_body(lines),
             };
             view! {
-                <div class=class data-seq=seq data-idx=idx data-pos=pos>
+                <div class=class style=depth data-seq=seq data-idx=idx data-pos=pos>
                     {glyph}
                     {turn_time}
                     {body}
+                    {block}
                     {link}
                 </div>
             }
@@ -227,11 +252,12 @@ pub fn Row(
                 None => pending_body(lines.min(crate::model::state::BODY_MAX_LINES)),
             };
             view! {
-                <details class=class data-seq=seq data-idx=idx data-pos=pos open=open>
+                <details class=class style=depth data-seq=seq data-idx=idx data-pos=pos open=open>
                     <summary>
                         {glyph}
                         <span class="summary-text">{summary}</span>
                         {turn_time}
+                        {block}
                         {link}
                     </summary>
                     {body}

@@ -1,5 +1,5 @@
-//! The row list: a virtualised scroller of `<Row>`s, the live preview row after them, and
-//! "jump to latest". Only the rows in and near the viewport are rendered, placed by the
+//! The row list: a virtualised scroller of `<Row>`s (each followed by the notes whose range
+//! ends at it, measured with it), the live preview row after them, and "jump to latest". Only the rows in and near the viewport are rendered, placed by the
 //! state's [`crate::model::layout::HeightIndex`]; after each render they are measured and their real
 //! heights fed back, the reader's first visible row kept in place.
 //! The scroller moves only through its [`Navigator`].
@@ -16,8 +16,12 @@ use crate::markdown::render::Renderer;
 use crate::model::layout::ScrollMap;
 use crate::model::nav::{Nav, Viewport};
 use crate::model::state::Row as RowData;
+use crate::notes::handle::NotesHandle;
+use crate::notes::model::{Note, key_of};
+use crate::notes::view::{NotesUnder, note_range};
 use crate::offline::bodies::BodySource;
 use crate::view::navigator::Navigator;
+use crate::view::preview_row::PreviewRow;
 use crate::view::row::Row;
 
 /// One rendered row of the window: the row and the props of its `<Row>`.
@@ -34,6 +38,11 @@ struct WinRow {
     current: bool,
     selected: bool,
     generation: u64,
+    /// The notes drawn after it (it is the last shown row of their range's last envelope),
+    /// and their key ([`key_of`]).
+    notes: Vec<Note>,
+    notes_key: u64,
+    block: Option<(String, bool)>,
 }
 
 impl PartialEq for WinRow {
@@ -46,7 +55,17 @@ impl PartialEq for WinRow {
                 self.current,
                 self.selected,
                 self.generation,
-            ) == (o.pos, o.open, o.full, o.current, o.selected, o.generation)
+                self.notes_key,
+            ) == (
+                o.pos,
+                o.open,
+                o.full,
+                o.current,
+                o.selected,
+                o.generation,
+                o.notes_key,
+            )
+            && self.block == o.block
     }
 }
 
@@ -87,9 +106,13 @@ pub fn RowList<C: IntoView + 'static>(
     let scroll_map =
         Memo::new(move |_| ScrollMap::new(total_height.get(), viewport_h.get(), max_scroll));
 
+    let notes = use_context::<NotesHandle>().map(|h| h.notes);
     let window_rows = Memo::new(move |_| {
         let (s_top, vh, map) = (scroll_top.get(), viewport_h.get(), scroll_map.get());
         let (cur, sel) = nav.with(|n| (n.current(), n.selection()));
+        if let Some(n) = notes {
+            n.track();
+        }
         state.with(|s| {
             let lay = s.layout();
             let range = lay.window(map.to_content(s_top), vh);
@@ -97,13 +120,23 @@ pub fn RowList<C: IntoView + 'static>(
             let rows = range
                 .filter_map(|n| {
                     let row = s.visible_row(n)?.clone();
+                    // Notes go after the last shown row of their range's last envelope.
+                    let last_of_seq =
+                        row.seq.is_some() && s.visible_row(n + 1).map(|r| r.seq) != Some(row.seq);
+                    let under = match (notes, row.seq) {
+                        (Some(ns), Some(q)) if last_of_seq => ns.with_untracked(|ns| ns.under(q)),
+                        _ => Vec::new(),
+                    };
                     Some(WinRow {
+                        notes_key: key_of(&under),
+                        notes: under,
                         pos: n,
                         open: s.is_open(row.uid),
                         full: s.is_full(row.uid),
                         current: cur == Some(n),
                         selected: sel.zip(row.seq).is_some_and(|(r, q)| r.contains(q)),
                         generation: s.generation(),
+                        block: s.block_of(&row),
                         row,
                     })
                 })
@@ -121,13 +154,19 @@ pub fn RowList<C: IntoView + 'static>(
             return;
         };
         let kids = w.children();
-        let found: Vec<(usize, f32)> = (0..kids.length())
-            .filter_map(|i| {
-                let el = kids.item(i)?;
-                let pos = el.get_attribute("data-pos")?.parse().ok()?;
-                Some((pos, el.get_bounding_client_rect().height() as f32))
-            })
-            .collect();
+        // A row and the notes after it (the same `data-pos`) are one height.
+        let mut found: Vec<(usize, f32)> = Vec::new();
+        for i in 0..kids.length() {
+            let Some(el) = kids.item(i) else { continue };
+            let Some(pos) = el.get_attribute("data-pos").and_then(|p| p.parse().ok()) else {
+                continue;
+            };
+            let h = el.get_bounding_client_rect().height() as f32;
+            match found.last_mut() {
+                Some((p, total)) if *p == pos => *total += h,
+                _ => found.push((pos, h)),
+            }
+        }
         let top = scroll_map
             .get_untracked()
             .to_content(f64::from(sc.scroll_top()));
@@ -238,11 +277,24 @@ pub fn RowList<C: IntoView + 'static>(
         };
         listen(&sc, "toggle", true, on_toggle);
         let on_click = move |e: web_sys::Event| {
+            // A subagent's block opened or closed.
+            if let Some(pos) = browser::pos_of(e.target(), ".block-toggle") {
+                e.prevent_default();
+                state.update(|s| s.toggle_block_at(pos));
+                return;
+            }
             if let Some(pos) = browser::pos_of(e.target(), ".show-all") {
                 let uid = state.with_untracked(|s| s.visible_row(pos).map(|r| r.uid));
                 if let Some(uid) = uid {
                     state.update(|s| s.show_full(uid));
                 }
+                return;
+            }
+            // A note's range: gone to and selected, as its `#seq=A-B` link.
+            if let Some(range) = note_range(e.target()) {
+                e.prevent_default();
+                navi.goto_range(range);
+                browser::set_permalink(range);
                 return;
             }
             // A row's link: that row current, its link in the URL and on the clipboard.
@@ -289,9 +341,11 @@ pub fn RowList<C: IntoView + 'static>(
                 >
                     <For
                         each=move || window_rows.get().rows
-                        key=|w| (w.row.uid, w.pos, w.open, w.full, w.current, w.selected, w.generation)
+                        key=|w| (w.row.uid, w.pos, w.open, w.full, w.current, w.selected, w.generation, w.notes_key)
                         children=move |w| {
                             let q = query.get_untracked();
+                            let notes = (!w.notes.is_empty())
+                                .then(|| view! { <NotesUnder notes=w.notes pos=w.pos /> });
                             view! {
                                 <Row
                                     row=w.row
@@ -301,7 +355,9 @@ pub fn RowList<C: IntoView + 'static>(
                                     current=w.current
                                     selected=w.selected
                                     full=w.full
+                                    block=w.block
                                 />
+                                {notes}
                             }
                         }
                     />
@@ -328,23 +384,4 @@ fn listen(
     let _ =
         el.add_event_listener_with_callback_and_bool(event, cb.as_ref().unchecked_ref(), capture);
     cb.forget();
-}
-
-/// The partial message being written, after the list.
-#[component]
-fn PreviewRow(p: PreviewFrame) -> impl IntoView {
-    let text = p.shown_text();
-    view! {
-        <div
-            class="row level-debug preview"
-            data-kind=p.kind.clone().unwrap_or_default()
-            data-preview-seq=p.seq.to_string()
-        >
-            <span class="row-glyph">{p.icon()}</span>
-            <span class="preview-text">
-                {p.tool.map(|t| view! { <span class="preview-tool">{t}</span> })}
-                {text}
-            </span>
-        </div>
-    }
 }

@@ -1,12 +1,15 @@
 //! The summary header above the rows: what happened, at a glance — how the turns ended, how
 //! long it took, the agent, tool calls by tool, errors and warnings, tokens, cost, models, subagents,
-//! files changed — and "first error", which goes to that row the way a `#seq` link does.
+//! files changed — and "first error", which goes to that row the way a `#seq` link does, and
+//! "N notes", stepping through the notes ([`NotesStepper`]).
 //! Collapsible (one line when closed); not made of `.row` elements. Its strings come from
 //! [`crate::model::summary`]; every figure carries `data-k` (its `hiveterm summary --json` key).
 
 use leptos::prelude::*;
 
+use crate::model::nav::SeqRange;
 use crate::model::summary::{Outcome, SummaryView, count, grouped};
+use crate::notes::view::NotesStepper;
 
 /// The header; hidden until there is a summary.
 #[component]
@@ -19,6 +22,8 @@ pub fn SummaryHeader(
     open: bool,
     /// "first error": go to the row of this seq.
     on_first_error: Callback<u64>,
+    /// A note stepped to: go to its range.
+    on_note: Callback<SeqRange>,
 ) -> impl IntoView {
     let outcome = move || summary.with(|v| v.as_ref().map_or(Outcome::Open, |v| v.outcome));
     let first = move || summary.with(|v| v.as_ref().and_then(|v| v.first_error_seq));
@@ -46,6 +51,7 @@ pub fn SummaryHeader(
                         }
                     >"first error ↓"</button>
                 })}
+                <NotesStepper on_goto=on_note />
             </summary>
             {move || summary.get().map(|v| view! { <Figures v files_open /> })}
         </details>
@@ -62,7 +68,33 @@ fn Figures(v: SummaryView, files_open: RwSignal<bool>) -> impl IntoView {
         v.models.join(", ")
     };
     let tools = v.tools_line();
-    let files = v.files.clone();
+    let total = v.files_total;
+    // "and N more" lists them all, when this summary has them (the last chunk's, the
+    // server's); a summary cut short has only the first few.
+    let all = RwSignal::new(false);
+    let can_show_all = v.files.len() > crate::model::summary::FILES_SHOWN;
+    let fv = v.clone();
+    let list = move || {
+        let (shown, more) = fv.files_listed(all.get());
+        let items = shown
+            .iter()
+            .map(|f| view! { <li>{f.clone()}</li> })
+            .collect::<Vec<_>>();
+        let more = (more > 0).then(|| {
+            let text = format!("and {} more", grouped(more));
+            if can_show_all && !all.get() {
+                view! {
+                    <li class="sh-more">
+                        <button type="button" data-k="files_more" on:click=move |_| all.set(true)>{text}</button>
+                    </li>
+                }
+                .into_any()
+            } else {
+                view! { <li class="sh-more" data-k="files_more">{text}</li> }.into_any()
+            }
+        });
+        view! { {items} {more} }
+    };
     view! {
         <dl class="sh-figures">
             <dt>"agent"</dt>
@@ -101,7 +133,7 @@ fn Figures(v: SummaryView, files_open: RwSignal<bool>) -> impl IntoView {
             <dd data-k="subagents">{grouped(v.subagents)}</dd>
             <dt>"files changed"</dt>
             <dd>
-                {if files.is_empty() {
+                {if total == 0 {
                     view! { <span data-k="files_changed">"0"</span> }.into_any()
                 } else {
                     view! {
@@ -113,8 +145,8 @@ fn Figures(v: SummaryView, files_open: RwSignal<bool>) -> impl IntoView {
                                 files_open.set(open);
                             }
                         >
-                            <summary data-k="files_changed">{grouped(files.len() as u64)}</summary>
-                            <ul>{files.into_iter().map(|f| view! { <li>{f}</li> }).collect::<Vec<_>>()}</ul>
+                            <summary data-k="files_changed">{grouped(total)}</summary>
+                            <ul>{list}</ul>
                         </details>
                     }
                     .into_any()

@@ -97,6 +97,11 @@ pub fn Toolbar(
     /// A read-only page (a share link, an export): no "open log…".
     #[prop(optional)]
     read_only: bool,
+    /// "note…": write a note on the current row or the selected range (`a`).
+    on_note: Callback<()>,
+    /// Whether notes can be written here.
+    #[prop(into)]
+    note_shown: Signal<bool>,
 ) -> impl IntoView {
     let Controls {
         levels,
@@ -174,6 +179,12 @@ pub fn Toolbar(
                 />
                 "expand"
             </label>
+            <button
+                class="note-open"
+                title="write a note on the current row or the selected range (a)"
+                hidden=move || !note_shown.get()
+                on:click=move |_| on_note.run(())
+            >"note…"</button>
             {(!read_only).then(|| view! {
                 <label class="open-file" for="file">"open log…"</label>
                 <input

@@ -79,9 +79,10 @@ impl Classifier {
         }
     }
 
-    /// The summary of the lines so far.
-    pub fn summary(&self) -> Summary {
-        self.log.summary().unwrap_or_default()
+    /// The summary of the lines so far, listing at most `files` changed files (the others
+    /// counted): its cost does not grow with the files a log changed.
+    pub fn summary(&self, files: usize) -> Summary {
+        self.log.summary_head(files).unwrap_or_default()
     }
 
     /// Classifies one chunk.

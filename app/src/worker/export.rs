@@ -194,8 +194,17 @@ mod imp {
     }
 
     async fn run(req: protocol::Save, log: JsValue) -> Result<(), String> {
-        let name = req.name;
-        let opts = options(&req.title, &req.own_title, req.redact);
+        // The log's name (a session's id) redacted with it, as `hiveterm share --export
+        // --redact` does: an id can be a token.
+        let name = if req.redact {
+            classifier::redact::redact_text(&req.name).0.into_owned()
+        } else {
+            req.name
+        };
+        let opts = Options {
+            notes: req.notes.clone(),
+            ..options(&req.title, &req.own_title, req.redact)
+        };
         let files = page(&req.links).await?;
         let log: Blob = match req.url {
             Some(url) => {

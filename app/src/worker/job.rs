@@ -17,6 +17,10 @@ use crate::worker::classify::Classifier;
 use crate::worker::protocol::port::{reply, scope};
 use crate::worker::protocol::row_batch::{self, strip};
 use crate::worker::protocol::{FromWorker, PHASES, Rows};
+
+/// Changed files listed in the summary of every chunk but the last (the summary header shows
+/// no more before its "and N more").
+const SUMMARY_FILES: usize = 20;
 use crate::worker::read_ahead::{AHEAD_BYTES, CHUNK, FIRST_CHUNK, ReadAhead};
 
 /// Bytes read one chunk at a time at most, waiting for the page's first frame.
@@ -212,7 +216,12 @@ impl Job {
         let rows = Uint8Array::from(buf.as_slice());
         drop(buf);
         lap(j, 3);
-        let summary = serde_json::to_string(&j.c.summary()).unwrap_or_else(|_| "{}".to_owned());
+        // Every chunk's summary lists the first files only (a log that changed 66,000 files
+        // would otherwise send all of them with every chunk: issue 24); the last chunk's lists
+        // them all, once.
+        let files = if j.done { usize::MAX } else { SUMMARY_FILES };
+        let summary =
+            serde_json::to_string(&j.c.summary(files)).unwrap_or_else(|_| "{}".to_owned());
         lap(j, 4);
         let msg = FromWorker::Rows(Rows {
             job: j.id,

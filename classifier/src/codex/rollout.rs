@@ -26,7 +26,7 @@ use super::shell::unwrap_argv;
 use super::state::Turn;
 use super::turn::{open, prompt};
 use crate::ctx::ClassifyCtx;
-use crate::kind::{interrupted_row, turn_fail_row, turn_ok_row};
+use crate::kind::{interrupted_row, timed, turn_fail_row, turn_ok_row};
 use crate::msg::{Level, TermMsg};
 use crate::text::preview;
 
@@ -219,6 +219,7 @@ fn event_msg(p: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
                 Some(why) => turn_fail_row(Some(&why)),
                 None => turn_ok_row(),
             };
+            let row = timed(row, p.get("duration_ms").and_then(Value::as_f64));
             let figures = figures(p, ctx.codex.turn_usage.take());
             rows.push(if figures.is_empty() {
                 row

@@ -8,6 +8,7 @@ use serde_json::Value;
 use super::rows::API_ERROR;
 use crate::kind::{RowKind, icon, tool_of, turn_kind};
 use crate::msg::{Level, TermEnvelope};
+use crate::summary::files::FileIndex;
 use crate::summary::report::Summary;
 
 /// Most threads whose totals are kept.
@@ -29,7 +30,13 @@ pub(crate) struct SummaryPart {
 
 impl SummaryPart {
     /// Folds in one Codex line and the rows it gave.
-    pub(crate) fn add(&mut self, value: &Value, env: &TermEnvelope, summary: &mut Summary) {
+    pub(crate) fn add(
+        &mut self,
+        value: &Value,
+        env: &TermEnvelope,
+        summary: &mut Summary,
+        files: &mut FileIndex,
+    ) {
         for msg in &env.msgs {
             if let Some(tool) = tool_of(msg) {
                 match summary.tool_calls.get_mut(tool) {
@@ -67,7 +74,7 @@ impl SummaryPart {
                         .flatten()
                     {
                         if let Some(path) = c.get("path").and_then(Value::as_str) {
-                            file(summary, path);
+                            files.add(path);
                         }
                     }
                 }
@@ -102,9 +109,9 @@ impl SummaryPart {
                     {
                         let changes = field("changes").and_then(Value::as_object);
                         for (path, c) in changes.into_iter().flatten() {
-                            file(summary, path);
+                            files.add(path);
                             if let Some(to) = c.get("move_path").and_then(Value::as_str) {
-                                file(summary, to);
+                                files.add(to);
                             }
                         }
                     }
@@ -163,11 +170,5 @@ fn model(summary: &mut Summary, m: Option<&Value>) {
         && !summary.models.iter().any(|x| x == m)
     {
         summary.models.push(m.to_owned());
-    }
-}
-
-fn file(summary: &mut Summary, path: &str) {
-    if !summary.files_changed.iter().any(|p| p == path) {
-        summary.files_changed.push(path.to_owned());
     }
 }

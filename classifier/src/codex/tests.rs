@@ -198,7 +198,7 @@ fn rollout_turns_and_mirrors() {
             r#"{"timestamp":"2026-12-02T14:10:17.301Z","type":"event_msg","payload":{"type":"task_started"}}"#,
             r#"{"timestamp":"2026-12-02T14:10:17.302Z","type":"event_msg","payload":{"type":"task_complete","duration_ms":250}}"#,
         ],
-        &["info [◆] TURN ← user", "info [✅] turn ok"],
+        &["info [◆] TURN ← user", "info [✅] turn ok · 250ms"],
     );
 }
 

@@ -21,7 +21,7 @@
 use serde_json::{Map, Value};
 
 use crate::ctx::ClassifyCtx;
-use crate::kind::{interrupted_row, turn_fail_row, turn_ok_row, turn_start_row};
+use crate::kind::{interrupted_row, timed, turn_fail_row, turn_ok_row, turn_start_row};
 use crate::msg::{BodyFormat, Level, TermMsg};
 use crate::text::truncate_chars;
 use crate::time::millis;
@@ -116,7 +116,11 @@ pub(super) fn classify(map: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<T
             } else {
                 turn_ok_row()
             };
-            rows.push(with_figures(row, figures(map.get("stats"))));
+            let ms = map
+                .get("stats")
+                .and_then(|st| st.get("duration_ms"))
+                .and_then(Value::as_f64);
+            rows.push(with_figures(timed(row, ms), figures(map.get("stats"))));
         }
         None => document(map, ctx, &mut rows),
         Some(_) => rows.push(crate::stream::unrecognised(&Value::Object(map.clone()))),

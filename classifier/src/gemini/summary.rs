@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::state::fnv;
+use crate::summary::files::FileIndex;
 use crate::summary::report::Summary;
 
 /// Call and message ids remembered to count each once.
@@ -73,13 +74,13 @@ pub(crate) struct SummaryPart {
 
 impl SummaryPart {
     /// Folds in one Gemini line.
-    pub(crate) fn add(&mut self, value: &Value, summary: &mut Summary) {
+    pub(crate) fn add(&mut self, value: &Value, summary: &mut Summary, files: &mut FileIndex) {
         let s = |k: &str| value.get(k).and_then(Value::as_str);
         match s("type") {
             Some("tool_use") => {
                 let id = s("tool_id").unwrap_or("");
                 if self.first(id) {
-                    call(s("tool_name"), value.get("parameters"), summary);
+                    call(s("tool_name"), value.get("parameters"), summary, files);
                 }
             }
             Some("tool_result") if s("status") == Some("error") => summary.tool_errors += 1,
@@ -95,7 +96,7 @@ impl SummaryPart {
                 });
                 models(st, summary);
             }
-            Some("gemini") => self.message(value, summary),
+            Some("gemini") => self.message(value, summary, files),
             None if value.get("session_id").is_some() => {
                 self.runs += 1;
                 if let Some(st) = value.get("stats") {
@@ -109,7 +110,7 @@ impl SummaryPart {
                         .iter()
                         .filter(|m| m.get("type") == Some(&"gemini".into()))
                     {
-                        self.message(m, summary);
+                        self.message(m, summary, files);
                     }
                 }
             }
@@ -118,7 +119,7 @@ impl SummaryPart {
     }
 
     /// A recorded model message: its tokens and calls, once per id.
-    fn message(&mut self, m: &Value, summary: &mut Summary) {
+    fn message(&mut self, m: &Value, summary: &mut Summary, files: &mut FileIndex) {
         let id = m.get("id").and_then(Value::as_str).unwrap_or("");
         if self.first(id) {
             let t = m.get("tokens");
@@ -142,7 +143,7 @@ impl SummaryPart {
                 continue;
             }
             let name = c.get("name").and_then(Value::as_str);
-            call(name, c.get("args"), summary);
+            call(name, c.get("args"), summary, files);
             let exit = c
                 .pointer("/result/0/functionResponse/response/output")
                 .and_then(Value::as_str)
@@ -183,7 +184,7 @@ impl SummaryPart {
     }
 }
 
-fn call(name: Option<&str>, args: Option<&Value>, summary: &mut Summary) {
+fn call(name: Option<&str>, args: Option<&Value>, summary: &mut Summary, files: &mut FileIndex) {
     let name = name.unwrap_or("?");
     *summary.tool_calls.entry(name.to_owned()).or_insert(0) += 1;
     match name {
@@ -192,9 +193,8 @@ fn call(name: Option<&str>, args: Option<&Value>, summary: &mut Summary) {
             if let Some(path) = args
                 .and_then(|a| a.get("file_path"))
                 .and_then(Value::as_str)
-                && !summary.files_changed.iter().any(|p| p == path)
             {
-                summary.files_changed.push(path.to_owned());
+                files.add(path);
             }
         }
         _ => {}

@@ -80,7 +80,7 @@ fn stream_turn() {
             "|debug|⚙ gemini session s1 · model auto",
             "◆|info|TURN ← user",
             "|info|",
-            "✅|info|turn ok",
+            "✅|info|turn ok · 72ms",
         ],
     );
     let e = envs(&[
@@ -300,7 +300,7 @@ fn recording_shows_each_message_once() {
             "💭|debug|Plan — List them.",
             "|info|",
             "🖥\u{fe0f}|info|Bash $ ls src",
-            "|error|2l · a.rs…",
+            "✗|error|2l · a.rs…",
             "|info|",
             "✅|info|turn ok",
             "◆|info|TURN ← user",
@@ -482,7 +482,7 @@ fn rows_read_back_as_what_made_them() {
                 .msgs
                 .iter()
                 .map(|m| (row_kind(m), tool_of(m).map(str::to_owned)))
-                .filter(|(k, _)| *k != RowKind::Other)
+                .filter(|(k, _)| !matches!(k, RowKind::Other | RowKind::ToolResult))
                 .collect();
             let want = match (v["type"].as_str(), v["role"].as_str()) {
                 (Some("tool_use"), _) => {

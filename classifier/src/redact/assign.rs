@@ -241,12 +241,20 @@ pub(super) fn assignment_at(b: &[u8], sep: usize) -> Option<Span> {
         Some(_) => (v, run(b, v, |c| !ends_value(c))),
         None => return None,
     };
+    // `name: value` unquoted is a value alone on its line (YAML, `.pypirc`): words after it
+    // are prose (`password: see the docs`).
+    if b[sep] == b':' && !quoted && start == v {
+        let after = skip_spaces(b, end);
+        if !matches!(b.get(after), None | Some(b'\n' | b'\r' | b'\\')) {
+            return None;
+        }
+    }
     let value = std::str::from_utf8(&b[start..end]).ok()?;
     // A value that is another secret's shape is left to that rule's kind.
     if !secret_value(value, strength) {
         return None;
     }
-    let trimmed = value.trim_end_matches([',', '.', ')']);
+    let trimmed = value.trim_end_matches([',', '.', ')', '}', ']']);
     Some(Span {
         start,
         end: start + trimmed.len(),

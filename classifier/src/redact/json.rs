@@ -7,19 +7,50 @@ use std::borrow::Cow;
 use memchr::{memchr, memchr2};
 
 use super::assign::{Strength, name_kind, placeholder, secret_value};
-use super::report::{Kind, Redacted, Span, apply};
-use super::scan::scan;
+use super::carry::Carry;
+use super::report::{Kind, Redacted, Span, apply, finding};
+use super::scan::scan_seen;
 use super::shapes::credentials;
 
+/// Keys whose string value is prose an agent or a command wrote (a key cut at its end may
+/// go on in the next such string).
+const PROSE_KEYS: &[&str] = &[
+    "text",
+    "content",
+    "thinking",
+    "body",
+    "note",
+    "output",
+    "result",
+    "stdout",
+    "stderr",
+    "message",
+    "delta",
+    "data",
+    "line",
+    "prompt",
+    "aggregated_output",
+    "formatted_output",
+];
+
+/// What the key just read says of the value after it.
+#[derive(Clone, Copy)]
+struct Key {
+    class: Option<KeyClass>,
+    prose: bool,
+    /// Where its `:` ended.
+    colon: usize,
+}
+
 /// Redacts the strings of a valid JSON line, splicing rewritten string literals into the
-/// original bytes. A string that is the value of a secret-named key is redacted whole.
-pub(super) fn redact_json(line: &[u8]) -> Redacted<'_> {
+/// original bytes. A string that is the value of a secret-named key is redacted whole, and
+/// so is a number (as the string `"[REDACTED:<kind>]"`).
+pub(super) fn redact_json<'a>(carry: &mut Carry, line: &'a [u8]) -> Redacted<'a> {
     let mut out: Vec<u8> = Vec::new();
     let mut findings = Vec::new();
     let mut copied = 0;
     let mut i = 0;
-    // The secret-named key whose value may come next, and where its `:` ended.
-    let mut key: Option<(KeyClass, usize)> = None;
+    let mut key: Option<Key> = None;
     while let Some(off) = memchr(b'"', &line[i..]) {
         let start = i + off;
         let (end, escaped) = string_end(line, start);
@@ -36,13 +67,13 @@ pub(super) fn redact_json(line: &[u8]) -> Redacted<'_> {
         // Is this the value of the key just seen?
         let of_key = key
             .take()
-            .filter(|&(_, colon)| !is_key && line[colon..start].iter().all(u8::is_ascii_whitespace))
-            .map(|(class, _)| class);
+            .filter(|k| !is_key && line[k.colon..start].iter().all(u8::is_ascii_whitespace));
         let mut spans = Vec::new();
-        match of_key {
+        match of_key.and_then(|k| k.class) {
             Some(KeyClass::Secret(kind, strength))
                 if std::str::from_utf8(&text).is_ok_and(|t| secret_value(t, strength)) =>
             {
+                carry.remember(&text, kind);
                 spans.push(Span {
                     start: 0,
                     end: text.len(),
@@ -51,21 +82,28 @@ pub(super) fn redact_json(line: &[u8]) -> Redacted<'_> {
             }
             Some(KeyClass::Authorization) => match credentials(&text, 0, None) {
                 Some((start, end)) if !placeholder(&text[start..end]) => {
+                    carry.remember(&text[start..end], Kind::Authorization);
                     spans.push(Span {
                         start,
                         end,
                         kind: Kind::Authorization,
                     });
                 }
-                _ => scan(&text, &mut spans),
+                _ => carry.text(&text, false, &mut spans),
             },
-            _ => scan(&text, &mut spans),
+            _ if is_key => {
+                scan_seen(&text, &mut spans);
+            }
+            _ => carry.text(&text, of_key.is_some_and(|k| k.prose), &mut spans),
         }
         if is_key {
-            key = std::str::from_utf8(&text)
-                .ok()
-                .and_then(key_class)
-                .map(|class| (class, after + 1));
+            let name = std::str::from_utf8(&text).ok();
+            let k = Key {
+                class: name.and_then(key_class),
+                prose: name.is_some_and(|n| PROSE_KEYS.contains(&n)),
+                colon: after + 1,
+            };
+            key = Some(k);
         }
         if let Some(text) = (!spans.is_empty())
             .then(|| std::str::from_utf8(&text).ok())
@@ -77,6 +115,24 @@ pub(super) fn redact_json(line: &[u8]) -> Redacted<'_> {
             out.extend_from_slice(literal.as_bytes());
             copied = end;
             findings.extend(found);
+        }
+        // A number as a secret-named key's value: the whole number.
+        if let Some(Key {
+            class: Some(KeyClass::Secret(kind, Strength::Strong)),
+            colon,
+            ..
+        }) = key
+            && is_key
+            && let Some((n_start, n_end)) = number_at(line, skip_ws(line, colon))
+        {
+            let number = std::str::from_utf8(&line[n_start..n_end]).unwrap_or_default();
+            carry.remember(number.as_bytes(), kind);
+            out.extend_from_slice(&line[copied..n_start]);
+            out.extend_from_slice(b"\"[REDACTED:");
+            out.extend_from_slice(kind.as_str().as_bytes());
+            out.extend_from_slice(b"]\"");
+            copied = n_end;
+            findings.push(finding(kind, number));
         }
         i = end;
     }
@@ -91,6 +147,22 @@ pub(super) fn redact_json(line: &[u8]) -> Redacted<'_> {
         line: Cow::Owned(out),
         findings,
     }
+}
+
+/// The JSON number at `i`, when it is one of 4 or more characters (a PIN, a numeric
+/// password; not a `0` or a count).
+fn number_at(line: &[u8], i: usize) -> Option<(usize, usize)> {
+    if !line
+        .get(i)
+        .is_some_and(|&c| c.is_ascii_digit() || c == b'-')
+    {
+        return None;
+    }
+    let end = i + line[i..]
+        .iter()
+        .take_while(|&&c| c.is_ascii_digit() || matches!(c, b'-' | b'+' | b'.' | b'e' | b'E'))
+        .count();
+    (end - i >= 4).then_some((i, end))
 }
 
 /// What a JSON key says about its value.

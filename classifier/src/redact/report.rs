@@ -103,28 +103,46 @@ pub(super) struct Span {
     pub(super) kind: Kind,
 }
 
-/// Replaces `spans` in `text` (overlaps resolved: the earliest start wins, then the longest).
+/// Replaces `spans` in `text`; spans that overlap are one redaction (what either
+/// covered goes). A span that does not fall on character boundaries is left out.
 pub(super) fn apply(text: &str, mut spans: Vec<Span>) -> (String, Vec<Finding>) {
     spans.sort_by(|a, b| a.start.cmp(&b.start).then(b.end.cmp(&a.end)));
-    let mut out = String::with_capacity(text.len());
-    let mut findings = Vec::with_capacity(spans.len());
-    let mut at = 0;
+    let mut merged: Vec<Span> = Vec::with_capacity(spans.len());
     for span in spans {
-        if span.start < at || span.end <= span.start {
+        if span.end <= span.start
+            || !text.is_char_boundary(span.start)
+            || !text.is_char_boundary(span.end)
+        {
             continue;
         }
+        match merged.last_mut() {
+            Some(last) if span.start < last.end => {
+                last.end = last.end.max(span.end);
+            }
+            _ => merged.push(span),
+        }
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut findings = Vec::with_capacity(merged.len());
+    let mut at = 0;
+    for span in merged {
         out.push_str(&text[at..span.start]);
         out.push_str("[REDACTED:");
         out.push_str(span.kind.as_str());
         out.push(']');
-        findings.push(Finding {
-            kind: span.kind,
-            preview: mask(&text[span.start..span.end]),
-        });
+        findings.push(finding(span.kind, &text[span.start..span.end]));
         at = span.end;
     }
     out.push_str(&text[at..]);
     (out, findings)
+}
+
+/// The finding of `secret`, of kind `kind`.
+pub(super) fn finding(kind: Kind, secret: &str) -> Finding {
+    Finding {
+        kind,
+        preview: mask(secret),
+    }
 }
 
 /// `sk-a… (108 chars)`: at most a quarter of the secret, at most 4 characters, shown.

@@ -31,10 +31,13 @@ static FINDERS: LazyLock<Finders> = LazyLock::new(|| Finders {
 });
 
 /// The bodies of `-----BEGIN … PRIVATE KEY-----` blocks, up to their `-----END` (or the end
-/// of the text, for a block cut short). The header and footer lines stay.
-pub(super) fn private_keys(b: &[u8], spans: &mut Vec<Span>) {
+/// of the text, for a block cut short). The header and footer lines stay. Whether the text
+/// ends inside a block that goes on (no `-----END`, and nothing after the header but what a
+/// key's body holds): its next lines are the key's.
+pub(super) fn private_keys(b: &[u8], spans: &mut Vec<Span>) -> bool {
     let finder = &FINDERS.begin;
     let mut from = 0;
+    let mut open = false;
     while let Some(off) = finder.find(&b[from..]) {
         let begin = from + off;
         let header_rest = &b[begin + 11..];
@@ -54,6 +57,7 @@ pub(super) fn private_keys(b: &[u8], spans: &mut Vec<Span>) {
             .map_or(b.len(), |off| body_start + off);
         // Keep the whitespace (or escaped newlines) around the body.
         let inner = &b[body_start..body_end];
+        open = body_end == b.len() && inner.iter().all(|&c| pem_body(c));
         let lead = inner
             .iter()
             .position(|c| !c.is_ascii_whitespace())
@@ -74,6 +78,15 @@ pub(super) fn private_keys(b: &[u8], spans: &mut Vec<Span>) {
             break;
         }
     }
+    open
+}
+
+/// A byte of a PEM body as printed: base64, whitespace, its headers (`Proc-Type: 4,…`),
+/// an escaped newline.
+pub(super) fn pem_body(c: u8) -> bool {
+    c.is_ascii_alphanumeric()
+        || c.is_ascii_whitespace()
+        || matches!(c, b'+' | b'/' | b'=' | b':' | b',' | b'-' | b'\\')
 }
 
 /// Stops a URL's user information.
@@ -95,14 +108,24 @@ pub(super) fn url_passwords(b: &[u8], spans: &mut Vec<Span>) {
             continue;
         }
         let info_start = at + 3;
-        let info_end = run(b, info_start, |c| !ends_userinfo(c));
-        if b.get(info_end) != Some(&b'@') {
-            continue;
-        }
+        let mut info_end = run(b, info_start, |c| !ends_userinfo(c));
         let Some(colon) = memchr(b':', &b[info_start..info_end]) else {
             continue;
         };
         let pass_start = info_start + colon + 1;
+        if b.get(info_end) == Some(&b'/') {
+            // A password with a `/` in it (`app:Xk29/Pw83@db`), not a port and a path
+            // (`localhost:5173/@vite/client`): an `@` further on, then a host.
+            let port = b[pass_start..info_end].iter().all(u8::is_ascii_digit);
+            let end = run(b, info_end, |c| c == b'/' || !ends_userinfo(c));
+            if port || b.get(end) != Some(&b'@') || !b.get(end + 1).is_some_and(|&c| is_word(c)) {
+                continue;
+            }
+            info_end = end;
+        }
+        if b.get(info_end) != Some(&b'@') {
+            continue;
+        }
         let pass = &b[pass_start..info_end];
         if pass.is_empty() || placeholder(pass) {
             continue;

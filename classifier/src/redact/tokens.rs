@@ -1,7 +1,10 @@
 //! Detectors: tokens of a well-known prefix (API keys of each service, the `RULES` table) and
 //! JWTs; the byte classes the other detectors share.
 
+use std::sync::LazyLock;
+
 use super::report::{Kind, Span};
+use super::view::View;
 
 pub(super) fn is_word(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_'
@@ -114,6 +117,36 @@ pub(super) static RULES: &[Rule] = &[
     rule(b"dckr_pat_", is_b64url, 20, Kind::Token),
 ];
 
+/// [`RULES`] by the first byte of their prefix, in their order (a word starting with `s`
+/// is tried against the 4 rules starting with `s`, not all 50).
+struct ByFirst {
+    order: Vec<&'static Rule>,
+    /// Per first byte: its rules' range in `order`.
+    range: [(u16, u16); 256],
+}
+
+impl ByFirst {
+    fn rules(&self, c: u8) -> &[&'static Rule] {
+        let (a, b) = self.range[usize::from(c)];
+        &self.order[usize::from(a)..usize::from(b)]
+    }
+}
+
+static BY_FIRST: LazyLock<ByFirst> = LazyLock::new(|| {
+    let mut order: Vec<&'static Rule> = RULES.iter().collect();
+    // Stable: rules of one first byte keep their order (longer prefixes first).
+    order.sort_by_key(|r| r.prefix[0]);
+    let mut range = [(0u16, 0u16); 256];
+    for (i, r) in order.iter().enumerate() {
+        let entry = &mut range[usize::from(r.prefix[0])];
+        if entry.1 == 0 {
+            entry.0 = i as u16;
+        }
+        entry.1 = i as u16 + 1;
+    }
+    ByFirst { order, range }
+});
+
 /// Whether a byte can start a [`RULES`] prefix or a JWT (`eyJ`) or SendGrid key (`SG.`).
 pub(super) fn starts_rule(c: u8) -> bool {
     matches!(
@@ -136,11 +169,15 @@ pub(super) fn starts_rule(c: u8) -> bool {
 
 /// Tokens known by their prefix, JWTs and SendGrid keys, each standing alone (not inside a
 /// longer word).
-pub(super) fn prefixed_tokens(b: &[u8], spans: &mut Vec<Span>) {
+/// In a [`View`], a token may follow a word character that something unseen (a colour code)
+/// separated it from.
+pub(super) fn prefixed_tokens(b: &[u8], view: Option<&View>, spans: &mut Vec<Span>) {
     let mut i = 0;
     while i < b.len() {
         let c = b[i];
-        if !starts_rule(c) || (i > 0 && is_b64url(b[i - 1])) {
+        if !starts_rule(c)
+            || (i > 0 && is_b64url(b[i - 1]) && !view.is_some_and(|v| v.cut_before(i)))
+        {
             i += 1;
             continue;
         }
@@ -177,12 +214,9 @@ pub(super) fn token_at(b: &[u8], i: usize, spans: &mut Vec<Span>) -> Option<usiz
         }
         return None;
     }
-    for r in RULES {
-        // Two bytes first: most candidates end here, without a call to compare.
-        if r.prefix[0] != rest[0]
-            || r.prefix[1] != rest.get(1).copied().unwrap_or(0)
-            || !rest.starts_with(r.prefix)
-        {
+    for r in BY_FIRST.rules(rest[0]) {
+        // The second byte first: most candidates end here, without a call to compare.
+        if r.prefix[1] != rest.get(1).copied().unwrap_or(0) || !rest.starts_with(r.prefix) {
             continue;
         }
         let body = i + r.prefix.len();
@@ -206,6 +240,21 @@ pub(super) fn token_at(b: &[u8], i: usize, spans: &mut Vec<Span>) -> Option<usiz
         return Some(end);
     }
     None
+}
+
+/// A token cut short by the end of `b`: its prefix at `i`, its body running to the end (a
+/// key split over two text blocks); its kind and how long its body is so far.
+pub(super) fn cut_token(b: &[u8], i: usize) -> Option<(Kind, usize)> {
+    let rest = &b[i..];
+    if rest.starts_with(b"eyJ") {
+        let end = run(b, i, |c| is_b64url(c) || c == b'.');
+        return (end == b.len() && rest.contains(&b'.')).then_some((Kind::Jwt, rest.len()));
+    }
+    RULES.iter().find_map(|r| {
+        let body = i + r.prefix.len();
+        (rest.starts_with(r.prefix) && run(b, body, r.class) == b.len())
+            .then(|| (r.kind, b.len() - body))
+    })
 }
 
 /// The end of the run of `class` characters from `i`.

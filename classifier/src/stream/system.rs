@@ -53,8 +53,16 @@ pub(super) fn classify(subtype: Option<&str>, obj: &Map<String, Value>) -> Vec<T
             } else {
                 Level::Debug
             };
-            TermMsg::new(level, format!("⚙ plugin install{name} · {state}"))
-                .coalesce("plugin-install")
+            // Each plugin's rows merge with each other only: two installs interleaved keep
+            // both final states.
+            let key = ["name", "plugin", "plugin_id", "id"]
+                .iter()
+                .find_map(|k| s(k))
+                .map_or_else(
+                    || "plugin-install".to_owned(),
+                    |id| format!("plugin-install:{id}"),
+                );
+            TermMsg::new(level, format!("⚙ plugin install{name} · {state}")).coalesce(key)
         }
         "status" => {
             let mut summary = "⚙ status".to_owned();

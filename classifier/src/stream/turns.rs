@@ -12,7 +12,7 @@
 //!   assistant message belongs to that turn: it is shown as `prompt ← user`, not a second
 //!   start.
 //! - Every `result` line is one turn end: `✅ turn ok` (info), or `❌ turn fail — <why>`
-//!   (error) when `is_error` is true (an API failure reports `subtype: success` with
+//!   (error), with the turn's own `duration_ms` when the line has it (`turn ok · 310ms`), when `is_error` is true (an API failure reports `subtype: success` with
 //!   `is_error: true`) or the subtype is an `error_*` one. Its plain body lists the figures
 //!   the line carries (wall and API time, turns, cost, tokens, permission denials).
 //! - Runs pair first-in first-out. Real streams interleave: a background task's notification
@@ -39,7 +39,7 @@
 use serde_json::{Map, Value};
 
 use crate::ctx::ClassifyCtx;
-use crate::kind::{as_prompt, interrupted_row, turn_fail_row, turn_ok_row, turn_start_row};
+use crate::kind::{as_prompt, interrupted_row, timed, turn_fail_row, turn_ok_row, turn_start_row};
 use crate::msg::{BodyFormat, Level, TermMsg};
 use crate::partial::MAX_PREVIEW_BYTES;
 use crate::text::truncate_chars;
@@ -189,6 +189,7 @@ pub(crate) fn result(obj: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<Ter
         Some(why) => turn_fail_row(Some(&why)),
         None => turn_ok_row(),
     };
+    let row = timed(row, obj.get("duration_ms").and_then(Value::as_f64));
     let figures = figures(obj);
     rows.push(if figures.is_empty() {
         row

@@ -202,20 +202,23 @@ pub(crate) fn tool_result_row(
         } else {
             format!("recv ← {headline}")
         };
-        return TermMsg::new(Level::Info, summary).body_as(text, BodyFormat::Markdown);
+        return TermMsg::new(Level::Info, summary)
+            .icon(icon::TOOL_RESULT)
+            .body_as(text, BodyFormat::Markdown);
     }
     let level = if is_error { Level::Error } else { Level::Info };
+    // Every result carries its direction: `←` (inbound), `✗` when it failed.
+    let icon = if is_error {
+        icon::ERROR
+    } else {
+        icon::TOOL_RESULT
+    };
     let trimmed = text.trim();
     // (A text of more bytes than four per character allowed is long without counting.)
     if trimmed.len() <= 4 * SHORT_RESULT_CHARS
         && line_count(trimmed) <= 1
         && trimmed.chars().count() <= SHORT_RESULT_CHARS
     {
-        let icon = if is_error {
-            icon::ERROR
-        } else {
-            icon::TOOL_RESULT
-        };
         let summary = if trimmed.is_empty() {
             "(no output)"
         } else {
@@ -229,7 +232,9 @@ pub(crate) fn tool_result_row(
         .find(|l| !l.is_empty())
         .unwrap_or("");
     let headline: String = headline.chars().take(HEADLINE_CHARS).collect();
-    TermMsg::new(level, format!("{}l · {headline}…", line_count(text))).body(text)
+    TermMsg::new(level, format!("{}l · {headline}…", line_count(text)))
+        .icon(icon)
+        .body(text)
 }
 
 fn is_recv(name: &str) -> bool {

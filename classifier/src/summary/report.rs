@@ -60,6 +60,57 @@ pub struct Summary {
     pub models: Vec<String>,
     /// Subagents started (`Task`/`Agent` calls).
     pub subagents: u64,
+    /// Each subagent's share (its envelopes, those with a `parent`), in the order their calls
+    /// came; the totals above count them too.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub by_subagent: Vec<SubagentSummary>,
     /// Files written or edited, in first-seen order.
     pub files_changed: Vec<String>,
+    /// Files changed that `files_changed` does not list: always 0 (and not written) in a whole
+    /// summary (`hiveterm summary --json`, `GET …/summary`); in a summary cut to its first
+    /// paths ([`crate::SummaryFold::summary_head`]: the page's, `…/summary?files=N`), how many
+    /// more there are.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub files_changed_more: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+impl Summary {
+    /// How many files the log changed, listed or not.
+    pub fn files_changed_total(&self) -> u64 {
+        self.files_changed.len() as u64 + self.files_changed_more
+    }
+}
+
+/// One subagent's share of a [`Summary`]: what the envelopes whose `parent` is its call's
+/// envelope hold (a subagent it started in turn has its own).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SubagentSummary {
+    /// The seq of the envelope holding the call that started it.
+    pub parent: u64,
+    /// The kind of agent the call asked for (Claude Code's `subagent_type`, Gemini's
+    /// `agent_name`), when it says.
+    #[serde(default)]
+    pub agent_type: Option<String>,
+    /// The call's `description`, when it has one.
+    #[serde(default)]
+    pub description: Option<String>,
+    /// Its tool calls (every `tool_use`).
+    pub tool_calls: u64,
+    /// Its tool results that were errors.
+    pub tool_errors: u64,
+    /// Its error rows.
+    pub errors: u64,
+    /// Unix seconds of its first envelope with a time.
+    #[serde(default)]
+    pub started_at: Option<f64>,
+    /// Unix seconds of its last (latest) envelope time.
+    #[serde(default)]
+    pub ended_at: Option<f64>,
+    /// Seconds from the first to the last, to the millisecond.
+    #[serde(default)]
+    pub duration_s: Option<f64>,
 }

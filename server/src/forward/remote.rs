@@ -1,5 +1,6 @@
-//! A remote hiveterm as the forwarder sees it: its URL, one request per connection, a
-//! session's `last_seq`, and a POST of lines answered as stored, worth retrying, or refused.
+//! A remote hiveterm as the forwarder sees it: its URL, one request per connection (given up
+//! after a timeout), where a session is (its newest `Idempotency-Key`, or its `last_seq`), and
+//! a keyed POST of lines answered as stored, worth retrying, or refused.
 
 use std::time::Duration;
 
@@ -15,6 +16,22 @@ pub struct Remote {
     /// The path before `/api`, without a trailing `/`.
     prefix: String,
     token: Option<String>,
+    /// How long one request may take, connecting included, before it is given up.
+    timeout: Duration,
+}
+
+/// How long one request may take by default.
+const TIMEOUT: Duration = Duration::from_secs(60);
+
+/// A session's newest `Idempotency-Key` and what the remote stored under it
+/// (`GET /api/sessions/{id}/keys/last`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct LastKey {
+    pub key: String,
+    /// Lines stored under it.
+    pub lines: u64,
+    /// The SHA-256 of the body first sent with it (`None`: not known).
+    pub body_sha256: Option<[u8; 32]>,
 }
 
 impl Remote {
@@ -44,7 +61,14 @@ impl Remote {
             authority,
             prefix,
             token,
+            timeout: TIMEOUT,
         })
+    }
+
+    /// The same remote, with requests given up after `timeout` (default 60 s) and retried.
+    pub fn with_timeout(mut self, timeout: Duration) -> Remote {
+        self.timeout = timeout;
+        self
     }
 
     /// `http://host:port[/prefix]`, as shown to a user.
@@ -57,6 +81,7 @@ impl Remote {
         &self,
         method: &str,
         path: &str,
+        keys: Option<(&str, &str)>,
         body: Vec<u8>,
     ) -> Result<(u16, Vec<u8>), String> {
         let exchange = async {
@@ -75,6 +100,11 @@ impl Remote {
             if let Some(token) = &self.token {
                 req = req.header("authorization", format!("Bearer {token}"));
             }
+            if let Some((key, after)) = keys {
+                req = req
+                    .header("idempotency-key", key)
+                    .header("x-hiveterm-after-key", after);
+            }
             let req = req
                 .body(Full::new(Bytes::from(body)))
                 .map_err(|e| e.to_string())?;
@@ -88,15 +118,15 @@ impl Remote {
                 .to_bytes();
             Ok((status, body.to_vec()))
         };
-        tokio::time::timeout(Duration::from_secs(60), exchange)
+        tokio::time::timeout(self.timeout, exchange)
             .await
-            .map_err(|_| "no answer in 60 s".to_owned())?
+            .map_err(|_| format!("no answer in {:?}", self.timeout))?
     }
 
     /// How many events session `id` has (0 if it does not exist yet).
     pub(super) async fn last_seq(&self, id: &str) -> Result<u64, String> {
         let (status, body) = self
-            .request("GET", &format!("/api/sessions/{id}"), Vec::new())
+            .request("GET", &format!("/api/sessions/{id}"), None, Vec::new())
             .await?;
         match status {
             404 => Ok(0),
@@ -111,21 +141,61 @@ impl Remote {
         }
     }
 
-    /// Posts `lines` to session `id` (created with `title` if new).
+    /// Session `id`'s newest `Idempotency-Key`: `None` when it has none, does not exist, or
+    /// the remote is a hiveterm from before keys could be asked for (`404` for the route).
+    pub(super) async fn last_key(&self, id: &str) -> Result<Option<LastKey>, String> {
+        let (status, body) = self
+            .request(
+                "GET",
+                &format!("/api/sessions/{id}/keys/last"),
+                None,
+                Vec::new(),
+            )
+            .await?;
+        match status {
+            404 => Ok(None),
+            200 => {
+                let v: serde_json::Value =
+                    serde_json::from_slice(&body).map_err(|e| format!("GET keys/last: {e}"))?;
+                let Some(key) = v["key"].as_str() else {
+                    return Ok(None);
+                };
+                let sha = v["body_sha256"].as_str().and_then(|h| {
+                    let bytes: Option<Vec<u8>> = (0..h.len())
+                        .step_by(2)
+                        .map(|i| h.get(i..i + 2).and_then(|b| u8::from_str_radix(b, 16).ok()))
+                        .collect();
+                    bytes.and_then(|b| b.try_into().ok())
+                });
+                Ok(Some(LastKey {
+                    key: key.to_owned(),
+                    lines: v["lines"].as_u64().unwrap_or(0),
+                    body_sha256: sha,
+                }))
+            }
+            _ => Err(format!(
+                "GET keys/last: {status} {}",
+                String::from_utf8_lossy(&body)
+            )),
+        }
+    }
+
+    /// Posts `body` (lines, each ending in a newline) to session `id` (created with `title`
+    /// if new) under idempotency key `key`, to be stored only after key `after` (`""`: none).
     pub(super) async fn post(
         &self,
         id: &str,
         title: &str,
-        lines: &[Vec<u8>],
+        (key, after): (&str, &str),
+        body: &[u8],
     ) -> Result<(), Failure> {
-        let mut body = Vec::with_capacity(lines.iter().map(|l| l.len() + 1).sum());
-        for line in lines {
-            body.extend_from_slice(line);
-            body.push(b'\n');
-        }
         let path = format!("/api/sessions/{id}/events?title={}", query_escape(title));
-        match self.request("POST", &path, body).await {
+        match self
+            .request("POST", &path, Some((key, after)), body.to_vec())
+            .await
+        {
             Ok((200, _)) => Ok(()),
+            Ok((412, body)) => Err(Failure::Moved(String::from_utf8_lossy(&body).into_owned())),
             // Refused for good: a bad token, an ended session, a body over its limits.
             Ok((status @ (400 | 401 | 403 | 409 | 413 | 415), body)) => Err(Failure::Refused(
                 format!("{status} {}", String::from_utf8_lossy(&body)),
@@ -145,6 +215,9 @@ pub(super) enum Failure {
     Retry(String),
     /// The server will not take them.
     Refused(String),
+    /// The session's newest key is not the one they were to follow: another forwarder (or
+    /// an earlier run of this one, its POST late) stored lines since; resume from there.
+    Moved(String),
 }
 
 /// `title` as a query value.

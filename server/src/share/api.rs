@@ -38,6 +38,7 @@ struct Body {
     live: Option<bool>,
     redact: Option<bool>,
     title: Option<String>,
+    comments: Option<bool>,
 }
 
 async fn create(
@@ -60,6 +61,7 @@ async fn create(
         live: body.live.unwrap_or(false),
         redact: body.redact.unwrap_or(false),
         title: body.title,
+        comments: body.comments.unwrap_or(false),
     };
     let now = crate::clock::now();
     let created = super::create(state.store(), &id, &options, now).await?;
@@ -94,6 +96,5 @@ async fn revoke(
         .revoke_share(id, now)
         .await?
         .ok_or_else(|| AppError::NotFound(format!("no share {id}")))?;
-    state.redactions().forget(id);
     Ok(Json(Listed::new(&share, now)).into_response())
 }

@@ -7,8 +7,9 @@
 //! ([`resolve`]). A share is a **snapshot** of the session up to its newest event when it was
 //! made (every read under it stops there), or **live** (it follows the session); it may be
 //! **redacted** (every row, body, badge and summary read through it comes from the raw events
-//! passed through `classifier::redact` first). Expiry (default 7 days) and revocation are
-//! checked on every request: `410` for a dead link, `404` for an unknown one, neither naming
+//! passed through `classifier::redact` first, and so are its notes); it may take **comments**
+//! (its readers may add notes, `crate::notes`). Expiry (default 7 days) and revocation are
+//! checked on every request: `410` for a dead link (which shows no notes either), `404` for an unknown one, neither naming
 //! the session.
 //!
 //! - this file: tokens, options, making, listing and revoking, resolving a token;
@@ -88,6 +89,8 @@ pub struct ShareOptions {
     pub redact: bool,
     /// A title for its readers.
     pub title: Option<String>,
+    /// Its readers may add notes (a comment link).
+    pub comments: bool,
 }
 
 impl Default for ShareOptions {
@@ -97,6 +100,7 @@ impl Default for ShareOptions {
             live: false,
             redact: false,
             title: None,
+            comments: false,
         }
     }
 }
@@ -216,6 +220,7 @@ pub async fn create(
             expires_at: options.expires_in.map(|s| now + s as f64),
             snapshot_seq: (!options.live).then_some(info.last_seq),
             redact: options.redact,
+            comments: options.comments,
         })
         .await?;
     Ok(Created { share, token })

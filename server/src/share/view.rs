@@ -11,6 +11,8 @@
 //! | `GET /p/<token>/api/summary`            | the postmortem summary, as of the snapshot  |
 //! | `GET /p/<token>/api/events/history`     | history pages, up to the snapshot           |
 //! | `GET /p/<token>/api/events/stream`      | SSE, a live share only                      |
+//! | `GET /p/<token>/api/notes`              | the session's notes on the rows it shows (as of now), redacted when it is |
+//! | `POST /p/<token>/api/notes`             | a reader's note: a comment link only (`403` otherwise); see `crate::notes::api` |
 //!
 //! Every request resolves the token again (expiry and revocation are honoured each time; a
 //! stream ends when its share expires or is revoked). The security headers of every `/p/`
@@ -46,6 +48,7 @@ pub(crate) fn router() -> Router<AppState> {
         .route("/p/{token}/api/summary", get(summary))
         .route("/p/{token}/api/events/history", get(history))
         .route("/p/{token}/api/events/stream", get(stream))
+        .route("/p/{token}/api/notes", get(notes).post(add_note))
         .route(
             "/p/{token}/api/{*rest}",
             axum::routing::any(|| async { AppError::NotFound("no such API route".into()) }),
@@ -114,6 +117,7 @@ async fn about(
         "live": share.live(),
         "snapshot_seq": share.snapshot_seq,
         "redact": share.redact,
+        "comments": share.comments,
     }))
     .into_response())
 }
@@ -138,6 +142,22 @@ async fn history(
     Params(params): Params<HistoryParams>,
 ) -> Result<Response, AppError> {
     history_of(&state, &scope(&state, &token).await?.1, &params).await
+}
+
+async fn notes(
+    State(state): State<AppState>,
+    Path(token): Path<String>,
+) -> Result<Response, AppError> {
+    crate::notes::api::list_of(&state, &scope(&state, &token).await?.1).await
+}
+
+async fn add_note(
+    State(state): State<AppState>,
+    Path(token): Path<String>,
+    body: axum::body::Body,
+) -> Result<Response, AppError> {
+    let (share, scope) = scope(&state, &token).await?;
+    crate::notes::api::comment(&state, &share, &scope, body).await
 }
 
 /// The live tail of a live share (a snapshot has none: `404`), ended when the share expires

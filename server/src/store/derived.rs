@@ -7,7 +7,7 @@ use std::pin::pin;
 use std::task::{Context, Poll, Waker};
 
 use super::error::StoreError;
-use crate::fold::{Checkpoint, SessionFold, StoredEvent};
+use crate::fold::{CHECKPOINT_BYTES, Checkpoint, SessionFold, StoredEvent};
 
 /// The default checkpoint interval.
 pub const CHECKPOINT_EVERY: u64 = 256;
@@ -17,11 +17,12 @@ const PAGE: u64 = 4096;
 
 /// What derived data (checkpoints, stored envelopes) depends on: this crate's version, the
 /// source of the classifier and of the fold (`fold.rs`, `badges.rs`; fingerprinted by
-/// `build.rs`) and the checkpoint interval. Derived data written under another is dropped and
-/// rebuilt from the raw events.
+/// `build.rs`) and the checkpoints' placement (every `every` events, and every
+/// [`CHECKPOINT_BYTES`]). Derived data written under another is dropped and rebuilt from the
+/// raw events.
 pub(crate) fn derived_format(every: u64) -> String {
     format!(
-        "fold/{}/classifier-{}/every-{every}",
+        "fold/{}/classifier-{}/every-{every}/bytes-{CHECKPOINT_BYTES}",
         env!("CARGO_PKG_VERSION"),
         env!("HIVETERM_CLASSIFIER_FINGERPRINT")
     )
@@ -57,7 +58,7 @@ pub(crate) trait Derive {
 
 /// When the derived data was written under another [`derived_format`]: drops it and derives
 /// it again from every session's raw events, through the one fold (an envelope stored for
-/// each event with rows, a checkpoint every `every` events). Answers how many sessions were
+/// each event with rows, a checkpoint where [`SessionFold::checkpoint_due`] says). Answers how many sessions were
 /// rebuilt (`None`: the data was current); the caller commits, then calls [`log_rebuilt`].
 pub(crate) async fn rebuild_if_stale(
     db: &mut impl Derive,
@@ -83,8 +84,8 @@ pub(crate) async fn rebuild_if_stale(
                     db.rendered(id, ev.seq(), &serde_json::to_string(&env)?)
                         .await?;
                 }
-                if ev.seq() % every == 0 {
-                    db.checkpoint(id, ev.seq(), &fold.checkpoint()).await?;
+                if let Some(cp) = fold.checkpoint_due(ev.seq(), every) {
+                    db.checkpoint(id, ev.seq(), &cp).await?;
                 }
                 pos = ev.seq();
             }

@@ -16,13 +16,25 @@ pub enum StoreError {
     TooNew(i64, usize),
     /// The store is shut down.
     Closed,
+    /// A keyed append found more stored under its key than its request took (another
+    /// replica stored the same retry meanwhile): nothing was written; try the request again.
+    Raced(String),
+    /// A keyed append's `X-Hiveterm-After-Key` is not the session's newest key (another
+    /// replica stored a newer one meanwhile): nothing was written.
+    NotAfter(String),
 }
 
 impl StoreError {
     /// Whether the error refused a request without writing anything (no such session, an
     /// ended one), rather than a failure that may have written part of a command.
     pub fn is_refusal(&self) -> bool {
-        matches!(self, StoreError::NoSession(_) | StoreError::Ended(_))
+        matches!(
+            self,
+            StoreError::NoSession(_)
+                | StoreError::Ended(_)
+                | StoreError::Raced(_)
+                | StoreError::NotAfter(_)
+        )
     }
 }
 
@@ -38,6 +50,7 @@ impl std::fmt::Display for StoreError {
                 "database schema version {v} is newer than this hiveterm knows ({known})"
             ),
             StoreError::Closed => f.write_str("the store is shut down"),
+            StoreError::Raced(m) | StoreError::NotAfter(m) => f.write_str(m),
         }
     }
 }

@@ -12,10 +12,13 @@
 //!   changes (another classifier);
 //! - after a commit, the touched sessions' hubs get their new fold and the committed frames
 //!   (nothing is broadcast that is not stored);
-//! - history pages and SSE backlogs read from the stored envelopes, never classified again.
+//! - history pages and SSE backlogs read from the stored envelopes, never classified again;
+//! - notes (`note`) beside the session; after a note's write commits, the session's hub on
+//!   every replica is told (`Hub::notes_changed`), and its streams send a `notes` frame.
 
 mod derived;
 mod error;
+mod note;
 mod postgres;
 mod request;
 mod share;
@@ -27,6 +30,8 @@ use std::sync::Arc;
 pub use crate::hub::SessionInfo;
 pub use derived::CHECKPOINT_EVERY;
 pub use error::StoreError;
+use note::NoteWrite;
+pub use note::{NewNote, Note};
 pub use request::{
     Append, Appended, FollowPos, IdempotencyKey, Keyed, MAX_TITLE_BYTES, RawLine, cut_title,
 };
@@ -164,6 +169,16 @@ impl Store {
         }
     }
 
+    /// Session `id`'s newest idempotency key (the one whose lines end last) and what was
+    /// stored under it: where a producer that names its keys after its position (the
+    /// forwarder) resumes.
+    pub async fn last_key(&self, id: &str) -> Result<Option<(String, Keyed)>, StoreError> {
+        match &*self.backend {
+            Backend::Sqlite(db) => db.last_key(id).await,
+            Backend::Postgres(db) => db.last_key(id).await,
+        }
+    }
+
     /// A followed file's stored position.
     pub async fn follow_pos(&self, path: &str) -> Result<Option<FollowPos>, StoreError> {
         match &*self.backend {
@@ -251,6 +266,61 @@ impl Store {
         match &*self.backend {
             Backend::Sqlite(db) => db.share(id).await,
             Backend::Postgres(db) => db.share(id).await,
+        }
+    }
+
+    async fn write_note(&self, write: NoteWrite) -> Result<Option<Note>, StoreError> {
+        match &*self.backend {
+            Backend::Sqlite(db) => db.write_note(write).await,
+            Backend::Postgres(db) => db.write_note(write).await,
+        }
+    }
+
+    /// Stores a new note; answers it as stored (with its id). The session's live pages, on
+    /// every replica, are told after the commit (a `notes` frame on their streams).
+    pub async fn create_note(&self, note: NewNote) -> Result<Note, StoreError> {
+        self.write_note(NoteWrite::Create(note))
+            .await?
+            .ok_or_else(|| StoreError::Corrupt("a note just stored is missing".into()))
+    }
+
+    /// Replaces the text of note `id` of `session`; answers it (`None`: no such note).
+    pub async fn update_note(
+        &self,
+        session: &str,
+        id: u64,
+        text: String,
+        at: f64,
+    ) -> Result<Option<Note>, StoreError> {
+        let session = session.to_owned();
+        self.write_note(NoteWrite::Update {
+            session,
+            id,
+            text,
+            at,
+        })
+        .await
+    }
+
+    /// Deletes note `id` of `session`; answers it as it was (`None`: no such note).
+    pub async fn delete_note(&self, session: &str, id: u64) -> Result<Option<Note>, StoreError> {
+        let session = session.to_owned();
+        self.write_note(NoteWrite::Delete { session, id }).await
+    }
+
+    /// A session's notes, ordered by `from` (then `to`, then id).
+    pub async fn notes(&self, session: &str) -> Result<Vec<Note>, StoreError> {
+        match &*self.backend {
+            Backend::Sqlite(db) => db.notes(session).await,
+            Backend::Postgres(db) => db.notes(session).await,
+        }
+    }
+
+    /// How many notes readers wrote through share `share` (a comment link's cap).
+    pub async fn notes_of_share(&self, share: u64) -> Result<u64, StoreError> {
+        match &*self.backend {
+            Backend::Sqlite(db) => db.notes_of_share(share).await,
+            Backend::Postgres(db) => db.notes_of_share(share).await,
         }
     }
 

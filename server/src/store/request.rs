@@ -91,6 +91,13 @@ pub struct IdempotencyKey {
     pub key: String,
     /// The SHA-256 of the request's body.
     pub body_sha256: [u8; 32],
+    /// Lines the request takes to be stored under the key before this append (a retry's
+    /// earlier tries', its own earlier turns'). PostgreSQL checks it under the session's row
+    /// lock, where another replica may be storing the same retry at the same moment.
+    pub stored: u64,
+    /// The key the session's newest must be before the key's first lines
+    /// (`X-Hiveterm-After-Key`; `""`: none), checked likewise.
+    pub after: Option<String>,
 }
 
 /// What was stored under an idempotency key of a session.

@@ -28,6 +28,8 @@ pub struct Share {
     pub redact: bool,
     /// When it was revoked, if it was.
     pub revoked_at: Option<f64>,
+    /// Its readers may add notes (a comment link).
+    pub comments: bool,
 }
 
 impl Share {
@@ -54,6 +56,8 @@ pub struct NewShare {
     pub snapshot_seq: Option<u64>,
     /// Read redacted.
     pub redact: bool,
+    /// Its readers may add notes.
+    pub comments: bool,
 }
 
 /// A share write, queued like any other write (SQLite's one writer thread).

@@ -472,3 +472,19 @@ pub async fn all_history(addr: SocketAddr, id: &str, limit: usize) -> Vec<Value>
     out.reverse();
     out
 }
+
+/// `hiveterm COMMAND ARGS… --db DB` (the commands that work on a server's database: `share`,
+/// `note`): whether it succeeded, its stdout and its stderr.
+pub fn cli(command: &str, db: &str, args: &[&str]) -> (bool, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hiveterm"))
+        .arg(command)
+        .args(args)
+        .args(["--db", db])
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}

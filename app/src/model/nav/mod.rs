@@ -109,6 +109,8 @@ pub enum Key {
     Latest,
     /// `c`: copy a link to the current row (or the selected range).
     CopyLink,
+    /// `a`: write a note on the current row (or the selected range).
+    Note,
 }
 
 impl Key {
@@ -123,6 +125,7 @@ impl Key {
             "e" => Key::Expand,
             "G" => Key::Latest,
             "c" => Key::CopyLink,
+            "a" => Key::Note,
             _ => return None,
         })
     }
@@ -262,6 +265,14 @@ impl Nav {
     pub fn goto(&mut self, seq: u64) {
         self.pending = Some(SeqRange::one(seq));
         self.selection = None;
+        self.follow = false;
+    }
+
+    /// Goes to a range as its `#seq=A-B` link would (a note's): pending until its first row
+    /// is held, then selected (a range) and revealed; the tail no longer followed.
+    pub fn goto_range(&mut self, range: SeqRange) {
+        self.pending = Some(range);
+        self.selection = (range.first != range.last).then_some(range);
         self.follow = false;
     }
 

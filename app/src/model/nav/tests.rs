@@ -19,6 +19,7 @@ fn view(seqs: impl IntoIterator<Item = u64>, warn: &[u64]) -> ViewState {
             &TermEnvelope {
                 ts: Some(seq as f64),
                 seq: Some(seq),
+                parent: None,
                 msgs: vec![TermMsg::new(level, format!("row {seq}"))],
             },
         );
@@ -111,6 +112,7 @@ fn keys_move_through_rows_and_problems() {
     check(&nav, "/", None);
     assert_eq!(Key::of("x"), None);
     assert_eq!(Key::of("G"), Some(Key::Latest));
+    assert_eq!(Key::of("a"), Some(Key::Note));
     let empty = ViewState::default();
     assert_eq!(Nav::new(false, None).target(Key::Down, &empty), None);
 }
@@ -185,6 +187,7 @@ fn a_permalink_waits_for_its_rows_and_pages_back_to_them() {
         .map(|seq| TermEnvelope {
             ts: Some(seq as f64),
             seq: Some(seq),
+            parent: None,
             msgs: vec![TermMsg::new(Level::Info, "x")],
         })
         .collect();
@@ -316,4 +319,25 @@ fn first_error_goes_to_its_row_like_a_permalink() {
     nav.goto(3);
     assert_eq!(nav.found(&s, false), None);
     assert_eq!(nav.seek_before(&s, Some(10)), Some(10));
+}
+
+#[test]
+fn a_notes_range_is_gone_to_and_selected() {
+    let s = view((10..=30).step_by(2), &[]);
+    let check = |range: &str, first_shown: u64, selected: Option<&str>| {
+        let mut nav = Nav::new(true, None);
+        let range = SeqRange::parse(range).unwrap();
+        nav.goto_range(range);
+        assert!(!nav.follows());
+        assert_eq!(
+            nav.selection(),
+            selected.and_then(SeqRange::parse),
+            "{range:?}"
+        );
+        let n = nav.found(&s, false).unwrap();
+        assert_eq!(seq_at(&s, n), Some(first_shown));
+    };
+    check("#seq=14-20", 14, Some("#seq=14-20"));
+    check("#seq=22-22", 22, None);
+    check("#18", 18, None);
 }

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use classifier::{RowKind, TermEnvelope, TermMsg, row_kind};
 
+use crate::model::nest::Block;
 use crate::model::rows::{Filter, Row, TurnTime, level_index};
 use crate::model::state::view_state::ViewState;
 use crate::worker::protocol::Lazy;
@@ -28,6 +29,49 @@ impl ViewState {
             msg,
             turn: None,
             lazy: None,
+            parent: None,
+            depth: 0,
+        }
+    }
+
+    /// The held rows of envelope `seq` (rows are held in seq order).
+    pub(super) fn rows_of(&self, seq: u64) -> impl Iterator<Item = &Arc<Row>> {
+        let i = self.rows.partition_point(|r| r.seq.is_none_or(|s| s < seq));
+        self.rows.range(i..).take_while(move |r| r.seq == Some(seq))
+    }
+
+    /// A subagent's row (its envelope's `parent`): its depth, and its block counts it.
+    fn nest(&mut self, row: &mut Row, parent: u64) {
+        row.parent = Some(parent);
+        if !self.blocks.contains_key(&parent) {
+            let call = self
+                .rows_of(parent)
+                .find(|r| row_kind(&r.msg) == RowKind::ToolCall)
+                .cloned();
+            let depth = self.rows_of(parent).next().map_or(0, |r| r.depth) + 1;
+            self.blocks
+                .insert(parent, Block::new(depth, call.as_deref()));
+        }
+        let block = self.blocks.get_mut(&parent).expect("just made");
+        row.depth = block.depth;
+        block.add(row);
+    }
+
+    /// The blocks again from the rows held (after rows were dropped or put before).
+    pub(super) fn rebuild_blocks(&mut self) {
+        if self.blocks.is_empty() && self.rows.iter().all(|r| r.parent.is_none()) {
+            return;
+        }
+        self.blocks.clear();
+        let rows: Vec<Arc<Row>> = self.rows.iter().cloned().collect();
+        for (i, r) in rows.iter().enumerate() {
+            if let Some(p) = r.parent {
+                let mut row = (**r).clone();
+                self.nest(&mut row, p);
+                if row.depth != r.depth {
+                    self.rows[i] = Arc::new(row);
+                }
+            }
         }
     }
 
@@ -54,7 +98,16 @@ impl ViewState {
         self.counts[level_index(row.msg.level)] += 1;
         let h = self.estimate(&row);
         let p = self.base + self.rows.len() as u64;
-        if self.passes(&row) {
+        let reset = row.parent.is_none() && row_kind(&row.msg) == RowKind::ConversationReset;
+        if reset {
+            // The rows before it are folded away under it.
+            self.reset = Some(p);
+            self.earlier_open = false;
+        }
+        if row.parent.is_some() || self.dirty || reset {
+            // Shown under its call, not at the end: the list is built again once settled.
+            self.dirty = true;
+        } else if self.passes(&row) {
             self.visible.push(p);
             self.layout.push(h);
         }
@@ -67,6 +120,8 @@ impl ViewState {
         if self.visible.last() == Some(&p) {
             self.visible.pop();
             self.layout.pop();
+        } else if self.nested() {
+            self.dirty = true;
         }
         if let Some(row) = self.rows.pop_back() {
             self.counts[level_index(row.msg.level)] -= 1;
@@ -90,6 +145,10 @@ impl ViewState {
             self.base += 1;
         }
         self.first_seq = self.rows.iter().find_map(|r| r.seq);
+        if self.reset.is_some_and(|r| r < self.base) {
+            self.reset = None;
+        }
+        self.rebuild_blocks();
         self.rebuild_visible();
     }
 }
@@ -103,6 +162,7 @@ pub fn apply(state: &mut ViewState, env: &TermEnvelope) {
         return;
     }
     apply_lazy(state, env.clone(), &[]);
+    state.settle();
 }
 
 fn is_repeat(state: &ViewState, env: &TermEnvelope) -> bool {
@@ -111,7 +171,8 @@ fn is_repeat(state: &ViewState, env: &TermEnvelope) -> bool {
 
 /// [`apply`] for an envelope whose rows' bodies were left in the file: `lazy` lists them
 /// (`(seq, idx, body lines)`, in order, others' rows among them allowed). The envelope is
-/// taken: its rows become the held rows without a copy.
+/// taken: its rows become the held rows without a copy. A subagent's rows (nested under their
+/// call) are shown once the batch is settled: call [`ViewState::settle`] after the batch.
 pub fn apply_lazy(state: &mut ViewState, env: TermEnvelope, lazy: &[Lazy]) {
     if is_repeat(state, &env) {
         return;
@@ -132,33 +193,41 @@ pub fn apply_lazy(state: &mut ViewState, env: TermEnvelope, lazy: &[Lazy]) {
         if row.msg.body.is_none() {
             row.lazy = mine.iter().find(|l| l.1 as usize == idx).map(|l| l.2);
         }
-        match row_kind(&row.msg) {
-            RowKind::TurnStart => {
-                state.in_flight = true;
-                state.open_turn = env.ts;
-                row.turn = env.ts.map(|ts| Box::new(TurnTime::Start { ts }));
-            }
-            k if k.is_turn_end() => {
-                state.in_flight = false;
-                let dur = match (state.open_turn.take(), env.ts) {
-                    (Some(start), Some(end)) if end >= start => Some(end - start),
-                    _ => None,
-                };
-                row.turn = env.ts.map(|ts| Box::new(TurnTime::End { ts, dur }));
-            }
-            _ => {}
+        match env.parent {
+            // A subagent's turns are its block's, not the session's.
+            Some(parent) => state.nest(&mut row, parent),
+            None => turn_time(state, &mut row, env.ts),
         }
         if let Some(key) = &row.msg.coalesce_key
-            && state
-                .rows
-                .back()
-                .is_some_and(|last| last.msg.coalesce_key.as_ref() == Some(key))
+            && state.rows.back().is_some_and(|last| {
+                last.msg.coalesce_key.as_ref() == Some(key) && last.parent == row.parent
+            })
         {
             state.pop_back();
         }
         state.push_back(row);
     }
     state.evict();
+}
+
+/// A main-agent turn row's time: a start opens a turn (runs may overlap), an end or an
+/// interruption closes the oldest open one. A turn end whose line said the turn's own duration
+/// shows that on its summary (`turn ok · 375ms`), so its time here is the clock only; else the
+/// duration since the start it closes.
+fn turn_time(state: &mut ViewState, row: &mut Row, ts: Option<f64>) {
+    let kind = row_kind(&row.msg);
+    if kind == RowKind::TurnStart {
+        state.open_turns.push_back(ts);
+        row.turn = ts.map(|ts| Box::new(TurnTime::Start { ts }));
+    } else if kind.ends_turn() {
+        let start = state.open_turns.pop_front().flatten();
+        let dur = match (start, ts) {
+            _ if classifier::turn_duration(&row.msg).is_some() => None,
+            (Some(start), Some(end)) if end >= start => Some(end - start),
+            _ => None,
+        };
+        row.turn = ts.map(|ts| Box::new(TurnTime::End { ts, dur }));
+    }
 }
 
 /// Replaces the filter and rebuilds the visible list.

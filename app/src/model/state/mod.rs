@@ -9,12 +9,17 @@
 //! - `apply`: the reducers that append, filter and clear ([`apply()`], [`apply_lazy`],
 //!   [`set_filter`], [`clear`]).
 //! - `prepend`: an older page of history put before the rows held ([`prepend()`]).
+//! - `blocks`: subagents' blocks under their calls and the earlier conversation folded under a
+//!   reset: what a call row shows, opening and closing them.
 
 mod apply;
+mod blocks;
 mod prepend;
 mod view_state;
 
-pub use crate::model::rows::{Filter, Row, Shape, TurnTime, level_index, shape_of};
+pub use crate::model::rows::{
+    Direction, Filter, Row, Shape, TurnTime, direction, level_index, shape_of,
+};
 pub use apply::{apply, apply_lazy, clear, set_filter};
 pub use prepend::prepend;
 pub use view_state::{BODY_MAX_LINES, DEFAULT_MAX_ROWS, LINE_PX, ViewState};

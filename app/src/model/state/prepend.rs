@@ -48,14 +48,16 @@ pub fn prepend(state: &mut ViewState, page: &[TermEnvelope]) {
     {
         older.pop_back();
     }
-    // The seam: the first turn end held may pair with the page's open start.
-    if let Some(start) = older.open_turn {
+    // The seam: the first turn end held may pair with the page's oldest open start.
+    if let Some(Some(start)) = older.open_turns.front().copied() {
         for (i, row) in state.rows.iter().enumerate() {
             match row_kind(&row.msg) {
+                _ if row.parent.is_some() => {}
                 RowKind::TurnStart => break,
-                k if k.is_turn_end() => {
+                k if k.ends_turn() => {
                     if let Some(TurnTime::End { ts, dur: None }) = row.turn.as_deref().copied()
                         && ts >= start
+                        && classifier::turn_duration(&row.msg).is_none()
                     {
                         let mut fixed = (**row).clone();
                         fixed.turn = Some(Box::new(TurnTime::End {
@@ -70,14 +72,14 @@ pub fn prepend(state: &mut ViewState, page: &[TermEnvelope]) {
             }
         }
     }
-    // A turn still open in the older page while none was seen held: in flight.
-    if state.open_turn.is_none() && !state.in_flight && older.in_flight {
+    // Turns still open in the older page while none was seen held: in flight.
+    if state.open_turns.is_empty() && !older.open_turns.is_empty() {
         let held_has_turn = state.rows.iter().any(|r| {
-            matches!(row_kind(&r.msg), RowKind::TurnStart) || row_kind(&r.msg).is_turn_end()
+            r.parent.is_none()
+                && (matches!(row_kind(&r.msg), RowKind::TurnStart) || row_kind(&r.msg).ends_turn())
         });
         if !held_has_turn {
-            state.in_flight = true;
-            state.open_turn = older.open_turn;
+            state.open_turns = older.open_turns.clone();
         }
     }
     for row in older.rows.iter().rev() {
@@ -98,6 +100,7 @@ pub fn prepend(state: &mut ViewState, page: &[TermEnvelope]) {
         state.heights.push_front(h);
     }
     state.first_seq = page.first().and_then(|e| e.seq);
+    state.rebuild_blocks();
     state.rebuild_visible();
     state.evict();
 }

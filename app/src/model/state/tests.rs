@@ -12,6 +12,7 @@ fn env(seq: u64, ts: f64, msgs: Vec<TermMsg>) -> TermEnvelope {
     TermEnvelope {
         ts: Some(ts),
         seq: Some(seq),
+        parent: None,
         msgs,
     }
 }
@@ -125,6 +126,7 @@ fn envelopes_without_seq_always_append() {
     let e = TermEnvelope {
         ts: None,
         seq: None,
+        parent: None,
         msgs: vec![msg(Level::Info, "x")],
     };
     let s = run(&[e.clone(), e]);
@@ -208,6 +210,7 @@ fn turn_rows_without_ts_have_no_time() {
     let e = TermEnvelope {
         ts: None,
         seq: Some(1),
+        parent: None,
         msgs: vec![msg(Level::Info, "TURN ← a").icon("◆")],
     };
     assert_eq!(
@@ -690,4 +693,258 @@ fn a_search_shows_the_rows_the_worker_found_in_bodies_left_in_the_file() {
         },
     );
     assert_eq!(summaries(&s), ["needle in the summary"]);
+}
+
+// Issue 21: subagents nested, turn times, turns in flight, direction.
+
+fn sub(seq: u64, parent: u64, m: TermMsg) -> TermEnvelope {
+    TermEnvelope {
+        parent: Some(parent),
+        ..one(seq, m)
+    }
+}
+
+fn call(summary: &str) -> TermMsg {
+    msg(Level::Info, summary).icon("🤖")
+}
+
+#[test]
+fn a_subagents_rows_are_one_block_under_its_call() {
+    let envs = [
+        one(3, call("Agent Survey the repo [general-purpose]")),
+        one(4, msg(Level::Info, "main goes on")),
+        sub(5, 3, msg(Level::Info, "Read README.md").icon("📖")),
+        sub(6, 3, msg(Level::Info, "8l · # tinycalc…").icon("←")),
+        one(7, msg(Level::Info, "main again")),
+        // The subagent's own transcript, read after the main file: still under its call.
+        sub(9, 3, call("Task Look deeper [Explore]")),
+        sub(10, 9, msg(Level::Info, "Grep TODO").icon("🔍")),
+        sub(11, 3, msg(Level::Info, "turn ok").icon("✅")),
+    ];
+    // Closed by default (the expand preference): the call and the main agent's rows.
+    let mut s = run(&envs);
+    assert_eq!(
+        summaries(&s),
+        [
+            "Agent Survey the repo [general-purpose]",
+            "main goes on",
+            "main again"
+        ]
+    );
+    let call_row = s.visible_row(0).unwrap().clone();
+    assert_eq!(
+        s.block_of(&call_row),
+        Some((
+            "general-purpose · Survey the repo · 2 tool calls · 6.0s · ✓ done".to_owned(),
+            false
+        ))
+    );
+    assert_eq!(s.block_of(s.visible_row(1).unwrap()), None);
+    s.set_block_open(3, true);
+    let open = [
+        "Agent Survey the repo [general-purpose]",
+        "Read README.md",
+        "8l · # tinycalc…",
+        "Task Look deeper [Explore]",
+        "turn ok",
+        "main goes on",
+        "main again",
+    ];
+    assert_eq!(summaries(&s), open);
+    let depths: Vec<u32> = (0..s.visible_len())
+        .map(|n| s.visible_row(n).unwrap().depth)
+        .collect();
+    assert_eq!(depths, [0, 1, 1, 1, 1, 0, 0]);
+    // The nested subagent's block opens on its own, one step deeper.
+    s.set_block_open(9, true);
+    assert_eq!(summaries(&s)[4], "Grep TODO");
+    assert_eq!(s.visible_row(4).unwrap().depth, 2);
+    // The expand preference opens every block.
+    let mut e = ViewState::default();
+    e.set_expand(true);
+    for env in &envs {
+        apply(&mut e, env);
+    }
+    assert_eq!(e.visible_len(), 8);
+    // A permalink finds its row wherever it is shown.
+    assert_eq!(e.position_of_seq(4), Some(6));
+    assert_eq!(e.position_of_seq(10), Some(4));
+    assert_eq!(e.position_from(8), Some(3));
+    // Closing the block hides its rows, the nested ones too.
+    e.set_block_open(3, false);
+    assert_eq!(e.visible_len(), 3);
+}
+
+#[test]
+fn nested_rows_of_a_batch_are_shown_once_it_is_settled() {
+    let mut s = ViewState::default();
+    s.set_expand(true);
+    for e in [
+        one(1, call("Agent a [x]")),
+        sub(2, 1, msg(Level::Info, "in")),
+        one(3, msg(Level::Info, "main")),
+    ] {
+        apply_lazy(&mut s, e, &[]);
+    }
+    s.settle();
+    assert_eq!(summaries(&s), ["Agent a [x]", "in", "main"]);
+    // A subagent's tick does not replace the main agent's with the same key, nor the reverse.
+    let mut t = run(&[tick(1, 1)]);
+    apply(
+        &mut t,
+        &sub(
+            2,
+            1,
+            msg(Level::Debug, "thinking… ~2 tokens")
+                .icon("🧠")
+                .coalesce("thinking-tok"),
+        ),
+    );
+    assert_eq!(t.len(), 2);
+}
+
+#[test]
+fn a_turn_end_that_says_its_own_duration_shows_that_not_the_gap() {
+    // Stored stream-json: the init and the result came in one batch (the same arrival time);
+    // the result says 310ms.
+    let s = run(&[
+        env(1, 100.0, vec![msg(Level::Info, "TURN ← user").icon("◆")]),
+        env(
+            2,
+            100.0,
+            vec![msg(Level::Info, "turn ok · 310ms").icon("✅")],
+        ),
+    ]);
+    assert_eq!(
+        s.visible_row(1).unwrap().turn.as_deref().copied(),
+        Some(TurnTime::End {
+            ts: 100.0,
+            dur: None
+        })
+    );
+    assert!(!s.in_flight());
+}
+
+#[test]
+fn overlapping_runs_pair_first_in_first_out_and_both_keep_the_banner_busy() {
+    let mut s = run(&[
+        env(1, 0.0, vec![msg(Level::Info, "TURN ← user").icon("◆")]),
+        env(2, 5.0, vec![msg(Level::Info, "TURN ← task").icon("◆")]),
+    ]);
+    assert_eq!(s.turns_in_flight(), 2);
+    apply(
+        &mut s,
+        &env(3, 8.0, vec![msg(Level::Info, "turn ok").icon("✅")]),
+    );
+    assert!(s.in_flight());
+    apply(
+        &mut s,
+        &env(4, 9.0, vec![msg(Level::Info, "turn ok").icon("✅")]),
+    );
+    assert!(!s.in_flight());
+    let durs: Vec<Option<f64>> = [2, 3]
+        .iter()
+        .map(
+            |&n| match s.visible_row(n).unwrap().turn.as_deref().copied() {
+                Some(TurnTime::End { dur, .. }) => dur,
+                _ => None,
+            },
+        )
+        .collect();
+    assert_eq!(durs, [Some(8.0), Some(4.0)]);
+}
+
+#[test]
+fn an_interruption_ends_its_turn_with_its_time() {
+    let s = run(&[
+        env(1, 10.0, vec![msg(Level::Info, "TURN ← user").icon("◆")]),
+        env(
+            2,
+            13.0,
+            vec![msg(Level::Warn, "interrupted by user").icon("⏹")],
+        ),
+    ]);
+    assert_eq!(
+        s.visible_row(1).unwrap().turn.as_deref().copied(),
+        Some(TurnTime::End {
+            ts: 13.0,
+            dur: Some(3.0)
+        })
+    );
+    assert!(!s.in_flight());
+}
+
+#[test]
+fn a_subagents_turns_are_not_the_sessions() {
+    let mut s = run(&[
+        env(1, 0.0, vec![msg(Level::Info, "TURN ← user").icon("◆")]),
+        one(2, call("Agent a [x]")),
+        sub(3, 2, msg(Level::Info, "TURN ← agent").icon("◆")),
+        sub(4, 2, msg(Level::Info, "turn ok").icon("✅")),
+    ]);
+    assert_eq!(s.turns_in_flight(), 1);
+    apply(
+        &mut s,
+        &env(5, 6.0, vec![msg(Level::Info, "turn ok").icon("✅")]),
+    );
+    assert!(!s.in_flight());
+    assert_eq!(
+        s.rows().last().unwrap().turn.as_deref().copied(),
+        Some(TurnTime::End {
+            ts: 6.0,
+            dur: Some(6.0)
+        })
+    );
+}
+
+#[test]
+fn a_call_goes_out_and_its_result_comes_in() {
+    for (m, want) in [
+        (
+            msg(Level::Info, "Read a.rs").icon("📖"),
+            Some(Direction::Out),
+        ),
+        (msg(Level::Info, "ok").icon("←"), Some(Direction::In)),
+        (msg(Level::Info, "8l · out…").icon("←"), Some(Direction::In)),
+        (msg(Level::Error, "boom").icon("✗"), None),
+        (
+            msg(Level::Info, "").body_as("text", BodyFormat::Markdown),
+            None,
+        ),
+        (msg(Level::Info, "turn ok").icon("✅"), None),
+    ] {
+        assert_eq!(direction(&m), want, "{m:?}");
+    }
+    assert_ne!(Direction::Out.class(), Direction::In.class());
+}
+
+#[test]
+fn a_conversation_reset_folds_the_rows_before_it_away() {
+    let mut s = run(&[
+        one(1, msg(Level::Info, "TURN ← user").icon("◆")),
+        one(2, msg(Level::Info, "old answer")),
+        one(3, msg(Level::Info, "⚙ conversation reset")),
+        one(4, msg(Level::Info, "new")),
+    ]);
+    assert_eq!(summaries(&s), ["⚙ conversation reset", "new"]);
+    let reset = s.visible_row(0).unwrap().clone();
+    assert_eq!(
+        s.block_of(&reset),
+        Some(("earlier conversation · 2 rows".to_owned(), false))
+    );
+    s.toggle_block_at(0);
+    assert_eq!(
+        summaries(&s),
+        ["TURN ← user", "old answer", "⚙ conversation reset", "new"]
+    );
+    // The toggle is on the reset row wherever it is shown.
+    let at = s.position_of_seq(3).unwrap();
+    s.toggle_block_at(at);
+    assert_eq!(s.visible_len(), 2);
+    // A debug row of the same words is no reset.
+    let t = run(&[
+        one(1, msg(Level::Info, "x")),
+        one(2, msg(Level::Debug, "⚙ conversation reset")),
+    ]);
+    assert_eq!(t.visible_len(), 2);
 }

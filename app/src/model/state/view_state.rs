@@ -7,6 +7,7 @@ use std::sync::Arc;
 use crate::model::layout::HeightIndex;
 use classifier::Level;
 
+use crate::model::nest::{Block, display_order};
 use crate::model::rows::{Filter, Row, Shape};
 
 /// Pixel height of one line of text; `style/terminal.css` fixes `line-height` to it.
@@ -45,10 +46,22 @@ pub struct ViewState {
     pub(super) next_uid: u64,
     pub(super) first_seq: Option<u64>,
     pub(super) last_seq: Option<u64>,
-    /// `ts` of the last turn start not yet ended (while appending).
-    pub(super) open_turn: Option<f64>,
-    /// Turn starts minus ends seen while appending (drives the banner shimmer).
-    pub(super) in_flight: bool,
+    /// The main agent's turns started and not yet ended, oldest first, with their start's
+    /// `ts`: runs pair first in, first out (a second run may start while one is open); the
+    /// banner shimmers while any is.
+    pub(super) open_turns: VecDeque<Option<f64>>,
+    /// Subagents' blocks by the `seq` of their call's envelope ([`crate::model::nest`]).
+    pub(super) blocks: HashMap<u64, Block>,
+    /// Blocks the reader opened or closed by hand, by call seq (else the expand preference).
+    pub(super) blocks_toggled: HashMap<u64, bool>,
+    /// Absolute position of the last `⚙ conversation reset` row: the rows before it are folded
+    /// away under it unless `earlier_open`.
+    pub(super) reset: Option<u64>,
+    /// The reader opened the rows before the last conversation reset.
+    pub(super) earlier_open: bool,
+    /// A nested row was added since the shown list was last built: [`ViewState::settle`]
+    /// builds it again (once per batch of envelopes, not once per row).
+    pub(super) dirty: bool,
     /// Tool names seen, in first-seen order.
     pub(super) tools: Vec<String>,
     /// Every tool name a row was made with, shared by the rows ([`Row::tool`]).
@@ -87,8 +100,12 @@ impl ViewState {
             next_uid: 1,
             first_seq: None,
             last_seq: None,
-            open_turn: None,
-            in_flight: false,
+            open_turns: VecDeque::new(),
+            blocks: HashMap::new(),
+            blocks_toggled: HashMap::new(),
+            dirty: false,
+            reset: None,
+            earlier_open: false,
             tools: Vec::new(),
             tool_names: Vec::new(),
             counts: [0; 4],
@@ -160,7 +177,12 @@ impl ViewState {
 
     /// Whether a turn is in flight (a start seen without its end).
     pub fn in_flight(&self) -> bool {
-        self.in_flight
+        !self.open_turns.is_empty()
+    }
+
+    /// Main-agent turns in flight (two overlapping runs: 2).
+    pub fn turns_in_flight(&self) -> usize {
+        self.open_turns.len()
     }
 
     /// Tool names seen, in first-seen order.
@@ -195,6 +217,14 @@ impl ViewState {
     /// The shown position of the first shown row of an envelope at or after `seq`, if one is
     /// held.
     pub fn position_from(&self, seq: u64) -> Option<usize> {
+        if self.nested() {
+            // Shown out of seq order: the shown row of the lowest seq at or after `seq`.
+            return (0..self.visible.len())
+                .filter_map(|n| Some((self.visible_row(n)?.seq?, n)))
+                .filter(|(s, _)| *s >= seq)
+                .min()
+                .map(|(_, n)| n);
+        }
         let n = self.visible.partition_point(|&p| {
             self.rows[(p - self.base) as usize]
                 .seq
@@ -263,6 +293,7 @@ impl ViewState {
     pub fn set_expand(&mut self, expand: bool) {
         self.expand = expand;
         self.toggled.clear();
+        self.blocks_toggled.clear();
         self.reestimate();
     }
 
@@ -275,10 +306,26 @@ impl ViewState {
     pub(super) fn rebuild_visible(&mut self) {
         self.visible.clear();
         self.layout = HeightIndex::default();
-        for (i, row) in self.rows.iter().enumerate() {
-            if self.passes(row) {
-                self.visible.push(self.base + i as u64);
-                self.layout.push(self.heights[i]);
+        self.dirty = false;
+        // Rows before the last conversation reset, folded away unless opened.
+        let first = match self.reset {
+            Some(r) if !self.earlier_open => (r - self.base) as usize,
+            _ => 0,
+        };
+        if self.blocks.is_empty() {
+            for (i, row) in self.rows.iter().enumerate().skip(first) {
+                if self.passes(row) {
+                    self.visible.push(self.base + i as u64);
+                    self.layout.push(self.heights[i]);
+                }
+            }
+        } else {
+            let order = display_order(self.rows.iter().map(|r| &**r), |s| self.is_block_open(s));
+            for i in order.into_iter().filter(|&i| i >= first) {
+                if self.passes(&self.rows[i]) {
+                    self.visible.push(self.base + i as u64);
+                    self.layout.push(self.heights[i]);
+                }
             }
         }
         self.generation += 1;

@@ -84,8 +84,27 @@ pub struct SummaryView {
     pub models: Vec<String>,
     /// Subagents started.
     pub subagents: u64,
-    /// Files written or edited, in first-seen order.
+    /// Files written or edited, in first-seen order: all of them, or the first few of a
+    /// summary cut short (`files_changed_more`).
     pub files: Vec<String>,
+    /// How many files were changed, listed or not.
+    pub files_total: u64,
+}
+
+/// Changed files the open header lists before "and N more".
+pub const FILES_SHOWN: usize = 20;
+
+impl SummaryView {
+    /// The files to list: the first [`FILES_SHOWN`], or every one the summary has when `all`;
+    /// and how many more the log changed than that.
+    pub fn files_listed(&self, all: bool) -> (&[String], u64) {
+        let n = if all {
+            self.files.len()
+        } else {
+            self.files.len().min(FILES_SHOWN)
+        };
+        (&self.files[..n], self.files_total - n as u64)
+    }
 }
 
 /// `n` with thousands separators: `12,345`.
@@ -189,6 +208,7 @@ impl SummaryView {
             models: s.models.clone(),
             subagents: s.subagents,
             files: s.files_changed.clone(),
+            files_total: s.files_changed_total(),
         }
     }
 

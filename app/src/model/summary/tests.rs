@@ -209,3 +209,33 @@ fn the_agent_is_named_and_lines_not_understood_counted() {
         ],
     );
 }
+
+/// Issue 24: the header lists the first [`FILES_SHOWN`] files and "and N more" — of a summary
+/// cut short (a chunk's: `files_changed_more`) as of a whole one (the last chunk's), where a
+/// click lists them all.
+#[test]
+fn files_listed_are_the_first_few_and_a_count_of_the_rest() {
+    let view = |files: usize, more: u64| {
+        let s = Summary {
+            files_changed: (0..files).map(|i| format!("f{i}")).collect(),
+            files_changed_more: more,
+            ..Summary::default()
+        };
+        SummaryView::parse(&serde_json::to_string(&s).unwrap()).unwrap()
+    };
+    let cut = view(FILES_SHOWN, 66_018);
+    assert_eq!(cut.files_total, 66_038);
+    let (shown, more) = cut.files_listed(false);
+    assert_eq!((shown.len(), more), (FILES_SHOWN, 66_018));
+    assert_eq!(
+        cut.files_listed(true).1,
+        66_018,
+        "a cut summary cannot list the rest"
+    );
+    let whole = view(66_038, 0);
+    assert_eq!(whole.files_listed(false).0.len(), FILES_SHOWN);
+    assert_eq!(whole.files_listed(false).1, 66_018);
+    assert_eq!(whole.files_listed(true), (&whole.files[..], 0));
+    let few = view(3, 0);
+    assert_eq!(few.files_listed(false), (&few.files[..], 0));
+}

@@ -98,6 +98,9 @@ pub struct Save {
     pub redact: bool,
     /// The page's `<link href>`s (its stylesheet, its glue and wasm).
     pub links: Vec<String>,
+    /// The notes of what is open, carried read-only by the file (absent: none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<onefile::Note>,
 }
 
 /// Classifier worker → page.

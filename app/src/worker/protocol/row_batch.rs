@@ -9,7 +9,8 @@
 //! `hiveterm classify`'s JSON).
 //!
 //! Layout: a version byte ([`VERSION`]), then per envelope a flags byte (bit 0: `seq`, bit 1:
-//! `ts`), `seq` (varint), `ts` (8 bytes, little-endian `f64`), the row count (varint), and per
+//! `ts`, bit 2: `parent`), `seq` (varint), `ts` (8 bytes, little-endian `f64`), `parent`
+//! (varint), the row count (varint), and per
 //! row a flags byte (bits 0–1: level; 2: icon; 3: body; 4: coalesce key; 5: body left in the
 //! file; bits 6–7: body format, 0 none, 1 markdown, 2 diff), then each present string as a
 //! varint length and its UTF-8 (icon, summary, body, coalesce key), then the left body's line
@@ -26,6 +27,7 @@ pub const VERSION: u8 = 1;
 
 const SEQ: u8 = 1;
 const TS: u8 = 2;
+const PARENT: u8 = 4;
 const ICON: u8 = 1 << 2;
 const BODY: u8 = 1 << 3;
 const COALESCE: u8 = 1 << 4;
@@ -83,12 +85,19 @@ pub fn encode(envs: &[TermEnvelope], lazy: &[Lazy]) -> Vec<u8> {
     let mut lazy = lazy.iter().peekable();
     for env in envs {
         let ts = env.ts.filter(|t| t.is_finite());
-        out.push(if env.seq.is_some() { SEQ } else { 0 } | if ts.is_some() { TS } else { 0 });
+        out.push(
+            if env.seq.is_some() { SEQ } else { 0 }
+                | if ts.is_some() { TS } else { 0 }
+                | if env.parent.is_some() { PARENT } else { 0 },
+        );
         if let Some(seq) = env.seq {
             varint(&mut out, seq);
         }
         if let Some(ts) = ts {
             out.extend_from_slice(&ts.to_le_bytes());
+        }
+        if let Some(parent) = env.parent {
+            varint(&mut out, parent);
         }
         varint(&mut out, env.msgs.len() as u64);
         for (idx, m) in env.msgs.iter().enumerate() {
@@ -187,6 +196,11 @@ impl Reader<'_> {
         } else {
             None
         };
+        let parent = if flags & PARENT != 0 {
+            Some(self.varint()?)
+        } else {
+            None
+        };
         let n = self.varint()?;
         // Each row takes two bytes at least: a count past the buffer is garbage.
         let mut msgs = Vec::with_capacity(usize::try_from(n).ok()?.min(self.buf.len() / 2));
@@ -229,7 +243,12 @@ impl Reader<'_> {
             });
         }
         lazy.append(&mut left);
-        Some(TermEnvelope { ts, seq, msgs })
+        Some(TermEnvelope {
+            ts,
+            seq,
+            parent,
+            msgs,
+        })
     }
 }
 
@@ -288,6 +307,7 @@ mod tests {
             vec![TermEnvelope {
                 ts: None,
                 seq: None,
+                parent: None,
                 msgs: vec![],
             }],
             vec![],
@@ -297,6 +317,7 @@ mod tests {
                 vec![TermEnvelope {
                     ts: Some(1.5),
                     seq: Some(1),
+                    parent: None,
                     msgs: vec![msg(level, "")],
                 }],
                 vec![],
@@ -314,7 +335,29 @@ mod tests {
             vec![TermEnvelope {
                 ts: Some(-0.0),
                 seq: Some(u64::MAX),
+                parent: None,
                 msgs: vec![all.clone(), all],
+            }],
+            vec![],
+        );
+        // A subagent's envelope: its parent travels (with and without seq and time).
+        for (ts, seq) in [(Some(2.5), Some(9)), (None, None)] {
+            check(
+                vec![TermEnvelope {
+                    ts,
+                    seq,
+                    parent: Some(3),
+                    msgs: vec![msg(Level::Info, "a")],
+                }],
+                vec![],
+            );
+        }
+        check(
+            vec![TermEnvelope {
+                ts: None,
+                seq: Some(1 << 40),
+                parent: Some(u64::MAX),
+                msgs: vec![],
             }],
             vec![],
         );
@@ -329,11 +372,13 @@ mod tests {
                 TermEnvelope {
                     ts: Some(1e9),
                     seq: Some(300),
+                    parent: None,
                     msgs: vec![msg(Level::Info, "a"), md.clone()],
                 },
                 TermEnvelope {
                     ts: None,
                     seq: Some(70_000_000_000),
+                    parent: None,
                     msgs: vec![md],
                 },
             ],
@@ -347,6 +392,7 @@ mod tests {
             let env = TermEnvelope {
                 ts: Some(ts),
                 seq: Some(2),
+                parent: None,
                 msgs: vec![msg(Level::Info, "x")],
             };
             let json: TermEnvelope =
@@ -360,6 +406,7 @@ mod tests {
         let envs = vec![TermEnvelope {
             ts: None,
             seq: Some(5),
+            parent: None,
             msgs: vec![msg(Level::Info, "a")],
         }];
         let buf = encode(&envs, &[(4, 0, 1), (5, 0, 3), (5, 1, 2), (6, 0, 1)]);
@@ -372,6 +419,7 @@ mod tests {
             .map(|s| TermEnvelope {
                 ts: Some(s as f64),
                 seq: Some(s),
+                parent: None,
                 msgs: vec![msg(Level::Error, "boom").icon("✗")],
             })
             .collect();

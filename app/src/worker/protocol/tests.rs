@@ -34,8 +34,24 @@ fn page_to_classifier_worker() {
             own_title: String::new(),
             redact: true,
             links: vec!["./app-1.js".into()],
+            notes: Vec::new(),
         }),
         r#"{"save":{"url":"/api/sessions/s/events/raw?token=t","name":"s","title":"t","own_title":"","redact":true,"links":["./app-1.js"]}}"#,
+    );
+    both_ways(
+        &ToWorker::Save(Save {
+            name: "s".into(),
+            notes: vec![onefile::Note {
+                id: 2,
+                from: 3,
+                to: 4,
+                text: "*why*".into(),
+                author: "Ann".into(),
+                created_at: 1.5,
+            }],
+            ..Save::default()
+        }),
+        r#"{"save":{"url":null,"name":"s","title":"","own_title":"","redact":false,"links":[],"notes":[{"id":2,"from":3,"to":4,"text":"*why*","author":"Ann","created_at":1.5}]}}"#,
     );
     both_ways(
         &ToWorker::Save(Save::default()),

@@ -1,5 +1,6 @@
 //! `LISTEN hiveterm`: replicas' commits, as `"events <seq> <session>"` (events up to `seq`
-//! stored) or `"row <seq> <session>"` (the session opened or ended). A session whose hub is
+//! stored), `"row <seq> <session>"` (the session opened or ended) or `"notes 0 <session>"`
+//! (a note made, changed or deleted: the hub tells its streams). A session whose hub is
 //! loaded here is brought up to the database ([`super::catchup::refresh`]); its SSE clients
 //! then get the new envelopes from the hub's broadcast, exactly once and in order, as if this
 //! replica had stored them. A lost connection is reopened, and every loaded hub refreshed
@@ -68,6 +69,12 @@ async fn listen(db: &Postgres) -> Result<(), String> {
         let (Some(kind), Some(seq), Some(id)) = (parts.next(), parts.next(), parts.next()) else {
             continue;
         };
+        if kind == "notes" {
+            if let Some(hub) = db.shared.hubs.get(id) {
+                hub.notes_changed();
+            }
+            continue;
+        }
         // A session not loaded here loads from the database when asked for.
         let Some(seen) = db.shared.hubs.get(id).map(|hub| hub.lock().info.last_seq) else {
             continue;

@@ -3,7 +3,8 @@
 //!
 //! - [`schema`]: migrations and the derived-table rebuild, under an advisory lock.
 //! - [`reader`]: every query; [`writer`]: open, append, end; [`catchup`]: a hub brought up
-//!   to the database; [`shares`]: share links.
+//!   to the database; [`shares`]: share links; [`keys`]: a keyed append's checks under
+//!   the row lock; [`notes`]: notes.
 //! - [`listen`]: `LISTEN hiveterm`; a replica told `(session, seq)` by another brings the
 //!   session's hub up to that seq from the database.
 //!
@@ -15,7 +16,9 @@
 
 mod catchup;
 mod handle;
+mod keys;
 mod listen;
+mod notes;
 mod reader;
 mod schema;
 mod shares;
@@ -163,6 +166,10 @@ impl Postgres {
         upto: u64,
     ) -> Result<(Vec<u8>, u64), StoreError> {
         reader::rendered_frames(&self.client().await?, id, after, upto).await
+    }
+
+    pub(crate) async fn last_key(&self, id: &str) -> Result<Option<(String, Keyed)>, StoreError> {
+        reader::last_key(&self.client().await?, id).await
     }
 
     pub(crate) async fn keyed(&self, id: &str, key: &str) -> Result<Option<Keyed>, StoreError> {

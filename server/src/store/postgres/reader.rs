@@ -99,6 +99,35 @@ pub(super) async fn follow_pos(
     }))
 }
 
+/// A session's newest idempotency key (the one whose lines end last) and what was stored
+/// under it.
+pub(super) async fn last_key(
+    client: &impl GenericClient,
+    session: &str,
+) -> Result<Option<(String, Keyed)>, StoreError> {
+    let row = client
+        .query_opt(
+            "SELECT key, first_seq, last_seq, lines, body_sha256 FROM idempotency
+             WHERE session = $1 ORDER BY last_seq DESC LIMIT 1",
+            &[&session],
+        )
+        .await
+        .map_err(pg)?;
+    Ok(row.map(|r| {
+        (
+            r.get::<_, String>(0),
+            Keyed {
+                first_seq: r.get::<_, i64>(1) as u64,
+                last_seq: r.get::<_, i64>(2) as u64,
+                lines: r.get::<_, i64>(3) as u64,
+                body_sha256: r
+                    .get::<_, Option<Vec<u8>>>(4)
+                    .and_then(|h| h.try_into().ok()),
+            },
+        )
+    }))
+}
+
 /// What was stored under an idempotency key.
 pub(super) async fn keyed(
     client: &impl GenericClient,

@@ -91,6 +91,24 @@ CREATE TABLE shares (
     r#"
 ALTER TABLE idempotency ADD COLUMN body_sha256 BYTEA;
 "#,
+    r#"
+CREATE INDEX IF NOT EXISTS idempotency_newest ON idempotency(session, last_seq);
+"#,
+    r#"
+CREATE TABLE notes (
+    id       BIGSERIAL PRIMARY KEY,
+    session  TEXT NOT NULL,
+    from_seq BIGINT NOT NULL,
+    to_seq   BIGINT NOT NULL,
+    text     TEXT NOT NULL,
+    author   TEXT NOT NULL,
+    created  DOUBLE PRECISION NOT NULL,
+    updated  DOUBLE PRECISION,
+    share    BIGINT
+);
+CREATE INDEX notes_of_session ON notes(session, from_seq);
+ALTER TABLE shares ADD COLUMN comments BOOLEAN NOT NULL DEFAULT FALSE;
+"#,
 ];
 
 /// Migrates the schema and rebuilds stale derived tables, holding the advisory lock: two

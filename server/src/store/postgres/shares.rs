@@ -8,7 +8,8 @@ use crate::store::StoreError;
 use crate::store::share::{Share, ShareWrite, ShareWritten, TokenHash};
 
 /// The columns of a share row, in [`share_row`]'s order.
-const COLUMNS: &str = "id, session, title, created, expires, snapshot_seq, redact, revoked";
+const COLUMNS: &str =
+    "id, session, title, created, expires, snapshot_seq, redact, revoked, comments";
 
 fn share_row(r: &Row) -> Share {
     Share {
@@ -20,6 +21,7 @@ fn share_row(r: &Row) -> Share {
         snapshot_seq: r.get::<_, Option<i64>>(5).map(|s| s as u64),
         redact: r.get(6),
         revoked_at: r.get(7),
+        comments: r.get(8),
     }
 }
 
@@ -32,8 +34,8 @@ impl Postgres {
                     .query_one(
                         &format!(
                             "INSERT INTO shares(token_hash, session, title, created, expires,
-                                                snapshot_seq, redact)
-                             VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING {COLUMNS}"
+                                                snapshot_seq, redact, comments)
+                             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING {COLUMNS}"
                         ),
                         &[
                             &&new.token_hash[..],
@@ -43,6 +45,7 @@ impl Postgres {
                             &new.expires_at,
                             &new.snapshot_seq.map(|s| s as i64),
                             &new.redact,
+                            &new.comments,
                         ],
                     )
                     .await
@@ -89,7 +92,7 @@ impl Postgres {
             )
             .await
             .map_err(pg)?;
-        Ok(row.map(|r| (share_row(&r), r.get(8))))
+        Ok(row.map(|r| (share_row(&r), r.get(9))))
     }
 
     pub(crate) async fn share(&self, id: u64) -> Result<Option<Share>, StoreError> {

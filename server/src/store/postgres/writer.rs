@@ -185,6 +185,8 @@ async fn write_batch(db: &Postgres, batch: Queued) {
                 let err = match &e {
                     StoreError::NoSession(id) => StoreError::NoSession(id.clone()),
                     StoreError::Ended(id) => StoreError::Ended(id.clone()),
+                    StoreError::Raced(m) => StoreError::Raced(m.clone()),
+                    StoreError::NotAfter(m) => StoreError::NotAfter(m.clone()),
                     other => StoreError::Corrupt(other.to_string()),
                 };
                 let _ = reply.send(Err(err));
@@ -236,6 +238,11 @@ async fn write_appends(
     };
     if info.ended.is_some() {
         return Err(StoreError::Ended(id));
+    }
+    for a in &appends {
+        if let Some(key) = &a.key {
+            super::keys::check_key(tx, &id, key).await?;
+        }
     }
     let locked = std::time::Instant::now();
     let mut caught = catch_up(db, tx, &info).await?;
@@ -328,7 +335,7 @@ async fn fold_lines(
         let line = stored_line(seq, raw.bytes, raw.cut);
         let event = line_event(&line);
         let ts = event_time(&event, raw.received);
-        let step = caught.fold.step(&event, seq, ts);
+        let step = caught.fold.step(&event, seq, ts, line.bytes.len());
         caught.preview_changed |= step.preview_changed;
         if !step.env.msgs.is_empty() {
             let json = serde_json::to_string(&step.env)?;
@@ -347,8 +354,7 @@ async fn fold_lines(
         }
         rows.events.push(seq, ts, raw.received, line.bytes, raw.cut);
         info.last_seq = seq;
-        if seq.is_multiple_of(every) {
-            let cp = caught.fold.checkpoint();
+        if let Some(cp) = caught.fold.checkpoint_due(seq, every) {
             super::schema::insert_checkpoint(tx, &a.session, seq, &cp).await?;
         }
         seqs.push(seq);

@@ -10,7 +10,7 @@ use rusqlite::{Connection, params};
 
 use crate::fold::{LivePreview, SessionFold, event_time, stored_line};
 use crate::hub::{Hub, SessionInfo, push_json_frame};
-use crate::store::{Append, Appended, StoreError};
+use crate::store::{Append, Appended, IdempotencyKey, StoreError};
 
 use super::schema::{insert_checkpoint, insert_rendered};
 use super::shared::Shared;
@@ -106,6 +106,9 @@ impl Group<'_> {
     pub(super) fn append(&mut self, a: Append) -> Result<Appended, StoreError> {
         let every = self.shared.checkpoint_every;
         let tx = self.tx;
+        if let Some(key) = &a.key {
+            check_key(tx, &a.session, key)?;
+        }
         let create = a.create.as_ref().map(|(t, s)| (t.as_str(), s.as_str()));
         let (p, created) = self.pending_for(&a.session, create)?;
         if p.info.ended.is_some() {
@@ -121,7 +124,7 @@ impl Group<'_> {
             let line = stored_line(seq, raw.bytes, raw.cut);
             let event = line_event(&line);
             let ts = event_time(&event, raw.received);
-            let step = p.fold.step(&event, seq, ts);
+            let step = p.fold.step(&event, seq, ts, line.bytes.len());
             p.preview_changed |= step.preview_changed;
             insert.execute(params![
                 a.session,
@@ -138,8 +141,8 @@ impl Group<'_> {
                 push_json_frame(&mut p.frames, seq, &json);
             }
             p.info.last_seq = seq;
-            if seq % every == 0 {
-                insert_checkpoint(tx, &a.session, seq, &p.fold.checkpoint())?;
+            if let Some(cp) = p.fold.checkpoint_due(seq, every) {
+                insert_checkpoint(tx, &a.session, seq, &cp)?;
             }
             seqs.push(seq);
         }
@@ -240,4 +243,29 @@ impl Group<'_> {
             frames: Vec::new(),
         })
     }
+}
+
+/// A keyed append's checks in its transaction (see [`IdempotencyKey`]), as PostgreSQL's
+/// (`store/postgres/keys.rs`): its key holds the lines its request takes it to, and its
+/// first lines follow the key they must. Within one server `crate::post`'s turns already
+/// make them hold; they are the store's promise on both backends.
+fn check_key(tx: &Connection, id: &str, key: &IdempotencyKey) -> Result<(), StoreError> {
+    let have = super::reader::keyed(tx, id, &key.key)?.map_or(0, |k| k.lines);
+    if have != key.stored {
+        return Err(StoreError::Raced(format!(
+            "another request stored lines under this Idempotency-Key meanwhile ({have}, not \
+             {}); nothing of this one was stored: send it again",
+            key.stored
+        )));
+    }
+    if let Some(after) = key.after.as_deref().filter(|_| key.stored == 0) {
+        let newest = super::reader::last_key(tx, id)?.map(|(k, _)| k);
+        if newest.as_deref().unwrap_or("") != after {
+            return Err(StoreError::NotAfter(format!(
+                "the session's newest Idempotency-Key is {newest:?}, not {after:?}; nothing \
+                 was stored"
+            )));
+        }
+    }
+    Ok(())
 }

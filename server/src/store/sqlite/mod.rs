@@ -1,9 +1,10 @@
 //! The SQLite backend: one file in WAL mode (`synchronous=FULL`), one writer thread owning
 //! the write connection ([`writer`]; each command's statements in [`commands`]), a pool of
 //! read-only connections ([`reader`]), the schema and its migrations ([`schema`]), share
-//! links ([`shares`]).
+//! links ([`shares`]), notes ([`notes`]).
 
 mod commands;
+mod notes;
 mod reader;
 mod schema;
 mod shared;
@@ -18,6 +19,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use crate::fold::{SessionFold, StoredEvent};
 use crate::hub::{Hub, Hubs, SessionInfo};
+use crate::store::note::{Note, NoteWrite};
 use crate::store::share::{Share, ShareWrite, ShareWritten, TokenHash};
 use crate::store::{Append, Appended, FollowPos, Keyed, StoreError};
 
@@ -34,12 +36,20 @@ pub(crate) struct Sqlite {
 
 impl Sqlite {
     /// Opens (creating or migrating) the database at `path` and starts the writer thread.
+    /// A server's store also watches the notes other processes write on the file
+    /// (`notes::watch`).
     pub(crate) fn open(path: &Path, checkpoint_every: u64) -> Result<Sqlite, StoreError> {
-        Sqlite::start(
+        let db = Sqlite::start(
             path,
             schema::open_writer(path, checkpoint_every)?,
             checkpoint_every,
-        )
+        )?;
+        let shared = Arc::downgrade(&db.shared);
+        std::thread::Builder::new()
+            .name("hiveterm-notes".into())
+            .spawn(move || notes::watch(&shared))
+            .map_err(|e| StoreError::Corrupt(format!("cannot start the notes' watch: {e}")))?;
+        Ok(db)
     }
 
     /// [`Sqlite::open`] for a one-shot command: migrated, nothing else done on open.
@@ -193,6 +203,12 @@ impl Sqlite {
         .await
     }
 
+    pub(crate) async fn last_key(&self, id: &str) -> Result<Option<(String, Keyed)>, StoreError> {
+        let id = id.to_owned();
+        self.blocking(move |shared| shared.readers.with(|conn| reader::last_key(conn, &id)))
+            .await
+    }
+
     pub(crate) async fn keyed(&self, id: &str, key: &str) -> Result<Option<Keyed>, StoreError> {
         let (id, key) = (id.to_owned(), key.to_owned());
         self.blocking(move |shared| shared.readers.with(|conn| reader::keyed(conn, &id, &key)))
@@ -246,6 +262,29 @@ impl Sqlite {
     pub(crate) async fn share(&self, id: u64) -> Result<Option<Share>, StoreError> {
         self.blocking(move |shared| shared.readers.with(|conn| shares::share(conn, id)))
             .await
+    }
+
+    pub(crate) async fn write_note(&self, write: NoteWrite) -> Result<Option<Note>, StoreError> {
+        self.write(|reply| WriteCmd::Note(write, reply)).await
+    }
+
+    pub(crate) async fn notes(&self, session: &str) -> Result<Vec<Note>, StoreError> {
+        let session = session.to_owned();
+        self.blocking(move |shared| {
+            shared
+                .readers
+                .with(|conn| notes::of_session(conn, &session))
+        })
+        .await
+    }
+
+    pub(crate) async fn notes_of_share(&self, share: u64) -> Result<u64, StoreError> {
+        self.blocking(move |shared| {
+            shared
+                .readers
+                .with(|conn| notes::count_of_share(conn, share))
+        })
+        .await
     }
 
     pub(crate) fn loaded_hubs(&self) -> usize {

@@ -132,6 +132,33 @@ pub(super) fn follow_pos(conn: &Connection, path: &str) -> Result<Option<FollowP
         .optional()?)
 }
 
+/// A session's newest idempotency key (the one whose lines end last) and what was stored
+/// under it.
+pub(super) fn last_key(
+    conn: &Connection,
+    session: &str,
+) -> Result<Option<(String, Keyed)>, StoreError> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT key, first_seq, last_seq, lines, body_sha256 FROM idempotency
+             WHERE session = ?1 ORDER BY last_seq DESC LIMIT 1",
+        )?
+        .query_row(params![session], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                Keyed {
+                    first_seq: r.get::<_, i64>(1)? as u64,
+                    last_seq: r.get::<_, i64>(2)? as u64,
+                    lines: r.get::<_, i64>(3)? as u64,
+                    body_sha256: r
+                        .get::<_, Option<Vec<u8>>>(4)?
+                        .and_then(|h| h.try_into().ok()),
+                },
+            ))
+        })
+        .optional()?)
+}
+
 /// What was stored under an idempotency key.
 pub(super) fn keyed(
     conn: &Connection,

@@ -12,10 +12,15 @@
 //!   folded it (derived, like checkpoints; serves history pages without classifying);
 //! - `follows(path, session, dev, ino, offset)`: how far a followed file has been stored;
 //! - `idempotency(session, key, first_seq, last_seq, lines, body_sha256)`: what was stored
-//!   under a POST's `Idempotency-Key`, and the SHA-256 of the body first sent with it;
+//!   under a POST's `Idempotency-Key`, and the SHA-256 of the body first sent with it
+//!   (indexed by `(session, last_seq)` too: a session's newest key is what a forwarder
+//!   resumes from);
 //! - `meta(key, value)`: which classifier the derived tables were made with;
 //! - `shares(id, token_hash, session, title, created, expires, snapshot_seq, redact,
-//!   revoked)`: share links (`crate::store::share`), the token only as its SHA-256.
+//!   revoked, comments)`: share links (`crate::store::share`), the token only as its
+//!   SHA-256;
+//! - `notes(id, session, from_seq, to_seq, text, author, created, updated, share)`: notes on
+//!   a session's rows (`crate::store::note`), `share` the comment link a reader used.
 
 use std::path::Path;
 
@@ -103,6 +108,24 @@ CREATE TABLE shares (
 "#,
     r#"
 ALTER TABLE idempotency ADD COLUMN body_sha256 BLOB;
+"#,
+    r#"
+CREATE INDEX IF NOT EXISTS idempotency_newest ON idempotency(session, last_seq);
+"#,
+    r#"
+CREATE TABLE notes (
+    id       INTEGER PRIMARY KEY AUTOINCREMENT,
+    session  TEXT NOT NULL,
+    from_seq INTEGER NOT NULL,
+    to_seq   INTEGER NOT NULL,
+    text     TEXT NOT NULL,
+    author   TEXT NOT NULL,
+    created  REAL NOT NULL,
+    updated  REAL,
+    share    INTEGER
+);
+CREATE INDEX notes_of_session ON notes(session, from_seq);
+ALTER TABLE shares ADD COLUMN comments INTEGER NOT NULL DEFAULT 0;
 "#,
 ];
 

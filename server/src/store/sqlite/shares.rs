@@ -7,7 +7,8 @@ use crate::store::StoreError;
 use crate::store::share::{NewShare, Share, ShareWrite, ShareWritten, TokenHash};
 
 /// The columns of a share row, in [`share_row`]'s order.
-const COLUMNS: &str = "id, session, title, created, expires, snapshot_seq, redact, revoked";
+const COLUMNS: &str =
+    "id, session, title, created, expires, snapshot_seq, redact, revoked, comments";
 
 fn share_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Share> {
     Ok(Share {
@@ -19,6 +20,7 @@ fn share_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Share> {
         snapshot_seq: r.get::<_, Option<i64>>(5)?.map(|s| s as u64),
         redact: r.get(6)?,
         revoked_at: r.get(7)?,
+        comments: r.get(8)?,
     })
 }
 
@@ -38,8 +40,9 @@ pub(super) fn write(conn: &Connection, write: ShareWrite) -> Result<ShareWritten
 
 fn create(conn: &Connection, new: &NewShare) -> Result<Share, StoreError> {
     conn.prepare_cached(
-        "INSERT INTO shares(token_hash, session, title, created, expires, snapshot_seq, redact)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        "INSERT INTO shares(token_hash, session, title, created, expires, snapshot_seq, redact,
+                            comments)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
     )?
     .execute(params![
         &new.token_hash[..],
@@ -49,6 +52,7 @@ fn create(conn: &Connection, new: &NewShare) -> Result<Share, StoreError> {
         new.expires_at,
         new.snapshot_seq.map(|s| s as i64),
         new.redact,
+        new.comments,
     ])?;
     let id = conn.last_insert_rowid() as u64;
     share(conn, id)?.ok_or_else(|| StoreError::Corrupt("a share just stored is missing".into()))
@@ -78,6 +82,6 @@ pub(super) fn by_hash(
         .prepare_cached(&format!(
             "SELECT {COLUMNS}, token_hash FROM shares WHERE token_hash = ?1"
         ))?
-        .query_row(params![&hash[..]], |r| Ok((share_row(r)?, r.get(8)?)))
+        .query_row(params![&hash[..]], |r| Ok((share_row(r)?, r.get(9)?)))
         .optional()?)
 }

@@ -10,6 +10,7 @@ use rusqlite::Connection;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::hub::{Hubs, SessionInfo};
+use crate::store::note::{Note, NoteWrite};
 use crate::store::share::{ShareWrite, ShareWritten};
 use crate::store::{Append, Appended, StoreError};
 
@@ -40,6 +41,9 @@ pub(super) enum WriteCmd {
         ShareWrite,
         oneshot::Sender<Result<ShareWritten, StoreError>>,
     ),
+    /// A note made, changed or deleted (`super::notes`); its session's live pages are told
+    /// after the commit.
+    Note(NoteWrite, oneshot::Sender<Result<Option<Note>, StoreError>>),
     Shutdown,
 }
 
@@ -49,7 +53,7 @@ impl WriteCmd {
         match self {
             WriteCmd::Open { id, .. } | WriteCmd::End { id, .. } => Some(id),
             WriteCmd::Append(a, _) => Some(&a.session),
-            WriteCmd::Share(..) | WriteCmd::Shutdown => None,
+            WriteCmd::Share(..) | WriteCmd::Note(..) | WriteCmd::Shutdown => None,
         }
     }
 
@@ -86,6 +90,11 @@ enum Done {
         oneshot::Sender<Result<ShareWritten, StoreError>>,
         Result<ShareWritten, StoreError>,
     ),
+    Note(
+        oneshot::Sender<Result<Option<Note>, StoreError>>,
+        Result<Option<Note>, StoreError>,
+        String,
+    ),
 }
 
 impl Done {
@@ -96,6 +105,7 @@ impl Done {
             Done::Append(_, Err(e)) => e,
             Done::End(_, Err(e)) => e,
             Done::Share(_, Err(e)) => e,
+            Done::Note(_, Err(e), _) => e,
             _ => return None,
         };
         (!err.is_refusal()).then(|| err.to_string())
@@ -112,6 +122,8 @@ impl Done {
             (Done::End(tx, r), Some(m)) => drop(tx.send(r.and(Err(fail(m))))),
             (Done::Share(tx, r), None) => drop(tx.send(r)),
             (Done::Share(tx, r), Some(m)) => drop(tx.send(r.and(Err(fail(m))))),
+            (Done::Note(tx, r, _), None) => drop(tx.send(r)),
+            (Done::Note(tx, r, _), Some(m)) => drop(tx.send(r.and(Err(fail(m))))),
         }
     }
 }
@@ -123,6 +135,7 @@ fn fail_cmd(cmd: WriteCmd, msg: &str) {
         WriteCmd::Append(_, reply) => drop(reply.send(Err(err()))),
         WriteCmd::End { reply, .. } => drop(reply.send(Err(err()))),
         WriteCmd::Share(_, reply) => drop(reply.send(Err(err()))),
+        WriteCmd::Note(_, reply) => drop(reply.send(Err(err()))),
         WriteCmd::Shutdown => {}
     }
 }
@@ -204,6 +217,10 @@ impl Writer {
                 WriteCmd::Share(write, reply) => {
                     Done::Share(reply, super::shares::write(&tx, write))
                 }
+                WriteCmd::Note(write, reply) => {
+                    let session = write.session().to_owned();
+                    Done::Note(reply, super::notes::write(&tx, write), session)
+                }
             };
             // A refused command (no such session, ended) wrote nothing; any other error
             // may have written part of a command, so that command is rolled back (the
@@ -237,6 +254,13 @@ impl Writer {
             tracing::error!("write failed, rolled back: {msg}");
         } else {
             publish(&self.shared.hubs, pending);
+            for d in &done {
+                if let Done::Note(_, Ok(Some(_)), session) = d
+                    && let Some(hub) = self.shared.hubs.get(session)
+                {
+                    hub.notes_changed();
+                }
+            }
         }
         for d in done {
             d.answer(failed.as_deref());

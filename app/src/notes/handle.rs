@@ -1,0 +1,265 @@
+//! Where the page's notes come from and go ([`NotesHandle`], handed down by context): a
+//! session's (`/api/sessions/{id}/notes`: read, made, deleted), a share link's (read; made by
+//! a comment link's readers, with their name), an offline log's (made here, kept in the
+//! tab's `sessionStorage` with the log's name, so a reload of the tab keeps them as it keeps
+//! the log), an exported file's (read-only, from its meta). A live view reads them again on
+//! its stream's `notes` frame ([`NotesHandle::reload`]).
+
+use leptos::prelude::*;
+
+use crate::model::nav::SeqRange;
+use crate::notes::model::{Note, Notes, check_draft};
+use crate::share::link::Source;
+
+/// `sessionStorage` key of an offline log's notes: `{"name", "notes"}`.
+pub const KEEP_KEY: &str = "hiveterm.notes";
+
+/// Where notes are read and written.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub enum Backend {
+    /// None yet (the start page).
+    #[default]
+    None,
+    /// A server's session or share link; `comments`: a share link's readers may write.
+    Live { source: Source, comments: bool },
+    /// An offline log named so: notes made here, kept in the tab.
+    Offline(String),
+    /// An exported file: its notes, read-only.
+    Exported,
+}
+
+/// The page's notes and the editor's state.
+#[derive(Clone, Copy)]
+pub struct NotesHandle {
+    /// The notes shown.
+    pub notes: RwSignal<Notes>,
+    /// The range a note is being written for (the editor is open).
+    pub editing: RwSignal<Option<SeqRange>>,
+    /// Why the last save or delete failed.
+    pub error: RwSignal<Option<String>>,
+    /// The note the header stepped to (its index).
+    pub at: RwSignal<Option<usize>>,
+    backend: RwSignal<Backend>,
+}
+
+impl Default for NotesHandle {
+    fn default() -> NotesHandle {
+        NotesHandle::new()
+    }
+}
+
+impl NotesHandle {
+    /// No notes, nowhere to write them.
+    pub fn new() -> NotesHandle {
+        NotesHandle {
+            notes: RwSignal::new(Notes::default()),
+            editing: RwSignal::new(None),
+            error: RwSignal::new(None),
+            at: RwSignal::new(None),
+            backend: RwSignal::new(Backend::None),
+        }
+    }
+
+    /// Whether a note can be written here (a session, a comment link, an offline log).
+    pub fn can_write(&self) -> bool {
+        self.backend.with(writable)
+    }
+
+    /// [`NotesHandle::can_write`], read without tracking (a key, a click).
+    pub fn can_write_untracked(&self) -> bool {
+        self.backend.with_untracked(writable)
+    }
+
+    /// Whether a note needs its author's name (a comment link's reader).
+    pub fn author_needed(&self) -> bool {
+        self.backend.with(needs_author)
+    }
+
+    /// Whether notes can be deleted here (the session's owner, an offline log's reader).
+    pub fn can_delete(&self) -> bool {
+        self.backend.track();
+        self.can_delete_untracked()
+    }
+
+    /// [`NotesHandle::can_delete`], read without tracking (a row drawn once).
+    pub fn can_delete_untracked(&self) -> bool {
+        self.backend.with_untracked(|b| match b {
+            Backend::Live { source, .. } => !source.is_share(),
+            Backend::Offline(_) => true,
+            Backend::None | Backend::Exported => false,
+        })
+    }
+
+    /// Reads a live view's notes from `source` (`comments`: its readers may write).
+    pub fn live(self, source: Source, comments: bool) {
+        self.backend.set(Backend::Live { source, comments });
+        self.reload();
+    }
+
+    /// An offline log was opened (`Some(name)`) or closed: a log reopened by a reload of
+    /// the tab (`restored`) gets the notes kept with it; a log opened by hand starts with
+    /// none (and the tab forgets the last log's), as does none.
+    pub fn offline(self, name: Option<String>, restored: bool) {
+        let kept = match (&name, restored) {
+            (Some(n), true) => imp::kept(n),
+            (Some(n), false) => {
+                imp::keep(n, &[]);
+                Vec::new()
+            }
+            (None, _) => Vec::new(),
+        };
+        match name {
+            Some(n) => self.backend.set(Backend::Offline(n)),
+            None => self.backend.set(Backend::None),
+        }
+        self.shown(Notes::new(kept));
+    }
+
+    /// An exported file's notes: shown read-only.
+    pub fn exported(self, notes: Vec<Note>) {
+        self.backend.set(Backend::Exported);
+        self.shown(Notes::new(notes));
+    }
+
+    fn shown(self, notes: Notes) {
+        self.at.set(None);
+        if self.notes.with_untracked(|n| *n != notes) {
+            self.notes.set(notes);
+        }
+    }
+
+    /// Reads a live view's notes again (its stream said they changed). A dead link's read
+    /// fails: its notes go with its rows.
+    pub fn reload(self) {
+        let Backend::Live { source, .. } = self.backend.get_untracked() else {
+            return;
+        };
+        leptos::task::spawn_local(async move {
+            #[derive(serde::Deserialize)]
+            struct List {
+                notes: Vec<Note>,
+            }
+            match crate::live::net::get_json_at::<List>(&source.notes_url()).await {
+                Ok(l) => self.shown(Notes::new(l.notes)),
+                Err(e) if matches!(e.status, 404 | 410) => self.shown(Notes::default()),
+                Err(_) => {}
+            }
+        });
+    }
+
+    /// Saves a note on `range`; the editor closes once it is stored.
+    pub fn save(self, range: SeqRange, text: String, author: String) {
+        if let Err(e) = check_draft(&text, &author, self.backend.with_untracked(needs_author)) {
+            self.error.set(Some(e));
+            return;
+        }
+        match self.backend.get_untracked() {
+            Backend::Offline(name) => {
+                let now = crate::browser::now_ms() / 1000.0;
+                self.notes.update(|n| {
+                    n.add_local(range, text, author, now);
+                });
+                self.notes.with_untracked(|n| imp::keep(&name, n.list()));
+                self.done();
+            }
+            Backend::Live { source, .. } => {
+                let body = serde_json::json!({
+                    "from": range.first, "to": range.last, "text": text, "author": author,
+                })
+                .to_string();
+                leptos::task::spawn_local(async move {
+                    let url = source.notes_url();
+                    match crate::live::net::write_at::<Note>("POST", &url, Some(&body)).await {
+                        Ok(_) => {
+                            self.done();
+                            self.reload();
+                        }
+                        Err(e) => self.error.set(Some(format!("not saved: {}", e.text))),
+                    }
+                });
+            }
+            Backend::None | Backend::Exported => {
+                self.error.set(Some("notes cannot be written here".into()));
+            }
+        }
+    }
+
+    fn done(self) {
+        self.error.set(None);
+        self.editing.set(None);
+    }
+
+    /// Deletes note `id`.
+    pub fn delete(self, id: u64) {
+        match self.backend.get_untracked() {
+            Backend::Offline(name) => {
+                self.notes.update(|n| {
+                    n.remove(id);
+                });
+                self.notes.with_untracked(|n| imp::keep(&name, n.list()));
+            }
+            Backend::Live { source, .. } => {
+                let Some(url) = source.note_url(id) else {
+                    return;
+                };
+                leptos::task::spawn_local(async move {
+                    match crate::live::net::write_at::<Note>("DELETE", &url, None).await {
+                        Ok(_) => self.reload(),
+                        Err(e) => self.error.set(Some(format!("not deleted: {}", e.text))),
+                    }
+                });
+            }
+            Backend::None | Backend::Exported => {}
+        }
+    }
+}
+
+/// Whether notes can be written through `b` (a session, a comment link, an offline log).
+fn writable(b: &Backend) -> bool {
+    match b {
+        Backend::Live { source, comments } => !source.is_share() || *comments,
+        Backend::Offline(_) => true,
+        Backend::None | Backend::Exported => false,
+    }
+}
+
+/// Whether notes written through `b` need their author's name (a share link's reader).
+fn needs_author(b: &Backend) -> bool {
+    matches!(b, Backend::Live { source, .. } if source.is_share())
+}
+
+/// The tab's `sessionStorage` (natively there is none: nothing is kept).
+mod imp {
+    use super::{KEEP_KEY, Note};
+
+    #[derive(serde::Serialize, serde::Deserialize)]
+    struct Kept {
+        name: String,
+        notes: Vec<Note>,
+    }
+
+    fn storage() -> Option<web_sys::Storage> {
+        web_sys::window()?.session_storage().ok()?
+    }
+
+    /// The notes kept in this tab for the log named `name` (none when they are another's).
+    pub fn kept(name: &str) -> Vec<Note> {
+        storage()
+            .and_then(|s| s.get_item(KEEP_KEY).ok()?)
+            .and_then(|json| serde_json::from_str::<Kept>(&json).ok())
+            .filter(|k| k.name == name)
+            .map(|k| k.notes)
+            .unwrap_or_default()
+    }
+
+    /// Keeps `notes` as this tab's, for the log named `name`.
+    pub fn keep(name: &str, notes: &[Note]) {
+        let kept = Kept {
+            name: name.to_owned(),
+            notes: notes.to_vec(),
+        };
+        if let (Some(s), Ok(json)) = (storage(), serde_json::to_string(&kept)) {
+            let _ = s.set_item(KEEP_KEY, &json);
+        }
+    }
+}

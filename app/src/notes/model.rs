@@ -1,0 +1,210 @@
+//! The notes of what the page shows, purely (tested natively): the list ordered by `from`,
+//! which notes show under a row (those whose range ends at its seq), stepping from one to
+//! the next, a draft checked as the server checks it, and an offline log's notes made here.
+
+use crate::model::nav::SeqRange;
+
+pub use onefile::Note;
+
+/// Longest note text, in bytes (the server's limit: `docs/API.md`, "Notes").
+pub const MAX_TEXT_BYTES: usize = 65_536;
+/// Longest author name, in characters.
+pub const MAX_AUTHOR_CHARS: usize = 100;
+
+/// The notes, ordered by `from`, then `to`, then id.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Notes {
+    list: Vec<Note>,
+}
+
+impl Notes {
+    /// `list`, ordered.
+    pub fn new(mut list: Vec<Note>) -> Notes {
+        list.sort_by_key(|n| (n.from, n.to, n.id));
+        Notes { list }
+    }
+
+    /// Every note, in order.
+    pub fn list(&self) -> &[Note] {
+        &self.list
+    }
+
+    /// How many.
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    /// The notes shown under the last row of envelope `seq`: those whose range ends there.
+    pub fn under(&self, seq: u64) -> Vec<Note> {
+        self.list.iter().filter(|n| n.to == seq).cloned().collect()
+    }
+
+    /// The note after (`forward`) or before the one at index `at` (none: the first or the
+    /// last), wrapping around; its index.
+    pub fn step(&self, at: Option<usize>, forward: bool) -> Option<usize> {
+        let n = self.list.len();
+        if n == 0 {
+            return None;
+        }
+        Some(match (at.filter(|&i| i < n), forward) {
+            (None, true) => 0,
+            (None, false) => n - 1,
+            (Some(i), true) => (i + 1) % n,
+            (Some(i), false) => (i + n - 1) % n,
+        })
+    }
+
+    /// A note made here (an offline log's, kept in the tab): the next id, at `now`.
+    pub fn add_local(&mut self, range: SeqRange, text: String, author: String, now: f64) -> Note {
+        let id = self.list.iter().map(|n| n.id).max().unwrap_or(0) + 1;
+        let note = Note {
+            id,
+            from: range.first,
+            to: range.last,
+            text,
+            author,
+            created_at: now,
+        };
+        self.list.push(note.clone());
+        *self = Notes::new(std::mem::take(&mut self.list));
+        note
+    }
+
+    /// Note `id` removed; whether it was there.
+    pub fn remove(&mut self, id: u64) -> bool {
+        let before = self.list.len();
+        self.list.retain(|n| n.id != id);
+        self.list.len() != before
+    }
+}
+
+/// The range a note is on, as its link (`#12` or `#seq=12-15`).
+pub fn range_of(note: &Note) -> SeqRange {
+    SeqRange::between(note.from, note.to)
+}
+
+/// What the summary header says: `1 note`, `3 notes`.
+pub fn count_line(n: usize) -> String {
+    if n == 1 {
+        "1 note".to_owned()
+    } else {
+        format!("{n} notes")
+    }
+}
+
+/// A key that changes when the notes under a row change (the row is drawn again).
+pub fn key_of(notes: &[Note]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    for n in notes {
+        (n.id, n.from, &n.text, &n.author).hash(&mut h);
+    }
+    h.finish()
+}
+
+/// A draft checked before it is sent: why it cannot be saved, if it cannot.
+pub fn check_draft(text: &str, author: &str, author_needed: bool) -> Result<(), String> {
+    if text.trim().is_empty() {
+        return Err("write something first".to_owned());
+    }
+    if text.len() > MAX_TEXT_BYTES {
+        return Err(format!(
+            "a note is at most {MAX_TEXT_BYTES} bytes (this one is {})",
+            text.len()
+        ));
+    }
+    if author_needed && author.trim().is_empty() {
+        return Err("say who you are (a name)".to_owned());
+    }
+    if author.chars().count() > MAX_AUTHOR_CHARS {
+        return Err(format!("a name is at most {MAX_AUTHOR_CHARS} characters"));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn note(id: u64, from: u64, to: u64) -> Note {
+        Note {
+            id,
+            from,
+            to,
+            text: format!("n{id}"),
+            author: String::new(),
+            created_at: 0.0,
+        }
+    }
+
+    #[test]
+    fn ordered_and_found_under_their_last_row() {
+        let notes = Notes::new(vec![
+            note(1, 5, 9),
+            note(2, 1, 3),
+            note(3, 5, 5),
+            note(4, 3, 3),
+        ]);
+        let ids = |v: &[Note]| v.iter().map(|n| n.id).collect::<Vec<_>>();
+        assert_eq!(ids(notes.list()), [2, 4, 3, 1]);
+        let check =
+            |seq: u64, want: &[u64]| assert_eq!(ids(&notes.under(seq)), want, "under {seq}");
+        check(3, &[2, 4]);
+        check(9, &[1]);
+        check(5, &[3]);
+        check(4, &[]);
+    }
+
+    #[test]
+    fn stepping_wraps_around() {
+        let notes = Notes::new(vec![note(1, 1, 1), note(2, 2, 2), note(3, 3, 3)]);
+        let check = |at: Option<usize>, fwd: bool, want: Option<usize>| {
+            assert_eq!(notes.step(at, fwd), want, "{at:?} {fwd}");
+        };
+        check(None, true, Some(0));
+        check(None, false, Some(2));
+        check(Some(0), true, Some(1));
+        check(Some(2), true, Some(0));
+        check(Some(0), false, Some(2));
+        check(Some(9), true, Some(0));
+        assert_eq!(Notes::default().step(None, true), None);
+    }
+
+    #[test]
+    fn local_notes_get_the_next_id_and_go_in_order() {
+        let mut notes = Notes::new(vec![note(4, 5, 5)]);
+        let n = notes.add_local(SeqRange::between(9, 2), "x".into(), "me".into(), 7.0);
+        assert_eq!((n.id, n.from, n.to, n.created_at), (5, 2, 9, 7.0));
+        assert_eq!(notes.list()[0].id, 5);
+        assert!(notes.remove(4));
+        assert!(!notes.remove(4));
+        assert_eq!(notes.len(), 1);
+    }
+
+    #[test]
+    fn drafts_and_lines() {
+        let check = |text: &str, author: &str, needed: bool, ok: bool| {
+            assert_eq!(
+                check_draft(text, author, needed).is_ok(),
+                ok,
+                "{text:?} {author:?}"
+            );
+        };
+        check("why", "", false, true);
+        check("  ", "", false, false);
+        check("why", " ", true, false);
+        check("why", "Ann", true, true);
+        check(&"x".repeat(MAX_TEXT_BYTES + 1), "", false, false);
+        check("why", &"a".repeat(MAX_AUTHOR_CHARS + 1), false, false);
+        assert_eq!(count_line(1), "1 note");
+        assert_eq!(count_line(0), "0 notes");
+        assert_eq!(range_of(&note(1, 3, 5)).hash(), "#seq=3-5");
+        assert_eq!(range_of(&note(1, 3, 3)).hash(), "#3");
+        assert_ne!(key_of(&[note(1, 3, 3)]), key_of(&[note(2, 3, 3)]));
+    }
+}

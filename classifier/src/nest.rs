@@ -1,0 +1,236 @@
+//! Subagents nested under the call that started them: each envelope's `parent`
+//! (docs/FORMATS.md, "Subagents").
+//!
+//! A subagent's envelope carries `parent`, the `seq` of the envelope that holds the tool call
+//! that started it (Claude Code's `Task`/`Agent`, Gemini's `invoke_agent`); the main agent's
+//! carry none, the call's own result line ("Async agent launched…") included. What says a line
+//! is a subagent's, first match wins:
+//! 1. a Claude Code line with `parent_tool_use_id` (stream-json): that call (`null`: the main
+//!    agent's);
+//! 2. a `user`/`assistant` line with `isSidechain: false`: the main agent's;
+//! 3. a `user`/`assistant` line with `agentId` (a subagent's transcript): the call that started
+//!    that agent — bound by the call's result (`agentId: <id>` in its text), a `task_started`
+//!    line (`task_id` and `tool_use_id`), or else the oldest call not yet bound;
+//! 4. a `user`/`assistant` line with `isSidechain: true` and no `agentId` (older transcripts,
+//!    the subagent's lines in the main file): the latest call;
+//! 5. any other line: the file's own parent — set for a subagent's file
+//!    ([`crate::LogClassifier::next_file`]), none in the main file.
+//!
+//! The calls are remembered in the [`crate::ClassifyCtx`] ([`MAX_CALLS`], oldest forgotten
+//! first), so a server classifying stored lines and a page resuming mid-log find the same.
+
+use std::collections::VecDeque;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::event::LiveEvent;
+
+/// How many subagent calls are remembered.
+pub const MAX_CALLS: usize = 256;
+
+/// Longest call or subagent id remembered, in bytes (as the context's tool ids).
+const MAX_TOOL_KEY_BYTES: usize = 256;
+
+/// The subagent calls seen so far, and the parent of the file being read.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub(crate) struct Nest {
+    /// Subagent calls, oldest first.
+    calls: VecDeque<Call>,
+    /// The parent of every line of this file that says nothing itself (a subagent's file).
+    file: Option<u64>,
+}
+
+/// One subagent call.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct Call {
+    /// The call's tool-use id.
+    id: String,
+    /// The seq of the envelope holding it.
+    seq: u64,
+    /// The subagent it started, once known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    agent: Option<String>,
+}
+
+impl Nest {
+    /// Whether nothing is remembered (the wire leaves it out).
+    pub(crate) fn is_empty(&self) -> bool {
+        self.calls.is_empty() && self.file.is_none()
+    }
+
+    /// The same calls, for the next file of the session: a subagent's (its id from the file's
+    /// name, when known), whose lines that say nothing themselves are that subagent's.
+    pub(crate) fn next_file(&self, agent: Option<&str>) -> Nest {
+        let mut next = Nest {
+            calls: self.calls.clone(),
+            file: None,
+        };
+        next.file = agent.and_then(|a| next.agent(a));
+        next
+    }
+
+    fn call(&self, id: &str) -> Option<u64> {
+        self.calls.iter().rev().find(|c| c.id == id).map(|c| c.seq)
+    }
+
+    /// The call that started subagent `agent`: the one bound to it, or else the oldest call not
+    /// yet bound, which is bound to it now.
+    fn agent(&mut self, agent: &str) -> Option<u64> {
+        if let Some(c) = self
+            .calls
+            .iter()
+            .find(|c| c.agent.as_deref() == Some(agent))
+        {
+            return Some(c.seq);
+        }
+        if agent.len() > MAX_TOOL_KEY_BYTES {
+            return None;
+        }
+        let c = self.calls.iter_mut().find(|c| c.agent.is_none())?;
+        c.agent = Some(agent.to_owned());
+        Some(c.seq)
+    }
+
+    fn bind(&mut self, id: &str, agent: &str) {
+        if agent.len() > MAX_TOOL_KEY_BYTES
+            || self.calls.iter().any(|c| c.agent.as_deref() == Some(agent))
+        {
+            return;
+        }
+        if let Some(c) = self.calls.iter_mut().rev().find(|c| c.id == id) {
+            c.agent = Some(agent.to_owned());
+        }
+    }
+
+    fn add(&mut self, id: &str, seq: u64) {
+        if id.len() > MAX_TOOL_KEY_BYTES || self.call(id).is_some() {
+            return;
+        }
+        if self.calls.len() >= MAX_CALLS {
+            self.calls.pop_front();
+        }
+        self.calls.push_back(Call {
+            id: id.to_owned(),
+            seq,
+            agent: None,
+        });
+    }
+}
+
+/// The `parent` of the envelope at `seq` holding `event`; learns the subagent calls it makes
+/// and the subagents they started.
+pub(crate) fn link(event: &LiveEvent, nest: &mut Nest, seq: u64) -> Option<u64> {
+    let obj = match event {
+        LiveEvent::Stream { value } | LiveEvent::Gemini { value } => value.as_object(),
+        _ => None,
+    };
+    let Some(obj) = obj else {
+        return nest.file;
+    };
+    let parent = parent_of(obj, nest);
+    learn(obj, nest, seq);
+    parent
+}
+
+fn parent_of(obj: &Map<String, Value>, nest: &mut Nest) -> Option<u64> {
+    if let Some(p) = obj.get("parent_tool_use_id") {
+        return p.as_str().and_then(|id| nest.call(id));
+    }
+    let ty = obj.get("type").and_then(Value::as_str);
+    if !matches!(ty, Some("user" | "assistant")) {
+        return nest.file;
+    }
+    match obj.get("isSidechain").and_then(Value::as_bool) {
+        Some(false) => None,
+        sidechain => match obj.get("agentId").and_then(Value::as_str) {
+            Some(agent) => nest.agent(agent),
+            None if sidechain == Some(true) => {
+                nest.file.or_else(|| nest.calls.back().map(|c| c.seq))
+            }
+            None => nest.file,
+        },
+    }
+}
+
+/// The subagent calls a line makes, and which subagent a call started.
+fn learn(obj: &Map<String, Value>, nest: &mut Nest, seq: u64) {
+    let s = |k: &str| obj.get(k).and_then(Value::as_str);
+    match s("type") {
+        Some("assistant") => {
+            for b in blocks(obj) {
+                let name = b.get("name").and_then(Value::as_str);
+                if b.get("type").and_then(Value::as_str) == Some("tool_use")
+                    && matches!(name, Some("Task" | "Agent"))
+                    && let Some(id) = b.get("id").and_then(Value::as_str)
+                {
+                    nest.add(id, seq);
+                }
+            }
+        }
+        Some("user") => {
+            for b in blocks(obj) {
+                if b.get("type").and_then(Value::as_str) != Some("tool_result") {
+                    continue;
+                }
+                let Some(id) = b.get("tool_use_id").and_then(Value::as_str) else {
+                    continue;
+                };
+                if nest.call(id).is_some()
+                    && let Some(agent) = agent_in(b.get("content"))
+                {
+                    nest.bind(id, agent);
+                }
+            }
+        }
+        // Gemini: a recording's answer with its tool calls, a stream-json call.
+        Some("gemini") => {
+            let calls = obj.get("toolCalls").and_then(Value::as_array);
+            for c in calls.map_or(&[][..], Vec::as_slice) {
+                if c.get("name").and_then(Value::as_str) == Some("invoke_agent")
+                    && let Some(id) = c.get("id").and_then(Value::as_str)
+                {
+                    nest.add(id, seq);
+                }
+            }
+        }
+        Some("tool_use") if s("tool_name") == Some("invoke_agent") => {
+            if let Some(id) = s("tool_id") {
+                nest.add(id, seq);
+            }
+        }
+        _ if s("subtype") == Some("task_started") => {
+            if let (Some(task), Some(id)) = (s("task_id"), s("tool_use_id")) {
+                nest.bind(id, task);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn blocks(obj: &Map<String, Value>) -> &[Value] {
+    obj.get("message")
+        .and_then(|m| m.get("content"))
+        .and_then(Value::as_array)
+        .map_or(&[], Vec::as_slice)
+}
+
+/// The subagent id a `Task`/`Agent` call's result names (`agentId: <id>`).
+fn agent_in(content: Option<&Value>) -> Option<&str> {
+    let found = |t: &str| -> Option<(usize, usize)> {
+        let at = t.find("agentId: ")? + "agentId: ".len();
+        let len = t[at..]
+            .find(|c: char| !c.is_ascii_alphanumeric() && c != '-' && c != '_')
+            .unwrap_or(t.len() - at);
+        (len > 0).then_some((at, len))
+    };
+    match content? {
+        Value::String(t) => found(t).map(|(a, l)| &t[a..a + l]),
+        Value::Array(parts) => parts.iter().find_map(|p| {
+            let t = p.get("text")?.as_str()?;
+            found(t).map(|(a, l)| &t[a..a + l])
+        }),
+        _ => None,
+    }
+}

@@ -1,0 +1,163 @@
+//! The notes' HTTP handlers (see `docs/API.md`), behind the perimeter's write checks like
+//! every write:
+//!
+//! | method and path                            | answer                                  |
+//! |--------------------------------------------|-----------------------------------------|
+//! | `GET    /api/sessions/{id}/notes`          | `{"notes": [note…]}` ordered by `from`  |
+//! | `POST   /api/sessions/{id}/notes`          | `201` the note (`{"from", "to", "text", "author"}` in) |
+//! | `PATCH  /api/sessions/{id}/notes/{note}`   | the note with its new text (`{"text"}` in) |
+//! | `DELETE /api/sessions/{id}/notes/{note}`   | the note as it was                      |
+//! | `GET    /p/<token>/api/notes`              | the notes the link shows (to its last seq; redacted when it is) |
+//! | `POST   /p/<token>/api/notes`              | a comment link only (else `403`): `201` the note; `author` required, rate-limited |
+
+use axum::Json;
+use axum::Router;
+use axum::body::Body;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, patch};
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde_json::json;
+
+use super::{COMMENTS_PER_SHARE, NoteInput, visible};
+use crate::api::Scope;
+use crate::error::{AppError, check_id};
+use crate::state::AppState;
+use crate::store::Share;
+
+/// Largest body of a note's request: its text may be escaped in JSON.
+const MAX_BODY_BYTES: usize = 1024 * 1024;
+
+/// The owner's note routes (nested under `/api` by `crate::app`, behind the token check).
+pub(crate) fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/sessions/{id}/notes", get(list).post(create))
+        .route("/sessions/{id}/notes/{note}", patch(update).delete(delete))
+}
+
+/// A request's JSON body: `400` saying what is wrong with it.
+async fn json_body<T: DeserializeOwned>(body: Body, what: &str) -> Result<T, AppError> {
+    let bytes = axum::body::to_bytes(body, MAX_BODY_BYTES).await.map_err(|_| {
+        AppError::BadRequest(format!(
+            "{what}: the body is over {MAX_BODY_BYTES} bytes (a note's text is at most {} bytes)",
+            super::MAX_TEXT_BYTES
+        ))
+    })?;
+    serde_json::from_slice(&bytes).map_err(|e| AppError::BadRequest(format!("{what}: {e}")))
+}
+
+fn note_id(id: &str) -> Result<u64, AppError> {
+    id.parse()
+        .map_err(|_| AppError::BadRequest("a note id is a whole number".into()))
+}
+
+async fn list(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, AppError> {
+    let scope = Scope::session(&state, &id).await?;
+    let notes = state.store().notes(&scope.id).await?;
+    Ok(Json(json!({ "notes": notes })).into_response())
+}
+
+async fn create(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    body: Body,
+) -> Result<Response, AppError> {
+    let scope = Scope::session(&state, &id).await?;
+    let input: NoteInput = json_body(body, "a note").await?;
+    let now = crate::clock::now();
+    let note = super::create(state.store(), &scope.id, scope.head(), input, None, now).await?;
+    Ok((StatusCode::CREATED, Json(note)).into_response())
+}
+
+/// The body of `PATCH …/notes/{note}`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Edit {
+    text: String,
+}
+
+async fn update(
+    State(state): State<AppState>,
+    Path((id, note)): Path<(String, String)>,
+    body: Body,
+) -> Result<Response, AppError> {
+    check_id(&id)?;
+    let note = note_id(&note)?;
+    let edit: Edit = json_body(body, "a note's edit").await?;
+    let now = crate::clock::now();
+    let note = super::update(state.store(), &id, note, edit.text, now).await?;
+    Ok(Json(note).into_response())
+}
+
+async fn delete(
+    State(state): State<AppState>,
+    Path((id, note)): Path<(String, String)>,
+) -> Result<Response, AppError> {
+    check_id(&id)?;
+    let note = super::delete(state.store(), &id, note_id(&note)?).await?;
+    Ok(Json(note).into_response())
+}
+
+/// `GET /p/<token>/api/notes`: the notes `scope` shows.
+pub(crate) async fn list_of(state: &AppState, scope: &Scope) -> Result<Response, AppError> {
+    let notes = state.store().notes(&scope.id).await?;
+    let notes = visible(notes, scope.head(), scope.redacted.is_some());
+    Ok(Json(json!({ "notes": notes })).into_response())
+}
+
+/// `POST /p/<token>/api/notes`: a reader's note through comment link `share`.
+pub(crate) async fn comment(
+    state: &AppState,
+    share: &Share,
+    scope: &Scope,
+    body: Body,
+) -> Result<Response, AppError> {
+    if !share.comments {
+        return Err(AppError::Forbidden(
+            "this link is read-only: its readers cannot add notes".into(),
+        ));
+    }
+    let input: NoteInput = json_body(body, "a note").await?;
+    let author = super::clean_author(input.author.as_deref().unwrap_or(""))?;
+    if author.is_empty() {
+        return Err(AppError::BadRequest(
+            "a reader's note needs an author".into(),
+        ));
+    }
+    if state.store().notes_of_share(share.id).await? >= COMMENTS_PER_SHARE {
+        return Err(AppError::Forbidden(format!(
+            "this link has taken its {COMMENTS_PER_SHARE} notes"
+        )));
+    }
+    // Checked (and the limit taken) only once the note would be stored.
+    let to = input.to.unwrap_or(input.from);
+    super::check_range(input.from, to, scope.head())?;
+    super::check_note_text(&input.text)?;
+    if let Err(wait) = state
+        .note_limits()
+        .take(share.id, std::time::Instant::now())
+    {
+        return Err(AppError::TooMany(format!(
+            "too many notes through this link; try again in {:.1} s",
+            wait.as_secs_f64()
+        )));
+    }
+    let input = NoteInput {
+        author: Some(author),
+        ..input
+    };
+    let now = crate::clock::now();
+    let note = super::create(
+        state.store(),
+        &scope.id,
+        scope.head(),
+        input,
+        Some(share.id),
+        now,
+    )
+    .await?;
+    let note = visible(vec![note], u64::MAX, scope.redacted.is_some());
+    Ok((StatusCode::CREATED, Json(&note[0])).into_response())
+}
