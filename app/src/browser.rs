@@ -11,6 +11,20 @@ use wasm_bindgen::JsCast;
 
 use crate::model::nav::SeqRange;
 
+/// Unix seconds now, by the reader's clock (`Date.now()`).
+pub fn unix_now() -> f64 {
+    #[cfg(target_arch = "wasm32")]
+    {
+        js_sys::Date::now() / 1000.0
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0.0, |d| d.as_secs_f64())
+    }
+}
+
 /// Milliseconds since the page loaded (`performance.now()`).
 pub fn now_ms() -> f64 {
     web_sys::window()

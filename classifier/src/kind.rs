@@ -114,6 +114,10 @@ pub enum RowKind {
     /// `⚙ conversation reset`: the conversation before it was cleared (the page folds the
     /// rows before it away).
     ConversationReset,
+    /// `⚙ status · compacting`: the agent began compacting its context. While it is a live
+    /// session's newest row, the page counts the seconds up on it (`⚙ compact · 12s…`);
+    /// the next status row (`compact success`) replaces it.
+    Compacting,
     /// Anything else: text, thinking, tool results, notes, system and error rows.
     Other,
 }
@@ -144,10 +148,19 @@ const TURN_FAIL: &str = "turn fail";
 const INTERRUPTED: &str = "interrupted by user";
 /// Summary of a conversation reset.
 const RESET: &str = "⚙ conversation reset";
+/// Summary of the status row that says the agent is compacting.
+const COMPACTING: &str = "⚙ status · compacting";
+/// The coalesce key of the status rows.
+pub(crate) const STATUS_KEY: &str = "status";
 
 /// `⚙ conversation reset` (info): the conversation before it was cleared.
 pub(crate) fn reset_row() -> TermMsg {
     TermMsg::new(Level::Info, RESET)
+}
+
+/// `⚙ status · compacting` (debug), coalesced with the other status rows.
+pub(crate) fn compacting_row() -> TermMsg {
+    TermMsg::new(Level::Debug, COMPACTING).coalesce(STATUS_KEY)
 }
 
 /// `◆ TURN ← from` (`◆ TURN` when `from` is blank) with the prompt as its body (none when
@@ -230,6 +243,11 @@ pub fn row_kind(msg: &TermMsg) -> RowKind {
     let Some(ic) = msg.icon.as_deref() else {
         return if msg.level == Level::Info && msg.summary == RESET {
             RowKind::ConversationReset
+        } else if msg.level == Level::Debug
+            && msg.summary == COMPACTING
+            && msg.coalesce_key.as_deref() == Some(STATUS_KEY)
+        {
+            RowKind::Compacting
         } else {
             RowKind::Other
         };
@@ -293,7 +311,10 @@ mod tests {
     fn check(msg: TermMsg, kind: RowKind, tool: Option<&str>) {
         assert_eq!(row_kind(&msg), kind, "{msg:?}");
         let turn = match kind {
-            RowKind::ToolCall | RowKind::ToolResult | RowKind::ConversationReset => RowKind::Other,
+            RowKind::ToolCall
+            | RowKind::ToolResult
+            | RowKind::ConversationReset
+            | RowKind::Compacting => RowKind::Other,
             other => other,
         };
         assert_eq!(turn_kind(&msg), turn, "{msg:?}");
@@ -310,6 +331,13 @@ mod tests {
         check(interrupted_row(), RowKind::Interrupted, None);
         check(reset_row(), RowKind::ConversationReset, None);
         check(TermMsg::new(Level::Debug, RESET), RowKind::Other, None);
+        check(compacting_row(), RowKind::Compacting, None);
+        check(TermMsg::new(Level::Debug, COMPACTING), RowKind::Other, None);
+        check(
+            TermMsg::new(Level::Info, COMPACTING).coalesce(STATUS_KEY),
+            RowKind::Other,
+            None,
+        );
         assert_eq!(
             turn_fail_row(Some("boom\nmore")).summary,
             "turn fail — boom"

@@ -21,12 +21,14 @@
 //! - [`LogClassifier`]: all of the above for a whole log.
 //! - [`row_kind`], [`tool_of`], [`icon`]: what a row is, read back from its icon and summary
 //!   (the wire has no kind tag); [`duration`]: the one way durations are written.
+//! - [`active`]: the tool calls running now ([`active::ActiveTools`]), for a live page.
 //! - [`SummaryFold`]: envelopes (with their events) → the log's [`Summary`], incrementally.
 //! - [`markdown`]: a markdown body → safe HTML.
 //! - [`partial`]: `stream_event` partial messages → a live preview ([`Preview`]).
 //! - [`redact`]: secrets out of a log's lines before it is shared ([`redact::redact_line`]).
 //! - [`zstd`]: a zstd-compressed log (Codex's idle rollouts) read decompressed.
 
+pub mod active;
 mod ansi;
 mod classify;
 mod codex;

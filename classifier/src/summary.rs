@@ -267,6 +267,7 @@ impl SummaryFold {
                 RowKind::ToolCall
                 | RowKind::ToolResult
                 | RowKind::ConversationReset
+                | RowKind::Compacting
                 | RowKind::Other => {}
             }
         }

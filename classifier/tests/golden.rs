@@ -657,6 +657,15 @@ fn made_kinds(v: &Value, harness: bool) -> Made {
     let subtype = v.get("subtype").and_then(Value::as_str).unwrap_or("");
     match v.get("type").and_then(Value::as_str) {
         Some("system") if subtype == "init" && !harness => kinds(vec![(RowKind::TurnStart, None)]),
+        // The agent began compacting (a status with neither result nor error yet).
+        Some("system")
+            if subtype == "status"
+                && v.get("status").and_then(Value::as_str) == Some("compacting")
+                && v.get("compact_result").is_none()
+                && v.get("compact_error").is_none() =>
+        {
+            kinds(vec![(RowKind::Compacting, None)])
+        }
         Some("result") if !harness => {
             let fail = v.get("is_error").and_then(Value::as_bool) == Some(true)
                 || subtype.starts_with("error");
@@ -856,6 +865,7 @@ fn every_golden_row_reads_back_as_what_made_it() {
         RowKind::TurnFail,
         RowKind::ToolCall,
         RowKind::ToolResult,
+        RowKind::Compacting,
         RowKind::Other,
     ] {
         assert!(

@@ -383,3 +383,74 @@ test("a log opened on a live page opens offline at the root, and back returns to
   assert.deepEqual(page.errors, [], "no page errors");
   await page.context().close();
 });
+
+/** Posts `events` as they are (each with its own `ts`) to session `id`. */
+async function postTo(id, events) {
+  const body = events.map((e) => JSON.stringify(e)).join("\n") + "\n";
+  const r = await fetch(`http://127.0.0.1:${port}/api/sessions/${id}/events`, { method: "POST", headers: NDJSON, body });
+  assert.equal(r.status, 200, await r.text());
+}
+const toolUse = (id, name, input) => ({ kind: "stream", value: { type: "assistant", message: { role: "assistant", content: [{ type: "tool_use", id, name, input }] } } });
+const toolResult = (id) => ({ kind: "stream", value: { type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: id, content: "done" }] } } });
+/** The seconds a `Name 12s` part of the running tools says, for `name`. */
+const secondsOf = (text, name) => Number(new RegExp(`${name} (\\d+)s`).exec(text)?.[1]);
+
+test("the tools running count up after the rows until answered; a compaction counts up on its row (issue 21, points 4 and 5)", { skip: !HAS_SERVE && "hiveterm serve not built", timeout: 60_000 }, async () => {
+  const now = Date.now() / 1000;
+  await postTo("e2e-activity", [
+    { kind: "turn_start", ts: now - 6, from: "operator", body: "go" },
+    { ...toolUse("t1", "Bash", { command: "sleep 60" }), ts: now - 5 },
+    { ...toolUse("t2", "Grep", { pattern: "TODO" }), ts: now - 2 },
+  ]);
+  const page = await openPage(browser, `http://127.0.0.1:${port}/s/e2e-activity`);
+  await page.waitForSelector(".running-tools");
+  const first = await page.$eval(".running-tools", (e) => e.textContent);
+  assert.match(first, /Bash \d+s.*Grep \d+s/, first);
+  assert.ok(secondsOf(first, "Bash") >= 5, first);
+  // It counts up by itself, with no event arriving.
+  await page.waitForFunction((b) => Number(/Bash (\d+)s/.exec(document.querySelector(".running-tools")?.textContent ?? "")?.[1]) > b, secondsOf(first, "Bash"), { timeout: 5_000 });
+  // The indicator is no row of the log: it has no seq, no link, and the rows' count is theirs.
+  assert.equal(await page.$eval(".running-tools", (e) => e.dataset.seq), undefined);
+  await page.screenshot({ path: path.join(SHOTS, "live-running-tools.png") });
+  // Answered, a call leaves the indicator; the turn's end clears it.
+  await postTo("e2e-activity", [{ ...toolResult("t2"), ts: Date.now() / 1000 }]);
+  await page.waitForFunction(() => !/Grep/.test(document.querySelector(".running-tools")?.textContent ?? "Grep"));
+  assert.match(await page.$eval(".running-tools", (e) => e.textContent), /Bash \d+s/);
+  await postTo("e2e-activity", [{ kind: "turn_end", ts: Date.now() / 1000, ok: true }]);
+  await page.waitForSelector(".running-tools", { state: "detached" });
+
+  // A compaction: its row counts up while it is the newest row, and the header shows the
+  // harness's turn state.
+  const t = Date.now() / 1000;
+  await postTo("e2e-activity", [
+    { kind: "turn_state_changed", ts: t - 3, state: "compacting" },
+    { kind: "stream", ts: t - 3, value: { type: "system", subtype: "status", status: "compacting", session_id: "s" } },
+  ]);
+  await page.waitForFunction(() => /^⚙ compact · \d+s…$/.test([...document.querySelectorAll(".live .row .summary-text")].at(-1)?.textContent ?? ""));
+  const counting = await page.$$eval(".live .row .summary-text", (s) => s.at(-1).textContent);
+  const n = Number(/(\d+)s/.exec(counting)[1]);
+  assert.ok(n >= 3, counting);
+  await page.waitForFunction((n) => Number(/compact · (\d+)s/.exec([...document.querySelectorAll(".live .row .summary-text")].at(-1)?.textContent ?? "")?.[1]) > n, n, { timeout: 5_000 });
+  assert.equal(await page.$eval(".badge-turn_state", (e) => e.textContent), "turn compacting");
+  await page.screenshot({ path: path.join(SHOTS, "live-compacting.png") });
+  await postTo("e2e-activity", [
+    { kind: "stream", ts: Date.now() / 1000, value: { type: "system", subtype: "status", status: null, compact_result: "success", session_id: "s" } },
+    { kind: "turn_state_changed", ts: Date.now() / 1000, state: "idle" },
+  ]);
+  await page.waitForFunction(() => [...document.querySelectorAll(".live .row .summary-text")].at(-1)?.textContent === "⚙ status · compact success");
+  await page.waitForFunction(() => document.querySelector(".badge-turn_state")?.textContent === "turn idle");
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("a transcript's prompts are its turns in the header (issue 21, point 4)", { skip: !HAS_SERVE && "hiveterm serve not built", timeout: 60_000 }, async () => {
+  const lines = fs.readFileSync(path.join(ROOT, "fixtures/claude-code-2.1.332/resume_1_first.transcript.jsonl"), "utf8");
+  const r = await fetch(`http://127.0.0.1:${port}/api/sessions/e2e-transcript/events`, { method: "POST", headers: NDJSON, body: lines });
+  assert.equal(r.status, 200, await r.text());
+  const summary = await (await fetch(`http://127.0.0.1:${port}/api/sessions/e2e-transcript/summary`)).json();
+  assert.ok(summary.turns > 0, JSON.stringify(summary));
+  const page = await openPage(browser, `http://127.0.0.1:${port}/s/e2e-transcript`);
+  await page.waitForSelector(".badge-turns");
+  assert.equal(await page.$eval(".badge-turns", (e) => e.textContent), `turns ${summary.turns}`);
+  await page.context().close();
+});

@@ -4,7 +4,8 @@
 //! writer applies every event as it is stored and checkpoints the result beside the
 //! classifier context, so the badges are never recomputed from the whole log.
 
-use classifier::{Level, LiveEvent, LogEvent, TermMsg};
+use classifier::active::ActiveTools;
+use classifier::{Level, LiveEvent, LogEvent, RowKind, TermEnvelope, row_kind};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -34,6 +35,9 @@ pub struct Badges {
     pub errors: u64,
     /// Rows of level warn.
     pub warnings: u64,
+    /// The tool calls running now (called, not yet answered), oldest first.
+    #[serde(default)]
+    pub active_tools: ActiveTools,
 }
 
 /// Turn bookkeeping.
@@ -52,15 +56,17 @@ pub struct Turn {
 }
 
 impl Badges {
-    /// Folds in one event at time `ts` that classified to `msgs`.
-    pub fn apply(&mut self, event: &LogEvent, ts: f64, msgs: &[TermMsg]) {
-        for msg in msgs {
+    /// Folds in one event at time `ts` that classified to `env` (whose `ts` is `ts`).
+    pub fn apply(&mut self, event: &LogEvent, ts: f64, env: &TermEnvelope) {
+        for msg in &env.msgs {
             match msg.level {
                 Level::Error => self.errors += 1,
                 Level::Warn => self.warnings += 1,
                 Level::Debug | Level::Info => {}
             }
         }
+        self.active_tools.apply(event, env);
+        let count = self.turn.count;
         match &event.event {
             LiveEvent::TurnStart { from, .. } => self.start_turn(ts, Some(capped_str(from))),
             LiveEvent::TurnEnd { ok, .. } => {
@@ -74,6 +80,25 @@ impl Badges {
             LiveEvent::TurnStateChanged { state } => self.turn_state = Some(capped(state)),
             LiveEvent::Stream { value } => self.stream(value, ts),
             _ => {}
+        }
+        // The main agent's turn rows, whatever the format: a transcript's prompts, Codex's and
+        // Gemini's turns (a turn the event's own kind started already is not counted again).
+        if env.parent.is_some() {
+            return;
+        }
+        for msg in &env.msgs {
+            match row_kind(msg) {
+                RowKind::TurnStart if self.turn.count == count => self.start_turn(ts, None),
+                RowKind::TurnOk | RowKind::TurnFail | RowKind::Interrupted => {
+                    self.turn.in_flight = false;
+                    match row_kind(msg) {
+                        RowKind::TurnOk => self.turn.last_ok = Some(true),
+                        RowKind::TurnFail => self.turn.last_ok = Some(false),
+                        _ => {}
+                    }
+                }
+                _ => {}
+            }
         }
     }
 
@@ -180,7 +205,9 @@ mod tests {
         for (i, line) in lines.iter().enumerate() {
             let ev = parse_line(line.as_bytes());
             let env = classify_log_event(&ev, &mut ctx);
-            badges.apply(&ev, i as f64, &env.msgs);
+            let mut env = env;
+            env.ts = Some(i as f64);
+            badges.apply(&ev, i as f64, &env);
         }
         badges
     }
@@ -261,5 +288,51 @@ mod tests {
     fn unreadable_line_counts_an_error() {
         let b = fold(&["not json"]);
         assert_eq!(b.errors, 1);
+    }
+
+    /// Issue 21, point 4: a transcript has no `init` and no `result`; its prompts are its
+    /// turns, as the summary counts them (the turns badge said nothing).
+    #[test]
+    fn transcript_prompts_count_turns() {
+        let b = fold(&[
+            r#"{"type":"user","message":{"role":"user","content":"first"},"uuid":"u1","timestamp":"2026-11-30T02:15:18.985Z","sessionId":"s"}"#,
+            r#"{"type":"assistant","message":{"role":"assistant","model":"claude-x","content":[{"type":"text","text":"ok"}]},"uuid":"a1","timestamp":"2026-11-30T02:15:19.985Z","sessionId":"s"}"#,
+            r#"{"type":"user","message":{"role":"user","content":"second"},"uuid":"u2","timestamp":"2026-11-30T02:15:20.985Z","sessionId":"s"}"#,
+        ]);
+        assert_eq!(b.turn.count, 2);
+    }
+
+    /// A prompt echoed before its `init` (stream-json with `--replay-user-messages`) and the
+    /// `init` are one turn, not two.
+    #[test]
+    fn an_echoed_prompt_and_its_init_are_one_turn() {
+        let b = fold(&[
+            r#"{"type":"user","message":{"role":"user","content":"go"}}"#,
+            r#"{"type":"system","subtype":"init","model":"claude-x"}"#,
+            r#"{"type":"result","subtype":"success","is_error":false}"#,
+        ]);
+        assert_eq!(b.turn.count, 1);
+        assert!(!b.turn.in_flight);
+    }
+
+    /// Codex's and Gemini's turns start and end the turn badge as Claude Code's do.
+    #[test]
+    fn codex_turns_are_counted_and_end() {
+        let b = fold(&[
+            r#"{"type":"thread.started","thread_id":"t"}"#,
+            r#"{"type":"turn.started"}"#,
+            r#"{"type":"item.started","item":{"id":"i0","type":"command_execution","command":"sleep 9","aggregated_output":"","exit_code":null,"status":"in_progress"}}"#,
+        ]);
+        assert_eq!(b.turn.count, 1);
+        assert!(b.turn.in_flight);
+        assert_eq!(b.active_tools.calls().len(), 1);
+        assert_eq!(b.active_tools.calls()[0].since, Some(2.0));
+        let b = fold(&[
+            r#"{"type":"thread.started","thread_id":"t"}"#,
+            r#"{"type":"turn.started"}"#,
+            r#"{"type":"turn.failed","error":{"message":"boom"}}"#,
+        ]);
+        assert!(!b.turn.in_flight);
+        assert_eq!(b.turn.last_ok, Some(false));
     }
 }

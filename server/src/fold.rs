@@ -167,7 +167,7 @@ impl SessionFold {
         // The summary sees the envelope `hiveterm summary` sees: the line's own time only.
         self.summary.add(&event.event, &env);
         env.ts = Some(ts);
-        self.badges.apply(event, ts, &env.msgs);
+        self.badges.apply(event, ts, &env);
         let preview_changed = self.preview.preview.apply(&event.event);
         if preview_changed {
             self.preview.seq = seq;

@@ -1,18 +1,14 @@
-//! The server's API as the page calls it (`docs/API.md`): JSON over HTTP with `fetch`, and
-//! the SSE stream with `EventSource`, through `web-sys`. A live view's reads go where its
-//! [`Source`] says (a session's, with the page's `?token=`; a share link's, without); the
-//! session list and writes carry the page's `?token=` when it has one. What the answers mean
-//! is parsed in [`crate::live::wire`] and [`crate::share::link`].
-//!
-//! Not `gloo-net`, which the design names: measured, it costs the page bundle about 8 KB
-//! gzipped more than these calls, and the bundle is at its budget (ARCHITECTURE.md, "The
-//! page bundle").
+//! The server's API as the page calls it (`docs/API.md`): JSON over HTTP and the SSE stream,
+//! through `gloo-net` (its `http` requests and its `EventSource`), as the design names. A
+//! live view's reads go where its [`Source`] says (a session's, with the page's `?token=`; a
+//! share link's, without); the session list and writes carry the page's `?token=` when it has
+//! one. What the answers mean is parsed in [`crate::live::wire`] and [`crate::share::link`].
 
+use futures_util::StreamExt;
+use gloo_net::eventsource::futures::EventSource;
+use gloo_net::http::{Method, RequestBuilder};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
-use wasm_bindgen::JsCast;
-use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::JsFuture;
 
 use crate::browser::page_token;
 use crate::live::wire::{HistoryPage, STREAM_EVENTS, StreamMsg, with_token};
@@ -36,52 +32,31 @@ impl std::fmt::Display for Failure {
     }
 }
 
-fn failed(e: JsValue) -> Failure {
+fn failed(e: &gloo_net::Error) -> Failure {
     Failure {
         status: 0,
-        text: format!("{e:?}"),
+        text: e.to_string(),
     }
 }
 
-/// Sends `init` (a GET when `None`) to `url` as it is and parses the JSON answer.
-async fn call<T: DeserializeOwned>(
-    url: &str,
-    init: Option<&web_sys::RequestInit>,
-) -> Result<T, Failure> {
-    let window = web_sys::window().ok_or_else(|| failed("no window".into()))?;
-    let asked = match init {
-        Some(init) => window.fetch_with_str_and_init(url, init),
-        None => window.fetch_with_str(url),
-    };
-    let resp: web_sys::Response = JsFuture::from(asked)
-        .await
-        .map_err(failed)?
-        .unchecked_into();
-    let text = JsFuture::from(resp.text().map_err(failed)?)
-        .await
-        .map_err(failed)?
-        .as_string()
-        .unwrap_or_default();
-    if !resp.ok() {
-        return Err(Failure {
-            status: resp.status(),
-            text,
-        });
-    }
-    serde_json::from_str(&text).map_err(|e| Failure {
-        status: 0,
-        text: e.to_string(),
-    })
+/// Sends `request` and parses the JSON answer.
+async fn call<T: DeserializeOwned>(request: RequestBuilder) -> Result<T, Failure> {
+    answer(request.send().await.map_err(|e| failed(&e))?).await
+}
+
+/// A GET of `url` as it is.
+async fn get<T: DeserializeOwned>(url: &str) -> Result<T, Failure> {
+    call(RequestBuilder::new(url)).await
 }
 
 /// GETs `url` as it is (a [`Source`]'s URL) and parses its JSON body.
 pub async fn get_json_at<T: DeserializeOwned>(url: &str) -> Result<T, Failure> {
-    call(url, None).await
+    get(url).await
 }
 
 /// GETs `url` (with the page's `?token=`) and parses its JSON body.
 pub async fn get_json<T: DeserializeOwned>(url: &str) -> Result<T, Failure> {
-    call(&with_token(url, page_token().as_deref()), None).await
+    get(&with_token(url, page_token().as_deref())).await
 }
 
 /// A write to the server's `/api` (`method` with a JSON `body`), with the page's `?token=`
@@ -102,17 +77,35 @@ pub async fn write_at<T: DeserializeOwned>(
     url: &str,
     body: Option<&str>,
 ) -> Result<T, Failure> {
-    let headers = web_sys::Headers::new().map_err(failed)?;
-    headers
-        .set("content-type", "application/json")
-        .map_err(failed)?;
-    let init = web_sys::RequestInit::new();
-    init.set_method(method);
-    init.set_headers(&headers);
-    if let Some(body) = body {
-        init.set_body(&JsValue::from_str(body));
+    let method: Method = method.parse().map_err(|_| Failure {
+        status: 0,
+        text: format!("not an HTTP method: {method}"),
+    })?;
+    let request = RequestBuilder::new(url)
+        .method(method)
+        .header("content-type", "application/json");
+    match body {
+        Some(body) => {
+            let request = request.body(body).map_err(|e| failed(&e))?;
+            answer(request.send().await.map_err(|e| failed(&e))?).await
+        }
+        None => call(request).await,
     }
-    call(url, Some(&init)).await
+}
+
+/// An answer's JSON, or what went wrong.
+async fn answer<T: DeserializeOwned>(resp: gloo_net::http::Response) -> Result<T, Failure> {
+    let text = resp.text().await.map_err(|e| failed(&e))?;
+    if !resp.ok() {
+        return Err(Failure {
+            status: resp.status(),
+            text,
+        });
+    }
+    serde_json::from_str(&text).map_err(|e| Failure {
+        status: 0,
+        text: e.to_string(),
+    })
 }
 
 /// A page of `limit` envelopes older than `before` (the newest when `None`).
@@ -121,17 +114,17 @@ pub async fn history(
     before: Option<u64>,
     limit: u32,
 ) -> Result<HistoryPage, Failure> {
-    call(&from.history_url(before, limit), None).await
+    get(&from.history_url(before, limit)).await
 }
 
 /// The state object (badges, title, turn in flight).
 pub async fn state(from: &Source) -> Result<Value, Failure> {
-    call(&from.state_url(), None).await
+    get(&from.state_url()).await
 }
 
 /// The postmortem summary (`GET …/summary`: the keys of `hiveterm summary --json`).
 pub async fn summary(from: &Source) -> Result<classifier::Summary, Failure> {
-    call(&from.summary_url(), None).await
+    get(&from.summary_url()).await
 }
 
 /// What a share link shows (`GET /p/<token>/api/share`); a session has no such read.
@@ -140,7 +133,7 @@ pub async fn share(from: &Source) -> Result<ShareInfo, Failure> {
         status: 0,
         text: "not a share link".into(),
     })?;
-    call(&url, None).await
+    get(&url).await
 }
 
 /// The session list (`GET /api/sessions`), or an error on a static host. Asked for relative
@@ -152,25 +145,27 @@ pub async fn sessions() -> Result<Value, Failure> {
 
 /// Follows the SSE stream after seq `after`, calling `on` with each message, for as long as
 /// the page lives. The browser's `EventSource` reconnects by itself and resumes with
-/// `Last-Event-ID` (but not after an answer other than `200`: then it stays closed).
+/// `Last-Event-ID` (but not after an answer other than `200`: then it stays closed). Each
+/// event the page listens to (`open` and `error` included, so a reconnect is seen) is one
+/// subscription of the one `EventSource`, read by a task of its own.
 pub fn stream(from: &Source, after: u64, on: impl Fn(StreamMsg) + 'static) -> Result<(), String> {
-    let es = web_sys::EventSource::new(&from.stream_url(after)).map_err(|e| format!("{e:?}"))?;
+    let mut es = EventSource::new(&from.stream_url(after)).map_err(|e| e.to_string())?;
     let on = std::rc::Rc::new(on);
     for name in STREAM_EVENTS {
-        let o = on.clone();
-        let listener = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
-            let data = ev
-                .dyn_ref::<web_sys::MessageEvent>()
-                .and_then(|m| m.data().as_string());
-            if let Some(msg) = StreamMsg::parse(name, data.as_deref()) {
-                o(msg);
+        let mut events = es.subscribe(name).map_err(|e| e.to_string())?;
+        let on = on.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            // An `Err` is the source closed for good, which its `error` event said already.
+            while let Some(item) = events.next().await {
+                if let Ok((_, ev)) = item
+                    && let Some(msg) = StreamMsg::parse(name, ev.data().as_string().as_deref())
+                {
+                    on(msg);
+                }
             }
         });
-        es.add_event_listener_with_callback(name, listener.as_ref().unchecked_ref())
-            .map_err(|e| format!("{e:?}"))?;
-        // The source and its listeners live as long as the page.
-        listener.forget();
     }
+    // The source lives as long as the page (dropping it would close it).
     std::mem::forget(es);
     Ok(())
 }

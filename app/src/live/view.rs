@@ -18,6 +18,7 @@ use leptos::prelude::*;
 use serde_json::Value;
 
 use crate::browser::{local_offset_min, now_ms};
+use crate::live::activity::{RunningTool, running_tools};
 use crate::live::net;
 use crate::live::preview::{PreviewFrame, PreviewGate, replaces_preview};
 use crate::live::wire::{
@@ -54,6 +55,8 @@ pub struct Live {
     pub badges: RwSignal<Vec<Badge>>,
     /// The server's turn-in-flight.
     pub server_in_flight: RwSignal<bool>,
+    /// The tool calls running, by the server's state.
+    pub running: RwSignal<Vec<RunningTool>>,
     /// Connection status text.
     pub conn: RwSignal<String>,
     /// The preview row (throttled).
@@ -88,6 +91,7 @@ impl Live {
             title,
             badges: RwSignal::new(Vec::new()),
             server_in_flight: RwSignal::new(false),
+            running: RwSignal::new(Vec::new()),
             conn: RwSignal::new(String::new()),
             preview: RwSignal::new(None),
             next_before: RwSignal::new(None),
@@ -110,6 +114,10 @@ impl Live {
         }
         self.badges.set(badges(v));
         self.server_in_flight.set(turn_in_flight(v));
+        let running = running_tools(v);
+        if self.running.with_untracked(|r| *r != running) {
+            self.running.set(running);
+        }
     }
 
     /// The one way history is paged back: fetches up to `limit` envelopes before the oldest

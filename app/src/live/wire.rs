@@ -50,7 +50,7 @@ fn text_of(v: &Value) -> Option<String> {
 }
 
 /// The header's badges from a state object (`GET …/state` or an SSE `state` frame):
-/// status, model, effort, turns, tokens, cost, errors, warnings. Missing fields are left out.
+/// status, model, effort, turn state, turns, tokens, cost, errors, warnings. Missing fields are left out.
 pub fn badges(state: &Value) -> Vec<Badge> {
     let mut out = Vec::new();
     let mut push = |label: &str, v: Option<String>| {
@@ -61,6 +61,7 @@ pub fn badges(state: &Value) -> Vec<Badge> {
     push("status", state.get("status").and_then(text_of));
     push("model", state.get("model").and_then(text_of));
     push("effort", state.get("effort").and_then(text_of));
+    push("turn_state", state.get("turn_state").and_then(text_of));
     if let Some(turn) = state.get("turn") {
         let count = turn.get("count").and_then(Value::as_u64).unwrap_or(0);
         if count > 0 {
@@ -279,12 +280,13 @@ mod tests {
             "status": "busy", "model": "claude-opus-5-5", "effort": null,
             "usage": {"input_tokens": 3866, "output_tokens": 800, "cache_read_input_tokens": 4},
             "turn": {"in_flight": true, "count": 3}, "cost_usd": 0.031464,
-            "errors": 2, "warnings": 0, "live": true
+            "errors": 2, "warnings": 0, "live": true, "turn_state": "compacting"
         });
         let b = badges(&state);
         let want: Vec<Badge> = [
             ("status", "busy"),
             ("model", "claude-opus-5-5"),
+            ("turn_state", "compacting"),
             ("turns", "3"),
             ("tokens", "3870 in · 800 out"),
             ("cost", "$0.0315"),

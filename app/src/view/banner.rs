@@ -48,10 +48,10 @@ pub fn Banner(
             <span class="conn">{move || conn.get()}</span>
             <span class="badges">
                 {move || badges.get().into_iter().map(|(k, v)| {
-                    let text = if matches!(k.as_str(), "status" | "model" | "ended") {
-                        v
-                    } else {
-                        format!("{k} {v}")
+                    let text = match k.as_str() {
+                        "status" | "model" | "ended" => v,
+                        "turn_state" => format!("turn {v}"),
+                        _ => format!("{k} {v}"),
                     };
                     view! { <span class=format!("badge badge-{k}") title=k.clone()>{text}</span> }
                 }).collect::<Vec<_>>()}

@@ -4,10 +4,12 @@
 //! - [`banner`] (title, close, connection, badges, progress), [`toolbar`] (filters, search,
 //!   expand, open), [`summary_header`], [`start_page`], [`drop_zone`] (drop and paste).
 //! - [`row_list`]: the virtualised list, measuring, "jump to latest"; [`preview_row`]: the
-//!   partial message being written;
+//!   partial message being written; [`activity`]: the tool calls running and a compaction,
+//!   counted up;
 //!   [`navigator`]: where scroll offsets and the URL change; [`row`]: one row's markup (the
 //!   layout contract of `docs/ROWS.md`).
 
+pub mod activity;
 pub mod banner;
 pub mod drop_zone;
 pub mod navigator;

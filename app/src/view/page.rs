@@ -31,6 +31,7 @@ use crate::offline::log_file::LogFile;
 use crate::share::dead_link::DeadLink;
 use crate::share::link::Source;
 use crate::share::save_button::{self, SaveOf};
+use crate::view::activity::Activity;
 use crate::view::banner::Banner;
 use crate::view::drop_zone::DropZone;
 use crate::view::navigator::Navigator;
@@ -104,6 +105,10 @@ pub fn Page() -> impl IntoView {
         Some(l) => (l.conn, l.badges, l.server_in_flight, l.preview, l.dead),
         None => Default::default(),
     };
+    if let Some(l) = &live {
+        let ended = Signal::derive(move || badges.with(|b| b.iter().any(|(k, _)| k == "ended")));
+        provide_context(Activity::new(state, l.running, ended));
+    }
     let summary = live.as_ref().map_or(log.summary, |l| l.summary);
     let live_for_jump = live.clone();
     let on_first_error = Callback::new(move |seq| match &live_for_jump {

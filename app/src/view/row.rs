@@ -26,8 +26,9 @@ use crate::markdown::view::Markdown;
 use crate::model::state::{Row as RowData, Shape, TurnTime, direction};
 use crate::model::text::{body_cut, clock, highlight, show_all_label};
 use crate::offline::bodies::BodySource;
-use classifier::BodyFormat;
+use crate::view::activity::Activity;
 use classifier::duration;
+use classifier::{BodyFormat, RowKind, row_kind};
 
 /// The text of a row's `.turn-time`: `HH:MM:SS`, and ` · <duration>` on a turn end.
 pub fn turn_time_text(turn: TurnTime) -> String {
@@ -176,6 +177,14 @@ pub fn Row(
         .clone()
         .map(|icon| view! { <span class="row-glyph">{icon}</span> });
     let summary = marked(&msg.summary, &query);
+    // A compaction in progress counts up on its row (`⚙ compact · 12s…`), live.
+    let summary = match use_context::<Activity>().filter(|_| row_kind(msg) == RowKind::Compacting) {
+        Some(a) => {
+            let (uid, stored) = (row.uid, msg.summary.clone());
+            (move || a.compact_summary(uid).unwrap_or_else(|| stored.clone())).into_any()
+        }
+        None => summary.into_any(),
+    };
     // A subagent's block under this call: its summary, a button that opens or closes it.
     let block = block.map(|(line, open)| {
         view! {

@@ -20,6 +20,7 @@ use crate::notes::handle::NotesHandle;
 use crate::notes::model::{Note, key_of};
 use crate::notes::view::{NotesUnder, note_range};
 use crate::offline::bodies::BodySource;
+use crate::view::activity::{Activity, RunningTools};
 use crate::view::navigator::Navigator;
 use crate::view::preview_row::PreviewRow;
 use crate::view::row::Row;
@@ -213,10 +214,14 @@ pub fn RowList<C: IntoView + 'static>(
         b.on_arrival(remeasure);
     }
 
-    // Follow the tail (the preview row, after the list, is part of it).
+    // Follow the tail (the preview row and the running tools, after the list, are part of it).
+    let activity = use_context::<Activity>();
     Effect::new(move |_| {
         total_height.track();
         preview.track();
+        if let Some(a) = activity {
+            a.running.track();
+        }
         if nav.with_untracked(Nav::grew) {
             request_animation_frame(tail_frame);
         }
@@ -364,6 +369,7 @@ pub fn RowList<C: IntoView + 'static>(
                 </div>
             </div>
             {move || preview.get().map(|p| view! { <PreviewRow p /> })}
+            <RunningTools />
         </div>
         <button
             class="jump"

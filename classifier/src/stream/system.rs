@@ -64,6 +64,13 @@ pub(super) fn classify(subtype: Option<&str>, obj: &Map<String, Value>) -> Vec<T
                 );
             TermMsg::new(level, format!("⚙ plugin install{name} · {state}")).coalesce(key)
         }
+        "status"
+            if s("status") == Some("compacting")
+                && !obj.contains_key("compact_result")
+                && !obj.contains_key("compact_error") =>
+        {
+            crate::kind::compacting_row()
+        }
         "status" => {
             let mut summary = "⚙ status".to_owned();
             match obj.get("status") {
@@ -77,7 +84,7 @@ pub(super) fn classify(subtype: Option<&str>, obj: &Map<String, Value>) -> Vec<T
             if let Some(e) = s("compact_error") {
                 summary.push_str(&format!(" · {}", preview(e)));
             }
-            TermMsg::new(Level::Debug, summary).coalesce("status")
+            TermMsg::new(Level::Debug, summary).coalesce(crate::kind::STATUS_KEY)
         }
         "commands_changed" => commands_changed(obj),
         "compact_boundary" => compact_boundary(obj),
