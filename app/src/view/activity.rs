@@ -1,5 +1,5 @@
 //! A live session's activity, counted up each second (issue 21, points 4 and 5): the tool
-//! calls running, after the rows (`⧗ Bash 3s · Grep 1s`), and a compaction in progress, drawn
+//! calls running, after the rows (`⏳ Bash 3s · Grep 1s`), and a compaction in progress, drawn
 //! on its own row (`⚙ compact · 12s…`, [`Row`](crate::view::row::Row) asks [`Activity`]).
 //!
 //! The clock ticks only while there is something to count on a live session that has not
@@ -104,7 +104,7 @@ pub fn RunningTools() -> impl IntoView {
                 .collect();
             view! {
                 <div class="row level-debug running-tools" title="tool calls not yet answered">
-                    <span class="row-glyph">"⧗"</span>
+                    <span class="row-glyph">"⏳"</span>
                     <span class="summary-text">{tools}</span>
                 </div>
             }
