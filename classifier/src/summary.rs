@@ -37,7 +37,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use self::files::FileIndex;
-pub use self::report::{SubagentSummary, Summary};
+pub use self::report::{SubagentEnd, SubagentSummary, Summary};
 use crate::event::LiveEvent;
 use crate::gemini::document::Now;
 use crate::kind::{RowKind, turn_kind};

@@ -63,6 +63,15 @@ pub fn sanitize(s: &mut String) {
     }
 }
 
+/// The text between `<name>` and `</name>` (the first of each), when `s` has both.
+pub(crate) fn tag<'a>(s: &'a str, name: &str) -> Option<&'a str> {
+    let open = format!("<{name}>");
+    let close = format!("</{name}>");
+    let start = s.find(&open)? + open.len();
+    let len = s[start..].find(&close)?;
+    Some(&s[start..start + len])
+}
+
 /// A bidirectional embedding, override or isolate control.
 pub fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')

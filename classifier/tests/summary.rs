@@ -83,6 +83,10 @@ fn subagent_stream() {
                 started_at: Some(1_796_004_934.752),
                 ended_at: Some(1_796_004_934.978),
                 duration_s: Some(0.226),
+                // Its `task_notification` says `completed` (its call's result is an async
+                // launch's, which says nothing of its end).
+                ended: Some(classifier::SubagentEnd::Ok),
+                call_id: Some("toolu_01RxUClraJSgxjOUuPo9lzyZxp".to_owned()),
             }],
             ..Summary::default()
         }
@@ -331,4 +335,60 @@ fn many_files_changed_are_counted_once_and_a_head_lists_the_first() {
         },
         whole
     );
+}
+
+/// The summary of a log given as lines.
+fn summarize_lines(lines: &[&str]) -> Summary {
+    let mut log = LogClassifier::new().with_summary();
+    log.feed(lines.join("\n").as_bytes(), |_| {});
+    log.finish(|_| {});
+    log.summary().expect("made with_summary")
+}
+
+/// How a subagent ended, after its call and `after` (issue 21: a stream-json block said
+/// "… running" after its subagent had finished; the summary says how each ended).
+fn check_end(after: &[&str], want: Option<classifier::SubagentEnd>) {
+    let call = r#"{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"toolu_A","name":"Task","input":{"subagent_type":"general-purpose","description":"look"}}]}}"#;
+    let mut lines = vec![call];
+    lines.extend_from_slice(after);
+    let s = summarize_lines(&lines);
+    assert_eq!(s.by_subagent.len(), 1, "{after:?}");
+    assert_eq!(s.by_subagent[0].ended, want, "{after:?}");
+}
+
+#[test]
+fn a_subagent_ends_as_its_result_or_its_task_notification_says() {
+    use classifier::SubagentEnd::{Failed, Interrupted, Ok};
+    let result = |text: &str, error: bool| {
+        format!(
+            r#"{{"type":"user","message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"toolu_A","is_error":{error},"content":[{{"type":"text","text":"{text}"}}]}}]}}}}"#
+        )
+    };
+    let notified = |status: &str| {
+        format!(
+            r#"{{"type":"system","subtype":"task_notification","task_id":"t1","tool_use_id":"toolu_A","status":"{status}"}}"#
+        )
+    };
+    let transcript = |status: &str| {
+        format!(
+            r#"{{"type":"user","message":{{"role":"user","content":"<task-notification>\n<task-id>t1</task-id>\n<tool-use-id>toolu_A</tool-use-id>\n<status>{status}</status>\n</task-notification>"}},"uuid":"u","timestamp":"2026-11-30T02:15:18.985Z","sessionId":"s"}}"#
+        )
+    };
+    let (done, failed, launched) = (
+        result("The report", false),
+        result("boom", true),
+        result("Async agent launched successfully. agentId: a1", false),
+    );
+    check_end(&[], None);
+    check_end(&[&done], Some(Ok));
+    check_end(&[&failed], Some(Failed));
+    check_end(&[&launched], None);
+    check_end(&[&launched, &notified("completed")], Some(Ok));
+    check_end(&[&launched, &notified("failed")], Some(Failed));
+    check_end(&[&launched, &notified("killed")], Some(Interrupted));
+    check_end(&[&launched, &notified("running")], None);
+    check_end(&[&launched, &transcript("completed")], Some(Ok));
+    check_end(&[&launched, &transcript("stopped")], Some(Interrupted));
+    // Another call's result says nothing of this one.
+    check_end(&[&result("x", true).replace("toolu_A", "toolu_B")], None);
 }

@@ -62,7 +62,10 @@ test("offline stream-json: the subagent's forwarded rows are one block under its
   const page = await openPage(browser, server.url);
   await openLog(page, path.join(ROOT, "fixtures/claude-code-2.1.332/subagent.stream.jsonl"));
   await page.waitForSelector(".live .row");
-  await checkBlock(page, 3, [8, 9, 10, 12, 13, 15, 16], /general-purpose · Survey the repo · 2 tool calls · .* · … running/);
+  // Regression: a stream-json subagent has no turn rows, and its block said "… running" after
+  // it had finished; its task notification says it completed (the log's summary).
+  await page.waitForFunction(() => /✓ done$/.test(document.querySelector('.live .row[data-seq="3"] .block-toggle')?.textContent ?? ""));
+  await checkBlock(page, 3, [8, 9, 10, 12, 13, 15, 16], /general-purpose · Survey the repo · 2 tool calls · .* · ✓ done/);
   // The turn end says the run's own time (`result.duration_ms`), with no arrival times.
   const ends = await page.$$eval(".live .row .summary-text", (s) => s.map((e) => e.textContent).filter((t) => t.startsWith("turn ok")));
   assert.ok(ends.includes("turn ok · 310ms"), JSON.stringify(ends));

@@ -255,6 +255,9 @@ fn a_session_transcript_is_read_with_its_subagents() {
     assert_eq!(sub["agent_type"], "general-purpose");
     assert_eq!(sub["description"], "Survey the repo");
     assert_eq!(sub["tool_calls"], 2);
+    // Its end, from the main transcript's `<task-notification>` (issue 21: a block said
+    // "… running" after its subagent had finished).
+    assert_eq!(sub["ended"], "ok");
     assert_eq!(v["by_subagent"].as_array().unwrap().len(), 1);
     // Stream-json: the forwarded lines name the call's envelope; the result line does not.
     let out = classify(&[&fixture("claude-code-2.1.332/subagent.stream.jsonl")]);

@@ -26,6 +26,16 @@ pub enum End {
     Interrupted,
 }
 
+impl From<classifier::SubagentEnd> for End {
+    fn from(e: classifier::SubagentEnd) -> End {
+        match e {
+            classifier::SubagentEnd::Ok => End::Ok,
+            classifier::SubagentEnd::Failed => End::Failed,
+            classifier::SubagentEnd::Interrupted => End::Interrupted,
+        }
+    }
+}
+
 /// One subagent's block: the facts its one-line summary shows.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Block {

@@ -110,6 +110,16 @@ pub fn Page() -> impl IntoView {
         provide_context(Activity::new(state, l.running, ended));
     }
     let summary = live.as_ref().map_or(log.summary, |l| l.summary);
+    // The blocks' lines say how each subagent ended where only the summary knows (its call's
+    // result, a task notification).
+    Effect::new(move |_| {
+        let ends = summary
+            .with(|v| v.as_ref().map(|v| v.subagent_ends.clone()))
+            .unwrap_or_default();
+        if !state.with_untracked(|s| s.has_subagent_ends(&ends)) {
+            state.update(|s| s.set_subagent_ends(&ends));
+        }
+    });
     let live_for_jump = live.clone();
     let on_first_error = Callback::new(move |seq| match &live_for_jump {
         Some(l) => l.goto(seq),

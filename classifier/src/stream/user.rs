@@ -11,7 +11,7 @@ use super::{task, turns};
 use crate::ctx::ClassifyCtx;
 use crate::kind::{RowKind, icon, row_kind, turn_start_row};
 use crate::msg::{BodyFormat, Level, TermMsg};
-use crate::text::{line_count, preview};
+use crate::text::{line_count, preview, tag};
 
 /// Longest single-line tool result shown flat (`docs/ROWS.md`, "Tool results").
 const SHORT_RESULT_CHARS: usize = 120;
@@ -148,15 +148,6 @@ fn user_text(obj: &Map<String, Value>, text: &str) -> Option<TermMsg> {
     }
     let from = if flag("isSidechain") { "agent" } else { "user" };
     Some(turn_start_row(from, text))
-}
-
-/// The text between `<name>` and `</name>`, when `s` has both.
-fn tag<'a>(s: &'a str, name: &str) -> Option<&'a str> {
-    let open = format!("<{name}>");
-    let close = format!("</{name}>");
-    let start = s.find(&open)? + open.len();
-    let len = s[start..].find(&close)?;
-    Some(&s[start..start + len])
 }
 
 /// A subagent's report delivered to the main agent as a `<task-notification>` user message.

@@ -113,4 +113,23 @@ pub struct SubagentSummary {
     /// Seconds from the first to the last, to the millisecond.
     #[serde(default)]
     pub duration_s: Option<f64>,
+    /// How it ended, once the log says: its call's result (not an async launch's), or Claude
+    /// Code's `task_notification` for it. `None` while it runs, or when the log never says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended: Option<SubagentEnd>,
+    /// Its call's tool-use id, to find its result by (`None` when the call was not seen).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call_id: Option<String>,
+}
+
+/// How a subagent ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SubagentEnd {
+    /// It finished: its call's result came back good, or its task `completed`.
+    Ok,
+    /// Its call's result was an error, or its task `failed`.
+    Failed,
+    /// It was stopped before it finished (its task `killed`, `stopped` or `cancelled`).
+    Interrupted,
 }

@@ -9,9 +9,10 @@
 
 use serde_json::Value;
 
-use super::report::{SubagentSummary, Summary};
+use super::report::{SubagentEnd, SubagentSummary, Summary};
 use crate::event::LiveEvent;
 use crate::msg::{Level, TermEnvelope};
+use crate::text::tag;
 
 /// The totals an envelope may add to.
 #[derive(Clone, Copy)]
@@ -33,14 +34,26 @@ impl Totals {
 /// subagent's call gets its entry; a subagent's envelope is counted under its parent.
 pub(super) fn add(s: &mut Summary, before: Totals, event: &LiveEvent, env: &TermEnvelope) {
     if let Some(seq) = env.seq
-        && let Some((agent_type, description)) = call(event)
+        && let Some((agent_type, description, call_id)) = call(event)
         && !s.by_subagent.iter().any(|a| a.parent == seq)
     {
         s.by_subagent.push(SubagentSummary {
             parent: seq,
             agent_type,
             description,
+            call_id,
             ..SubagentSummary::default()
+        });
+    }
+    if !s.by_subagent.is_empty() {
+        ends(event, |id, end| {
+            if let Some(a) = s
+                .by_subagent
+                .iter_mut()
+                .find(|a| a.call_id.as_deref() == Some(id))
+            {
+                a.ended = Some(end);
+            }
         });
     }
     let Some(parent) = env.parent else {
@@ -70,10 +83,10 @@ pub(super) fn add(s: &mut Summary, before: Totals, event: &LiveEvent, env: &Term
     }
 }
 
-/// A subagent call's agent type and description, when `event` makes one: Claude Code's
-/// `Task`/`Agent` tool use, Gemini's `invoke_agent` (a chat recording's answer, a stream-json
-/// call).
-fn call(event: &LiveEvent) -> Option<(Option<String>, Option<String>)> {
+/// A subagent call's agent type, description and tool-use id, when `event` makes one: Claude
+/// Code's `Task`/`Agent` tool use, Gemini's `invoke_agent` (a chat recording's answer, a
+/// stream-json call).
+fn call(event: &LiveEvent) -> Option<(Option<String>, Option<String>, Option<String>)> {
     let text = |v: Option<&Value>, k: &str| {
         v.and_then(|v| v.get(k))
             .and_then(Value::as_str)
@@ -87,7 +100,9 @@ fn call(event: &LiveEvent) -> Option<(Option<String>, Option<String>)> {
                 (b.get("type")?.as_str()? == "tool_use" && matches!(name, "Task" | "Agent")).then(
                     || {
                         let input = b.get("input");
-                        (text(input, "subagent_type"), text(input, "description"))
+                        let (kind, what) =
+                            (text(input, "subagent_type"), text(input, "description"));
+                        (kind, what, text(Some(b), "id"))
                     },
                 )
             })
@@ -98,12 +113,124 @@ fn call(event: &LiveEvent) -> Option<(Option<String>, Option<String>)> {
                 .as_array()?
                 .iter()
                 .find(|c| c.get("name").and_then(Value::as_str) == Some("invoke_agent"))
-                .map(|c| (text(c.get("args"), "agent_name"), None)),
-            "tool_use" if value.get("tool_name")?.as_str()? == "invoke_agent" => {
-                Some((text(value.get("parameters"), "agent_name"), None))
-            }
+                .map(|c| (text(c.get("args"), "agent_name"), None, text(Some(c), "id"))),
+            "tool_use" if value.get("tool_name")?.as_str()? == "invoke_agent" => Some((
+                text(value.get("parameters"), "agent_name"),
+                None,
+                text(Some(value), "tool_id"),
+            )),
             _ => None,
         },
+        _ => None,
+    }
+}
+
+/// What the text of an async subagent's launch result starts with: its call answered at once,
+/// the subagent still running.
+const ASYNC_LAUNCH: &str = "Async agent launched";
+
+/// Calls `f` with each subagent call id `event` says the end of, and how it ended: a Claude
+/// Code `tool_result` (good, or `is_error`; not an async launch's), a `task_notification`
+/// (`completed`, `failed`, `killed`/`stopped`/`cancelled`); a Gemini `tool_result` or a
+/// recorded call's final `status`.
+fn ends(event: &LiveEvent, mut f: impl FnMut(&str, SubagentEnd)) {
+    let str_of = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);
+    match event {
+        LiveEvent::Stream { value } => match value.get("type").and_then(Value::as_str) {
+            Some("system") if str_of(value, "subtype").as_deref() == Some("task_notification") => {
+                let status = str_of(value, "status");
+                if let (Some(id), Some(end)) =
+                    (str_of(value, "tool_use_id"), task_end(status.as_deref()))
+                {
+                    f(&id, end);
+                }
+            }
+            Some("user") => {
+                // A transcript's `<task-notification>` message: the subagent's end, by call id.
+                let content = value.pointer("/message/content");
+                let text = match content {
+                    Some(Value::String(t)) => t.trim_start(),
+                    Some(Value::Array(_)) => result_text(content),
+                    _ => "",
+                };
+                if text.starts_with("<task-notification>") {
+                    if let (Some(id), Some(end)) = (
+                        tag(text, "tool-use-id").map(str::trim),
+                        task_end(tag(text, "status")),
+                    ) {
+                        f(id, end);
+                    }
+                    return;
+                }
+                let blocks = value.pointer("/message/content").and_then(Value::as_array);
+                for b in blocks.into_iter().flatten() {
+                    if b.get("type").and_then(Value::as_str) != Some("tool_result") {
+                        continue;
+                    }
+                    let Some(id) = str_of(b, "tool_use_id") else {
+                        continue;
+                    };
+                    if result_text(b.get("content")).starts_with(ASYNC_LAUNCH) {
+                        continue;
+                    }
+                    let error = b.get("is_error").and_then(Value::as_bool) == Some(true);
+                    f(
+                        &id,
+                        if error {
+                            SubagentEnd::Failed
+                        } else {
+                            SubagentEnd::Ok
+                        },
+                    );
+                }
+            }
+            _ => {}
+        },
+        LiveEvent::Gemini { value } => {
+            let status_end = |s: Option<String>| match s.as_deref() {
+                Some("success") => Some(SubagentEnd::Ok),
+                Some("error") => Some(SubagentEnd::Failed),
+                Some("cancelled") => Some(SubagentEnd::Interrupted),
+                _ => None,
+            };
+            if value.get("type").and_then(Value::as_str) == Some("tool_result") {
+                if let (Some(id), Some(end)) = (
+                    str_of(value, "tool_id"),
+                    status_end(str_of(value, "status")),
+                ) {
+                    f(&id, end);
+                }
+                return;
+            }
+            let calls = value.get("toolCalls").and_then(Value::as_array);
+            for c in calls.into_iter().flatten() {
+                if let (Some(id), Some(end)) = (str_of(c, "id"), status_end(str_of(c, "status"))) {
+                    f(&id, end);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The start of a `tool_result`'s text: its string, or its first text block's.
+fn result_text(content: Option<&Value>) -> &str {
+    match content {
+        Some(Value::String(s)) => s.trim_start(),
+        Some(Value::Array(blocks)) => blocks
+            .iter()
+            .find_map(|b| b.get("text").and_then(Value::as_str))
+            .map_or("", str::trim_start),
+        _ => "",
+    }
+}
+
+/// A subagent task's final status as an end (`None`: not a final one).
+fn task_end(status: Option<&str>) -> Option<SubagentEnd> {
+    match status.map(str::trim) {
+        Some("completed") => Some(SubagentEnd::Ok),
+        Some("failed") => Some(SubagentEnd::Failed),
+        Some("killed" | "stopped" | "cancelled") => Some(SubagentEnd::Interrupted),
         _ => None,
     }
 }

@@ -1,7 +1,7 @@
 //! The view state's subagent blocks and the earlier conversation folded under a reset, as
 //! the components read and toggle them ([`crate::model::nest`] holds what a block is).
 
-use crate::model::nest::Block;
+use crate::model::nest::{Block, End};
 use crate::model::rows::Row;
 use crate::model::state::view_state::ViewState;
 
@@ -34,7 +34,43 @@ impl ViewState {
             .range(i..)
             .take_while(|r| r.seq == Some(seq))
             .last()?;
-        (last.uid == row.uid).then(|| (block.line(), self.is_block_open(seq)))
+        if last.uid != row.uid {
+            return None;
+        }
+        // How it ended: as its rows say (a turn end), else as the log's summary says (its
+        // call's result, a task notification: a stream-json subagent has no turn rows).
+        let line = match (block.end, self.subagent_ends.get(&seq)) {
+            (None, Some(&end)) => Block {
+                end: Some(end),
+                ..block.clone()
+            }
+            .line(),
+            _ => block.line(),
+        };
+        Some((line, self.is_block_open(seq)))
+    }
+
+    /// Whether the subagents' ends are `ends` already.
+    pub fn has_subagent_ends(&self, ends: &[(u64, End)]) -> bool {
+        ends.len() == self.subagent_ends.len()
+            && ends
+                .iter()
+                .all(|(s, e)| self.subagent_ends.get(s) == Some(e))
+    }
+
+    /// How each subagent ended, by its call's envelope, as the log's summary says
+    /// ([`classifier::SubagentSummary::ended`]); the blocks' lines show it where their rows
+    /// say nothing.
+    pub fn set_subagent_ends(&mut self, ends: &[(u64, End)]) {
+        if ends.len() == self.subagent_ends.len()
+            && ends
+                .iter()
+                .all(|(s, e)| self.subagent_ends.get(s) == Some(e))
+        {
+            return;
+        }
+        self.subagent_ends = ends.iter().copied().collect();
+        self.rebuild_visible();
     }
 
     /// The reader clicked the block toggle of shown row `n`: a call's subagent block, or the

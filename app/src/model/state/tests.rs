@@ -948,3 +948,28 @@ fn a_conversation_reset_folds_the_rows_before_it_away() {
     ]);
     assert_eq!(t.visible_len(), 2);
 }
+
+/// Regression (issue 21): a stream-json subagent has no turn rows of its own, so its block
+/// said "… running" after it had finished; the log's summary says how it ended, and the
+/// block's line says so too (its own turn end, when it has one, still wins).
+#[test]
+fn a_blocks_end_comes_from_the_summary_when_its_rows_say_nothing() {
+    use crate::model::nest::End;
+    let envs = [
+        one(3, call("Agent Survey the repo [general-purpose]")),
+        sub(5, 3, msg(Level::Info, "Read README.md").icon("📖")),
+        one(7, call("Agent Other [Explore]")),
+        sub(8, 7, msg(Level::Info, "turn fail").icon("❌")),
+    ];
+    let mut s = run(&envs);
+    let line = |s: &ViewState, n: usize| s.block_of(s.visible_row(n).unwrap()).unwrap().0;
+    assert!(line(&s, 0).ends_with("… running"), "{}", line(&s, 0));
+    s.set_subagent_ends(&[(3, End::Ok), (7, End::Ok)]);
+    assert!(s.has_subagent_ends(&[(3, End::Ok), (7, End::Ok)]));
+    assert!(line(&s, 0).ends_with("✓ done"), "{}", line(&s, 0));
+    assert!(line(&s, 1).ends_with("✗ failed"), "{}", line(&s, 1));
+    s.set_subagent_ends(&[(3, End::Interrupted)]);
+    assert!(line(&s, 0).ends_with("⏹ interrupted"), "{}", line(&s, 0));
+    s.set_subagent_ends(&[]);
+    assert!(line(&s, 0).ends_with("… running"), "{}", line(&s, 0));
+}

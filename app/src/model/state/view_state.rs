@@ -7,7 +7,7 @@ use std::sync::Arc;
 use crate::model::layout::HeightIndex;
 use classifier::Level;
 
-use crate::model::nest::{Block, display_order};
+use crate::model::nest::{Block, End, display_order};
 use crate::model::rows::{Filter, Row, Shape};
 
 /// Pixel height of one line of text; `style/terminal.css` fixes `line-height` to it.
@@ -54,6 +54,8 @@ pub struct ViewState {
     pub(super) blocks: HashMap<u64, Block>,
     /// Blocks the reader opened or closed by hand, by call seq (else the expand preference).
     pub(super) blocks_toggled: HashMap<u64, bool>,
+    /// How each subagent ended as the log's summary says, by its call's envelope.
+    pub(super) subagent_ends: HashMap<u64, End>,
     /// Absolute position of the last `⚙ conversation reset` row: the rows before it are folded
     /// away under it unless `earlier_open`.
     pub(super) reset: Option<u64>,
@@ -103,6 +105,7 @@ impl ViewState {
             open_turns: VecDeque::new(),
             blocks: HashMap::new(),
             blocks_toggled: HashMap::new(),
+            subagent_ends: HashMap::new(),
             dirty: false,
             reset: None,
             earlier_open: false,

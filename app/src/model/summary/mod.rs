@@ -8,6 +8,8 @@
 
 use classifier::{Summary, icon};
 
+use crate::model::nest::End;
+
 /// Tools named in the header, the most called first; the rest are counted together.
 pub const TOP_TOOLS: usize = 6;
 
@@ -89,6 +91,8 @@ pub struct SummaryView {
     pub files: Vec<String>,
     /// How many files were changed, listed or not.
     pub files_total: u64,
+    /// How each subagent ended, by its call's envelope, where the log says.
+    pub subagent_ends: Vec<(u64, End)>,
 }
 
 /// Changed files the open header lists before "and N more".
@@ -209,6 +213,11 @@ impl SummaryView {
             subagents: s.subagents,
             files: s.files_changed.clone(),
             files_total: s.files_changed_total(),
+            subagent_ends: s
+                .by_subagent
+                .iter()
+                .filter_map(|a| Some((a.parent, End::from(a.ended?))))
+                .collect(),
         }
     }
 
