@@ -77,13 +77,13 @@ step "conformance: Claude Code fixtures"
 python3 checks/conformance.py "$TARGET_DIR/release/hiveterm" fixtures/claude-code-2.1.332
 
 step "conformance: Gemini CLI fixtures"
-python3 checks/conformance.py "$TARGET_DIR/release/hiveterm" fixtures/gemini-0.61.0
+python3 checks/conformance.py "$TARGET_DIR/release/hiveterm" fixtures/gemini-0.61.0 --strict
 
 step "conformance: Codex CLI fixtures"
-python3 checks/conformance.py "$TARGET_DIR/release/hiveterm" fixtures/codex-0.171.0
+python3 checks/conformance.py "$TARGET_DIR/release/hiveterm" fixtures/codex-0.171.0 --strict
 
 step "conformance: hyperhive fixtures"
-python3 checks/conformance.py "$TARGET_DIR/release/hiveterm" fixtures/hyperhive
+python3 checks/conformance.py "$TARGET_DIR/release/hiveterm" fixtures/hyperhive --strict
 
 step "conformance: hostile logs"
 python3 checks/conformance.py "$TARGET_DIR/release/hiveterm" classifier/tests/hostile --hostile
