@@ -74,7 +74,7 @@ step "release build of hiveterm"
 cargo build --release -p hiveterm
 
 step "conformance: Claude Code fixtures"
-python3 checks/conformance.py "$TARGET_DIR/release/hiveterm" fixtures/claude-code-2.1.332
+python3 checks/conformance.py "$TARGET_DIR/release/hiveterm" fixtures/claude-code-2.1.332 --strict
 
 step "conformance: Gemini CLI fixtures"
 python3 checks/conformance.py "$TARGET_DIR/release/hiveterm" fixtures/gemini-0.61.0 --strict
