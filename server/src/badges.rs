@@ -66,35 +66,34 @@ impl Badges {
             }
         }
         self.active_tools.apply(event, env);
-        let count = self.turn.count;
         match &event.event {
-            LiveEvent::TurnStart { from, .. } => self.start_turn(ts, Some(capped_str(from))),
-            LiveEvent::TurnEnd { ok, .. } => {
-                self.turn.in_flight = false;
-                self.turn.last_ok = Some(*ok);
-            }
             LiveEvent::StatusChanged { status } => self.status = Some(capped(status)),
             LiveEvent::ModelChanged { model } => self.model = Some(capped(model)),
             LiveEvent::EffortChanged { effort } => self.effort = Some(capped(effort)),
             LiveEvent::TokenUsageChanged { usage } => self.usage = Some(capped(usage)),
             LiveEvent::TurnStateChanged { state } => self.turn_state = Some(capped(state)),
-            LiveEvent::Stream { value } => self.stream(value, ts),
+            LiveEvent::Stream { value } => self.stream(value),
             _ => {}
         }
-        // The main agent's turn rows, whatever the format: a transcript's prompts, Codex's and
-        // Gemini's turns (a turn the event's own kind started already is not counted again).
+        // Turns are the main agent's turn rows, whatever the format (docs/ROWS.md): a
+        // hyperhive `turn_start`/`turn_end`, a Claude Code `init` or prompt and its `result`,
+        // a transcript's prompts, Codex's and Gemini's turns; an interruption ends one too.
         if env.parent.is_some() {
             return;
         }
         for msg in &env.msgs {
             match row_kind(msg) {
-                RowKind::TurnStart if self.turn.count == count => self.start_turn(ts, None),
-                RowKind::TurnOk | RowKind::TurnFail | RowKind::Interrupted => {
+                RowKind::TurnStart => {
+                    let from = match &event.event {
+                        LiveEvent::TurnStart { from, .. } => Some(capped_str(from)),
+                        _ => None,
+                    };
+                    self.start_turn(ts, from);
+                }
+                kind @ (RowKind::TurnOk | RowKind::TurnFail | RowKind::Interrupted) => {
                     self.turn.in_flight = false;
-                    match row_kind(msg) {
-                        RowKind::TurnOk => self.turn.last_ok = Some(true),
-                        RowKind::TurnFail => self.turn.last_ok = Some(false),
-                        _ => {}
+                    if kind != RowKind::Interrupted {
+                        self.turn.last_ok = Some(kind == RowKind::TurnOk);
                     }
                 }
                 _ => {}
@@ -109,18 +108,14 @@ impl Badges {
         self.turn.count += 1;
     }
 
-    /// A Claude Code line: `system/init` starts a turn (unless a hyperhive `turn_start`
-    /// already did) and names the model; assistant messages carry model and usage; `result`
-    /// lines carry cost, duration and usage and end the turn.
-    fn stream(&mut self, value: &Value, ts: f64) {
+    /// A Claude Code line: `system/init` names the model; assistant messages carry model and
+    /// usage; `result` lines carry cost, duration and usage (the turns are the rows').
+    fn stream(&mut self, value: &Value) {
         let str_of = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);
         match value.get("type").and_then(Value::as_str) {
             Some("system") if value.get("subtype").and_then(Value::as_str) == Some("init") => {
                 if let Some(model) = str_of(value, "model") {
                     self.model = Some(Value::String(capped_str(&model)));
-                }
-                if !self.turn.in_flight {
-                    self.start_turn(ts, None);
                 }
             }
             Some("assistant") => {
@@ -154,9 +149,6 @@ impl Badges {
                 if let Some(usage) = value.get("usage").filter(|u| u.is_object()) {
                     self.usage = Some(capped(usage));
                 }
-                self.turn.in_flight = false;
-                let is_error = value.get("is_error").and_then(Value::as_bool);
-                self.turn.last_ok = is_error.map(|e| !e).or(self.turn.last_ok);
             }
             _ => {}
         }

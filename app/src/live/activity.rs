@@ -62,9 +62,8 @@ pub fn tools_text(tools: &[RunningTool], now: f64) -> Vec<String> {
 /// of the main agent, with its time (its `uid`, `ts`).
 pub fn compacting(state: &ViewState) -> Option<(u64, f64)> {
     let last = state.rows().last()?;
-    (last.parent.is_none() && row_kind(&last.msg) == RowKind::Compacting)
-        .then_some(())
-        .and(last.ts.map(|ts| (last.uid, ts)))
+    let ts = last.ts?;
+    (last.parent.is_none() && row_kind(&last.msg) == RowKind::Compacting).then_some((last.uid, ts))
 }
 
 /// The compacting row's summary while it counts: `⚙ compact · 12s…`.

@@ -39,14 +39,10 @@ fn failed(e: &gloo_net::Error) -> Failure {
     }
 }
 
-/// Sends `request` and parses the JSON answer.
-async fn call<T: DeserializeOwned>(request: RequestBuilder) -> Result<T, Failure> {
-    answer(request.send().await.map_err(|e| failed(&e))?).await
-}
-
-/// A GET of `url` as it is.
+/// A GET of `url` as it is, its JSON answer parsed.
 async fn get<T: DeserializeOwned>(url: &str) -> Result<T, Failure> {
-    call(RequestBuilder::new(url)).await
+    let sent = RequestBuilder::new(url).send().await;
+    answer(sent.map_err(|e| failed(&e))?).await
 }
 
 /// GETs `url` as it is (a [`Source`]'s URL) and parses its JSON body.
@@ -84,13 +80,11 @@ pub async fn write_at<T: DeserializeOwned>(
     let request = RequestBuilder::new(url)
         .method(method)
         .header("content-type", "application/json");
-    match body {
-        Some(body) => {
-            let request = request.body(body).map_err(|e| failed(&e))?;
-            answer(request.send().await.map_err(|e| failed(&e))?).await
-        }
-        None => call(request).await,
-    }
+    let sent = match body {
+        Some(body) => request.body(body).map_err(|e| failed(&e))?.send().await,
+        None => request.send().await,
+    };
+    answer(sent.map_err(|e| failed(&e))?).await
 }
 
 /// An answer's JSON, or what went wrong.

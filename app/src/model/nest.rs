@@ -15,26 +15,9 @@ use classifier::{Level, RowKind, duration, row_kind};
 
 use crate::model::rows::Row;
 
-/// How a subagent's block ended, as its rows say.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum End {
-    /// Its turn ended well (`✅`).
-    Ok,
-    /// Its turn failed (`❌`).
-    Failed,
-    /// It was interrupted (`⏹`).
-    Interrupted,
-}
-
-impl From<classifier::SubagentEnd> for End {
-    fn from(e: classifier::SubagentEnd) -> End {
-        match e {
-            classifier::SubagentEnd::Ok => End::Ok,
-            classifier::SubagentEnd::Failed => End::Failed,
-            classifier::SubagentEnd::Interrupted => End::Interrupted,
-        }
-    }
-}
+/// How a subagent's block ended: the classifier's [`classifier::SubagentEnd`], read from its
+/// rows (its own turn end) or, where they say nothing, from the log's summary.
+pub use classifier::SubagentEnd as End;
 
 /// One subagent's block: the facts its one-line summary shows.
 #[derive(Debug, Clone, PartialEq, Default)]

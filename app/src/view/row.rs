@@ -176,14 +176,16 @@ pub fn Row(
         .icon
         .clone()
         .map(|icon| view! { <span class="row-glyph">{icon}</span> });
-    let summary = marked(&msg.summary, &query);
     // A compaction in progress counts up on its row (`⚙ compact · 12s…`), live.
-    let summary = match use_context::<Activity>().filter(|_| row_kind(msg) == RowKind::Compacting) {
+    let activity = (row_kind(msg) == RowKind::Compacting)
+        .then(use_context::<Activity>)
+        .flatten();
+    let summary = match activity {
         Some(a) => {
             let (uid, stored) = (row.uid, msg.summary.clone());
             (move || a.compact_summary(uid).unwrap_or_else(|| stored.clone())).into_any()
         }
-        None => summary.into_any(),
+        None => marked(&msg.summary, &query).into_any(),
     };
     // A subagent's block under this call: its summary, a button that opens or closes it.
     let block = block.map(|(line, open)| {

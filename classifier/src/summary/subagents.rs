@@ -150,7 +150,7 @@ fn ends(event: &LiveEvent, mut f: impl FnMut(&str, SubagentEnd)) {
                 let content = value.pointer("/message/content");
                 let text = match content {
                     Some(Value::String(t)) => t.trim_start(),
-                    Some(Value::Array(_)) => result_text(content),
+                    Some(Value::Array(_)) => result_start(content),
                     _ => "",
                 };
                 if text.starts_with("<task-notification>") {
@@ -170,7 +170,7 @@ fn ends(event: &LiveEvent, mut f: impl FnMut(&str, SubagentEnd)) {
                     let Some(id) = str_of(b, "tool_use_id") else {
                         continue;
                     };
-                    if result_text(b.get("content")).starts_with(ASYNC_LAUNCH) {
+                    if result_start(b.get("content")).starts_with(ASYNC_LAUNCH) {
                         continue;
                     }
                     let error = b.get("is_error").and_then(Value::as_bool) == Some(true);
@@ -213,8 +213,9 @@ fn ends(event: &LiveEvent, mut f: impl FnMut(&str, SubagentEnd)) {
     }
 }
 
-/// The start of a `tool_result`'s text: its string, or its first text block's.
-fn result_text(content: Option<&Value>) -> &str {
+/// The start of a `tool_result`'s text (enough to tell an async launch): its string, or its
+/// first text block's; unlike the rows' reading, nothing is joined or copied.
+fn result_start(content: Option<&Value>) -> &str {
     match content {
         Some(Value::String(s)) => s.trim_start(),
         Some(Value::Array(blocks)) => blocks

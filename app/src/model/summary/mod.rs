@@ -216,7 +216,7 @@ impl SummaryView {
             subagent_ends: s
                 .by_subagent
                 .iter()
-                .filter_map(|a| Some((a.parent, End::from(a.ended?))))
+                .filter_map(|a| Some((a.parent, a.ended?)))
                 .collect(),
         }
     }
