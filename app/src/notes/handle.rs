@@ -37,8 +37,8 @@ pub struct NotesHandle {
     pub editing: RwSignal<Option<SeqRange>>,
     /// Why the last save or delete failed.
     pub error: RwSignal<Option<String>>,
-    /// The note the header stepped to (its index).
-    pub at: RwSignal<Option<usize>>,
+    /// The note the header stepped to (its id).
+    pub at: RwSignal<Option<u64>>,
     backend: RwSignal<Backend>,
 }
 
@@ -93,6 +93,7 @@ impl NotesHandle {
     /// Reads a live view's notes from `source` (`comments`: its readers may write).
     pub fn live(self, source: Source, comments: bool) {
         self.backend.set(Backend::Live { source, comments });
+        self.at.set(None);
         self.reload();
     }
 
@@ -112,17 +113,19 @@ impl NotesHandle {
             Some(n) => self.backend.set(Backend::Offline(n)),
             None => self.backend.set(Backend::None),
         }
+        self.at.set(None);
         self.shown(Notes::new(kept));
     }
 
     /// An exported file's notes: shown read-only.
     pub fn exported(self, notes: Vec<Note>) {
         self.backend.set(Backend::Exported);
+        self.at.set(None);
         self.shown(Notes::new(notes));
     }
 
+    /// `notes` shown; the stepper keeps its place (a note by id) when they are read again.
     fn shown(self, notes: Notes) {
-        self.at.set(None);
         if self.notes.with_untracked(|n| *n != notes) {
             self.notes.set(notes);
         }

@@ -44,19 +44,22 @@ impl Notes {
         self.list.iter().filter(|n| n.to == seq).cloned().collect()
     }
 
-    /// The note after (`forward`) or before the one at index `at` (none: the first or the
-    /// last), wrapping around; its index.
-    pub fn step(&self, at: Option<usize>, forward: bool) -> Option<usize> {
+    /// The note after (`forward`) or before note `at` (by id: it stays put when the list is
+    /// read again), wrapping around; none stepped to yet, or gone since, gives the first or
+    /// the last.
+    pub fn step(&self, at: Option<u64>, forward: bool) -> Option<&Note> {
         let n = self.list.len();
         if n == 0 {
             return None;
         }
-        Some(match (at.filter(|&i| i < n), forward) {
+        let here = at.and_then(|id| self.list.iter().position(|x| x.id == id));
+        let i = match (here, forward) {
             (None, true) => 0,
             (None, false) => n - 1,
             (Some(i), true) => (i + 1) % n,
             (Some(i), false) => (i + n - 1) % n,
-        })
+        };
+        self.list.get(i)
     }
 
     /// A note made here (an offline log's, kept in the tab): the next id, at `now`.
@@ -163,16 +166,27 @@ mod tests {
     #[test]
     fn stepping_wraps_around() {
         let notes = Notes::new(vec![note(1, 1, 1), note(2, 2, 2), note(3, 3, 3)]);
-        let check = |at: Option<usize>, fwd: bool, want: Option<usize>| {
-            assert_eq!(notes.step(at, fwd), want, "{at:?} {fwd}");
+        let check = |at: Option<u64>, fwd: bool, want: Option<u64>| {
+            assert_eq!(notes.step(at, fwd).map(|n| n.id), want, "{at:?} {fwd}");
         };
-        check(None, true, Some(0));
-        check(None, false, Some(2));
-        check(Some(0), true, Some(1));
-        check(Some(2), true, Some(0));
-        check(Some(0), false, Some(2));
-        check(Some(9), true, Some(0));
+        check(None, true, Some(1));
+        check(None, false, Some(3));
+        check(Some(1), true, Some(2));
+        check(Some(3), true, Some(1));
+        check(Some(1), false, Some(3));
+        check(Some(9), true, Some(1));
         assert_eq!(Notes::default().step(None, true), None);
+    }
+
+    /// Regression (CI of stop 27): the stepper lost its place when the notes were read again
+    /// (a live page re-reads them on every change), so › went back to the first note.
+    #[test]
+    fn stepping_keeps_its_place_when_the_list_is_read_again() {
+        let before = Notes::new(vec![note(1, 3, 6), note(2, 30, 31)]);
+        let at = before.step(None, true).map(|n| n.id);
+        assert_eq!(at, Some(1));
+        let again = Notes::new(vec![note(2, 30, 31), note(1, 3, 6), note(5, 1, 1)]);
+        assert_eq!(again.step(at, true).map(|n| n.id), Some(2));
     }
 
     #[test]

@@ -174,12 +174,11 @@ pub fn NotesStepper(on_goto: Callback<SeqRange>) -> impl IntoView {
     let step = move |e: web_sys::MouseEvent, forward: bool| {
         // Inside <summary>: step, without opening or closing the header.
         e.prevent_default();
-        let to = h.notes.with_untracked(|n| {
-            n.step(h.at.get_untracked(), forward)
-                .map(|i| (i, n.list()[i].clone()))
-        });
-        if let Some((i, note)) = to {
-            h.at.set(Some(i));
+        let to = h
+            .notes
+            .with_untracked(|n| n.step(h.at.get_untracked(), forward).cloned());
+        if let Some(note) = to {
+            h.at.set(Some(note.id));
             on_goto.run(range_of(&note));
         }
     };
