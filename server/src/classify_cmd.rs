@@ -1,5 +1,5 @@
 //! `hiveterm classify [PATH|-] [--pretty]`: a log in, one envelope per non-blank line out; a
-//! session's subagents' files beside it ([`crate::session_files`]) read after it, numbered on.
+//! session's subagents' files beside it ([`hiveterm::session_files`]) read after it, numbered on.
 
 use std::fs::File;
 use std::io::{self, IsTerminal, Read, Write};
@@ -87,7 +87,7 @@ pub fn run(args: &Args) -> Result<(), String> {
 }
 
 /// [`pump`]s the main log (`main`: its reader and name), then each subagent's file of the
-/// session at `path` ([`crate::session_files`]) through [`LogClassifier::next_file`]; a
+/// session at `path` ([`hiveterm::session_files`]) through [`LogClassifier::next_file`]; a
 /// failure names the file it came from.
 pub(crate) fn pump_session(
     path: Option<&PathBuf>,
@@ -96,7 +96,7 @@ pub(crate) fn pump_session(
     mut emit: impl FnMut(TermEnvelope) -> io::Result<()>,
 ) -> Result<(), (Failure, String)> {
     pump(main.0, log, &mut emit).map_err(|f| (f, main.1.to_owned()))?;
-    for file in crate::session_files::subagent_files(path) {
+    for file in hiveterm::session_files::subagent_files(path) {
         let (mut input, name) = open(Some(&file.path)).map_err(|e| {
             (
                 Failure::Read(io::Error::other(e)),

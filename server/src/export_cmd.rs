@@ -59,7 +59,7 @@ pub fn run(args: &Args) -> Result<(), String> {
     };
     // A session's subagents' files beside it go in too (as `hiveterm classify` reads them).
     let mut subagents = Vec::new();
-    for file in crate::session_files::subagent_files(args.path.as_ref()) {
+    for file in hiveterm::session_files::subagent_files(args.path.as_ref()) {
         let (input, name) = open(Some(&file.path))?;
         subagents.push(Subagent {
             input,

@@ -27,6 +27,8 @@
 //!   readers' HTTP handlers; stored beside the session ([`store`]).
 //! - [`share`]: share links — making them, and the read-only `/p/<token>` page and reads;
 //!   [`redacted`]: a redacted share's rows, folded from redacted raw events.
+//! - [`session_files`]: a session's subagents' files beside its main log (`classify`,
+//!   `export`, `--watch`).
 //! - [`serve`]: options, binding, auth, shutdown — what `hiveterm serve`/`run` call.
 //! - [`state`]: [`Config`] and [`AppState`], what every handler is given; [`error`]:
 //!   [`AppError`], what a handler answers when it fails, and the session id's shape; `secret`:
@@ -84,6 +86,7 @@ pub(crate) mod query;
 pub mod redacted;
 pub(crate) mod secret;
 pub mod serve;
+pub mod session_files;
 pub mod share;
 pub(crate) mod sse;
 pub mod state;

@@ -18,7 +18,6 @@ mod classify_cmd;
 mod export_cmd;
 mod note_cmd;
 mod redact_cmd;
-mod session_files;
 mod share_cmd;
 mod summary_cmd;
 

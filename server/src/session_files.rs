@@ -13,7 +13,7 @@ use classifier::parse_line;
 
 /// One subagent's file.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct SubagentFile {
+pub struct SubagentFile {
     /// Where it is.
     pub path: PathBuf,
     /// The subagent's id, as the file's name says.
@@ -25,7 +25,7 @@ const HEAD_LINES: usize = 32;
 
 /// The subagents' files of the session whose main log is `main` (none for standard input, or
 /// a log with no such folder beside it), oldest first.
-pub(crate) fn subagent_files(main: Option<&PathBuf>) -> Vec<SubagentFile> {
+pub fn subagent_files(main: Option<&PathBuf>) -> Vec<SubagentFile> {
     let Some(main) = main.filter(|p| p.as_os_str() != "-") else {
         return Vec::new();
     };
@@ -69,7 +69,7 @@ fn listed(dir: &Path, agent: impl Fn(&str) -> Option<&str>) -> Vec<SubagentFile>
 }
 
 /// A Gemini CLI main chat recording's `sessionId` (its first line's).
-fn gemini_session(main: &Path) -> Option<String> {
+pub fn gemini_session(main: &Path) -> Option<String> {
     let mut first = Vec::new();
     BufReader::new(File::open(main).ok()?.take(64 * 1024))
         .read_until(b'\n', &mut first)

@@ -86,6 +86,12 @@ pub async fn follow(
 /// The lines of the frames from byte `from` of the file to its end (the last line even without
 /// its newline: a frame ends where the agent's write did).
 async fn read_frames(path: &Path, from: u64, max_line: usize) -> Result<Vec<RawLine>, String> {
+    let plain = decompressed(path, from).await?;
+    Ok(lines_of(&plain, max_line))
+}
+
+/// The bytes of the frames from byte `from` of the file at `path` to its end, decompressed.
+pub(super) async fn decompressed(path: &Path, from: u64) -> Result<Vec<u8>, String> {
     let mut f = tokio::fs::File::open(path)
         .await
         .map_err(|e| e.to_string())?;
@@ -94,17 +100,19 @@ async fn read_frames(path: &Path, from: u64, max_line: usize) -> Result<Vec<RawL
         .map_err(|e| e.to_string())?;
     let mut bytes = Vec::new();
     f.read_to_end(&mut bytes).await.map_err(|e| e.to_string())?;
-    tokio::task::spawn_blocking(move || {
-        let plain = match zstd::decompress(&bytes) {
-            Some(result) => result?,
-            None => return Err("not a zstd frame where the last one ended".to_owned()),
-        };
-        let mut reader = LineReader::with_limit(max_line);
-        let mut lines = Vec::new();
-        reader.push(&plain, |line| lines.push(RawLine::from_line(line)));
-        reader.finish(|line| lines.push(RawLine::from_line(line)));
-        Ok(lines)
+    tokio::task::spawn_blocking(move || match zstd::decompress(&bytes) {
+        Some(result) => result,
+        None => Err("not a zstd frame where the last one ended".to_owned()),
     })
     .await
     .map_err(|e| e.to_string())?
+}
+
+/// `plain`'s lines, the last one even without its newline.
+pub(super) fn lines_of(plain: &[u8], max_line: usize) -> Vec<RawLine> {
+    let mut reader = LineReader::with_limit(max_line);
+    let mut lines = Vec::new();
+    reader.push(plain, |line| lines.push(RawLine::from_line(line)));
+    reader.finish(|line| lines.push(RawLine::from_line(line)));
+    lines
 }

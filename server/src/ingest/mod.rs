@@ -5,12 +5,14 @@
 //!
 //! - this file: `--stdin` ([`stdin`]) and `--demo` ([`demo`])
 //! - `lines`: the one chunked read loop of every source, and the harness lines sources add
-//! - `run`: a command's output ([`run_command`]); `follow`: a followed file ([`follow`])
+//! - `run`: a command's output ([`run_command`]); `follow`: a followed file ([`follow`]);
+//!   `watch`: every agent log under some folders, one session each ([`watch`])
 
 mod follow;
 mod follow_zst;
 mod lines;
 mod run;
+mod watch;
 
 use classifier::LineReader;
 
@@ -20,6 +22,7 @@ pub use follow::{follow, follow_session_id, followable};
 use lines::pump;
 pub use lines::{FOLLOW_POLL, event_line, note_line};
 pub use run::{Finished, RunSink, run_command};
+pub use watch::{agent_folders, watch, watch_session_id};
 
 /// Reads standard input into `session` until it ends, then ends the session.
 pub async fn stdin(store: &Store, session: &str, max_line: usize) -> Result<(), StoreError> {

@@ -76,6 +76,32 @@ pub async fn serve(args: ServeArgs) -> Result<(), String> {
             }
         });
     }
+    let mut watched = args.watch.clone();
+    if args.agents {
+        let home = std::env::var_os("HOME")
+            .map(std::path::PathBuf::from)
+            .ok_or("--agents: HOME is not set")?;
+        watched.extend(ingest::agent_folders(&home));
+    }
+    if !watched.is_empty() {
+        for dir in &watched {
+            if dir.exists() && !dir.is_dir() {
+                return Err(format!("--watch {}: not a folder", dir.display()));
+            }
+            let missing = if dir.exists() {
+                ""
+            } else {
+                " (not there yet: waiting for it)"
+            };
+            println!("watching {}{missing}", dir.display());
+        }
+        let store = store.clone();
+        sources.spawn(async move {
+            if let Err(e) = ingest::watch(store, watched, max_line).await {
+                tracing::error!("watching: {e}");
+            }
+        });
+    }
     println!(
         "listening on {}",
         running.link("", running.token.as_deref())

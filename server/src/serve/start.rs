@@ -57,6 +57,14 @@ pub struct ServeArgs {
     /// Follow these growing .jsonl logs (any supported format), one session each.
     #[arg(long, num_args = 1..)]
     pub follow: Vec<PathBuf>,
+    /// Import and follow every agent log under this folder, at any depth (repeatable): one
+    /// session per log file, subagents' files in their session (docs/CLI.md).
+    #[arg(long, value_name = "DIR")]
+    pub watch: Vec<PathBuf>,
+    /// Watch the agents' default folders of the user running it: ~/.claude/projects,
+    /// ~/.codex/sessions, ~/.gemini/tmp.
+    #[arg(long)]
+    pub agents: bool,
     /// Read a log from standard input as one session.
     #[arg(long)]
     pub stdin: bool,
@@ -66,7 +74,7 @@ pub struct ServeArgs {
     /// Post the --follow logs to the hiveterm at this URL (`http://host:port`) instead of
     /// serving them: no database, no listening; retried and resumed (docs/DEPLOY.md). The
     /// token (--token, --token-file, HIVETERM_TOKEN) is the remote's.
-    #[arg(long, value_name = "URL", requires = "follow", conflicts_with_all = ["stdin", "demo"])]
+    #[arg(long, value_name = "URL", requires = "follow", conflicts_with_all = ["stdin", "demo", "watch", "agents"])]
     pub to: Option<String>,
 }
 

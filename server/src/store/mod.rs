@@ -181,6 +181,11 @@ impl Store {
 
     /// A followed file's stored position.
     pub async fn follow_pos(&self, path: &str) -> Result<Option<FollowPos>, StoreError> {
+        Ok(self.followed(path).await?.map(|(pos, _)| pos))
+    }
+
+    /// A followed file's stored position and the session its lines went to.
+    pub async fn followed(&self, path: &str) -> Result<Option<(FollowPos, String)>, StoreError> {
         match &*self.backend {
             Backend::Sqlite(db) => db.follow_pos(path).await,
             Backend::Postgres(db) => db.follow_pos(path).await,

@@ -145,7 +145,10 @@ impl Postgres {
         reader::sessions(&self.client().await?, before.as_ref(), limit).await
     }
 
-    pub(crate) async fn follow_pos(&self, path: &str) -> Result<Option<FollowPos>, StoreError> {
+    pub(crate) async fn follow_pos(
+        &self,
+        path: &str,
+    ) -> Result<Option<(FollowPos, String)>, StoreError> {
         reader::follow_pos(&self.client().await?, path).await
     }
 

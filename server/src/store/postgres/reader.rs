@@ -83,19 +83,22 @@ pub(super) async fn session(
 pub(super) async fn follow_pos(
     client: &impl GenericClient,
     path: &str,
-) -> Result<Option<FollowPos>, StoreError> {
+) -> Result<Option<(FollowPos, String)>, StoreError> {
     let row = client
         .query_opt(
-            r#"SELECT dev, ino, "offset" FROM follows WHERE path = $1"#,
+            r#"SELECT dev, ino, "offset", session FROM follows WHERE path = $1"#,
             &[&path],
         )
         .await
         .map_err(pg)?;
-    Ok(row.map(|r| FollowPos {
-        path: path.to_owned(),
-        dev: r.get::<_, i64>(0) as u64,
-        ino: r.get::<_, i64>(1) as u64,
-        offset: r.get::<_, i64>(2) as u64,
+    Ok(row.map(|r| {
+        let pos = FollowPos {
+            path: path.to_owned(),
+            dev: r.get::<_, i64>(0) as u64,
+            ino: r.get::<_, i64>(1) as u64,
+            offset: r.get::<_, i64>(2) as u64,
+        };
+        (pos, r.get::<_, String>(3))
     }))
 }
 

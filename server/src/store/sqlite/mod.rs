@@ -166,7 +166,10 @@ impl Sqlite {
         .await
     }
 
-    pub(crate) async fn follow_pos(&self, path: &str) -> Result<Option<FollowPos>, StoreError> {
+    pub(crate) async fn follow_pos(
+        &self,
+        path: &str,
+    ) -> Result<Option<(FollowPos, String)>, StoreError> {
         let path = path.to_owned();
         self.blocking(move |shared| shared.readers.with(|conn| reader::follow_pos(conn, &path)))
             .await

@@ -115,18 +115,22 @@ pub(super) fn session(conn: &Connection, id: &str) -> Result<Option<SessionInfo>
 }
 
 /// A followed file's stored position.
-pub(super) fn follow_pos(conn: &Connection, path: &str) -> Result<Option<FollowPos>, StoreError> {
+pub(super) fn follow_pos(
+    conn: &Connection,
+    path: &str,
+) -> Result<Option<(FollowPos, String)>, StoreError> {
     Ok(conn
         .query_row(
-            "SELECT dev, ino, offset FROM follows WHERE path = ?1",
+            "SELECT dev, ino, offset, session FROM follows WHERE path = ?1",
             params![path],
             |r| {
-                Ok(FollowPos {
+                let pos = FollowPos {
                     path: path.to_owned(),
                     dev: r.get::<_, i64>(0)? as u64,
                     ino: r.get::<_, i64>(1)? as u64,
                     offset: r.get::<_, i64>(2)? as u64,
-                })
+                };
+                Ok((pos, r.get::<_, String>(3)?))
             },
         )
         .optional()?)

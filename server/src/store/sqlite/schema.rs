@@ -130,13 +130,13 @@ ALTER TABLE shares ADD COLUMN comments INTEGER NOT NULL DEFAULT 0;
 ];
 
 /// Opens (creating or migrating) the database at `path` as the write connection, marks the
-/// sessions whose producer was a process (`run`, `stdin`, `follow`) and that are still live
+/// sessions whose producer was a process (`run`, `stdin`, `follow`, `watch`) and that are still live
 /// ended (their producer is gone), and rebuilds stale derived tables.
 pub(super) fn open_writer(path: &Path, every: u64) -> Result<Connection, StoreError> {
     let mut conn = open_admin(path)?;
     conn.execute(
         "UPDATE sessions SET ended = ?1
-         WHERE ended IS NULL AND source IN ('run', 'stdin', 'follow')",
+         WHERE ended IS NULL AND source IN ('run', 'stdin', 'follow', 'watch')",
         params![crate::clock::now()],
     )?;
     rebuild_derived_if_stale(&mut conn, every)?;
