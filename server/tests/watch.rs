@@ -1,5 +1,5 @@
 //! `serve --watch DIR` (issue 22): the agents' own folders imported and followed — one file one
-//! session, subagents' files in their session, raw events byte for byte the files' lines; a
+//! session, Claude Code subagents' files in their session, raw events byte for byte the files' lines; a
 //! line stored when its newline arrives; growth within a second, a new file (in a new folder)
 //! within two; a restart resumes each file where its stored bytes end (nothing twice, files
 //! made while down imported); a main log replaced or truncated becomes a new session.
@@ -172,9 +172,9 @@ async fn the_agents_folders_imported_followed_and_resumed() {
     for (id, lines) in &want {
         until(&db, id, lines, Duration::from_secs(20)).await;
     }
-    // A subagent's file is not a session of its own: four sessions, each titled by its log's path.
+    // A Claude Code subagent's file is not a session of its own: five sessions.
     let sessions = store.sessions(None, 100).await.unwrap();
-    assert_eq!(sessions.len(), 4, "{sessions:?}");
+    assert_eq!(sessions.len(), 5, "{sessions:?}");
     assert!(sessions.iter().all(|s| s.source == "watch"));
 
     // Growth: half a line is not an event; its newline makes it one, within a second.

@@ -3,9 +3,11 @@
 //!
 //! What is a log: a `*.jsonl` or `*.jsonl.zst` file (Claude Code transcripts, Codex rollouts,
 //! Gemini CLI chat recordings, hyperhive event logs; the classifier tells the formats apart).
-//! A subagent's file is not a session of its own: Claude Code's
-//! `<project>/<session>/subagents/agent-*.jsonl` and Gemini CLI's `chats/<session id>/*.jsonl`
-//! go into the session of their main log, nested under the call that started them.
+//! A Claude Code subagent's file (`<project>/<session>/subagents/agent-*.jsonl`) is not a
+//! session of its own: its lines go into the session of its main log, nested under the call
+//! that started them (each line names its `agentId`). A Gemini CLI subagent's recording
+//! (`chats/<session id>/*.jsonl`) is a session of its own: its lines do not say whose they
+//! are, and interleaved with the main recording's they could not be told apart.
 //!
 //! How (bounded in open files and memory however many logs there are):
 //! - nothing is held open: a file is opened, read from where its stored lines end up to its
@@ -84,16 +86,14 @@ enum Role {
     Main,
     /// A subagent's file: its lines go to the session of this main log.
     Sub(PathBuf),
-    /// A subagent's file whose main log is not known (yet).
-    Orphan,
 }
 
 fn name_of(path: &Path) -> &str {
     path.file_name().and_then(|n| n.to_str()).unwrap_or("")
 }
 
-/// `path`'s role. `gemini` finds a Gemini CLI main recording by its chats folder and session id.
-fn role(path: &Path, gemini: &mut GeminiIds) -> Role {
+/// `path`'s role.
+fn role(path: &Path) -> Role {
     let parent = path.parent();
     let dir = parent.map(name_of).unwrap_or("");
     let grand = parent.and_then(Path::parent);
@@ -106,44 +106,7 @@ fn role(path: &Path, gemini: &mut GeminiIds) -> Role {
             _ => Role::Main,
         };
     }
-    if let Some(chats) = grand.filter(|g| name_of(g) == "chats")
-        && !name_of(path).starts_with("session-")
-    {
-        // chats/<session id>/<subagent id>.jsonl
-        return match gemini.main(chats, dir) {
-            Some(main) => Role::Sub(main),
-            None => Role::Orphan,
-        };
-    }
     Role::Main
-}
-
-/// Gemini CLI's main recordings by (chats folder, session id), read from their first lines
-/// once per chats folder and again when one is not found.
-#[derive(Default)]
-struct GeminiIds {
-    known: HashMap<PathBuf, HashMap<String, PathBuf>>,
-}
-
-impl GeminiIds {
-    fn main(&mut self, chats: &Path, id: &str) -> Option<PathBuf> {
-        if let Some(found) = self.known.get(chats).and_then(|m| m.get(id)) {
-            return Some(found.clone());
-        }
-        let mut ids = HashMap::new();
-        for entry in std::fs::read_dir(chats).ok()?.flatten() {
-            let p = entry.path();
-            if name_of(&p).starts_with("session-")
-                && is_log(&p)
-                && let Some(sid) = crate::session_files::gemini_session(&p)
-            {
-                ids.insert(sid, p);
-            }
-        }
-        let found = ids.get(id).cloned();
-        self.known.insert(chats.to_owned(), ids);
-        found
-    }
 }
 
 /// What is known of one log file.
@@ -175,7 +138,6 @@ struct Watcher {
     max_line: usize,
     files: HashMap<PathBuf, Tracked>,
     sessions: HashMap<String, Live>,
-    gemini: GeminiIds,
     /// Roots a notification watch is on.
     notified: HashSet<PathBuf>,
 }
@@ -204,7 +166,6 @@ pub async fn watch(store: Store, roots: Vec<PathBuf>, max_line: usize) -> Result
         max_line,
         files: HashMap::new(),
         sessions: HashMap::new(),
-        gemini: GeminiIds::default(),
         notified: HashSet::new(),
     };
     w.arm(notify.as_mut());
@@ -313,10 +274,9 @@ impl Watcher {
             if unchanged {
                 continue;
             }
-            match role(&path, &mut self.gemini) {
+            match role(&path) {
                 Role::Main => mains.push((path, meta, None)),
                 Role::Sub(main) => subs.push((path, meta, Some(main))),
-                Role::Orphan => {}
             }
         }
         let oldest = |v: &mut Vec<(PathBuf, std::fs::Metadata, Option<PathBuf>)>| {
@@ -611,31 +571,16 @@ mod tests {
 
     #[test]
     fn roles_of_the_agents_files() {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path();
-        let chats = root.join("proj/chats");
-        std::fs::create_dir_all(chats.join("abc-123")).unwrap();
-        std::fs::write(
-            chats.join("session-2026-12-02T14-11-abc.jsonl"),
-            "{\"sessionId\":\"abc-123\",\"kind\":\"main\"}\n",
-        )
-        .unwrap();
-        let mut gemini = GeminiIds::default();
-        let mut check = |rel: &str, want: Role| {
-            assert_eq!(role(&root.join(rel), &mut gemini), want, "{rel}");
-        };
-        check("p/s1.jsonl", Role::Main);
+        let check = |path: &str, want: Role| assert_eq!(role(Path::new(path)), want, "{path}");
+        check("/p/s1.jsonl", Role::Main);
         check(
-            "p/s1/subagents/agent-a1.jsonl",
-            Role::Sub(root.join("p/s1.jsonl")),
+            "/p/s1/subagents/agent-a1.jsonl",
+            Role::Sub(PathBuf::from("/p/s1.jsonl")),
         );
-        check("2026/12/02/rollout-2026-x.jsonl.zst", Role::Main);
-        check(
-            "proj/chats/abc-123/sub-9.jsonl",
-            Role::Sub(chats.join("session-2026-12-02T14-11-abc.jsonl")),
-        );
-        check("proj/chats/zzz/sub-9.jsonl", Role::Orphan);
-        check("proj/chats/session-2.jsonl", Role::Main);
+        check("/p/s1/subagents/notes.jsonl", Role::Main);
+        check("/2026/12/02/rollout-2026-x.jsonl.zst", Role::Main);
+        check("/proj/chats/abc-123/sub-9.jsonl", Role::Main);
+        check("/proj/chats/session-2.jsonl", Role::Main);
     }
 
     #[test]
