@@ -146,11 +146,13 @@ fn expected(home: &Home) -> Vec<(String, Vec<String>)> {
             ),
             &[],
         ),
+        with(chats.join("session-2026-12-02T14-11-6a32b09a.jsonl"), &[]),
+        // A Gemini CLI subagent's recording is a session of its own.
         with(
-            chats.join("session-2026-12-02T14-11-6a32b09a.jsonl"),
-            &[chats.join(
+            chats.join(
                 "6a32b09a-db98-4639-82e6-0e4802f905b6/3379175b-11ed-4f13-84e8-b95f2ccef876.jsonl",
-            )],
+            ),
+            &[],
         ),
     ]
 }
