@@ -50,6 +50,7 @@ pub use imp::{forget, has_tab, keep, restore};
 mod imp {
     //! Callbacks rather than futures, and one closure type for all: the page's budget.
     use super::*;
+    use crate::worker::protocol::Part;
     use js_sys::{Array, Object, Reflect};
     use wasm_bindgen::JsCast;
     use wasm_bindgen::prelude::*;
@@ -126,9 +127,10 @@ mod imp {
         tx.object_store(STORE)
     }
 
-    /// Keeps `blob` (named `name`) as this tab's log, replacing any other; `done` is called
-    /// once it is written, or could not be (a live page then leaves for the kept log).
-    pub fn keep(blob: &Blob, name: &str, done: impl Fn() + Clone + 'static) {
+    /// Keeps `blob` (named `name`; a session of several files: where each after the first
+    /// starts, `parts`) as this tab's log, replacing any other; `done` is called once it is
+    /// written, or could not be (a live page then leaves for the kept log).
+    pub fn keep(blob: &Blob, name: &str, parts: &[Part], done: impl Fn() + Clone + 'static) {
         let failed = done.clone();
         let fail = move |e: JsValue| {
             warn("hiveterm: the log is not kept for a reload:", &e);
@@ -148,6 +150,10 @@ mod imp {
             ("name", name.into()),
             ("at", js_sys::Date::now().into()),
             ("blob", blob.into()),
+            (
+                "parts",
+                serde_json::to_string(parts).unwrap_or_default().into(),
+            ),
         ] {
             let _ = Reflect::set(&v, &k.into(), &val);
         }
@@ -192,9 +198,9 @@ mod imp {
         );
     }
 
-    /// Prunes the kept logs of closed tabs, then calls `done` with this tab's (its blob and
-    /// name), or `None` (also when they cannot be read).
-    pub fn restore(done: impl Fn(Option<(Blob, String)>) + Clone + 'static) {
+    /// Prunes the kept logs of closed tabs, then calls `done` with this tab's (its blob,
+    /// name and parts), or `None` (also when they cannot be read).
+    pub fn restore(done: impl Fn(Option<(Blob, String, Vec<Part>)>) + Clone + 'static) {
         let d = done.clone();
         let fail = move |e: JsValue| {
             warn("hiveterm: kept logs cannot be read:", &e);
@@ -233,7 +239,12 @@ mod imp {
                             .find(|v| tab.is_some() && get(v, "tab").as_string() == tab)
                             .and_then(|v| {
                                 let blob = get(&v, "blob").dyn_into::<Blob>().ok()?;
-                                Some((blob, get(&v, "name").as_string().unwrap_or_default()))
+                                let parts = get(&v, "parts")
+                                    .as_string()
+                                    .and_then(|p| serde_json::from_str(&p).ok())
+                                    .unwrap_or_default();
+                                let name = get(&v, "name").as_string().unwrap_or_default();
+                                Some((blob, name, parts))
                             });
                         done(mine);
                     },

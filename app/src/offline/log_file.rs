@@ -15,7 +15,9 @@ use crate::offline::bodies::BodySource;
 use crate::offline::keep;
 use crate::offline::progress::{Progress, ReaderEvent};
 use crate::offline::reader::{Reader, text_blob};
+use crate::offline::session;
 use crate::view::navigator::Navigator;
+use crate::worker::protocol::Part;
 
 /// The offline log's signals and what changes them.
 #[derive(Clone, Copy)]
@@ -81,9 +83,9 @@ impl LogFile {
         if !live && !exported {
             keep::restore(move |kept| {
                 if log.progress.with_untracked(Option::is_none)
-                    && let Some((blob, name)) = kept
+                    && let Some((blob, name, parts)) = kept
                 {
-                    log.open_blob(blob, name, true);
+                    log.open_parts(blob, name, parts, true);
                 }
                 log.restoring.set(false);
             });
@@ -173,10 +175,16 @@ impl LogFile {
     /// to the last log; a reopened kept log (`kept`) keeps the URL's `#seq`, revealed once
     /// its row is held.
     pub fn open_blob(self, blob: web_sys::Blob, name: String, kept: bool) {
+        self.open_parts(blob, name, Vec::new(), kept);
+    }
+
+    /// [`LogFile::open_blob`] of a session's several files in one blob (`parts`: where each
+    /// after the first starts, [`crate::offline::session`]).
+    fn open_parts(self, blob: web_sys::Blob, name: String, parts: Vec<Part>, kept: bool) {
         if self.live {
             // A live session's page is not an offline log's: the log is kept for this tab and
             // opened offline at the page's root (the back button comes back here).
-            keep::keep(&blob, &name, browser::leave_for_offline);
+            keep::keep(&blob, &name, &parts, browser::leave_for_offline);
             return;
         }
         self.start(name.clone(), blob.size(), kept);
@@ -184,10 +192,10 @@ impl LogFile {
         self.notes.get_value().offline(Some(name.clone()), kept);
         if !kept {
             browser::clear_permalink();
-            keep::keep(&blob, &name, || {});
+            keep::keep(&blob, &name, &parts, || {});
         }
         if let Some(r) = self.reader() {
-            r.read(blob);
+            r.read(blob, parts);
         }
         let query = self.search.with_value(|(_, q)| q.clone());
         self.search_bodies(query);
@@ -234,10 +242,32 @@ impl LogFile {
         self.navi.scroll(crate::model::nav::Scroll::To(0.0));
     }
 
-    /// Opens a dropped or picked file.
-    pub fn open_file(self, file: web_sys::File) {
-        let name = file.name();
-        self.open_blob(file.into(), name, false);
+    /// Opens dropped or picked files: one is a log; several are one session, read one after
+    /// another as `hiveterm classify` reads a session ([`crate::offline::session`]).
+    pub fn open_files(self, files: Vec<web_sys::File>) {
+        let names: Vec<String> = files.iter().map(web_sys::File::name).collect();
+        let order = session::order(&names);
+        match files.len() {
+            0 => {}
+            1 => self.open_blob(files[0].clone().into(), names[0].clone(), false),
+            _ => {
+                let sizes: Vec<f64> = files.iter().map(|f| f.size()).collect();
+                let seq = js_sys::Array::new();
+                for (i, _) in &order {
+                    seq.push(&files[*i]);
+                }
+                // A Blob of Blobs: nothing is copied.
+                match web_sys::Blob::new_with_blob_sequence(&seq) {
+                    Ok(blob) => self.open_parts(
+                        blob,
+                        session::title(&order, &names),
+                        session::parts(&order, &sizes),
+                        false,
+                    ),
+                    Err(_) => self.open_blob(files[0].clone().into(), names[0].clone(), false),
+                }
+            }
+        }
     }
 
     /// Opens pasted text.

@@ -3,6 +3,8 @@
 //!
 //! - [`log_file`]: an offline log opened, read, kept, reopened, closed; it owns the
 //!   worker's [`reader::Reader`] and the [`bodies::BodySource`].
+//! - [`session`]: several files opened together as one session: which is the main log,
+//!   the order, the subagents' ids (pure).
 //! - [`progress`]: the reading's progress and the updates the worker brings (pure).
 //! - [`reader`]: the page's side of the classifier worker (typed messages of
 //!   [`crate::worker::protocol`]).
@@ -20,3 +22,4 @@ pub mod keep;
 pub mod log_file;
 pub mod progress;
 pub mod reader;
+pub mod session;

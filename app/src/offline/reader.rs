@@ -151,14 +151,14 @@ impl Reader {
     }
 
     /// Classifies a file (or any blob): a new job, which ends the one in hand.
-    pub fn read(&self, blob: web_sys::Blob) {
+    pub fn read(&self, blob: web_sys::Blob, parts: Vec<crate::worker::protocol::Part>) {
         let job = {
             let mut inner = self.0.borrow_mut();
             inner.job += 1;
             inner.held.clear();
             inner.job
         };
-        self.send(ToWorker::File { job }, Some(blob.into()));
+        self.send(ToWorker::File { job, parts }, Some(blob.into()));
     }
 
     /// Drops the job in hand.

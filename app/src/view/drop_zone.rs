@@ -10,8 +10,8 @@ use crate::browser::typing_in;
 /// The page's `<main>`, taking dropped files and pasted text.
 #[component]
 pub fn DropZone<C: IntoView + 'static>(
-    /// A log dropped on the page.
-    on_file: Callback<web_sys::File>,
+    /// Logs dropped on the page (several: one session's files).
+    on_files: Callback<Vec<web_sys::File>>,
     /// A log pasted on the page.
     on_text: Callback<String>,
     /// A read-only page: drops and pastes are ignored.
@@ -49,8 +49,11 @@ pub fn DropZone<C: IntoView + 'static>(
                 if read_only {
                     return;
                 }
-                if let Some(f) = e.data_transfer().and_then(|d| d.files()).and_then(|f| f.get(0)) {
-                    on_file.run(f);
+                if let Some(list) = e.data_transfer().and_then(|d| d.files()) {
+                    let files: Vec<web_sys::File> = (0..list.length()).filter_map(|i| list.get(i)).collect();
+                    if !files.is_empty() {
+                        on_files.run(files);
+                    }
                 }
             }
         >

@@ -158,7 +158,7 @@ pub fn Page() -> impl IntoView {
 
     view! {
         <DropZone
-            on_file=Callback::new(move |f| log.open_file(f))
+            on_files=Callback::new(move |f| log.open_files(f))
             on_text=Callback::new(move |t| log.open_text(t))
             read_only
         >
@@ -181,7 +181,7 @@ pub fn Page() -> impl IntoView {
                 on_problem=Callback::new(move |forward| {
                     navi.key(if forward { Key::NextProblem } else { Key::PrevProblem });
                 })
-                on_file=Callback::new(move |f| log.open_file(f))
+                on_files=Callback::new(move |f| log.open_files(f))
                 read_only
                 on_note=write_note
                 note_shown=Signal::derive(move || notes.can_write())

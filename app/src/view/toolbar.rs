@@ -92,8 +92,8 @@ pub fn Toolbar(
     search_box: NodeRef<html::Input>,
     /// The previous (`false`) or next (`true`) warning or error.
     on_problem: Callback<bool>,
-    /// A log picked with "open log…".
-    on_file: Callback<web_sys::File>,
+    /// Logs picked with "open log…" (several: one session's files).
+    on_files: Callback<Vec<web_sys::File>>,
     /// A read-only page (a share link, an export): no "open log…".
     #[prop(optional)]
     read_only: bool,
@@ -190,11 +190,15 @@ pub fn Toolbar(
                 <input
                     id="file"
                     type="file"
+                    multiple
                     accept=".jsonl,.json,.ndjson,.log,.txt"
                     on:change=move |e| {
                         let input: web_sys::HtmlInputElement = event_target(&e);
-                        if let Some(f) = input.files().and_then(|f| f.get(0)) {
-                            on_file.run(f);
+                        if let Some(list) = input.files() {
+                            let files: Vec<web_sys::File> = (0..list.length()).filter_map(|i| list.get(i)).collect();
+                            if !files.is_empty() {
+                                on_files.run(files);
+                            }
                         }
                         input.set_value("");
                     }

@@ -2,6 +2,11 @@
 //! chunk, the log's [`classifier::Summary`], a [`Checkpoint`] (a `LogClassifier::resume`
 //! point) every [`CHECKPOINT_BYTES`] or so with the [`Trigrams`] of the bodies after it, and
 //! a body read again from the nearest checkpoint ([`bodies_in`]), exactly as classified.
+//!
+//! A session's several files (a main log and its subagents', dropped together) are one
+//! stream of bytes, the files one after the other: at each file's first byte the worker calls
+//! [`Classifier::next_file`] (`LogClassifier::next_file`, as `hiveterm classify` does), and a
+//! checkpoint is taken there, so a body is never read again across two files.
 
 use classifier::{ClassifyCtx, LogClassifier, Summary, TermEnvelope};
 
@@ -26,10 +31,11 @@ pub struct Checkpoint {
 }
 
 impl Checkpoint {
-    fn at(log: &LogClassifier) -> Checkpoint {
+    /// Where `log` is, after `lines` lines and `bytes` bytes of the files before its own.
+    fn at(log: &LogClassifier, lines: u64, bytes: u64) -> Checkpoint {
         Checkpoint {
-            offset: log.line_start(),
-            lines: log.lines_seen(),
+            offset: bytes + log.line_start(),
+            lines: lines + log.lines_seen(),
             ctx: serde_json::to_string(log.ctx()).unwrap_or_default(),
         }
     }
@@ -48,6 +54,12 @@ impl Checkpoint {
 pub struct Classifier {
     log: LogClassifier,
     limit: usize,
+    /// Physical lines and bytes of the files before the one being read (its classifier
+    /// counts from its own start).
+    line_base: u64,
+    byte_base: u64,
+    /// Bytes of the file being read fed so far.
+    fed: u64,
     checkpoints: Vec<Checkpoint>,
     /// Per checkpoint, the three-byte sequences of the bodies of the lines after it (up to
     /// the next one): what a search passes over ([`crate::worker::body_search`]).
@@ -71,12 +83,42 @@ impl Classifier {
     pub fn with_limit(limit: usize) -> Classifier {
         let log = LogClassifier::with_limit(limit).with_summary();
         Classifier {
-            checkpoints: vec![Checkpoint::at(&log)],
+            checkpoints: vec![Checkpoint::at(&log, 0, 0)],
             spans: vec![Trigrams::default()],
             log,
             limit,
+            line_base: 0,
+            byte_base: 0,
+            fed: 0,
             done: false,
         }
+    }
+
+    /// The next file of the session begins (a subagent's; `agent`: its id, when its file's
+    /// name says): the last line of the file before is ended, and a checkpoint is taken here.
+    /// Answers the envelopes that ending completed.
+    pub fn next_file(&mut self, agent: Option<&str>) -> Vec<TermEnvelope> {
+        let mut out = Vec::new();
+        self.log.finish(|env| keep(&mut out, env));
+        self.index(&out);
+        self.line_base += self.log.lines_seen();
+        self.byte_base += self.fed;
+        self.fed = 0;
+        self.log = std::mem::take(&mut self.log).next_file(agent);
+        if self.checkpoints.last().map(|c| c.offset) == Some(self.byte_base) {
+            // An empty file before: its checkpoint is this one's.
+            self.checkpoints.pop();
+            self.spans.pop();
+        }
+        self.checkpoints
+            .push(Checkpoint::at(&self.log, self.line_base, self.byte_base));
+        self.spans.push(Trigrams::default());
+        out
+    }
+
+    /// Where the line in progress starts, from the first byte of the first file.
+    fn line_start(&self) -> u64 {
+        self.byte_base + self.log.line_start()
     }
 
     /// The summary of the lines so far, listing at most `files` changed files (the others
@@ -94,10 +136,12 @@ impl Classifier {
     pub fn push_every(&mut self, chunk: &[u8], every: u64) -> Vec<TermEnvelope> {
         let mut out = Vec::new();
         self.log.feed(chunk, |env| keep(&mut out, env));
+        self.fed += chunk.len() as u64;
         self.index(&out);
         let last = self.checkpoints.last().map_or(0, |c| c.offset);
-        if self.log.line_start() >= last + every.max(1) {
-            self.checkpoints.push(Checkpoint::at(&self.log));
+        if self.line_start() >= last + every.max(1) {
+            self.checkpoints
+                .push(Checkpoint::at(&self.log, self.line_base, self.byte_base));
             self.spans.push(Trigrams::default());
         }
         out
@@ -133,9 +177,9 @@ impl Classifier {
             .flatten()
     }
 
-    /// Physical lines seen so far, blank ones included.
+    /// Physical lines seen so far, blank ones included (of every file so far).
     pub fn lines(&self) -> u64 {
-        self.log.lines_seen()
+        self.line_base + self.log.lines_seen()
     }
 
     /// The checkpoints taken so far.
@@ -154,7 +198,7 @@ impl Classifier {
         let end = match self.checkpoints.get(i) {
             Some(next) => next.offset,
             None if self.done => u64::MAX,
-            None => self.log.line_start(),
+            None => self.line_start(),
         };
         Some((from, end))
     }

@@ -16,7 +16,7 @@ use web_sys::{Blob, FileReaderSync, ReadableStreamByobReader};
 use crate::worker::classify::Classifier;
 use crate::worker::protocol::port::{reply, scope};
 use crate::worker::protocol::row_batch::{self, strip};
-use crate::worker::protocol::{FromWorker, PHASES, Rows};
+use crate::worker::protocol::{FromWorker, PHASES, Part, Rows};
 
 /// Changed files listed in the summary of every chunk but the last (the summary header shows
 /// no more before its "and N more").
@@ -68,6 +68,9 @@ pub struct Job {
     hold: bool,
     /// The log's classifier, its checkpoints and their spans' sets.
     pub c: Classifier,
+    /// The files of the session after the first: where each starts in the blob, and its
+    /// subagent's id; the next first.
+    parts: VecDeque<Part>,
     done: bool,
     /// Milliseconds per phase ([`PHASES`]).
     phases: [f64; PHASES.len()],
@@ -82,6 +85,7 @@ impl Job {
     pub fn start(
         id: u64,
         blob: Blob,
+        parts: Vec<Part>,
         last: Option<Job>,
         on_read: Rc<dyn Fn()>,
     ) -> Result<Job, String> {
@@ -103,6 +107,7 @@ impl Job {
             waiting: Some(now()),
             hold: true,
             c: Classifier::new(),
+            parts: parts.into(),
             done: false,
             phases: [0.0; PHASES.len()],
             on_read,
@@ -180,6 +185,7 @@ impl Job {
                     .take()
                     .unwrap_or_else(|| Err("no chunk".into()))?;
                 let n = view.as_ref().map_or(0, |v| v.length() as usize);
+                let start = j.plan.taken();
                 if let Some(v) = &view {
                     if j.buf.len() != n {
                         j.buf.resize(n, 0);
@@ -196,15 +202,15 @@ impl Job {
                 j.hold &= j.plan.taken() < HOLD_BYTES;
                 j.read_ahead(if j.hold { 0.0 } else { AHEAD_BYTES });
                 lap(j, 0);
-                if n == 0 {
-                    Vec::new()
-                } else {
-                    j.c.push(&j.buf[..n])
-                }
+                j.classify(start, n)
             }
             None => Vec::new(),
         };
         if j.plan.all_taken() {
+            // Files left empty at the end are files of the session all the same.
+            while let Some((_, agent)) = j.parts.pop_front() {
+                envs.extend(j.c.next_file(agent.as_deref()));
+            }
             envs.extend(j.c.finish());
             j.done = true;
         }
@@ -238,6 +244,31 @@ impl Job {
             j.waiting = Some(t);
         }
         Ok(())
+    }
+
+    /// Classifies the `n` bytes in hand, which start at byte `start` of the blob: a file of
+    /// the session that starts among them is begun there ([`Classifier::next_file`]).
+    fn classify(&mut self, start: f64, n: usize) -> Vec<classifier::TermEnvelope> {
+        let mut envs = Vec::new();
+        let mut at = 0;
+        while let Some((b, agent)) = self
+            .parts
+            .front()
+            .filter(|(b, _)| *b < start + n as f64)
+            .cloned()
+        {
+            let cut = ((b - start).max(0.0) as usize).min(n);
+            if cut > at {
+                envs.extend(self.c.push(&self.buf[at..cut]));
+                at = cut;
+            }
+            envs.extend(self.c.next_file(agent.as_deref()));
+            self.parts.pop_front();
+        }
+        if n > at {
+            envs.extend(self.c.push(&self.buf[at..n]));
+        }
+        envs
     }
 
     /// Bytes `from..to` of the log, read at once.

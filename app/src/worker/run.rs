@@ -27,7 +27,7 @@ mod imp {
     use crate::worker::job::{Job, now};
     use crate::worker::protocol::port::{receive, reply, scope};
     use crate::worker::protocol::row_batch::{self, strip};
-    use crate::worker::protocol::{FromWorker, RowKey, ToWorker};
+    use crate::worker::protocol::{FromWorker, Part, RowKey, ToWorker};
 
     /// A search of the bodies.
     struct Find {
@@ -117,7 +117,7 @@ mod imp {
     impl Worker {
         fn on_message(&self, msg: ToWorker, data: JsValue) {
             match msg {
-                ToWorker::File { job } => self.start(job, data.unchecked_into()),
+                ToWorker::File { job, parts } => self.start(job, data.unchecked_into(), parts),
                 ToWorker::Shown { job } => {
                     if let Some(j) = self.0.borrow_mut().job.as_mut().filter(|j| j.id == job) {
                         j.shown();
@@ -155,7 +155,7 @@ mod imp {
             }
         }
 
-        fn start(&self, id: u64, blob: Blob) {
+        fn start(&self, id: u64, blob: Blob, parts: Vec<Part>) {
             let me: Weak<RefCell<State>> = Rc::downgrade(&self.0);
             // A read came: its wait is the read phase's, and a step can classify it.
             let on_read: Rc<dyn Fn()> = Rc::new(move || {
@@ -169,7 +169,13 @@ mod imp {
             {
                 let mut s = self.0.borrow_mut();
                 s.find = None;
-                let blob = match crate::worker::unzip::plain(&s.reader, blob) {
+                // A compressed log is one file (a session's files are read as they are).
+                let blob = if parts.is_empty() {
+                    crate::worker::unzip::plain(&s.reader, blob)
+                } else {
+                    Ok(blob)
+                };
+                let blob = match blob {
                     Ok(blob) => blob,
                     Err(e) => {
                         s.job = None;
@@ -177,7 +183,7 @@ mod imp {
                         return;
                     }
                 };
-                match Job::start(id, blob, s.job.take(), on_read) {
+                match Job::start(id, blob, parts, s.job.take(), on_read) {
                     Ok(job) => s.job = Some(job),
                     Err(e) => error(Some(id), e),
                 }

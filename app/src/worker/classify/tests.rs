@@ -187,3 +187,135 @@ fn a_body_of_a_log_still_being_read_is_found() {
     assert_eq!(got.len(), 1);
     assert!(c.span_of(c.lines() + 1).is_none());
 }
+
+/// A session's files, the bytes of each, and `hiveterm classify`'s envelopes of the session
+/// (the main file, then each subagent's through `LogClassifier::next_file`).
+fn session(files: &[(&str, Option<&str>)]) -> (Vec<Vec<u8>>, Vec<TermEnvelope>) {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
+    let bytes: Vec<Vec<u8>> = files
+        .iter()
+        .map(|(p, _)| std::fs::read(root.join(p)).unwrap())
+        .collect();
+    let mut log = classifier::LogClassifier::new();
+    let mut want = Vec::new();
+    for (i, (b, (_, agent))) in bytes.iter().zip(files).enumerate() {
+        if i > 0 {
+            log = log.next_file(*agent);
+        }
+        log.feed(b, |e| keep(&mut want, e));
+        log.finish(|e| keep(&mut want, e));
+    }
+    (bytes, want)
+}
+
+/// Classifies `files` as one stream, split every `split` bytes and at each file's start.
+fn run_files(
+    files: &[Vec<u8>],
+    agents: &[Option<&str>],
+    split: usize,
+    every: u64,
+) -> (Classifier, Vec<TermEnvelope>) {
+    let mut c = Classifier::new();
+    let mut out = Vec::new();
+    for (i, f) in files.iter().enumerate() {
+        if i > 0 {
+            out.extend(c.next_file(agents[i]));
+        }
+        for piece in f.chunks(split.max(1)) {
+            out.extend(c.push_every(piece, every));
+        }
+    }
+    out.extend(c.finish());
+    (c, out)
+}
+
+const GEMINI: &[(&str, Option<&str>)] = &[
+    ("gemini-0.61.0/gemini.subagent.session.jsonl", None),
+    (
+        "gemini-0.61.0/6a32b09a-db98-4639-82e6-0e4802f905b6/3379175b-11ed-4f13-84e8-b95f2ccef876.jsonl",
+        Some("3379175b-11ed-4f13-84e8-b95f2ccef876"),
+    ),
+];
+const CLAUDE: &[(&str, Option<&str>)] = &[
+    ("claude-code-2.1.332/subagent.transcript.jsonl", None),
+    (
+        "claude-code-2.1.332/subagent.transcript/subagents/agent-ae89bd37fdd96fc64.jsonl",
+        Some("ae89bd37fdd96fc64"),
+    ),
+];
+
+/// Issue 21: several files dropped together are one session, the same rows as `hiveterm
+/// classify` gives it (a Gemini CLI subagent's rows nested under its call), however read.
+#[test]
+fn a_sessions_files_read_one_after_another_give_the_sessions_rows() {
+    for files in [GEMINI, CLAUDE] {
+        let (bytes, want) = session(files);
+        let agents: Vec<Option<&str>> = files.iter().map(|(_, a)| *a).collect();
+        assert!(
+            want.iter().any(|e| e.parent.is_some()),
+            "{files:?}: nested rows"
+        );
+        for split in [1, 7, 64, 997, usize::MAX] {
+            let (c, got) = run_files(&bytes, &agents, split, CHECKPOINT_BYTES);
+            assert_eq!(got, want, "{files:?} split {split}");
+            let lines: usize = bytes
+                .iter()
+                .map(|b| line_count(std::str::from_utf8(b).unwrap()))
+                .sum();
+            assert_eq!(c.lines() as usize, lines);
+        }
+    }
+}
+
+/// A body of any file of the session is read again exactly, from a checkpoint of its own
+/// file (one is taken at each file's start).
+#[test]
+fn bodies_of_a_sessions_files_are_read_again_exactly() {
+    for files in [GEMINI, CLAUDE] {
+        let (bytes, _) = session(files);
+        let agents: Vec<Option<&str>> = files.iter().map(|(_, a)| *a).collect();
+        let all: Vec<u8> = bytes.concat();
+        for every in [1, 3000, CHECKPOINT_BYTES] {
+            let (c, whole) = run_files(&bytes, &agents, 501, every);
+            let starts: Vec<u64> = bytes
+                .iter()
+                .scan(0u64, |at, b| {
+                    let s = *at;
+                    *at += b.len() as u64;
+                    Some(s)
+                })
+                .collect();
+            for s in &starts {
+                assert!(
+                    c.checkpoints().iter().any(|cp| cp.offset == *s),
+                    "a checkpoint at {s}"
+                );
+            }
+            let mut meta = whole.clone();
+            let lazy = strip(&mut meta);
+            assert!(!lazy.is_empty());
+            for &(seq, idx, _) in &lazy {
+                let want = whole.iter().find(|e| e.seq == Some(seq)).unwrap().msgs[idx as usize]
+                    .body
+                    .clone()
+                    .unwrap();
+                let mut got = Vec::new();
+                for (from, end, rows) in c.plan(&[(seq, idx)]) {
+                    let cp = &c.checkpoints()[from];
+                    let end = usize::try_from(end.min(all.len() as u64)).unwrap();
+                    got.extend(bodies_in(
+                        cp,
+                        c.limit(),
+                        &all[cp.offset as usize..end],
+                        &rows,
+                    ));
+                }
+                assert_eq!(
+                    got,
+                    vec![(seq, idx, want)],
+                    "{files:?} every {every} line {seq}"
+                );
+            }
+        }
+    }
+}

@@ -42,6 +42,10 @@ pub type Lazy = (u64, u32, u32);
 /// A row of an offline log: its envelope's `seq` and its place in it.
 pub type RowKey = (u64, u32);
 
+/// A file of a session after its first, in the one `Blob` of all of them: the byte where it
+/// starts, and its subagent's id (`LogClassifier::next_file`).
+pub type Part = (f64, Option<String>);
+
 /// Page → classifier worker. `job` numbers the log in hand: each [`ToWorker::File`] starts a
 /// new one, and a message of another job is dropped.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -52,6 +56,10 @@ pub enum ToWorker {
     File {
         /// The new job.
         job: u64,
+        /// A session's several files in one `Blob`, one after the other: where each file
+        /// after the first starts, and its subagent's id when its name says (none: one file).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        parts: Vec<Part>,
     },
     /// The frame with the job's first rows is painted: until then (or a few chunks) the
     /// worker reads one chunk at a time, since reads in flight held that frame up.

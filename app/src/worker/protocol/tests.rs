@@ -8,7 +8,20 @@ fn both_ways<T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug>(msg:
 
 #[test]
 fn page_to_classifier_worker() {
-    both_ways(&ToWorker::File { job: 3 }, r#"{"file":{"job":3}}"#);
+    both_ways(
+        &ToWorker::File {
+            job: 3,
+            parts: Vec::new(),
+        },
+        r#"{"file":{"job":3}}"#,
+    );
+    both_ways(
+        &ToWorker::File {
+            job: 4,
+            parts: vec![(120.0, Some("a1".into())), (300.0, None)],
+        },
+        r#"{"file":{"job":4,"parts":[[120.0,"a1"],[300.0,null]]}}"#,
+    );
     both_ways(&ToWorker::Shown { job: 3 }, r#"{"shown":{"job":3}}"#);
     both_ways(&ToWorker::Cancel, r#""cancel""#);
     both_ways(
