@@ -76,6 +76,7 @@ pub(crate) mod fold;
 pub mod forward;
 pub mod guard;
 pub(crate) mod hub;
+pub mod index;
 pub mod ingest;
 pub mod notes;
 pub mod page;
