@@ -226,8 +226,10 @@ async fn list_sessions(
     let next = next.flatten();
     let next_before = next.clone().filter(|_| sort == Sort::Newest);
     let sessions: Vec<_> = sessions.iter().map(crate::index::Entry::to_json).collect();
-    Ok(Json(json!({ "sessions": sessions, "next": next, "next_before": next_before }))
-        .into_response())
+    Ok(
+        Json(json!({ "sessions": sessions, "next": next, "next_before": next_before }))
+            .into_response(),
+    )
 }
 
 /// `GET /usage?by&since`: tokens and cost per day, agent, model or project, the sums of the
@@ -238,8 +240,9 @@ async fn usage(
 ) -> Result<Response, AppError> {
     let by = match params.by.as_deref() {
         None => By::Day,
-        Some(b) => By::parse(b)
-            .ok_or_else(|| AppError::BadRequest("by must be day, agent, model or project".into()))?,
+        Some(b) => By::parse(b).ok_or_else(|| {
+            AppError::BadRequest("by must be day, agent, model or project".into())
+        })?,
     };
     let since = match params.since.as_deref() {
         None | Some("") => None,

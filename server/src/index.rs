@@ -478,7 +478,11 @@ pub fn update_sql(ph: impl Fn(usize) -> String) -> String {
         .enumerate()
         .map(|(i, c)| format!("{c} = {}", ph(i + 2)))
         .collect();
-    format!("UPDATE sessions SET {} WHERE id = {}", sets.join(", "), ph(1))
+    format!(
+        "UPDATE sessions SET {} WHERE id = {}",
+        sets.join(", "),
+        ph(1)
+    )
 }
 
 /// The arguments of [`update_sql`].
@@ -528,10 +532,16 @@ pub fn page_sql(query: &Query, instr: &str, ph: impl Fn(usize) -> String) -> (St
         wheres.push(format!("agent = {}", bind(Arg::Text(Some(agent.clone())))));
     }
     if let Some(project) = &query.project {
-        wheres.push(format!("project = {}", bind(Arg::Text(Some(project.clone())))));
+        wheres.push(format!(
+            "project = {}",
+            bind(Arg::Text(Some(project.clone())))
+        ));
     }
     if let Some(status) = &query.status {
-        wheres.push(format!("{STATUS_SQL} = {}", bind(Arg::Text(Some(status.clone())))));
+        wheres.push(format!(
+            "{STATUS_SQL} = {}",
+            bind(Arg::Text(Some(status.clone())))
+        ));
     }
     if let Some(q) = &query.q {
         // `instr`/`strpos` are plain substring searches: no pattern characters.
@@ -733,7 +743,10 @@ mod tests {
             Some("Fix the build")
         );
         assert_eq!(prompt_title("<environment_context>\n<cwd>/x</cwd>"), None);
-        assert_eq!(prompt_title("<user_instructions>do</user_instructions>"), None);
+        assert_eq!(
+            prompt_title("<user_instructions>do</user_instructions>"),
+            None
+        );
         assert_eq!(
             prompt_title("<b is less than c").as_deref(),
             Some("<b is less than c")
@@ -747,7 +760,13 @@ mod tests {
 
     #[test]
     fn placeholders() {
-        for t in ["", "s1", "/home/u/.claude/projects/x/a.jsonl", "a.jsonl", "standard input"] {
+        for t in [
+            "",
+            "s1",
+            "/home/u/.claude/projects/x/a.jsonl",
+            "a.jsonl",
+            "standard input",
+        ] {
             assert!(is_placeholder(t, "s1"), "{t}");
         }
         for t in ["my build", "Fix the login bug", "deploy/v2 rollout plan"] {

@@ -170,12 +170,8 @@ impl Sqlite {
         &self,
         query: crate::index::Query,
     ) -> Result<Vec<crate::index::Entry>, StoreError> {
-        self.blocking(move |shared| {
-            shared
-                .readers
-                .with(|conn| reader::index_page(conn, &query))
-        })
-        .await
+        self.blocking(move |shared| shared.readers.with(|conn| reader::index_page(conn, &query)))
+            .await
     }
 
     pub(crate) async fn usage(

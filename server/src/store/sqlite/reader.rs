@@ -173,9 +173,9 @@ pub(super) fn usage(
 /// One session's row.
 pub(super) fn session(conn: &Connection, id: &str) -> Result<Option<SessionInfo>, StoreError> {
     Ok(conn
-        .prepare_cached(
-            &format!("SELECT {SESSION_COLUMNS} FROM sessions WHERE id = ?1"),
-        )?
+        .prepare_cached(&format!(
+            "SELECT {SESSION_COLUMNS} FROM sessions WHERE id = ?1"
+        ))?
         .query_row(params![id], session_row)
         .optional()?)
 }
