@@ -4,7 +4,7 @@
 //! |----------------------------------------------|-----------------------------------------|
 //! | `GET  /sessions?limit&cursor&sort&agent&project&status&q` | `{"sessions": [index entry…], "next", "next_before"}` (`crate::index`) |
 //! | `GET  /usage?by&since`                       | tokens and cost per group (`crate::index`) |
-//! | `GET  /sessions/{id}`                        | `SessionInfo`                           |
+//! | `GET  /sessions/{id}`                        | the session's index entry, as listed    |
 //! | `GET  /sessions/{id}/state`                  | `SessionInfo` + badges                  |
 //! | `GET  /sessions/{id}/summary`                | the postmortem `classifier::Summary`    |
 //! | `GET  /sessions/{id}/events/history?before&limit` | `{"envelopes", "next_before", "head"}` |
@@ -33,7 +33,7 @@ use axum::http::{HeaderValue, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use serde_json::json;
+use serde_json::{Value, json};
 
 use crate::error::{AppError, check_id};
 use crate::hub::{Hub, SessionInfo};
@@ -210,6 +210,7 @@ async fn list_sessions(
     };
     let nonempty = |v: Option<String>| v.filter(|s| !s.is_empty());
     let query = crate::index::Query {
+        id: None,
         agent: nonempty(params.agent),
         project: nonempty(params.project),
         status: params.status,
@@ -226,10 +227,13 @@ async fn list_sessions(
     let next = next.flatten();
     let next_before = next.clone().filter(|_| sort == Sort::Newest);
     let sessions: Vec<_> = sessions.iter().map(crate::index::Entry::to_json).collect();
-    Ok(
-        Json(json!({ "sessions": sessions, "next": next, "next_before": next_before }))
-            .into_response(),
-    )
+    // `next` is left out on the last page: the answer of a page without one is what it was
+    // before the index had sorts (`{"sessions", "next_before": null}`).
+    let mut body = json!({ "sessions": sessions, "next_before": next_before });
+    if let Some(next) = next {
+        body["next"] = Value::String(next);
+    }
+    Ok(Json(body).into_response())
 }
 
 /// `GET /usage?by&since`: tokens and cost per day, agent, model or project, the sums of the
@@ -259,7 +263,16 @@ async fn get_session(
     Path(id): Path<String>,
 ) -> Result<Response, AppError> {
     let hub = state.session(&id).await?;
-    Ok(Json(hub.info()).into_response())
+    // The session as the index lists it; its hub's row if the index has none (yet).
+    let query = crate::index::Query {
+        id: Some(id),
+        limit: 1,
+        ..Default::default()
+    };
+    match state.store().index_page(query).await?.first() {
+        Some(entry) => Ok(Json(entry.to_json()).into_response()),
+        None => Ok(Json(hub.info()).into_response()),
+    }
 }
 
 async fn get_state(

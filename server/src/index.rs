@@ -447,6 +447,8 @@ impl Cursor {
 /// What `GET /api/sessions` asks of the index.
 #[derive(Debug, Clone, Default)]
 pub struct Query {
+    /// One session only (`GET /api/sessions/{id}`).
+    pub id: Option<String>,
     pub agent: Option<String>,
     pub project: Option<String>,
     pub status: Option<String>,
@@ -528,6 +530,9 @@ pub fn page_sql(query: &Query, instr: &str, ph: impl Fn(usize) -> String) -> (St
         ph(args.len())
     };
     let mut wheres: Vec<String> = Vec::new();
+    if let Some(id) = &query.id {
+        wheres.push(format!("id = {}", bind(Arg::Text(Some(id.clone())))));
+    }
     if let Some(agent) = &query.agent {
         wheres.push(format!("agent = {}", bind(Arg::Text(Some(agent.clone())))));
     }
