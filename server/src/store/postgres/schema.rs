@@ -130,6 +130,7 @@ ALTER TABLE sessions
     ADD COLUMN cost DOUBLE PRECISION,
     ADD COLUMN first_error BIGINT;
 UPDATE sessions SET given_title = title;
+DELETE FROM meta WHERE key = 'derived';
 CREATE INDEX sessions_newest ON sessions(started DESC, id);
 CREATE INDEX sessions_cost ON sessions(COALESCE(cost, -1.0::DOUBLE PRECISION) DESC, started DESC, id);
 CREATE INDEX sessions_errors ON sessions(errors DESC, started DESC, id);

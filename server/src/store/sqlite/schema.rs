@@ -130,7 +130,7 @@ ALTER TABLE shares ADD COLUMN comments INTEGER NOT NULL DEFAULT 0;
 "#,
     // The sessions' index (`crate::index`): the title the client gave, what the log says of
     // the session, and the indexes of `GET /api/sessions`' sorts and filters. Filled by the
-    // derived-table rebuild this version's fold triggers, then by the writer.
+    // derived-table rebuild (the derived data is marked stale here), then by the writer.
     r#"
 ALTER TABLE sessions ADD COLUMN given_title TEXT;
 ALTER TABLE sessions ADD COLUMN agent TEXT;
@@ -149,6 +149,7 @@ ALTER TABLE sessions ADD COLUMN cache_creation_tokens INTEGER NOT NULL DEFAULT 0
 ALTER TABLE sessions ADD COLUMN cost REAL;
 ALTER TABLE sessions ADD COLUMN first_error INTEGER;
 UPDATE sessions SET given_title = title;
+DELETE FROM meta WHERE key = 'derived';
 CREATE INDEX sessions_newest ON sessions(started DESC, id);
 CREATE INDEX sessions_cost ON sessions(COALESCE(cost, -1.0) DESC, started DESC, id);
 CREATE INDEX sessions_errors ON sessions(errors DESC, started DESC, id);
