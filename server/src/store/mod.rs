@@ -12,6 +12,10 @@
 //!   changes (another classifier);
 //! - after a commit, the touched sessions' hubs get their new fold and the committed frames
 //!   (nothing is broadcast that is not stored);
+//! - each session's index columns (`crate::index`: agent, project, title, status, turns,
+//!   errors, tokens, cost…) set from its fold in the transaction that stores its events, when
+//!   they change, and again by the derived-table rebuild; the index's pages
+//!   ([`Store::index_page`]) and usage ([`Store::usage`]) read them;
 //! - history pages and SSE backlogs read from the stored envelopes, never classified again;
 //! - notes (`note`) beside the session; after a note's write commits, the session's hub on
 //!   every replica is told (`Hub::notes_changed`), and its streams send a `notes` frame.

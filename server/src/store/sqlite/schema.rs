@@ -2,7 +2,12 @@
 //! tables, and rebuilding them when the classifier changes.
 //!
 //! Tables (version in `PRAGMA user_version`, migrated on open by [`MIGRATIONS`]):
-//! - `sessions(id, title, source, started, ended, last_seq)`;
+//! - `sessions(id, title, source, started, ended, last_seq, given_title, agent,
+//!   agent_version, project, model, started_at, ended_at, outcome, turns, errors,
+//!   input_tokens, output_tokens, cache_read_tokens, cache_creation_tokens, cost,
+//!   first_error)`: `given_title` the title its client gave, the rest the index's columns
+//!   (`crate::index`), indexed for `GET /api/sessions`' sorts (`sessions_newest`,
+//!   `sessions_cost`, `sessions_errors`) and filters (`sessions_agent`, `sessions_project`);
 //! - `events(session, seq, ts, received, raw, cut_len, cut_limit)`: each event as received,
 //!   `raw` byte for byte (only the first bytes of a line over the limit, whose length and
 //!   the limit are in `cut_len`/`cut_limit`); `ts` the line's time or `received`;
