@@ -550,8 +550,9 @@ pub fn page_sql(query: &Query, instr: &str, ph: impl Fn(usize) -> String) -> (St
     }
     if let Some(q) = &query.q {
         // `instr`/`strpos` are plain substring searches: no pattern characters.
-        let q = bind(Arg::Text(Some(q.to_ascii_lowercase())));
-        wheres.push(format!("{instr}(LOWER(title), {q}) > 0"));
+        // The same `LOWER` on both sides (SQLite's folds ASCII only, PostgreSQL's more).
+        let q = bind(Arg::Text(Some(q.clone())));
+        wheres.push(format!("{instr}(LOWER(title), LOWER({q})) > 0"));
     }
     let key = query.sort.key_sql();
     if let Some(c) = &query.after {
