@@ -555,40 +555,65 @@ pub fn page_sql(query: &Query, instr: &str, ph: impl Fn(usize) -> String) -> (St
         wheres.push(format!("{instr}(LOWER(title), LOWER({q})) > 0"));
     }
     let key = query.sort.key_sql();
-    if let Some(c) = &query.after {
+    let cols = format!("{SESSION_COLUMNS}, {INDEX_COLUMNS}");
+    let filter = |more: &[String]| {
+        let all: Vec<&String> = wheres.iter().chain(more).collect();
+        if all.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "WHERE {}",
+                all.iter()
+                    .map(|w| w.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" AND ")
+            )
+        }
+    };
+    let after = query.after.as_ref().map(|c| {
         let s = bind(Arg::Real(Some(c.started)));
         let id = bind(Arg::Text(Some(c.id.clone())));
-        let tail = format!("(started < {s} OR (started = {s} AND id > {id}))");
-        match (key, c.key) {
-            (Some(key), Some(k)) => {
-                let k = bind(match query.sort {
-                    Sort::Errors => Arg::Int(Some(k as i64)),
-                    _ => Arg::Real(Some(k)),
-                });
-                wheres.push(format!(
-                    "{key} <= {k} AND ({key} < {k} OR ({key} = {k} AND started <= {s} AND {tail}))"
-                ));
-            }
-            _ => wheres.push(format!("started <= {s} AND {tail}")),
-        }
-    }
-    let order = match key {
-        Some(key) => format!("{key} DESC, started DESC, id"),
-        None => "started DESC, id".to_owned(),
-    };
+        let k = match (key, c.key) {
+            (Some(_), Some(k)) => Some(bind(match query.sort {
+                Sort::Errors => Arg::Int(Some(k as i64)),
+                _ => Arg::Real(Some(k)),
+            })),
+            _ => None,
+        };
+        (
+            format!("started <= {s} AND (started < {s} OR (started = {s} AND id > {id}))"),
+            k,
+        )
+    });
     let limit = bind(Arg::Int(Some(int(query.limit as u64))));
-    let filter = if wheres.is_empty() {
-        String::new()
-    } else {
-        format!("WHERE {}", wheres.join(" AND "))
-    };
-    (
-        format!(
-            "SELECT {SESSION_COLUMNS}, {INDEX_COLUMNS} FROM sessions \
-             {filter} ORDER BY {order} LIMIT {limit}"
+    let sql = match (key, after) {
+        (None, None) => format!(
+            "SELECT {cols} FROM sessions {} ORDER BY started DESC, id LIMIT {limit}",
+            filter(&[])
         ),
-        args,
-    )
+        (None, Some((tail, _))) | (Some(_), Some((tail, None))) => format!(
+            "SELECT {cols} FROM sessions {} ORDER BY started DESC, id LIMIT {limit}",
+            filter(&[tail])
+        ),
+        (Some(key), None) => format!(
+            "SELECT {cols} FROM sessions {} ORDER BY {key} DESC, started DESC, id LIMIT {limit}",
+            filter(&[])
+        ),
+        // After a cursor, the rest of its key's run and the keys below it, each read from
+        // the sort's index from where it starts (one condition with an OR would scan the
+        // whole run before the cursor: most sessions have 0 errors), then merged.
+        (Some(key), Some((tail, Some(k)))) => format!(
+            "SELECT * FROM (SELECT {cols}, {key} AS sort_key FROM sessions {} \
+             ORDER BY started DESC, id LIMIT {limit}) AS same_key \
+             UNION ALL \
+             SELECT * FROM (SELECT {cols}, {key} AS sort_key FROM sessions {} \
+             ORDER BY {key} DESC, started DESC, id LIMIT {limit}) AS lower_keys \
+             ORDER BY sort_key DESC, started DESC, id LIMIT {limit}",
+            filter(&[format!("{key} = {k}"), tail]),
+            filter(&[format!("{key} < {k}")]),
+        ),
+    };
+    (sql, args)
 }
 
 /// How `GET /api/usage` groups sessions.
