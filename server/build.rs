@@ -1,6 +1,6 @@
-//! Fingerprints the classifier's source and the server's fold (`src/fold.rs`, `src/badges.rs`),
-//! so the server knows when rows it derived and cached (checkpoints, rendered envelopes) may be
-//! stale and must be rebuilt from the raw events.
+//! Fingerprints the classifier's source and the server's fold (`src/fold.rs`, `src/badges.rs`,
+//! `src/index.rs`), so the server knows when rows it derived and cached (checkpoints, rendered
+//! envelopes, the sessions' index columns) may be stale and must be rebuilt from the raw events.
 //!
 //! Also embeds the built page: every file of the workspace's `dist/` (built by
 //! `trunk build --release`) when it holds an `index.html`, as a table of `include_bytes!` in
@@ -21,7 +21,11 @@ fn main() {
     files.push(src.join("Cargo.toml"));
     files.sort();
     let server = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let fold = [server.join("src/fold.rs"), server.join("src/badges.rs")];
+    let fold = [
+        server.join("src/fold.rs"),
+        server.join("src/badges.rs"),
+        server.join("src/index.rs"),
+    ];
     // FNV-1a over each file's path (relative) and bytes.
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     let mut feed = |bytes: &[u8]| {

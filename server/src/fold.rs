@@ -20,6 +20,7 @@ use classifier::{
 use serde::{Deserialize, Serialize};
 
 use crate::badges::Badges;
+use crate::index::IndexFold;
 
 /// One event as stored: its time and its line, numbered by its seq.
 #[derive(Debug, Clone, PartialEq)]
@@ -74,24 +75,40 @@ pub struct Checkpoint {
     /// The summary fold.
     #[serde(default)]
     pub summary: SummaryFold,
+    /// The index's share of the fold (`crate::index`).
+    #[serde(default)]
+    pub index: IndexFold,
+}
+
+/// The `summary` column: the summary fold and the index's share beside it.
+#[derive(Serialize, Deserialize)]
+struct SummaryColumn<S, I> {
+    summary: S,
+    index: I,
 }
 
 impl Checkpoint {
-    /// The stored columns: `ctx`, `badges` and `summary` as JSON.
+    /// The stored columns: `ctx`, `badges` and `summary` (the summary fold and the index's
+    /// share, `{"summary", "index"}`) as JSON.
     pub fn to_columns(&self) -> serde_json::Result<[String; 3]> {
         Ok([
             serde_json::to_string(&self.ctx)?,
             serde_json::to_string(&self.badges)?,
-            serde_json::to_string(&self.summary)?,
+            serde_json::to_string(&SummaryColumn {
+                summary: &self.summary,
+                index: &self.index,
+            })?,
         ])
     }
 
     /// Reads the stored columns back; `None` when one does not parse.
     pub fn from_columns(ctx: &str, badges: &str, summary: &str) -> Option<Checkpoint> {
+        let column: SummaryColumn<SummaryFold, IndexFold> = serde_json::from_str(summary).ok()?;
         Some(Checkpoint {
             ctx: serde_json::from_str(ctx).ok()?,
             badges: serde_json::from_str(badges).ok()?,
-            summary: serde_json::from_str(summary).ok()?,
+            summary: column.summary,
+            index: column.index,
         })
     }
 }
@@ -105,6 +122,8 @@ pub struct SessionFold {
     pub badges: Badges,
     /// The postmortem summary (`GET …/summary`), the classifier's fold.
     pub summary: SummaryFold,
+    /// The index's share (project, title, how the last turn ended).
+    pub index: IndexFold,
     /// The partial message being written (not checkpointed: a restarted server has none).
     pub preview: LivePreview,
     /// Bytes of the events folded since the last checkpoint (or the one resumed from).
@@ -132,6 +151,7 @@ impl SessionFold {
             ctx: cp.ctx,
             badges: cp.badges,
             summary: cp.summary,
+            index: cp.index,
             preview: LivePreview::default(),
             since_checkpoint: 0,
         }
@@ -154,6 +174,7 @@ impl SessionFold {
             ctx: self.ctx.clone(),
             badges: self.badges.clone(),
             summary: self.summary.clone(),
+            index: self.index.clone(),
         }
     }
 
@@ -166,6 +187,7 @@ impl SessionFold {
         let mut env = classify_log_event_at(event, &mut self.ctx, seq);
         // The summary sees the envelope `hiveterm summary` sees: the line's own time only.
         self.summary.add(&event.event, &env);
+        self.index.add(event, &env);
         env.ts = Some(ts);
         self.badges.apply(event, ts, &env);
         let preview_changed = self.preview.preview.apply(&event.event);

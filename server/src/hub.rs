@@ -42,6 +42,10 @@ pub struct SessionInfo {
     pub live: bool,
     /// The newest stored seq (0 when empty).
     pub last_seq: u64,
+    /// The title its client gave when it made it (`title` is the log's once it says one:
+    /// `crate::index::title`). Not listed.
+    #[serde(skip)]
+    pub given_title: String,
 }
 
 /// One committed batch of a session: events `(after, last]`, rendered once as SSE bytes

@@ -20,6 +20,10 @@
 //!   and the session's next state (classifier context, badges, partial message) — used by
 //!   the writer, by a session loaded from a checkpoint, and by the derived-table rebuild.
 //! - `badges`: events → the header's badges (`/state`), part of the fold.
+//! - [`index`]: the sessions' index — what each session's log says of it (agent, project,
+//!   title, status, turns, errors, tokens, cost, first error), columns of the sessions table
+//!   set from the fold by the writers; `GET /api/sessions`' filters, sorts and keyset cursor,
+//!   and usage (`GET /api/usage`, `hiveterm usage`).
 //! - `hub`: per-session live state and the broadcast of committed, pre-rendered frames.
 //! - `api` and `sse`: the HTTP handlers (their query strings typed in `query`); `web`: the
 //!   page's files and its CSP.
@@ -78,6 +82,7 @@ pub(crate) mod fold;
 pub mod forward;
 pub mod guard;
 pub(crate) mod hub;
+pub mod index;
 pub mod ingest;
 pub mod notes;
 pub mod page;

@@ -1,7 +1,6 @@
 //! The `hiveterm` command line: see `hiveterm --help` and `docs/CLI.md`. Parses arguments and
 //! calls into the library (`hiveterm::serve`), `classify_cmd`, `export_cmd`, `note_cmd`,
-//! `redact_cmd`, `share_cmd` or
-//! `summary_cmd`.
+//! `redact_cmd`, `share_cmd`, `summary_cmd` or `usage_cmd`.
 
 use std::process::ExitCode;
 
@@ -20,6 +19,7 @@ mod note_cmd;
 mod redact_cmd;
 mod share_cmd;
 mod summary_cmd;
+mod usage_cmd;
 
 /// Shows what an AI coding agent is doing and did, one terminal-like row per event.
 #[derive(Parser)]
@@ -49,6 +49,9 @@ enum Command {
     /// Add a note to a session's rows (`A-B`, as a `#seq=A-B` link), list them (--list) or
     /// delete one (--delete ID), in a server's database (running or not).
     Note(note_cmd::Args),
+    /// Tokens and cost of the sessions in a server's database, per day, agent, model or
+    /// project (cost only where the logs say it; "unknown" otherwise).
+    Usage(usage_cmd::Args),
     /// Serve the agent pages: sessions in a SQLite file, fed by --follow, --stdin, --demo or
     /// POST /api/sessions/{id}/events; prints the URL.
     Serve(ServeArgs),
@@ -66,6 +69,7 @@ fn main() -> ExitCode {
         Command::Summary(args) => summary_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Share(args) => share_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Note(args) => note_cmd::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Usage(args) => usage_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Serve(args) => runtime().and_then(|rt| {
             init_logs();
             rt.block_on(hiveterm::serve::serve(args))

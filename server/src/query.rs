@@ -72,6 +72,25 @@ pub(crate) struct SessionsParams {
     /// A `next_before`: `started~id`.
     #[serde(default, deserialize_with = "cursor")]
     pub before: Option<(f64, String)>,
+    /// A `next` (read for `sort`: `crate::index::Cursor`).
+    pub cursor: Option<String>,
+    /// `newest` (the default), `cost`, `errors`.
+    pub sort: Option<String>,
+    /// Filters (`crate::index`).
+    pub agent: Option<String>,
+    pub project: Option<String>,
+    pub status: Option<String>,
+    /// A substring of the title.
+    pub q: Option<String>,
+}
+
+/// `GET /api/usage?by&since`.
+#[derive(Deserialize)]
+pub(crate) struct UsageParams {
+    /// `day` (the default), `agent`, `model`, `project`.
+    pub by: Option<String>,
+    /// A day (`YYYY-MM-DD`), an RFC 3339 time or unix seconds.
+    pub since: Option<String>,
 }
 
 fn cursor<'de, D: Deserializer<'de>>(d: D) -> Result<Option<(f64, String)>, D::Error> {

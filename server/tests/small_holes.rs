@@ -211,8 +211,33 @@ async fn a_database_from_before_body_hashes_is_migrated_and_keeps_its_keys() {
     assert_eq!(status, 200);
     db.state.store().close().await;
     // The database as the server before this column left it (PostgreSQL's schema version 4,
-    // SQLite's 5): no notes either (issue 23's migration comes after).
-    let before_notes = "DROP TABLE notes; ALTER TABLE shares DROP COLUMN comments;";
+    // SQLite's 5): no notes either (issue 23's migration comes after), nor the sessions'
+    // index (issue 22's).
+    let index_columns = [
+        "given_title",
+        "agent",
+        "agent_version",
+        "project",
+        "model",
+        "started_at",
+        "ended_at",
+        "outcome",
+        "turns",
+        "errors",
+        "input_tokens",
+        "output_tokens",
+        "cache_read_tokens",
+        "cache_creation_tokens",
+        "cost",
+        "first_error",
+    ];
+    let mut before_notes = "DROP INDEX sessions_newest; DROP INDEX sessions_cost; \
+         DROP INDEX sessions_errors; DROP INDEX sessions_agent; DROP INDEX sessions_project; \
+         DROP TABLE notes; ALTER TABLE shares DROP COLUMN comments;"
+        .to_owned();
+    for c in index_columns {
+        before_notes.push_str(&format!(" ALTER TABLE sessions DROP COLUMN {c};"));
+    }
     if db.db.is_postgres() {
         db.sql(&format!(
             "{before_notes} ALTER TABLE idempotency DROP COLUMN body_sha256;

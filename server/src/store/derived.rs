@@ -1,4 +1,5 @@
-//! Derived data (the stored envelopes and checkpoints): what it depends on
+//! Derived data (the stored envelopes, checkpoints and the sessions' index columns): what it
+//! depends on
 //! ([`derived_format`]), and its rebuild from the raw events through the one fold when that
 //! changed ([`rebuild_if_stale`]), shared by both backends: each gives its statements, in one
 //! transaction, through [`Derive`].
@@ -52,6 +53,9 @@ pub(crate) trait Derive {
         seq: u64,
         cp: &Checkpoint,
     ) -> Result<(), StoreError>;
+    /// Sets a session's title and index columns from its fold after its last event
+    /// (`crate::index`).
+    async fn index(&mut self, session: &str, fold: &SessionFold) -> Result<(), StoreError>;
     /// Records the format the derived data is now written under.
     async fn set_format(&mut self, format: &str) -> Result<(), StoreError>;
 }
@@ -90,6 +94,7 @@ pub(crate) async fn rebuild_if_stale(
                 pos = ev.seq();
             }
         }
+        db.index(id, &fold).await?;
     }
     db.set_format(&want).await?;
     Ok(Some(sessions.len()))

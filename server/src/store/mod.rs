@@ -12,6 +12,10 @@
 //!   changes (another classifier);
 //! - after a commit, the touched sessions' hubs get their new fold and the committed frames
 //!   (nothing is broadcast that is not stored);
+//! - each session's index columns (`crate::index`: agent, project, title, status, turns,
+//!   errors, tokens, cost…) set from its fold in the transaction that stores its events, when
+//!   they change, and again by the derived-table rebuild; the index's pages
+//!   ([`Store::index_page`]) and usage ([`Store::usage`]) read them;
 //! - history pages and SSE backlogs read from the stored envelopes, never classified again;
 //! - notes (`note`) beside the session; after a note's write commits, the session's hub on
 //!   every replica is told (`Hub::notes_changed`), and its streams send a `notes` frame.
@@ -159,6 +163,33 @@ impl Store {
             Backend::Sqlite(db) => db.sessions(before, limit).await,
             Backend::Postgres(db) => db.sessions(before, limit).await,
         }
+    }
+
+    /// A page of the sessions' index: the sessions `query` asks for, in its order, after its
+    /// cursor, at most its limit (`crate::index`).
+    pub async fn index_page(
+        &self,
+        query: crate::index::Query,
+    ) -> Result<Vec<crate::index::Entry>, StoreError> {
+        match &*self.backend {
+            Backend::Sqlite(db) => db.index_page(query).await,
+            Backend::Postgres(db) => db.index_page(query).await,
+        }
+    }
+
+    /// The sessions' tokens and cost by `by`, of the sessions started (by their log's time,
+    /// else when made) at or after `since`: one group a key, ordered by key (`null` last).
+    pub async fn usage(
+        &self,
+        by: crate::index::By,
+        since: Option<f64>,
+    ) -> Result<Vec<crate::index::UsageGroup>, StoreError> {
+        let mut groups = match &*self.backend {
+            Backend::Sqlite(db) => db.usage(by, since).await,
+            Backend::Postgres(db) => db.usage(by, since).await,
+        }?;
+        groups.sort_by(|a, b| (a.key.is_none(), &a.key).cmp(&(b.key.is_none(), &b.key)));
+        Ok(groups)
     }
 
     /// What was stored under idempotency key `key` of session `id`, if anything.

@@ -145,6 +145,21 @@ impl Postgres {
         reader::sessions(&self.client().await?, before.as_ref(), limit).await
     }
 
+    pub(crate) async fn index_page(
+        &self,
+        query: crate::index::Query,
+    ) -> Result<Vec<crate::index::Entry>, StoreError> {
+        reader::index_page(&self.client().await?, &query).await
+    }
+
+    pub(crate) async fn usage(
+        &self,
+        by: crate::index::By,
+        since: Option<f64>,
+    ) -> Result<Vec<crate::index::UsageGroup>, StoreError> {
+        reader::usage(&self.client().await?, by, since).await
+    }
+
     pub(crate) async fn follow_pos(
         &self,
         path: &str,

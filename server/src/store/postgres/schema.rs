@@ -9,7 +9,8 @@ use deadpool_postgres::{Client, GenericClient};
 
 use super::handle::pg;
 use super::reader;
-use crate::fold::{Checkpoint, StoredEvent};
+use crate::fold::{Checkpoint, SessionFold, StoredEvent};
+use crate::index::{self, Arg, Index};
 use crate::store::StoreError;
 use crate::store::derived::{self, Derive};
 
@@ -108,6 +109,33 @@ CREATE TABLE notes (
 );
 CREATE INDEX notes_of_session ON notes(session, from_seq);
 ALTER TABLE shares ADD COLUMN comments BOOLEAN NOT NULL DEFAULT FALSE;
+"#,
+    // The sessions' index (`crate::index`), as SQLite's.
+    r#"
+ALTER TABLE sessions
+    ADD COLUMN given_title TEXT,
+    ADD COLUMN agent TEXT,
+    ADD COLUMN agent_version TEXT,
+    ADD COLUMN project TEXT,
+    ADD COLUMN model TEXT,
+    ADD COLUMN started_at DOUBLE PRECISION,
+    ADD COLUMN ended_at DOUBLE PRECISION,
+    ADD COLUMN outcome TEXT,
+    ADD COLUMN turns BIGINT NOT NULL DEFAULT 0,
+    ADD COLUMN errors BIGINT NOT NULL DEFAULT 0,
+    ADD COLUMN input_tokens BIGINT NOT NULL DEFAULT 0,
+    ADD COLUMN output_tokens BIGINT NOT NULL DEFAULT 0,
+    ADD COLUMN cache_read_tokens BIGINT NOT NULL DEFAULT 0,
+    ADD COLUMN cache_creation_tokens BIGINT NOT NULL DEFAULT 0,
+    ADD COLUMN cost DOUBLE PRECISION,
+    ADD COLUMN first_error BIGINT;
+UPDATE sessions SET given_title = title;
+DELETE FROM meta WHERE key = 'derived';
+CREATE INDEX sessions_newest ON sessions(started DESC, id);
+CREATE INDEX sessions_cost ON sessions(COALESCE(cost, -1.0::DOUBLE PRECISION) DESC, started DESC, id);
+CREATE INDEX sessions_errors ON sessions(errors DESC, started DESC, id);
+CREATE INDEX sessions_agent ON sessions(agent, started DESC, id);
+CREATE INDEX sessions_project ON sessions(project, started DESC, id);
 "#,
 ];
 
@@ -226,6 +254,20 @@ impl<C: GenericClient + Sync> Derive for Derived<'_, C> {
         insert_checkpoint(self.0, session, seq, cp).await
     }
 
+    async fn index(&mut self, session: &str, fold: &SessionFold) -> Result<(), StoreError> {
+        let given: String = self
+            .0
+            .query_one(
+                "SELECT COALESCE(given_title, title) FROM sessions WHERE id = $1",
+                &[&session],
+            )
+            .await
+            .map_err(pg)?
+            .get(0);
+        let (title, idx) = index::row_of(session, &given, fold);
+        update_index(self.0, session, &title, &idx).await
+    }
+
     async fn set_format(&mut self, format: &str) -> Result<(), StoreError> {
         self.0
             .execute(
@@ -281,4 +323,30 @@ pub(super) async fn insert_checkpoint(
         .await
         .map_err(pg)?;
     Ok(())
+}
+
+/// Sets a session's title and index columns (`crate::index`).
+pub(super) async fn update_index(
+    client: &impl GenericClient,
+    id: &str,
+    title: &str,
+    idx: &Index,
+) -> Result<(), StoreError> {
+    let sql = index::update_sql(|n| format!("${n}"));
+    let args = index::update_args(id, title, idx);
+    let stmt = client.prepare_cached(&sql).await.map_err(pg)?;
+    client
+        .execute_raw(&stmt, args.iter().map(pg_value))
+        .await
+        .map_err(pg)?;
+    Ok(())
+}
+
+/// An argument as PostgreSQL takes it.
+pub(super) fn pg_value(arg: &Arg) -> &(dyn tokio_postgres::types::ToSql + Sync) {
+    match arg {
+        Arg::Text(v) => v,
+        Arg::Real(v) => v,
+        Arg::Int(v) => v,
+    }
 }

@@ -56,8 +56,8 @@ async fn insert_session(
 ) -> Result<bool, StoreError> {
     let n = client
         .execute(
-            "INSERT INTO sessions(id, title, source, started, ended, last_seq)
-             VALUES ($1, $2, $3, $4, NULL, 0) ON CONFLICT (id) DO NOTHING",
+            "INSERT INTO sessions(id, title, source, started, ended, last_seq, given_title)
+             VALUES ($1, $2, $3, $4, NULL, 0, $2) ON CONFLICT (id) DO NOTHING",
             &[&id, &title, &source, &crate::clock::now()],
         )
         .await
@@ -259,9 +259,37 @@ async fn write_appends(
         });
     }
     let payload = format!("events {} {id}", info.last_seq);
+    // The index's columns (`crate::index`), set by the statement that sets `last_seq`: the
+    // row is written anew anyway, so this costs no round trip.
+    let (title, index) = crate::index::row_of(&id, &info.given_title, &caught.fold);
+    info.title = title;
+    let mut index_args = crate::index::update_args(&id, &info.title, &index);
+    index_args.remove(0);
+    let index_sets = crate::index::update_sql(|n| format!("${}", n + 11));
+    let index_sets = index_sets
+        .split_once(" SET ")
+        .and_then(|(_, rest)| rest.split_once(" WHERE "))
+        .map_or(String::new(), |(sets, _)| format!(", {sets}"));
     let e = &rows.events;
+    let last_seq = info.last_seq as i64;
+    let mut params: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> = vec![
+        &id,
+        &e.seq,
+        &e.ts,
+        &e.received,
+        &e.raw,
+        &e.cut_len,
+        &e.cut_limit,
+        &rows.rendered_seqs,
+        &rows.rendered_json,
+        &last_seq,
+        &CHANNEL,
+        &payload,
+    ];
+    params.extend(index_args.iter().map(super::schema::pg_value));
     tx.execute(
-        "WITH e AS (
+        &format!(
+            "WITH e AS (
              INSERT INTO events(session, seq, ts, received, raw, cut_len, cut_limit)
              SELECT $1, * FROM UNNEST($2::BIGINT[], $3::FLOAT8[], $4::FLOAT8[], $5::BYTEA[],
                                       $6::BIGINT[], $7::BIGINT[])
@@ -270,23 +298,11 @@ async fn write_appends(
              SELECT $1, * FROM UNNEST($8::BIGINT[], $9::TEXT[])
              ON CONFLICT (session, seq) DO UPDATE SET json = EXCLUDED.json
          ), u AS (
-             UPDATE sessions SET last_seq = $10 WHERE id = $1
+             UPDATE sessions SET last_seq = $10{index_sets} WHERE id = $1
          )
-         SELECT pg_notify($11, $12)",
-        &[
-            &id,
-            &e.seq,
-            &e.ts,
-            &e.received,
-            &e.raw,
-            &e.cut_len,
-            &e.cut_limit,
-            &rows.rendered_seqs,
-            &rows.rendered_json,
-            &(info.last_seq as i64),
-            &CHANNEL,
-            &payload,
-        ],
+         SELECT pg_notify($11, $12)"
+        ),
+        &params,
     )
     .await
     .map_err(pg)?;

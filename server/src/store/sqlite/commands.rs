@@ -12,7 +12,7 @@ use crate::fold::{LivePreview, SessionFold, event_time, stored_line};
 use crate::hub::{Hub, SessionInfo, push_json_frame};
 use crate::store::{Append, Appended, IdempotencyKey, StoreError};
 
-use super::schema::{insert_checkpoint, insert_rendered};
+use super::schema::{insert_checkpoint, insert_rendered, update_index};
 use super::shared::Shared;
 
 /// A session's state while a group is being written; installed in its hub after commit.
@@ -114,6 +114,7 @@ impl Group<'_> {
         if p.info.ended.is_some() {
             return Err(StoreError::Ended(a.session));
         }
+        let index_before = crate::index::Index::of(&p.fold);
         let mut insert = tx.prepare_cached(
             "INSERT INTO events(session, seq, ts, received, raw, cut_len, cut_limit)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
@@ -148,6 +149,12 @@ impl Group<'_> {
         }
         tx.prepare_cached("UPDATE sessions SET last_seq = ?2 WHERE id = ?1")?
             .execute(params![a.session, p.info.last_seq as i64])?;
+        // The index's columns, when the events changed them (`crate::index`).
+        let (title, index) = crate::index::row_of(&a.session, &p.info.given_title, &p.fold);
+        if index != index_before || title != p.info.title {
+            update_index(tx, &a.session, &title, &index)?;
+            p.info.title = title;
+        }
         if let Some(f) = &a.follow {
             tx.prepare_cached(
                 "INSERT OR REPLACE INTO follows(path, session, dev, ino, offset)
@@ -227,10 +234,11 @@ impl Group<'_> {
             ended: None,
             live: true,
             last_seq: 0,
+            given_title: title.to_owned(),
         };
         self.tx.execute(
-            "INSERT INTO sessions(id, title, source, started, ended, last_seq)
-             VALUES (?1, ?2, ?3, ?4, NULL, 0)",
+            "INSERT INTO sessions(id, title, source, started, ended, last_seq, given_title)
+             VALUES (?1, ?2, ?3, ?4, NULL, 0, ?2)",
             params![info.id, info.title, info.source, info.started],
         )?;
         tracing::info!("session {id} created ({source}): {title:?}");

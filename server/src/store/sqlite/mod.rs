@@ -166,6 +166,23 @@ impl Sqlite {
         .await
     }
 
+    pub(crate) async fn index_page(
+        &self,
+        query: crate::index::Query,
+    ) -> Result<Vec<crate::index::Entry>, StoreError> {
+        self.blocking(move |shared| shared.readers.with(|conn| reader::index_page(conn, &query)))
+            .await
+    }
+
+    pub(crate) async fn usage(
+        &self,
+        by: crate::index::By,
+        since: Option<f64>,
+    ) -> Result<Vec<crate::index::UsageGroup>, StoreError> {
+        self.blocking(move |shared| shared.readers.with(|conn| reader::usage(conn, by, since)))
+            .await
+    }
+
     pub(crate) async fn follow_pos(
         &self,
         path: &str,

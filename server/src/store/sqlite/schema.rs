@@ -2,7 +2,12 @@
 //! tables, and rebuilding them when the classifier changes.
 //!
 //! Tables (version in `PRAGMA user_version`, migrated on open by [`MIGRATIONS`]):
-//! - `sessions(id, title, source, started, ended, last_seq)`;
+//! - `sessions(id, title, source, started, ended, last_seq, given_title, agent,
+//!   agent_version, project, model, started_at, ended_at, outcome, turns, errors,
+//!   input_tokens, output_tokens, cache_read_tokens, cache_creation_tokens, cost,
+//!   first_error)`: `given_title` the title its client gave, the rest the index's columns
+//!   (`crate::index`), indexed for `GET /api/sessions`' sorts (`sessions_newest`,
+//!   `sessions_cost`, `sessions_errors`) and filters (`sessions_agent`, `sessions_project`);
 //! - `events(session, seq, ts, received, raw, cut_len, cut_limit)`: each event as received,
 //!   `raw` byte for byte (only the first bytes of a line over the limit, whose length and
 //!   the limit are in `cut_len`/`cut_limit`); `ts` the line's time or `received`;
@@ -26,7 +31,8 @@ use std::path::Path;
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use crate::fold::{Checkpoint, StoredEvent};
+use crate::fold::{Checkpoint, SessionFold, StoredEvent};
+use crate::index::{self, Arg, Index};
 use crate::store::StoreError;
 use crate::store::derived::{self, Derive};
 
@@ -126,6 +132,34 @@ CREATE TABLE notes (
 );
 CREATE INDEX notes_of_session ON notes(session, from_seq);
 ALTER TABLE shares ADD COLUMN comments INTEGER NOT NULL DEFAULT 0;
+"#,
+    // The sessions' index (`crate::index`): the title the client gave, what the log says of
+    // the session, and the indexes of `GET /api/sessions`' sorts and filters. Filled by the
+    // derived-table rebuild (the derived data is marked stale here), then by the writer.
+    r#"
+ALTER TABLE sessions ADD COLUMN given_title TEXT;
+ALTER TABLE sessions ADD COLUMN agent TEXT;
+ALTER TABLE sessions ADD COLUMN agent_version TEXT;
+ALTER TABLE sessions ADD COLUMN project TEXT;
+ALTER TABLE sessions ADD COLUMN model TEXT;
+ALTER TABLE sessions ADD COLUMN started_at REAL;
+ALTER TABLE sessions ADD COLUMN ended_at REAL;
+ALTER TABLE sessions ADD COLUMN outcome TEXT;
+ALTER TABLE sessions ADD COLUMN turns INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE sessions ADD COLUMN errors INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE sessions ADD COLUMN input_tokens INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE sessions ADD COLUMN output_tokens INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE sessions ADD COLUMN cache_read_tokens INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE sessions ADD COLUMN cache_creation_tokens INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE sessions ADD COLUMN cost REAL;
+ALTER TABLE sessions ADD COLUMN first_error INTEGER;
+UPDATE sessions SET given_title = title;
+DELETE FROM meta WHERE key = 'derived';
+CREATE INDEX sessions_newest ON sessions(started DESC, id);
+CREATE INDEX sessions_cost ON sessions(COALESCE(cost, -1.0) DESC, started DESC, id);
+CREATE INDEX sessions_errors ON sessions(errors DESC, started DESC, id);
+CREATE INDEX sessions_agent ON sessions(agent, started DESC, id);
+CREATE INDEX sessions_project ON sessions(project, started DESC, id);
 "#,
 ];
 
@@ -228,6 +262,16 @@ impl Derive for Derived<'_> {
         insert_checkpoint(self.0, session, seq, cp)
     }
 
+    async fn index(&mut self, session: &str, fold: &SessionFold) -> Result<(), StoreError> {
+        let given: String = self.0.query_row(
+            "SELECT COALESCE(given_title, title) FROM sessions WHERE id = ?1",
+            params![session],
+            |r| r.get(0),
+        )?;
+        let (title, idx) = index::row_of(session, &given, fold);
+        update_index(self.0, session, &title, &idx)
+    }
+
     async fn set_format(&mut self, format: &str) -> Result<(), StoreError> {
         self.0.execute(
             "INSERT OR REPLACE INTO meta(key, value) VALUES ('derived', ?1)",
@@ -263,4 +307,29 @@ pub(super) fn insert_checkpoint(
     )?
     .execute(params![id, seq as i64, ctx, badges, summary])?;
     Ok(())
+}
+
+/// Sets a session's title and index columns (`crate::index`).
+pub(super) fn update_index(
+    conn: &Connection,
+    id: &str,
+    title: &str,
+    idx: &Index,
+) -> Result<(), StoreError> {
+    let sql = index::update_sql(|n| format!("?{n}"));
+    let args = index::update_args(id, title, idx);
+    conn.prepare_cached(&sql)?
+        .execute(rusqlite::params_from_iter(args.iter().map(sql_value)))?;
+    Ok(())
+}
+
+/// An argument as SQLite takes it.
+pub(super) fn sql_value(arg: &Arg) -> rusqlite::types::Value {
+    use rusqlite::types::Value;
+    match arg {
+        Arg::Text(Some(s)) => Value::Text(s.clone()),
+        Arg::Real(Some(x)) => Value::Real(*x),
+        Arg::Int(Some(n)) => Value::Integer(*n),
+        Arg::Text(None) | Arg::Real(None) | Arg::Int(None) => Value::Null,
+    }
 }

@@ -1,0 +1,706 @@
+//! The sessions' index and usage (issue 22): `GET /api/sessions` with what each session's log
+//! says of it (agent, project, title, status, turns, errors, tokens, cost — checked against
+//! `hiveterm summary --json` of the same file), its filters, sorts and keyset paging, the
+//! index rebuilt with the derived tables, `GET /api/usage` and `hiveterm usage` equal to the
+//! sums of the sessions, and the token guarding all of it (a share token reaches none).
+//! Every test runs on SQLite and on PostgreSQL (127.0.0.1:5432, database `test`; a missing
+//! server fails them).
+
+mod common;
+
+use std::collections::{BTreeMap, HashSet};
+use std::net::SocketAddr;
+
+use axum::http::StatusCode;
+use common::{DbSpec, repo, send, spawn_server};
+use hiveterm::{AppState, Config, Store};
+use http_body_util::BodyExt;
+use serde_json::{Value, json};
+
+const TOKEN: &str = "index-test-token-0123456789";
+
+/// A server on a fresh database of each backend, with a token.
+struct Server {
+    addr: SocketAddr,
+    db: DbSpec,
+    _dir: tempfile::TempDir,
+}
+
+async fn server(postgres: bool) -> Server {
+    let dir = tempfile::tempdir().unwrap();
+    let db = if postgres {
+        DbSpec::fresh_postgres(dir.path())
+    } else {
+        DbSpec::fresh_sqlite(dir.path())
+    };
+    let store = Store::open_db(&db.spec, 4).expect("open");
+    let config = Config {
+        token: Some(TOKEN.into()),
+        static_dir: dir.path().join("dist"),
+        ..Config::default()
+    };
+    let addr = spawn_server(AppState::new(store, config)).await;
+    Server {
+        addr,
+        db,
+        _dir: dir,
+    }
+}
+
+async fn call(addr: SocketAddr, method: &str, path: &str, body: Vec<u8>) -> (StatusCode, Value) {
+    let auth = format!("Bearer {TOKEN}");
+    let (status, _, body) = send(addr, method, path, &[("authorization", &auth)], body).await;
+    let bytes = body.collect().await.unwrap().to_bytes();
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    )
+}
+
+async fn get(addr: SocketAddr, path: &str) -> Value {
+    let (status, v) = call(addr, "GET", path, Vec::new()).await;
+    assert_eq!(status, StatusCode::OK, "GET {path}: {v}");
+    v
+}
+
+async fn post(addr: SocketAddr, id: &str, query: &str, body: Vec<u8>) {
+    let (status, v) = call(
+        addr,
+        "POST",
+        &format!("/api/sessions/{id}/events{query}"),
+        body,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "POST {id}: {v}");
+}
+
+/// The real logs posted, as `(session id, fixture path, status, project, title)`: the title
+/// the index must show (the session's id when the log has no prompt to take one from).
+const LOGS: &[(&str, &str, &str, Option<&str>, &str)] = &[
+    (
+        "cc-transcript",
+        "claude-code-2.1.332/tool_errors.transcript.jsonl",
+        "ok",
+        Some("/home/dev/work/tool_errors"),
+        "Exercise tool errors.",
+    ),
+    (
+        "cc-basic",
+        "claude-code-2.1.332/basic_markdown.transcript.jsonl",
+        "ok",
+        Some("/home/dev/work/basic_markdown"),
+        "Summarise this project in markdown, with a table and code samples.",
+    ),
+    (
+        "cc-stream",
+        "claude-code-2.1.332/api_fatal_400.stream.jsonl",
+        "failed",
+        Some("/home/dev/work/api_fatal"),
+        "cc-stream",
+    ),
+    (
+        "cc-stream-ok",
+        "claude-code-2.1.332/tool_errors.stream.jsonl",
+        "ok",
+        Some("/home/dev/work/tool_errors"),
+        "cc-stream-ok",
+    ),
+    (
+        "cx-rollout",
+        "codex-0.171.0/codex_basic_markdown.session.jsonl",
+        "ok",
+        Some("/home/dev/work/basic_markdown"),
+        "Summarise this project in markdown, with a table and code samples.",
+    ),
+    (
+        "cx-exec",
+        "codex-0.171.0/codex_failing_command.stream.jsonl",
+        "ok",
+        None,
+        "cx-exec",
+    ),
+    (
+        "cx-interrupted",
+        "codex-0.171.0/codex_interrupted_stream.session.jsonl",
+        "interrupted",
+        Some("/home/dev/work/interrupted"),
+        "Write a long essay.",
+    ),
+    (
+        "gm-session",
+        "gemini-0.61.0/gemini.basic_markdown.session.jsonl",
+        "in flight",
+        None,
+        "Summarise this project in markdown, with a table and code samples.",
+    ),
+    (
+        "gm-stream",
+        "gemini-0.61.0/gemini.api_fatal_400.stream.jsonl",
+        "failed",
+        None,
+        "",
+    ),
+    (
+        "hh",
+        "hyperhive/api_fatal_400.events.jsonl",
+        "failed",
+        Some("/home/dev/work/api_fatal"),
+        "New work from operator: see the task thread.",
+    ),
+];
+
+fn fixture_path(rel: &str) -> std::path::PathBuf {
+    repo().join("fixtures").join(rel)
+}
+
+/// What `hiveterm summary --json` says of a file.
+fn summary_of(rel: &str) -> Value {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hiveterm"))
+        .args(["summary", "--json"])
+        .arg(fixture_path(rel))
+        .output()
+        .expect("hiveterm summary");
+    assert!(out.status.success(), "summary {rel}");
+    serde_json::from_slice(&out.stdout).expect("summary JSON")
+}
+
+/// Every session of the index, a page of `limit` at a time with `query`, following `next`.
+async fn all_pages(addr: SocketAddr, query: &str, limit: usize) -> Vec<Value> {
+    let mut out = Vec::new();
+    let mut cursor: Option<String> = None;
+    for _ in 0..1000 {
+        let mut path = format!("/api/sessions?limit={limit}{query}");
+        if let Some(c) = &cursor {
+            path.push_str(&format!("&cursor={}", urlencode(c)));
+        }
+        let page = get(addr, &path).await;
+        let sessions = page["sessions"].as_array().unwrap();
+        assert!(sessions.len() <= limit);
+        out.extend(sessions.iter().cloned());
+        match page["next"].as_str() {
+            Some(next) => cursor = Some(next.to_owned()),
+            None => return out,
+        }
+    }
+    panic!("paging never ended");
+}
+
+fn urlencode(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+async fn post_logs(addr: SocketAddr) {
+    for (id, rel, ..) in LOGS {
+        let bytes = std::fs::read(fixture_path(rel)).unwrap();
+        post(addr, id, "", bytes).await;
+    }
+}
+
+fn by_id(sessions: &[Value]) -> BTreeMap<String, Value> {
+    sessions
+        .iter()
+        .map(|s| (s["id"].as_str().unwrap().to_owned(), s.clone()))
+        .collect()
+}
+
+async fn index_matches_summary(postgres: bool) {
+    let s = server(postgres).await;
+    post_logs(s.addr).await;
+    let listed = by_id(&all_pages(s.addr, "", 1000).await);
+    assert_eq!(listed.len(), LOGS.len());
+    for (id, rel, status, project, title) in LOGS {
+        let got = &listed[*id];
+        let want = summary_of(rel);
+        let ctx = format!("{id} ({rel}): {got}");
+        assert_eq!(got["agent"], want["agent"], "{ctx}");
+        assert_eq!(got["agent_version"], want["agent_version"], "{ctx}");
+        assert_eq!(got["turns"], want["turns"], "{ctx}");
+        assert_eq!(got["errors"], want["errors"], "{ctx}");
+        assert_eq!(got["first_error"], want["first_error_seq"], "{ctx}");
+        assert_eq!(got["cost"], want["cost_usd"], "{ctx}");
+        assert_eq!(got["tokens"]["input"], want["input_tokens"], "{ctx}");
+        assert_eq!(got["tokens"]["output"], want["output_tokens"], "{ctx}");
+        assert_eq!(
+            got["tokens"]["cache_read"], want["cache_read_tokens"],
+            "{ctx}"
+        );
+        assert_eq!(
+            got["tokens"]["cache_creation"], want["cache_creation_tokens"],
+            "{ctx}"
+        );
+        assert_eq!(got["started_at"], want["started_at"], "{ctx}");
+        assert_eq!(got["duration"], want["duration_s"], "{ctx}");
+        if let Some(model) = want["models"].get(0) {
+            assert_eq!(&got["model"], model, "{ctx}");
+        }
+        assert!(got["last_seq"].as_u64().unwrap() > 0, "{ctx}");
+        // How the session stands agrees with how the summary says its turns ended.
+        let st = got["status"].as_str().unwrap();
+        if !status.is_empty() {
+            assert_eq!(st, *status, "{ctx}");
+        }
+        let n = |k: &str| want[k].as_u64().unwrap();
+        match st {
+            "ok" => assert!(n("turns_ok") > 0 || n("turns") == 0, "{ctx}"),
+            "failed" => assert!(n("turns_failed") > 0 || n("errors") > 0, "{ctx}"),
+            "interrupted" => assert!(n("turns_interrupted") > 0, "{ctx}"),
+            "in flight" => assert!(
+                n("turns") > n("turns_ok") + n("turns_failed") + n("turns_interrupted"),
+                "{ctx}"
+            ),
+            "live" => {}
+            other => panic!("status {other}: {ctx}"),
+        }
+        if project.is_some() || got["agent"] != "codex" {
+            assert_eq!(got["project"].as_str(), *project, "{ctx}");
+        }
+        let t = got["title"].as_str().unwrap();
+        if !title.is_empty() {
+            assert_eq!(t, *title, "{ctx}");
+        }
+        assert!(!t.starts_with('<'), "{ctx}");
+        assert!(!t.contains("environment_context"), "{ctx}");
+        assert!(!t.contains('\n') && t.chars().count() <= 101, "{ctx}");
+    }
+    // The summary's view of the session (`GET …/summary`) agrees too.
+    let (_, summary) = call(s.addr, "GET", "/api/sessions/cc-transcript/summary", vec![]).await;
+    assert_eq!(listed["cc-transcript"]["errors"], summary["errors"]);
+    // An ended session that was in flight was interrupted; one whose turns ended keeps it.
+    call(s.addr, "POST", "/api/sessions/gm-session/end", vec![]).await;
+    call(s.addr, "POST", "/api/sessions/cx-rollout/end", vec![]).await;
+    let listed = by_id(&all_pages(s.addr, "", 1000).await);
+    assert_eq!(listed["gm-session"]["status"], "interrupted");
+    assert_eq!(listed["cx-rollout"]["status"], "ok");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_index_says_what_hiveterm_summary_says_on_sqlite() {
+    index_matches_summary(false).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_index_says_what_hiveterm_summary_says_on_postgres() {
+    index_matches_summary(true).await;
+}
+
+/// A Claude Code transcript line.
+fn line(v: Value) -> Vec<u8> {
+    let mut l = v.to_string().into_bytes();
+    l.push(b'\n');
+    l
+}
+
+fn prompt(text: &str) -> Vec<u8> {
+    line(
+        json!({"type": "user", "message": {"role": "user", "content": text},
+        "uuid": "u1", "timestamp": "2026-11-30T02:15:18.985Z", "sessionId": "s", "cwd": "/w/p"}),
+    )
+}
+
+async fn titles(postgres: bool) {
+    let s = server(postgres).await;
+    let a = s.addr;
+    // A path (what `--follow` titles a session with) gives way to the first prompt; an
+    // injected block is not one.
+    let mut body = prompt("<environment_context>\n  <cwd>/w/p</cwd>\n</environment_context>");
+    body.extend(prompt(&format!(
+        "  \n Fix the   login bug\nsecond line {}",
+        "x".repeat(300)
+    )));
+    post(
+        a,
+        "t-path",
+        "?title=%2Fhome%2Fu%2F.claude%2Fprojects%2Fp%2Fa.jsonl",
+        body,
+    )
+    .await;
+    // A title the client gave is kept while the log has no title record…
+    post(a, "t-given", "?title=My%20build", prompt("Do the thing")).await;
+    // …and a long prompt is cut to one line.
+    post(a, "t-long", "", prompt(&"word ".repeat(60))).await;
+    let listed = by_id(&all_pages(a, "", 100).await);
+    assert_eq!(listed["t-path"]["title"], "Fix the login bug");
+    assert_eq!(listed["t-given"]["title"], "My build");
+    let long = listed["t-long"]["title"].as_str().unwrap();
+    assert_eq!(long.chars().count(), 101, "{long}");
+    assert!(long.ends_with('…'));
+    assert_eq!(listed["t-given"]["project"], "/w/p");
+    // The agent's own title record wins, the user's (`custom-title`) over the AI's.
+    post(
+        a,
+        "t-given",
+        "",
+        line(json!({"type": "ai-title", "aiTitle": "AI named it"})),
+    )
+    .await;
+    post(
+        a,
+        "t-path",
+        "",
+        line(json!({"type": "custom-title", "customTitle": "Login fix"})),
+    )
+    .await;
+    post(
+        a,
+        "t-path",
+        "",
+        line(json!({"type": "ai-title", "aiTitle": "Not this"})),
+    )
+    .await;
+    let listed = by_id(&all_pages(a, "", 100).await);
+    assert_eq!(listed["t-given"]["title"], "AI named it");
+    assert_eq!(listed["t-path"]["title"], "Login fix");
+    // `GET /api/sessions/{id}` (the hub's row) says the same.
+    let one = get(a, "/api/sessions/t-path").await;
+    assert_eq!(one["title"], "Login fix");
+    // The derived-table rebuild (another classifier) sets the columns again from the raw
+    // events: here after they were wiped.
+    let before = all_pages(a, "", 100).await;
+    s.db.sql(
+        "UPDATE sessions SET title = 'x', agent = NULL, project = NULL, turns = 0, \
+         errors = 0, input_tokens = 0, cost = NULL, outcome = NULL; \
+         UPDATE meta SET value = 'stale' WHERE key = 'derived'",
+    );
+    let store = Store::open_db(&s.db.spec, 4).expect("reopen");
+    let addr = spawn_server(AppState::new(
+        store,
+        Config {
+            token: Some(TOKEN.into()),
+            ..Config::default()
+        },
+    ))
+    .await;
+    let after = all_pages(addr, "", 100).await;
+    let strip = |v: &[Value]| -> Vec<Value> {
+        v.iter()
+            .map(|s| {
+                let mut s = s.clone();
+                for k in ["live", "ended"] {
+                    s.as_object_mut().unwrap().remove(k);
+                }
+                s
+            })
+            .collect()
+    };
+    assert_eq!(strip(&after), strip(&before));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn titles_from_the_log_on_sqlite() {
+    titles(false).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn titles_from_the_log_on_postgres() {
+    titles(true).await;
+}
+
+/// Synthetic sessions: each with `errors` unreadable lines (an error row each) and a
+/// `result` line with its cost (`None`: none).
+async fn synthetic(addr: SocketAddr, n: usize) {
+    for i in 0..n {
+        let errors = (i * 7) % 4;
+        let cost = (i % 3 != 0).then(|| ((i * 37) % 11) as f64 / 4.0);
+        let mut body = Vec::new();
+        body.extend(line(
+            json!({"type": "system", "subtype": "init", "model": format!("m{}", i % 2),
+            "cwd": format!("/proj/{}", i % 3), "session_id": "x"}),
+        ));
+        for _ in 0..errors {
+            body.extend(b"not json\n");
+        }
+        let mut result = json!({"type": "result", "subtype": "success", "is_error": false,
+            "usage": {"input_tokens": i, "output_tokens": 2 * i}});
+        if let Some(c) = cost {
+            result["total_cost_usd"] = json!(c);
+        }
+        body.extend(line(result));
+        let title = match i {
+            3 => "100%25%20done_ok",
+            4 => "1000%20dollars",
+            5 => "A_B",
+            _ => "run",
+        };
+        post(addr, &format!("s{i:02}"), &format!("?title={title}"), body).await;
+    }
+}
+
+async fn filters_sorts_paging(postgres: bool) {
+    let s = server(postgres).await;
+    let a = s.addr;
+    post_logs(a).await;
+    synthetic(a, 23).await;
+    // A session with no turn yet is `live`.
+    post(a, "no-turn", "", b"not json\n".to_vec()).await;
+    let all = all_pages(a, "", 1000).await;
+    let total = all.len();
+    assert_eq!(total, LOGS.len() + 24);
+    // Keyset pages: each session once, in the order of the whole list, whatever the page.
+    for sort in ["newest", "cost", "errors"] {
+        let whole = all_pages(a, &format!("&sort={sort}"), 1000).await;
+        let ids = |v: &[Value]| -> Vec<String> {
+            v.iter()
+                .map(|s| s["id"].as_str().unwrap().to_owned())
+                .collect()
+        };
+        let mut want = whole.clone();
+        let key = |s: &Value| match sort {
+            "cost" => s["cost"].as_f64().unwrap_or(-1.0),
+            "errors" => s["errors"].as_f64().unwrap(),
+            _ => 0.0,
+        };
+        want.sort_by(|x, y| {
+            key(y)
+                .total_cmp(&key(x))
+                .then(
+                    y["started"]
+                        .as_f64()
+                        .unwrap()
+                        .total_cmp(&x["started"].as_f64().unwrap()),
+                )
+                .then(x["id"].as_str().cmp(&y["id"].as_str()))
+        });
+        assert_eq!(ids(&whole), ids(&want), "{sort}");
+        for limit in [1, 3, 7] {
+            let paged = all_pages(a, &format!("&sort={sort}"), limit).await;
+            assert_eq!(ids(&paged), ids(&whole), "{sort} by {limit}");
+            let distinct: HashSet<_> = ids(&paged).into_iter().collect();
+            assert_eq!(distinct.len(), total);
+        }
+    }
+    // The paging the index had before its sorts: `before=next_before`.
+    let first = get(a, "/api/sessions?limit=5").await;
+    let nb = first["next_before"].as_str().unwrap();
+    assert_eq!(first["next"].as_str(), Some(nb));
+    let second = get(
+        a,
+        &format!("/api/sessions?limit=5&before={}", urlencode(nb)),
+    )
+    .await;
+    assert_eq!(second["sessions"][0]["id"], all[5]["id"]);
+    let (status, _) = call(a, "GET", "/api/sessions?sort=cost&before=1~x", vec![]).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    for bad in [
+        "sort=size",
+        "status=done",
+        "cursor=nonsense",
+        "sort=cost&cursor=1~x",
+    ] {
+        let (status, v) = call(a, "GET", &format!("/api/sessions?{bad}"), vec![]).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}: {v}");
+    }
+    // Filters: each gives exactly the sessions of the whole list that match, paged too.
+    let check = async |query: &str, pred: &dyn Fn(&Value) -> bool| {
+        let got: Vec<Value> = all_pages(a, query, 4).await;
+        let want: Vec<&Value> = all.iter().filter(|s| pred(s)).collect();
+        assert!(!want.is_empty() || query.contains("q=zz"), "{query}");
+        assert_eq!(
+            got.iter().map(|s| &s["id"]).collect::<Vec<_>>(),
+            want.iter().map(|s| &s["id"]).collect::<Vec<_>>(),
+            "{query}"
+        );
+    };
+    check("&agent=codex", &|s| s["agent"] == "codex").await;
+    check("&agent=claude-code", &|s| s["agent"] == "claude-code").await;
+    check("&project=%2Fproj%2F1", &|s| s["project"] == "/proj/1").await;
+    for st in ["ok", "failed", "in%20flight", "interrupted", "live"] {
+        let want = st.replace("%20", " ");
+        check(&format!("&status={st}"), &|s| s["status"] == want.as_str()).await;
+    }
+    check("&q=SUMMARISE", &|s| {
+        s["title"]
+            .as_str()
+            .unwrap()
+            .to_lowercase()
+            .contains("summarise")
+    })
+    .await;
+    // `%` and `_` are plain characters.
+    check("&q=%25", &|s| s["title"].as_str().unwrap().contains('%')).await;
+    check("&q=_", &|s| s["title"].as_str().unwrap().contains('_')).await;
+    check("&q=0%25%20d", &|s| s["title"] == "100% done_ok").await;
+    check("&q=zz-none", &|_| false).await;
+    check("&agent=claude-code&status=failed&sort=errors", &|s| {
+        s["agent"] == "claude-code" && s["status"] == "failed"
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn filters_sorts_and_keyset_pages_on_sqlite() {
+    filters_sorts_paging(false).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn filters_sorts_and_keyset_pages_on_postgres() {
+    filters_sorts_paging(true).await;
+}
+
+fn day(t: f64) -> String {
+    let days = (t / 86_400.0).floor() as i64;
+    let (y, m, d) = hiveterm_civil(days);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
+fn hiveterm_civil(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+async fn usage(postgres: bool) {
+    let s = server(postgres).await;
+    let a = s.addr;
+    post_logs(a).await;
+    synthetic(a, 9).await;
+    let all = all_pages(a, "", 1000).await;
+    for by in ["day", "agent", "model", "project"] {
+        let got = get(a, &format!("/api/usage?by={by}")).await;
+        assert_eq!(got["by"], by);
+        let key_of = |s: &Value| -> Value {
+            match by {
+                "day" => json!(day(s["started_at"]
+                    .as_f64()
+                    .unwrap_or(s["started"].as_f64().unwrap()))),
+                _ => s[by].clone(),
+            }
+        };
+        let mut want: BTreeMap<String, (u64, [u64; 4], Option<f64>, u64)> = BTreeMap::new();
+        for s in &all {
+            let e = want.entry(key_of(s).to_string()).or_default();
+            e.0 += 1;
+            for (i, k) in ["input", "output", "cache_read", "cache_creation"]
+                .iter()
+                .enumerate()
+            {
+                e.1[i] += s["tokens"][k].as_u64().unwrap();
+            }
+            match s["cost"].as_f64() {
+                Some(c) => e.2 = Some(e.2.unwrap_or(0.0) + c),
+                None => e.3 += 1,
+            }
+        }
+        let groups = got["groups"].as_array().unwrap();
+        assert_eq!(groups.len(), want.len(), "{by}: {got}");
+        for g in groups {
+            let w = &want[&g["key"].to_string()];
+            assert_eq!(g["sessions"], w.0, "{by} {g}");
+            assert_eq!(g["tokens"]["input"], w.1[0], "{by} {g}");
+            assert_eq!(g["tokens"]["output"], w.1[1], "{by} {g}");
+            assert_eq!(g["tokens"]["cache_read"], w.1[2], "{by} {g}");
+            assert_eq!(g["tokens"]["cache_creation"], w.1[3], "{by} {g}");
+            match w.2 {
+                None => assert!(g["cost"].is_null(), "{by} {g}"),
+                Some(c) => assert!((g["cost"].as_f64().unwrap() - c).abs() < 1e-9, "{by} {g}"),
+            }
+            assert_eq!(g["cost_unknown"], w.3, "{by} {g}");
+        }
+        assert_eq!(got["total"]["sessions"], all.len());
+        // `hiveterm usage --json` prints the same.
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_hiveterm"))
+            .args(["usage", "--by", by, "--json", "--db", &s.db.spec])
+            .output()
+            .expect("hiveterm usage");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let cli: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(cli, got, "{by}");
+    }
+    // The text report says "unknown" for a group whose cost no log says.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hiveterm"))
+        .args(["usage", "--by", "agent", "--db", &s.db.spec])
+        .output()
+        .expect("hiveterm usage");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let codex = text.lines().find(|l| l.starts_with("codex")).unwrap();
+    assert!(codex.ends_with("unknown"), "{text}");
+    assert!(text.lines().last().unwrap().starts_with("total"), "{text}");
+    // `since`: only the sessions started at or after it.
+    let later = get(a, "/api/usage?by=agent&since=2100-01-01").await;
+    assert_eq!(later["groups"], json!([]));
+    assert_eq!(later["since"], json!(4_102_444_800.0));
+    let (status, _) = call(a, "GET", "/api/usage?by=week", vec![]).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    let (status, _) = call(a, "GET", "/api/usage?since=soon", vec![]).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn usage_is_the_sum_of_the_sessions_on_sqlite() {
+    usage(false).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn usage_is_the_sum_of_the_sessions_on_postgres() {
+    usage(true).await;
+}
+
+async fn auth(postgres: bool) {
+    let s = server(postgres).await;
+    let a = s.addr;
+    post(a, "cc", "", prompt("hello")).await;
+    let (status, share) = call(a, "POST", "/api/sessions/cc/shares", b"{}".to_vec()).await;
+    assert_eq!(status, StatusCode::CREATED, "{share}");
+    let share_token = share["url"].as_str().unwrap()["/p/".len()..].to_owned();
+    for path in [
+        "/api/sessions",
+        "/api/sessions?sort=cost",
+        "/api/usage",
+        "/api/usage?by=agent",
+    ] {
+        let (status, _, _) = send(a, "GET", path, &[], vec![]).await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED, "{path}");
+        let with_share = format!(
+            "{path}{}token={share_token}",
+            if path.contains('?') { "&" } else { "?" }
+        );
+        let (status, _, _) = send(a, "GET", &with_share, &[], vec![]).await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED, "{with_share}");
+        let bearer = format!("Bearer {share_token}");
+        let (status, _, _) = send(a, "GET", path, &[("authorization", &bearer)], vec![]).await;
+        assert_eq!(
+            status,
+            StatusCode::UNAUTHORIZED,
+            "{path} with a share token"
+        );
+    }
+    for path in ["sessions", "usage", "usage?by=agent"] {
+        let (status, _, _) = send(
+            a,
+            "GET",
+            &format!("/p/{share_token}/api/{path}"),
+            &[],
+            vec![],
+        )
+        .await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{path} under the share");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_token_guards_the_index_and_usage_on_sqlite() {
+    auth(false).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_token_guards_the_index_and_usage_on_postgres() {
+    auth(true).await;
+}
