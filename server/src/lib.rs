@@ -25,6 +25,9 @@
 //!   page's files and its CSP.
 //! - [`notes`]: notes on a session's rows — the rules, the owner's and a comment link's
 //!   readers' HTTP handlers; stored beside the session ([`store`]).
+//! - [`search`]: search across every session (`GET /api/search`, `hiveterm search`): a
+//!   substring of rows' summaries and bodies, through an index the store keeps beside the
+//!   stored envelopes (derived, rebuilt with them).
 //! - [`share`]: share links — making them, and the read-only `/p/<token>` page and reads;
 //!   [`redacted`]: a redacted share's rows, folded from redacted raw events.
 //! - [`session_files`]: a session's subagents' files beside its main log (`classify`,
@@ -84,6 +87,7 @@ pub mod page;
 pub mod post;
 pub(crate) mod query;
 pub mod redacted;
+pub mod search;
 pub(crate) mod secret;
 pub mod serve;
 pub mod session_files;
@@ -111,7 +115,9 @@ pub fn app(state: AppState) -> Router {
             "/api",
             api::router(
                 state.clone(),
-                share::api::routes().merge(notes::api::routes()),
+                share::api::routes()
+                    .merge(notes::api::routes())
+                    .merge(search::routes()),
             ),
         )
         .merge(share::view::router())

@@ -13,6 +13,9 @@
 //! - after a commit, the touched sessions' hubs get their new fold and the committed frames
 //!   (nothing is broadcast that is not stored);
 //! - history pages and SSE backlogs read from the stored envelopes, never classified again;
+//! - the search index (`search`): each stored envelope's rows, kept with `rendered` and
+//!   rebuilt with it; a search's hits exactly the rows holding the query (checked again
+//!   here, whatever the backend's index found);
 //! - notes (`note`) beside the session; after a note's write commits, the session's hub on
 //!   every replica is told (`Hub::notes_changed`), and its streams send a `notes` frame.
 
@@ -21,6 +24,7 @@ mod error;
 mod note;
 mod postgres;
 mod request;
+mod search;
 mod share;
 mod sqlite;
 
@@ -36,6 +40,7 @@ pub use request::{
     Append, Appended, FollowPos, IdempotencyKey, Keyed, MAX_TITLE_BYTES, RawLine, cut_title,
 };
 pub(crate) use request::{BACKFILL_BYTES, BACKFILL_ROWS, HistoryPage};
+pub use search::{Cursor, Hit, SearchPage, SearchQuery, find, level_name};
 pub use share::{NewShare, Share, TokenHash};
 use share::{ShareWrite, ShareWritten};
 
@@ -318,6 +323,16 @@ impl Store {
         match &*self.backend {
             Backend::Sqlite(db) => db.notes(session).await,
             Backend::Postgres(db) => db.notes(session).await,
+        }
+    }
+
+    /// A page of the rows that hold `q.text` (ASCII case folded) in their summary or body,
+    /// newest event first (see [`Cursor`]); `q.limit` at least 1.
+    pub async fn search(&self, mut q: SearchQuery) -> Result<SearchPage, StoreError> {
+        q.limit = q.limit.max(1);
+        match &*self.backend {
+            Backend::Sqlite(db) => db.search(q).await,
+            Backend::Postgres(db) => db.search(q).await,
         }
     }
 

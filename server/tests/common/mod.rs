@@ -104,6 +104,14 @@ impl DbSpec {
         }
     }
 
+    /// On SQLite (a file in `dir`), whatever the suite runs against.
+    pub fn fresh_sqlite(dir: &Path) -> DbSpec {
+        DbSpec {
+            spec: dir.join("test.db").display().to_string(),
+            schema: None,
+        }
+    }
+
     /// On PostgreSQL, whatever the suite runs against.
     pub fn fresh_postgres(_dir: &Path) -> DbSpec {
         let (schema, spec) = fresh_postgres_schema();

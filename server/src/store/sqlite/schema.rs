@@ -15,6 +15,9 @@
 //!   under a POST's `Idempotency-Key`, and the SHA-256 of the body first sent with it
 //!   (indexed by `(session, last_seq)` too: a session's newest key is what a forwarder
 //!   resumes from);
+//! - `search_rows(id, session, seq, rowno, ts, level, icon, summary, body)`: each row of each
+//!   stored envelope (derived, like `rendered`), and `search_fts`, its FTS5 `trigram` index
+//!   over `summary` and `body` (`super::search`);
 //! - `meta(key, value)`: which classifier the derived tables were made with;
 //! - `shares(id, token_hash, session, title, created, expires, snapshot_seq, redact,
 //!   revoked, comments)`: share links (`crate::store::share`), the token only as its
@@ -24,6 +27,7 @@
 
 use std::path::Path;
 
+use classifier::TermEnvelope;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::fold::{Checkpoint, StoredEvent};
@@ -127,6 +131,25 @@ CREATE TABLE notes (
 CREATE INDEX notes_of_session ON notes(session, from_seq);
 ALTER TABLE shares ADD COLUMN comments INTEGER NOT NULL DEFAULT 0;
 "#,
+    // The search index (derived): filled by the rebuild the deleted `derived` key asks for.
+    r#"
+CREATE TABLE search_rows (
+    id      INTEGER PRIMARY KEY,
+    session TEXT NOT NULL,
+    seq     INTEGER NOT NULL,
+    rowno   INTEGER NOT NULL,
+    ts      REAL NOT NULL,
+    level   TEXT NOT NULL,
+    icon    TEXT,
+    summary TEXT NOT NULL,
+    body    TEXT NOT NULL
+);
+CREATE UNIQUE INDEX search_rows_of_event ON search_rows(session, seq, rowno);
+CREATE VIRTUAL TABLE search_fts USING fts5(
+    summary, body, content = 'search_rows', content_rowid = 'id', tokenize = 'trigram'
+);
+DELETE FROM meta WHERE key = 'derived';
+"#,
 ];
 
 /// Opens (creating or migrating) the database at `path` as the write connection, marks the
@@ -196,7 +219,7 @@ impl Derive for Derived<'_> {
     async fn clear(&mut self) -> Result<(), StoreError> {
         self.0.execute("DELETE FROM checkpoints", [])?;
         self.0.execute("DELETE FROM rendered", [])?;
-        Ok(())
+        super::search::clear(self.0)
     }
 
     async fn sessions(&mut self) -> Result<Vec<String>, StoreError> {
@@ -215,8 +238,14 @@ impl Derive for Derived<'_> {
         reader::load_events(self.0, session, after, upto)
     }
 
-    async fn rendered(&mut self, session: &str, seq: u64, json: &str) -> Result<(), StoreError> {
-        insert_rendered(self.0, session, seq, json)
+    async fn rendered(
+        &mut self,
+        session: &str,
+        seq: u64,
+        env: &TermEnvelope,
+        json: &str,
+    ) -> Result<(), StoreError> {
+        insert_rendered(self.0, session, seq, env, json)
     }
 
     async fn checkpoint(
@@ -237,16 +266,18 @@ impl Derive for Derived<'_> {
     }
 }
 
-/// Stores the envelope (as JSON) of event `seq`, which has rows.
+/// Stores the envelope `env` (as `json`) of event `seq`, which has rows, and indexes its rows
+/// for search.
 pub(super) fn insert_rendered(
     conn: &Connection,
     id: &str,
     seq: u64,
+    env: &TermEnvelope,
     json: &str,
 ) -> Result<(), StoreError> {
     conn.prepare_cached("INSERT OR REPLACE INTO rendered(session, seq, json) VALUES (?1, ?2, ?3)")?
         .execute(params![id, seq as i64, json])?;
-    Ok(())
+    super::search::index(conn, id, seq, env)
 }
 
 /// Stores the fold after event `seq`.
