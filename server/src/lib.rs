@@ -54,7 +54,8 @@
 //! `rendered`, and every `checkpoint_every` events (256) or 8 MiB of events the fold to `checkpoints`. The live
 //! tail, an SSE client resuming after `Last-Event-ID` and every history page all serve those
 //! same envelopes, so an event gives the same rows on every path, however far back its call
-//! was. The raw events stay the record: `rendered` and `checkpoints` are derived, and
+//! was. The raw events stay the record: `rendered`, `checkpoints` and the search index (each
+//! stored envelope's rows, written with it; see [`search`]) are derived, and
 //! `build.rs` fingerprints the classifier's source and the fold's; when they (or this crate's
 //! version) change, both are dropped on open and derived again by replaying the raw events through the same
 //! fold, so rows always come from the classifier being run. A session resumed after a restart

@@ -192,7 +192,7 @@ fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// Drops derived data (checkpoints, rendered envelopes) of another format, interval or
+/// Drops derived data (checkpoints, rendered envelopes, the search index) of another format, interval or
 /// classifier ([`derived::derived_format`]) and derives it again from the raw events,
 /// through the one fold ([`derived::rebuild_if_stale`], in one transaction).
 fn rebuild_derived_if_stale(conn: &mut Connection, every: u64) -> Result<(), StoreError> {
