@@ -40,7 +40,7 @@ pub use request::{
     Append, Appended, FollowPos, IdempotencyKey, Keyed, MAX_TITLE_BYTES, RawLine, cut_title,
 };
 pub(crate) use request::{BACKFILL_BYTES, BACKFILL_ROWS, HistoryPage};
-pub use search::{Cursor, Hit, SearchPage, SearchQuery, find, level_name};
+pub use search::{Cursor, Hit, SearchPage, SearchQuery};
 pub use share::{NewShare, Share, TokenHash};
 use share::{ShareWrite, ShareWritten};
 

@@ -41,7 +41,7 @@ pub(crate) fn index_rows(env: &TermEnvelope) -> (f64, Vec<IndexRow<'_>>) {
 }
 
 /// A level as the API and the index spell it.
-pub fn level_name(level: Level) -> &'static str {
+pub(crate) fn level_name(level: Level) -> &'static str {
     match level {
         Level::Debug => "debug",
         Level::Info => "info",
@@ -137,7 +137,7 @@ pub struct SearchPage {
 }
 
 /// Where `needle` first is in `hay`, ASCII case folded (a byte offset into `hay`).
-pub fn find(hay: &str, needle: &str) -> Option<usize> {
+pub(crate) fn find(hay: &str, needle: &str) -> Option<usize> {
     if needle.len() > hay.len() {
         return None;
     }
