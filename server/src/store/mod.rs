@@ -13,9 +13,8 @@
 //! - after a commit, the touched sessions' hubs get their new fold and the committed frames
 //!   (nothing is broadcast that is not stored);
 //! - history pages and SSE backlogs read from the stored envelopes, never classified again;
-//! - the search index (`search`): each stored envelope's rows, kept with `rendered` and
-//!   rebuilt with it; a search's hits exactly the rows holding the query (checked again
-//!   here, whatever the backend's index found);
+//! - the search index (`search`): each stored envelope's rows, kept and rebuilt with
+//!   `rendered`; hits checked again here, so exactly the rows holding the query;
 //! - notes (`note`) beside the session; after a note's write commits, the session's hub on
 //!   every replica is told (`Hub::notes_changed`), and its streams send a `notes` frame.
 
@@ -326,8 +325,8 @@ impl Store {
         }
     }
 
-    /// A page of the rows that hold `q.text` (ASCII case folded) in their summary or body,
-    /// newest event first (see [`Cursor`]); `q.limit` at least 1.
+    /// A page of the rows whose summary or body holds `q.text` (ASCII case folded), newest
+    /// event first ([`Cursor`]); `q.limit` at least 1.
     pub async fn search(&self, mut q: SearchQuery) -> Result<SearchPage, StoreError> {
         q.limit = q.limit.max(1);
         match &*self.backend {
