@@ -15,6 +15,7 @@
 //! | `GET  /sessions/{id}/keys/last`              | the newest `Idempotency-Key` and its seqs (`crate::post`) |
 //!
 //! | `POST /sessions/{id}/shares`, `GET /shares`, `DELETE /shares/{id}` | share links (`share/api.rs`, merged in by `crate::app`) |
+//! | `GET /search?q&session&level&limit&cursor` | rows holding `q`, every session (`crate::search`, merged in by `crate::app`) |
 //! | `GET`/`POST /sessions/{id}/notes`, `PATCH`/`DELETE /sessions/{id}/notes/{note}` | notes (`notes/api.rs`, merged in by `crate::app`) |
 //!
 //! With a token configured every route needs `Authorization: Bearer T` or `?token=T`.

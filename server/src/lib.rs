@@ -29,6 +29,9 @@
 //!   page's files and its CSP.
 //! - [`notes`]: notes on a session's rows — the rules, the owner's and a comment link's
 //!   readers' HTTP handlers; stored beside the session ([`store`]).
+//! - [`search`]: search across every session (`GET /api/search`, `hiveterm search`): a
+//!   substring of rows' summaries and bodies, through an index the store keeps beside the
+//!   stored envelopes (derived, rebuilt with them).
 //! - [`share`]: share links — making them, and the read-only `/p/<token>` page and reads;
 //!   [`redacted`]: a redacted share's rows, folded from redacted raw events.
 //! - [`session_files`]: a session's subagents' files beside its main log (`classify`,
@@ -55,7 +58,8 @@
 //! `rendered`, and every `checkpoint_every` events (256) or 8 MiB of events the fold to `checkpoints`. The live
 //! tail, an SSE client resuming after `Last-Event-ID` and every history page all serve those
 //! same envelopes, so an event gives the same rows on every path, however far back its call
-//! was. The raw events stay the record: `rendered` and `checkpoints` are derived, and
+//! was. The raw events stay the record: `rendered`, `checkpoints` and the search index (each
+//! stored envelope's rows, written with it; see [`search`]) are derived, and
 //! `build.rs` fingerprints the classifier's source and the fold's; when they (or this crate's
 //! version) change, both are dropped on open and derived again by replaying the raw events through the same
 //! fold, so rows always come from the classifier being run. A session resumed after a restart
@@ -89,6 +93,7 @@ pub mod page;
 pub mod post;
 pub(crate) mod query;
 pub mod redacted;
+pub mod search;
 pub(crate) mod secret;
 pub mod serve;
 pub mod session_files;
@@ -116,7 +121,9 @@ pub fn app(state: AppState) -> Router {
             "/api",
             api::router(
                 state.clone(),
-                share::api::routes().merge(notes::api::routes()),
+                share::api::routes()
+                    .merge(notes::api::routes())
+                    .merge(search::routes()),
             ),
         )
         .merge(share::view::router())

@@ -1,6 +1,6 @@
 //! The `hiveterm` command line: see `hiveterm --help` and `docs/CLI.md`. Parses arguments and
 //! calls into the library (`hiveterm::serve`), `classify_cmd`, `export_cmd`, `note_cmd`,
-//! `redact_cmd`, `share_cmd`, `summary_cmd` or `usage_cmd`.
+//! `redact_cmd`, `search_cmd`, `share_cmd`, `summary_cmd` or `usage_cmd`.
 
 use std::process::ExitCode;
 
@@ -17,6 +17,7 @@ mod classify_cmd;
 mod export_cmd;
 mod note_cmd;
 mod redact_cmd;
+mod search_cmd;
 mod share_cmd;
 mod summary_cmd;
 mod usage_cmd;
@@ -52,6 +53,9 @@ enum Command {
     /// Tokens and cost of the sessions in a server's database, per day, agent, model or
     /// project (cost only where the logs say it; "unknown" otherwise).
     Usage(usage_cmd::Args),
+    /// Search every session's rows in a server's database (running or not): the rows whose
+    /// summary or body holds QUERY (3+ characters, case-insensitive), newest first.
+    Search(search_cmd::Args),
     /// Serve the agent pages: sessions in a SQLite file, fed by --follow, --stdin, --demo or
     /// POST /api/sessions/{id}/events; prints the URL.
     Serve(ServeArgs),
@@ -70,6 +74,7 @@ fn main() -> ExitCode {
         Command::Share(args) => share_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Note(args) => note_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Usage(args) => usage_cmd::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Search(args) => search_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Serve(args) => runtime().and_then(|rt| {
             init_logs();
             rt.block_on(hiveterm::serve::serve(args))

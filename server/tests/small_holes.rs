@@ -212,7 +212,7 @@ async fn a_database_from_before_body_hashes_is_migrated_and_keeps_its_keys() {
     db.state.store().close().await;
     // The database as the server before this column left it (PostgreSQL's schema version 4,
     // SQLite's 5): no notes either (issue 23's migration comes after), nor the sessions'
-    // index (issue 22's).
+    // index, nor the search index (issue 22's).
     let index_columns = [
         "given_title",
         "agent",
@@ -240,12 +240,13 @@ async fn a_database_from_before_body_hashes_is_migrated_and_keeps_its_keys() {
     }
     if db.db.is_postgres() {
         db.sql(&format!(
-            "{before_notes} ALTER TABLE idempotency DROP COLUMN body_sha256;
+            "{before_notes} DROP TABLE search_rows; ALTER TABLE idempotency DROP COLUMN body_sha256;
              UPDATE schema_version SET version = 4"
         ));
     } else {
         db.sql(&format!(
-            "{before_notes} ALTER TABLE idempotency DROP COLUMN body_sha256; PRAGMA user_version = 5"
+            "{before_notes} DROP TABLE search_fts; DROP TABLE search_rows;
+             ALTER TABLE idempotency DROP COLUMN body_sha256; PRAGMA user_version = 5"
         ));
     }
     let state = hiveterm::AppState::new(db.reopen(4), hiveterm::Config::default());

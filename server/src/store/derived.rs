@@ -1,11 +1,13 @@
-//! Derived data (the stored envelopes, checkpoints and the sessions' index columns): what it
-//! depends on
+//! Derived data (the stored envelopes, checkpoints, the sessions' index columns and the
+//! search index): what it depends on
 //! ([`derived_format`]), and its rebuild from the raw events through the one fold when that
 //! changed ([`rebuild_if_stale`]), shared by both backends: each gives its statements, in one
 //! transaction, through [`Derive`].
 
 use std::pin::pin;
 use std::task::{Context, Poll, Waker};
+
+use classifier::TermEnvelope;
 
 use super::error::StoreError;
 use crate::fold::{CHECKPOINT_BYTES, Checkpoint, SessionFold, StoredEvent};
@@ -33,7 +35,7 @@ pub(crate) fn derived_format(every: u64) -> String {
 pub(crate) trait Derive {
     /// The [`derived_format`] the derived data was written under (`meta` key `derived`).
     async fn stored_format(&mut self) -> Result<Option<String>, StoreError>;
-    /// Deletes every checkpoint and stored envelope.
+    /// Deletes every checkpoint, stored envelope and search index entry.
     async fn clear(&mut self) -> Result<(), StoreError>;
     /// Every session's id.
     async fn sessions(&mut self) -> Result<Vec<String>, StoreError>;
@@ -44,8 +46,15 @@ pub(crate) trait Derive {
         after: u64,
         upto: u64,
     ) -> Result<Vec<StoredEvent>, StoreError>;
-    /// Stores the envelope (as JSON) of event `seq`, which has rows.
-    async fn rendered(&mut self, session: &str, seq: u64, json: &str) -> Result<(), StoreError>;
+    /// Stores the envelope (as JSON) of event `seq`, which has rows, and indexes its rows for
+    /// search (`super::search`).
+    async fn rendered(
+        &mut self,
+        session: &str,
+        seq: u64,
+        env: &TermEnvelope,
+        json: &str,
+    ) -> Result<(), StoreError>;
     /// Stores the fold after event `seq`.
     async fn checkpoint(
         &mut self,
@@ -85,7 +94,7 @@ pub(crate) async fn rebuild_if_stale(
             for ev in events {
                 let env = fold.step_stored(&ev).env;
                 if !env.msgs.is_empty() {
-                    db.rendered(id, ev.seq(), &serde_json::to_string(&env)?)
+                    db.rendered(id, ev.seq(), &env, &serde_json::to_string(&env)?)
                         .await?;
                 }
                 if let Some(cp) = fold.checkpoint_due(ev.seq(), every) {

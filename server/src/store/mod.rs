@@ -17,6 +17,8 @@
 //!   they change, and again by the derived-table rebuild; the index's pages
 //!   ([`Store::index_page`]) and usage ([`Store::usage`]) read them;
 //! - history pages and SSE backlogs read from the stored envelopes, never classified again;
+//! - the search index (`search`): each stored envelope's rows, kept and rebuilt with
+//!   `rendered`; hits checked again here, so exactly the rows holding the query;
 //! - notes (`note`) beside the session; after a note's write commits, the session's hub on
 //!   every replica is told (`Hub::notes_changed`), and its streams send a `notes` frame.
 
@@ -25,6 +27,7 @@ mod error;
 mod note;
 mod postgres;
 mod request;
+mod search;
 mod share;
 mod sqlite;
 
@@ -40,6 +43,7 @@ pub use request::{
     Append, Appended, FollowPos, IdempotencyKey, Keyed, MAX_TITLE_BYTES, RawLine, cut_title,
 };
 pub(crate) use request::{BACKFILL_BYTES, BACKFILL_ROWS, HistoryPage};
+pub use search::{Cursor, Hit, SearchPage, SearchQuery};
 pub use share::{NewShare, Share, TokenHash};
 use share::{ShareWrite, ShareWritten};
 
@@ -349,6 +353,16 @@ impl Store {
         match &*self.backend {
             Backend::Sqlite(db) => db.notes(session).await,
             Backend::Postgres(db) => db.notes(session).await,
+        }
+    }
+
+    /// A page of the rows whose summary or body holds `q.text` (ASCII case folded), newest
+    /// event first ([`Cursor`]); `q.limit` at least 1.
+    pub async fn search(&self, mut q: SearchQuery) -> Result<SearchPage, StoreError> {
+        q.limit = q.limit.max(1);
+        match &*self.backend {
+            Backend::Sqlite(db) => db.search(q).await,
+            Backend::Postgres(db) => db.search(q).await,
         }
     }
 

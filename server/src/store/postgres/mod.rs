@@ -20,7 +20,9 @@ mod keys;
 mod listen;
 mod notes;
 mod reader;
+mod rows;
 mod schema;
+mod search;
 mod shares;
 mod writer;
 
@@ -184,6 +186,19 @@ impl Postgres {
         upto: u64,
     ) -> Result<(Vec<u8>, u64), StoreError> {
         reader::rendered_frames(&self.client().await?, id, after, upto).await
+    }
+
+    pub(crate) async fn search(
+        &self,
+        q: crate::store::search::SearchQuery,
+    ) -> Result<crate::store::search::SearchPage, StoreError> {
+        let client = self.client().await?;
+        let mut pager = crate::store::search::Pager::new(q);
+        while let Some((after, n)) = pager.ask() {
+            let batch = search::candidates(&client, pager.query(), after.as_ref(), n).await?;
+            pager.take(batch);
+        }
+        Ok(pager.finish())
     }
 
     pub(crate) async fn last_key(&self, id: &str) -> Result<Option<(String, Keyed)>, StoreError> {

@@ -3,8 +3,11 @@
 //! changes, done once (the first replica to take the lock) for all replicas.
 //!
 //! The same tables as SQLite's (`crate::store::sqlite::schema`), in PostgreSQL types, plus
-//! `schema_version`. Raw events are `BYTEA`, byte for byte.
+//! `schema_version`. Raw events are `BYTEA`, byte for byte. The search index is
+//! `search_rows` with GIN `pg_trgm` indexes (`super::search`); the migration that makes it
+//! creates the extension if it is not there.
 
+use classifier::TermEnvelope;
 use deadpool_postgres::{Client, GenericClient};
 
 use super::handle::pg;
@@ -137,6 +140,31 @@ CREATE INDEX sessions_errors ON sessions(errors DESC, started DESC, id);
 CREATE INDEX sessions_agent ON sessions(agent, started DESC, id);
 CREATE INDEX sessions_project ON sessions(project, started DESC, id);
 "#,
+    // The search index (derived): filled by the rebuild the deleted `derived` key asks for.
+    // `gin_trgm_ops` is named in the schema the extension lives in, whatever the search path.
+    r#"
+CREATE EXTENSION IF NOT EXISTS pg_trgm;
+CREATE TABLE search_rows (
+    session TEXT NOT NULL,
+    seq     BIGINT NOT NULL,
+    rowno   INTEGER NOT NULL,
+    ts      DOUBLE PRECISION NOT NULL,
+    level   TEXT NOT NULL,
+    icon    TEXT,
+    summary TEXT NOT NULL,
+    body    TEXT NOT NULL,
+    PRIMARY KEY (session, seq, rowno)
+);
+DO $$
+DECLARE trgm TEXT;
+BEGIN
+    SELECT n.nspname INTO trgm FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+    WHERE e.extname = 'pg_trgm';
+    EXECUTE format('CREATE INDEX search_rows_summary ON search_rows USING gin (summary %I.gin_trgm_ops)', trgm);
+    EXECUTE format('CREATE INDEX search_rows_body ON search_rows USING gin (body %I.gin_trgm_ops)', trgm);
+END $$;
+DELETE FROM meta WHERE key = 'derived';
+"#,
 ];
 
 /// Migrates the schema and rebuilds stale derived tables, holding the advisory lock: two
@@ -216,7 +244,9 @@ impl<C: GenericClient + Sync> Derive for Derived<'_, C> {
 
     async fn clear(&mut self) -> Result<(), StoreError> {
         self.0
-            .batch_execute("DELETE FROM checkpoints; DELETE FROM rendered;")
+            .batch_execute(
+                "DELETE FROM checkpoints; DELETE FROM rendered; DELETE FROM search_rows;",
+            )
             .await
             .map_err(pg)
     }
@@ -241,8 +271,15 @@ impl<C: GenericClient + Sync> Derive for Derived<'_, C> {
         reader::load_events(self.0, session, after, upto).await
     }
 
-    async fn rendered(&mut self, session: &str, seq: u64, json: &str) -> Result<(), StoreError> {
-        insert_rendered(self.0, session, seq, json).await
+    async fn rendered(
+        &mut self,
+        session: &str,
+        seq: u64,
+        env: &TermEnvelope,
+        json: &str,
+    ) -> Result<(), StoreError> {
+        insert_rendered(self.0, session, seq, json).await?;
+        super::search::index(self.0, session, seq, env).await
     }
 
     async fn checkpoint(

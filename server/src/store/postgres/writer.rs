@@ -9,43 +9,12 @@ use tokio::sync::oneshot;
 use super::catchup::{CaughtUp, catch_up, refresh};
 use super::handle::{CHANNEL, Postgres, Queued, pg};
 use super::reader;
+use super::rows::Rows;
 use classifier::event::line_event;
 
 use crate::fold::{event_time, stored_line};
 use crate::hub::{MAX_INLINE_BATCH, SessionInfo, push_json_frame};
 use crate::store::{Append, Appended, StoreError};
-
-/// The `events` rows of an append, column by column (for one `INSERT … UNNEST`).
-struct EventRows {
-    seq: Vec<i64>,
-    ts: Vec<f64>,
-    received: Vec<f64>,
-    raw: Vec<Vec<u8>>,
-    cut_len: Vec<Option<i64>>,
-    cut_limit: Vec<Option<i64>>,
-}
-
-impl EventRows {
-    fn with_capacity(n: usize) -> EventRows {
-        EventRows {
-            seq: Vec::with_capacity(n),
-            ts: Vec::with_capacity(n),
-            received: Vec::with_capacity(n),
-            raw: Vec::with_capacity(n),
-            cut_len: Vec::with_capacity(n),
-            cut_limit: Vec::with_capacity(n),
-        }
-    }
-
-    fn push(&mut self, seq: u64, ts: f64, received: f64, raw: Vec<u8>, cut: Option<(u64, u64)>) {
-        self.seq.push(seq as i64);
-        self.ts.push(ts);
-        self.received.push(received);
-        self.raw.push(raw);
-        self.cut_len.push(cut.map(|c| c.0 as i64));
-        self.cut_limit.push(cut.map(|c| c.1 as i64));
-    }
-}
 
 /// Creates session `id` if it does not exist; answers whether it was created.
 async fn insert_session(
@@ -265,7 +234,8 @@ async fn write_appends(
     info.title = title;
     let mut index_args = crate::index::update_args(&id, &info.title, &index);
     index_args.remove(0);
-    let index_sets = crate::index::update_sql(|n| format!("${}", n + 11));
+    // After the 12 parameters of the events and the 7 of the search rows ($13–$19).
+    let index_sets = crate::index::update_sql(|n| format!("${}", n + 18));
     let index_sets = index_sets
         .split_once(" SET ")
         .and_then(|(_, rest)| rest.split_once(" WHERE "))
@@ -285,6 +255,13 @@ async fn write_appends(
         &last_seq,
         &CHANNEL,
         &payload,
+        &rows.search.seq,
+        &rows.search.row,
+        &rows.search.ts,
+        &rows.search.level,
+        &rows.search.icon,
+        &rows.search.summary,
+        &rows.search.body,
     ];
     params.extend(index_args.iter().map(super::schema::pg_value));
     tx.execute(
@@ -297,6 +274,13 @@ async fn write_appends(
              INSERT INTO rendered(session, seq, json)
              SELECT $1, * FROM UNNEST($8::BIGINT[], $9::TEXT[])
              ON CONFLICT (session, seq) DO UPDATE SET json = EXCLUDED.json
+         ), s AS (
+             INSERT INTO search_rows(session, seq, rowno, ts, level, icon, summary, body)
+             SELECT $1, * FROM UNNEST($13::BIGINT[], $14::INT[], $15::FLOAT8[], $16::TEXT[],
+                                      $17::TEXT[], $18::TEXT[], $19::TEXT[])
+             ON CONFLICT (session, seq, rowno) DO UPDATE SET ts = EXCLUDED.ts,
+                 level = EXCLUDED.level, icon = EXCLUDED.icon, summary = EXCLUDED.summary,
+                 body = EXCLUDED.body
          ), u AS (
              UPDATE sessions SET last_seq = $10{index_sets} WHERE id = $1
          )
@@ -315,23 +299,6 @@ async fn write_appends(
         caught_up.elapsed().as_secs_f64() * 1e3,
     );
     Ok((info, caught, answers))
-}
-
-/// The rows a batch of appends adds, column by column.
-struct Rows {
-    events: EventRows,
-    rendered_seqs: Vec<i64>,
-    rendered_json: Vec<String>,
-}
-
-impl Rows {
-    fn with_capacity(n: usize) -> Rows {
-        Rows {
-            events: EventRows::with_capacity(n),
-            rendered_seqs: Vec::with_capacity(n),
-            rendered_json: Vec::with_capacity(n),
-        }
-    }
 }
 
 /// One append's lines folded, their rows added to `rows` (stored with the batch's), its
@@ -358,6 +325,7 @@ async fn fold_lines(
             if let Some(frames) = &mut caught.frames {
                 push_json_frame(frames, seq, &json);
             }
+            rows.search.push(seq, &step.env);
             rows.rendered_seqs.push(seq as i64);
             rows.rendered_json.push(json);
         }

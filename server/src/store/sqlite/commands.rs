@@ -138,7 +138,7 @@ impl Group<'_> {
             ])?;
             if !step.env.msgs.is_empty() {
                 let json = serde_json::to_string(&step.env)?;
-                insert_rendered(tx, &a.session, seq, &json)?;
+                insert_rendered(tx, &a.session, seq, &step.env, &json)?;
                 push_json_frame(&mut p.frames, seq, &json);
             }
             p.info.last_seq = seq;

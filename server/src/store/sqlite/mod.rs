@@ -7,6 +7,7 @@ mod commands;
 mod notes;
 mod reader;
 mod schema;
+mod search;
 mod shared;
 mod shares;
 mod writer;
@@ -286,6 +287,23 @@ impl Sqlite {
 
     pub(crate) async fn write_note(&self, write: NoteWrite) -> Result<Option<Note>, StoreError> {
         self.write(|reply| WriteCmd::Note(write, reply)).await
+    }
+
+    pub(crate) async fn search(
+        &self,
+        q: crate::store::search::SearchQuery,
+    ) -> Result<crate::store::search::SearchPage, StoreError> {
+        self.blocking(move |shared| {
+            shared.readers.with(|conn| {
+                let mut pager = crate::store::search::Pager::new(q);
+                while let Some((after, n)) = pager.ask() {
+                    let batch = search::candidates(conn, pager.query(), after.as_ref(), n)?;
+                    pager.take(batch);
+                }
+                Ok(pager.finish())
+            })
+        })
+        .await
     }
 
     pub(crate) async fn notes(&self, session: &str) -> Result<Vec<Note>, StoreError> {

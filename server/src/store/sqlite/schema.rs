@@ -20,6 +20,9 @@
 //!   under a POST's `Idempotency-Key`, and the SHA-256 of the body first sent with it
 //!   (indexed by `(session, last_seq)` too: a session's newest key is what a forwarder
 //!   resumes from);
+//! - `search_rows(id, session, seq, rowno, ts, level, icon, summary, body)`: each row of each
+//!   stored envelope (derived, like `rendered`), and `search_fts`, its FTS5 `trigram` index
+//!   over `summary` and `body` (`super::search`);
 //! - `meta(key, value)`: which classifier the derived tables were made with;
 //! - `shares(id, token_hash, session, title, created, expires, snapshot_seq, redact,
 //!   revoked, comments)`: share links (`crate::store::share`), the token only as its
@@ -29,6 +32,7 @@
 
 use std::path::Path;
 
+use classifier::TermEnvelope;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::fold::{Checkpoint, SessionFold, StoredEvent};
@@ -161,6 +165,25 @@ CREATE INDEX sessions_errors ON sessions(errors DESC, started DESC, id);
 CREATE INDEX sessions_agent ON sessions(agent, started DESC, id);
 CREATE INDEX sessions_project ON sessions(project, started DESC, id);
 "#,
+    // The search index (derived): filled by the rebuild the deleted `derived` key asks for.
+    r#"
+CREATE TABLE search_rows (
+    id      INTEGER PRIMARY KEY,
+    session TEXT NOT NULL,
+    seq     INTEGER NOT NULL,
+    rowno   INTEGER NOT NULL,
+    ts      REAL NOT NULL,
+    level   TEXT NOT NULL,
+    icon    TEXT,
+    summary TEXT NOT NULL,
+    body    TEXT NOT NULL
+);
+CREATE UNIQUE INDEX search_rows_of_event ON search_rows(session, seq, rowno);
+CREATE VIRTUAL TABLE search_fts USING fts5(
+    summary, body, content = 'search_rows', content_rowid = 'id', tokenize = 'trigram'
+);
+DELETE FROM meta WHERE key = 'derived';
+"#,
 ];
 
 /// Opens (creating or migrating) the database at `path` as the write connection, marks the
@@ -203,7 +226,7 @@ fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// Drops derived data (checkpoints, rendered envelopes) of another format, interval or
+/// Drops derived data (checkpoints, rendered envelopes, the search index) of another format, interval or
 /// classifier ([`derived::derived_format`]) and derives it again from the raw events,
 /// through the one fold ([`derived::rebuild_if_stale`], in one transaction).
 fn rebuild_derived_if_stale(conn: &mut Connection, every: u64) -> Result<(), StoreError> {
@@ -230,7 +253,7 @@ impl Derive for Derived<'_> {
     async fn clear(&mut self) -> Result<(), StoreError> {
         self.0.execute("DELETE FROM checkpoints", [])?;
         self.0.execute("DELETE FROM rendered", [])?;
-        Ok(())
+        super::search::clear(self.0)
     }
 
     async fn sessions(&mut self) -> Result<Vec<String>, StoreError> {
@@ -249,8 +272,14 @@ impl Derive for Derived<'_> {
         reader::load_events(self.0, session, after, upto)
     }
 
-    async fn rendered(&mut self, session: &str, seq: u64, json: &str) -> Result<(), StoreError> {
-        insert_rendered(self.0, session, seq, json)
+    async fn rendered(
+        &mut self,
+        session: &str,
+        seq: u64,
+        env: &TermEnvelope,
+        json: &str,
+    ) -> Result<(), StoreError> {
+        insert_rendered(self.0, session, seq, env, json)
     }
 
     async fn checkpoint(
@@ -281,16 +310,18 @@ impl Derive for Derived<'_> {
     }
 }
 
-/// Stores the envelope (as JSON) of event `seq`, which has rows.
+/// Stores the envelope `env` (as `json`) of event `seq`, which has rows, and indexes its rows
+/// for search.
 pub(super) fn insert_rendered(
     conn: &Connection,
     id: &str,
     seq: u64,
+    env: &TermEnvelope,
     json: &str,
 ) -> Result<(), StoreError> {
     conn.prepare_cached("INSERT OR REPLACE INTO rendered(session, seq, json) VALUES (?1, ?2, ?3)")?
         .execute(params![id, seq as i64, json])?;
-    Ok(())
+    super::search::index(conn, id, seq, env)
 }
 
 /// Stores the fold after event `seq`.

@@ -1,0 +1,110 @@
+//! The search index on SQLite (see `crate::store::search`): `search_rows` (one row per
+//! stored envelope's row: where it is, its level, icon, summary and body) and `search_fts`, an
+//! FTS5 table with the `trigram` tokenizer over its summary and body (external content: the
+//! text is held once, in `search_rows`). Kept by hand, in the writer's transaction: a row's
+//! FTS entry is added and removed with it.
+//!
+//! A query is one FTS5 phrase, the query quoted (`"` doubled), which the trigram tokenizer
+//! matches as a substring, case folded; every character is plain (`%`, `_`, `*`, `OR`).
+
+use classifier::TermEnvelope;
+use rusqlite::types::Value;
+use rusqlite::{Connection, params, params_from_iter};
+
+use crate::store::StoreError;
+use crate::store::search::{Candidate, Cursor, SearchQuery, index_rows};
+
+/// Indexes the rows of event `seq`'s envelope (replacing what was indexed for it).
+pub(super) fn index(
+    conn: &Connection,
+    session: &str,
+    seq: u64,
+    env: &TermEnvelope,
+) -> Result<(), StoreError> {
+    let seq = seq as i64;
+    conn.prepare_cached(
+        "INSERT INTO search_fts(search_fts, rowid, summary, body)
+         SELECT 'delete', id, summary, body FROM search_rows WHERE session = ?1 AND seq = ?2",
+    )?
+    .execute(params![session, seq])?;
+    conn.prepare_cached("DELETE FROM search_rows WHERE session = ?1 AND seq = ?2")?
+        .execute(params![session, seq])?;
+    let (ts, rows) = index_rows(env);
+    let mut insert = conn.prepare_cached(
+        "INSERT INTO search_rows(session, seq, rowno, ts, level, icon, summary, body)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+    )?;
+    let mut fts =
+        conn.prepare_cached("INSERT INTO search_fts(rowid, summary, body) VALUES (?1, ?2, ?3)")?;
+    for r in rows {
+        insert.execute(params![
+            session, seq, r.row, ts, r.level, r.icon, r.summary, r.body
+        ])?;
+        fts.execute(params![conn.last_insert_rowid(), r.summary, r.body])?;
+    }
+    Ok(())
+}
+
+/// Empties the index (with the other derived tables, before a rebuild).
+pub(super) fn clear(conn: &Connection) -> Result<(), StoreError> {
+    conn.execute_batch(
+        "INSERT INTO search_fts(search_fts) VALUES ('delete-all');
+         DELETE FROM search_rows;",
+    )?;
+    Ok(())
+}
+
+/// The FTS5 query that matches `text` as a substring: one quoted phrase.
+fn phrase(text: &str) -> String {
+    format!("\"{}\"", text.replace('"', "\"\""))
+}
+
+/// The next `n` candidates of `q` after `after`, in the hits' order.
+pub(super) fn candidates(
+    conn: &Connection,
+    q: &SearchQuery,
+    after: Option<&Cursor>,
+    n: usize,
+) -> Result<Vec<Candidate>, StoreError> {
+    let mut sql = String::from(
+        "SELECT r.ts, r.session, r.seq, r.rowno, r.level, r.icon, r.summary, r.body
+         FROM search_fts JOIN search_rows r ON r.id = search_fts.rowid
+         WHERE search_fts MATCH ?",
+    );
+    let mut args = vec![Value::Text(phrase(&q.text))];
+    if let Some(session) = &q.session {
+        sql.push_str(" AND r.session = ?");
+        args.push(Value::Text(session.clone()));
+    }
+    if let Some(level) = q.level {
+        sql.push_str(" AND r.level = ?");
+        args.push(Value::Text(level.to_owned()));
+    }
+    if let Some(c) = after {
+        sql.push_str(" AND (r.ts, r.session, r.seq, r.rowno) < (?, ?, ?, ?)");
+        args.extend([
+            Value::Real(c.ts),
+            Value::Text(c.session.clone()),
+            Value::Integer(c.seq as i64),
+            Value::Integer(i64::from(c.row)),
+        ]);
+    }
+    sql.push_str(" ORDER BY r.ts DESC, r.session DESC, r.seq DESC, r.rowno DESC LIMIT ?");
+    args.push(Value::Integer(n as i64));
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let rows = stmt.query_map(params_from_iter(args), |r| {
+        Ok(Candidate {
+            at: Cursor {
+                ts: r.get(0)?,
+                session: r.get(1)?,
+                seq: r.get::<_, i64>(2)? as u64,
+                row: r.get(3)?,
+            },
+            level: r.get(4)?,
+            icon: r.get(5)?,
+            summary: r.get(6)?,
+            body: r.get(7)?,
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
