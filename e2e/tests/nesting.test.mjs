@@ -122,3 +122,60 @@ test("an exported session transcript carries its subagent's rows, nested under t
   assert.deepEqual(page.errors, [], "no page errors");
   await context.close();
 });
+
+/** What `hiveterm classify` says of a session's main log (its subagents' files read after
+ * it): the call each subagent's rows nest under, and those rows' seqs. */
+function classified(main) {
+  const out = execFileSync(BIN, ["classify", main], { encoding: "utf8", maxBuffer: 64 << 20 });
+  const envs = out.trim().split("\n").map((l) => JSON.parse(l)).filter((e) => e.msgs.length > 0);
+  const nested = envs.filter((e) => e.parent !== undefined);
+  return { call: nested[0]?.parent, seqs: nested.map((e) => e.seq), last: envs.at(-1).seq };
+}
+
+/** Files dropped on the page together, as a browser drops them. */
+async function dropFiles(page, files) {
+  const named = files.map((f) => [path.basename(f), fs.readFileSync(f, "utf8")]);
+  await page.evaluate((named) => {
+    const dt = new DataTransfer();
+    for (const [name, text] of named) dt.items.add(new File([text], name, { type: "application/x-ndjson" }));
+    const zone = document.querySelector("[data-dropzone]");
+    zone.dispatchEvent(new DragEvent("dragover", { dataTransfer: dt, bubbles: true, cancelable: true }));
+    zone.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, named);
+  await page.waitForSelector('.progress[data-done="1"]', { timeout: 60_000 });
+}
+
+const GEMINI_MAIN = path.join(ROOT, "fixtures/gemini-0.61.0/gemini.subagent.session.jsonl");
+const GEMINI_SUB = path.join(ROOT, "fixtures/gemini-0.61.0/6a32b09a-db98-4639-82e6-0e4802f905b6/3379175b-11ed-4f13-84e8-b95f2ccef876.jsonl");
+const CLAUDE_MAIN = path.join(ROOT, "fixtures/claude-code-2.1.332/subagent.transcript.jsonl");
+const CLAUDE_SUB = path.join(ROOT, "fixtures/claude-code-2.1.332/subagent.transcript/subagents/agent-ae89bd37fdd96fc64.jsonl");
+
+test("a session's files picked or dropped together are one session: its subagents' rows nested as hiveterm classify nests them, kept across a reload", { skip: !BIN && "hiveterm not built", timeout: 90_000 }, async () => {
+  // Gemini CLI: the subagent's recording says nothing of whose it is; its file's name does.
+  const gemini = classified(GEMINI_MAIN);
+  assert.ok(gemini.call && gemini.seqs.length > 3, JSON.stringify(gemini));
+  let page = await openPage(browser, server.url);
+  // Picked in the "wrong" order: the main recording is read first all the same.
+  await page.setInputFiles("#file", [GEMINI_SUB, GEMINI_MAIN]);
+  await page.waitForSelector('.progress[data-done="1"]', { timeout: 60_000 });
+  assert.equal(await page.$eval("span.title", (e) => e.textContent), "gemini.subagent.session.jsonl + 1 subagent file");
+  await page.waitForSelector(`.live .row[data-seq="${gemini.last}"], .live .row .block-toggle`);
+  await checkBlock(page, gemini.call, gemini.seqs, /·/);
+  await page.click(`.live .row[data-seq="${gemini.call}"] .block-toggle`);
+  await page.waitForSelector(".live .row.nested");
+  await page.screenshot({ path: path.join(SHOTS, "nesting-two-files.png") });
+  // A reload of the tab reopens the same session of files, nested the same.
+  await page.reload();
+  await page.waitForSelector('.progress[data-done="1"]', { timeout: 60_000 });
+  await checkBlock(page, gemini.call, gemini.seqs, /·/);
+  assert.deepEqual(page.errors, [], "no page errors");
+  await page.context().close();
+
+  // Claude Code: a transcript and its subagents/agent-<id>.jsonl dropped together.
+  const claude = classified(CLAUDE_MAIN);
+  page = await openPage(browser, server.url);
+  await dropFiles(page, [CLAUDE_SUB, CLAUDE_MAIN]);
+  await checkBlock(page, claude.call, claude.seqs, /general-purpose · Survey the repo · 2 tool calls · .* · ✓ done/);
+  assert.deepEqual(page.errors, [], "no page errors");
+  await page.context().close();
+});
