@@ -307,3 +307,55 @@ async fn a_rollout_compressed_while_watched_is_not_stored_twice() {
     assert_eq!(store.sessions(None, 10).await.unwrap().len(), 1);
     task.abort();
 }
+
+/// Issue 21: `--follow` of a Claude Code session transcript picks up its subagents' files as
+/// they appear (the folder made later), into the same session, nested by their `agentId`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_followed_transcript_picks_up_its_subagents_files_as_they_appear() {
+    let db = TestDb::with(Config::default(), hiveterm::store::CHECKPOINT_EVERY);
+    let main = db.dir.path().join("proj/s1.jsonl");
+    copy("claude-code-2.1.332/subagent.transcript.jsonl", &main);
+    let id = hiveterm::ingest::follow_session_id(&main);
+    let store = db.state.store().clone();
+    store.open_session(&id, "log", "follow").await.unwrap();
+    let follow = tokio::spawn(hiveterm::ingest::follow(
+        store.clone(),
+        id.clone(),
+        main.clone(),
+        1 << 20,
+    ));
+    let subs = tokio::spawn(hiveterm::ingest::follow_subagents(
+        store.clone(),
+        id.clone(),
+        main.clone(),
+        1 << 20,
+    ));
+    let mut want = lines_of(&main);
+    until(&db, &id, &want, Duration::from_secs(10)).await;
+    let sub = db
+        .dir
+        .path()
+        .join("proj/s1/subagents/agent-ae89bd37fdd96fc64.jsonl");
+    copy(
+        "claude-code-2.1.332/subagent.transcript/subagents/agent-ae89bd37fdd96fc64.jsonl",
+        &sub,
+    );
+    want.extend(lines_of(&sub));
+    until(&db, &id, &want, Duration::from_secs(30)).await;
+    // Still live: the follow's session is not ended by the subagents' watch.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let info = store.session_info(&id).await.unwrap().unwrap();
+    assert!(info.live);
+    // Its rows nest as `hiveterm classify` nests the session's.
+    let stored = common::all_history(db_addr(&db).await, &id, 500).await;
+    assert!(
+        stored.iter().any(|e| e.get("parent").is_some()),
+        "nested rows"
+    );
+    follow.abort();
+    subs.abort();
+}
+
+async fn db_addr(db: &TestDb) -> std::net::SocketAddr {
+    common::spawn_server(db.state.clone()).await
+}

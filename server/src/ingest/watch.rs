@@ -140,10 +140,44 @@ struct Watcher {
     sessions: HashMap<String, Live>,
     /// Roots a notification watch is on.
     notified: HashSet<PathBuf>,
+    /// The one session every subagent's file goes to (`--follow`'s; main logs are not
+    /// looked at, and the session's liveness is not the watch's).
+    fixed: Option<String>,
 }
 
 /// Watches `roots` forever: imports every log found under them and follows them.
 pub async fn watch(store: Store, roots: Vec<PathBuf>, max_line: usize) -> Result<(), StoreError> {
+    run(store, roots, None, max_line).await
+}
+
+/// `--follow` of a Claude Code session transcript `main`, followed as session `session` (its
+/// liveness is the follow's): its subagents' files, in `<main without .jsonl>/subagents/`,
+/// picked up as they appear and followed into the same session, as `--watch` does.
+pub async fn follow_subagents(
+    store: Store,
+    session: String,
+    main: PathBuf,
+    max_line: usize,
+) -> Result<(), StoreError> {
+    let Some(dir) = main.to_str().and_then(|m| m.strip_suffix(".jsonl")) else {
+        return Ok(());
+    };
+    run(
+        store,
+        vec![Path::new(dir).join("subagents")],
+        Some(session),
+        max_line,
+    )
+    .await
+}
+
+/// Watches `roots`; with `fixed`, only subagents' files, into that session.
+async fn run(
+    store: Store,
+    roots: Vec<PathBuf>,
+    fixed: Option<String>,
+    max_line: usize,
+) -> Result<(), StoreError> {
     let roots: Vec<PathBuf> = roots
         .into_iter()
         .map(|r| std::fs::canonicalize(&r).unwrap_or(r))
@@ -167,6 +201,7 @@ pub async fn watch(store: Store, roots: Vec<PathBuf>, max_line: usize) -> Result
         files: HashMap::new(),
         sessions: HashMap::new(),
         notified: HashSet::new(),
+        fixed,
     };
     w.arm(notify.as_mut());
     w.rescan().await?;
@@ -182,7 +217,8 @@ pub async fn watch(store: Store, roots: Vec<PathBuf>, max_line: usize) -> Result
             }
             () = tokio::time::sleep(HOT_POLL) => {}
         }
-        let every = if w.notified.len() == w.roots.len() {
+        // A followed transcript's one subagents' folder is small: looked at every second.
+        let every = if w.notified.len() == w.roots.len() && w.fixed.is_none() {
             RESCAN
         } else {
             Duration::from_secs(1)
@@ -275,6 +311,7 @@ impl Watcher {
                 continue;
             }
             match role(&path) {
+                Role::Main if self.fixed.is_some() => {}
                 Role::Main => mains.push((path, meta, None)),
                 Role::Sub(main) => subs.push((path, meta, Some(main))),
             }
@@ -299,6 +336,9 @@ impl Watcher {
 
     /// Ends the sessions whose files have not changed for [`IDLE`].
     async fn end_idle(&mut self) -> Result<(), StoreError> {
+        if self.fixed.is_some() {
+            return Ok(());
+        }
         let idle: Vec<String> = self
             .sessions
             .iter()
@@ -319,6 +359,9 @@ impl Watcher {
 
     /// Session `session` created or marked live, titled `title` if new.
     async fn open(&mut self, session: &str, title: &str) -> Result<(), StoreError> {
+        if self.fixed.is_some() {
+            return Ok(());
+        }
         let live = self.sessions.entry(session.to_owned()).or_default();
         if !live.open {
             self.store.open_session(session, title, "watch").await?;
@@ -329,6 +372,9 @@ impl Watcher {
 
     /// The session of main log `main` (known, stored, or by its path).
     async fn session_of(&self, main: &Path) -> Result<String, StoreError> {
+        if let Some(fixed) = &self.fixed {
+            return Ok(fixed.clone());
+        }
         if let Some(t) = self.files.get(main) {
             return Ok(t.session.clone());
         }

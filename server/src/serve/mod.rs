@@ -52,6 +52,13 @@ pub async fn serve(args: ServeArgs) -> Result<(), String> {
             path.display(),
             running.link(&format!("s/{id}"), running.token.as_deref())
         );
+        // A Claude Code session transcript's subagents' files, as they appear.
+        let (store2, id2, path2) = (store.clone(), id.clone(), path.clone());
+        sources.spawn(async move {
+            if let Err(e) = ingest::follow_subagents(store2, id2, path2.clone(), max_line).await {
+                tracing::error!("following {}'s subagents: {e}", path2.display());
+            }
+        });
         let (store, path) = (store.clone(), path.clone());
         sources.spawn(async move {
             if let Err(e) = ingest::follow(store, id, path.clone(), max_line).await {
