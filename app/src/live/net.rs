@@ -137,6 +137,28 @@ pub async fn sessions() -> Result<Value, Failure> {
     get_json("api/sessions").await
 }
 
+/// A page of the sessions' index (`GET /api/sessions?…`, `url` relative to the start page,
+/// from [`crate::model::fleet::index_url`]), with the page's `?token=`.
+pub async fn index_page(url: &str) -> Result<crate::model::fleet::IndexPage, Failure> {
+    get_json::<Value>(url)
+        .await
+        .map(|v| crate::model::fleet::parse_index(&v))
+}
+
+/// One session of the index (`GET /api/sessions/{id}`, `id` URL-encoded).
+pub async fn session(id: &str) -> Result<Value, Failure> {
+    get_json(&format!("api/sessions/{id}")).await
+}
+
+/// A page of hits across every session (`GET /api/search?…`, from
+/// [`crate::model::fleet::search_url`]), with the page's `?token=`; a refused query is a
+/// [`Failure`] with the server's status and answer.
+pub async fn search(url: &str) -> Result<crate::model::fleet::HitPage, Failure> {
+    get_json::<Value>(url)
+        .await
+        .map(|v| crate::model::fleet::parse_hits(&v))
+}
+
 /// Follows the SSE stream after seq `after`, calling `on` with each message, for as long as
 /// the page lives. The browser's `EventSource` reconnects by itself and resumes with
 /// `Last-Event-ID` (but not after an answer other than `200`: then it stays closed). Each

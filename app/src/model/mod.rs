@@ -11,10 +11,13 @@
 //! - [`text`]: search, highlights, clock and date formats, how much of a big body is drawn.
 //! - [`summary`]: the summary header's strings from a log's summary, and when a live view
 //!   fetches it again.
+//! - [`fleet`]: the start page's fleet index and search across every session: the API's
+//!   answers as typed rows, the filters' query strings, how cost, duration and tokens read.
 //! - [`byte_cache`]: text by key, bounded by bytes, oldest first out (bodies and markdown
 //!   HTML kept for rows drawn again).
 
 pub mod byte_cache;
+pub mod fleet;
 pub mod layout;
 pub mod nav;
 pub mod nest;

@@ -2,7 +2,8 @@
 //!
 //! - [`page`]: the thin `Page` composing the parts below.
 //! - [`banner`] (title, close, connection, badges, progress), [`toolbar`] (filters, search,
-//!   expand, open), [`summary_header`], [`start_page`], [`drop_zone`] (drop and paste).
+//!   expand, open), [`summary_header`], [`start_page`] (with the fleet's [`fleet_search`], [`session_filters`] and
+//!   [`session_table`]), [`drop_zone`] (drop and paste).
 //! - [`row_list`]: the virtualised list, measuring, "jump to latest"; [`preview_row`]: the
 //!   partial message being written; [`activity`]: the tool calls running and a compaction,
 //!   counted up;
@@ -12,11 +13,14 @@
 pub mod activity;
 pub mod banner;
 pub mod drop_zone;
+pub mod fleet_search;
 pub mod navigator;
 pub mod page;
 pub mod preview_row;
 pub mod row;
 pub mod row_list;
+pub mod session_filters;
+pub mod session_table;
 pub mod start_page;
 pub mod summary_header;
 pub mod toolbar;

@@ -36,7 +36,7 @@ use crate::view::banner::Banner;
 use crate::view::drop_zone::DropZone;
 use crate::view::navigator::Navigator;
 use crate::view::row_list::RowList;
-use crate::view::start_page::{StartPage, refresh_sessions};
+use crate::view::start_page::{Fleet, StartPage};
 use crate::view::summary_header::SummaryHeader;
 use crate::view::toolbar::{Controls, Toolbar};
 
@@ -79,13 +79,13 @@ pub fn Page() -> impl IntoView {
     provide_context(Renderer::new(crate::offline::export::mdworker_url()));
     provide_context(log.bodies);
     let live = source.map(|s| Live::new(s, navi, title, notes));
-    let sessions = RwSignal::new(Vec::new());
+    let fleet = Fleet::new();
     match live.clone() {
         Some(l) => l.connect(),
         None if exported => {
             crate::offline::embedded::load(log);
         }
-        None => refresh_sessions(sessions),
+        None => fleet.start(),
     }
     // Offline, the worker searches the bodies left in the log's file.
     if !is_live {
@@ -190,7 +190,7 @@ pub fn Page() -> impl IntoView {
             <DeadLink message=dead />
             <SummaryHeader summary on_first_error on_note open=shared />
             <RowList navi query=controls.query preview is_live on_near_top>
-                <StartPage shown=Signal::derive(start_shown) sessions />
+                <StartPage shown=Signal::derive(start_shown) fleet />
             </RowList>
         </DropZone>
     }

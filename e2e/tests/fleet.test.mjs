@@ -1,0 +1,124 @@
+// The start page as the fleet's index (issue 22): real logs of three agents posted as
+// sessions show in the sessions' table with their agent, status and errors; the agent filter
+// and the errors sort ask the index again; one search box finds a command across every
+// session, and its hit opens that session at the row (`/s/{id}#seq=N`). Skipped when the
+// binary has no `serve` yet.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { spawnSync } from "node:child_process";
+import { ROOT, SHOTS, NDJSON, launch, openPage, hivetermBinary, freePort, startServe } from "../lib.mjs";
+
+const BIN = hivetermBinary();
+const HAS_SERVE = BIN && spawnSync(BIN, ["serve", "--help"]).status === 0;
+const DB = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "hiveterm-e2e-")), "fleet.db");
+const LOGS = {
+  "e2e-claude": "fixtures/claude-code-2.1.332/tool_errors.stream.jsonl",
+  "e2e-codex": "fixtures/codex-0.171.0/codex_shell_command.stream.jsonl",
+  "e2e-gemini": "fixtures/gemini-0.61.0/gemini.file_read.stream.jsonl",
+};
+let browser, server, base;
+
+before(async () => {
+  if (!HAS_SERVE) return;
+  const port = await freePort();
+  server = await startServe(BIN, { port, db: DB });
+  base = `http://127.0.0.1:${port}`;
+  for (const [id, file] of Object.entries(LOGS)) {
+    const r = await fetch(`${base}/api/sessions/${id}/events`, { method: "POST", headers: NDJSON, body: fs.readFileSync(path.join(ROOT, file)) });
+    assert.equal(r.status, 200, await r.text());
+    await fetch(`${base}/api/sessions/${id}/end`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+  }
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** The table's rows: {id, agent, status, errors} in order. */
+const tableRows = (page) =>
+  page.$$eval(".sessions tbody tr", (trs) =>
+    trs.map((tr) => ({
+      id: tr.dataset.session,
+      agent: tr.querySelector(".agent").textContent,
+      status: tr.querySelector(".status").textContent,
+      errors: Number(tr.children[7].textContent),
+      errorLink: tr.children[7].querySelector("a")?.getAttribute("href") ?? null,
+    })),
+  );
+
+test("the start page's table, filters, sort and search across every session", { skip: !HAS_SERVE && "hiveterm serve not built", timeout: 90_000 }, async () => {
+  const index = await (await fetch(`${base}/api/sessions`)).json();
+  const byId = Object.fromEntries(index.sessions.map((s) => [s.id, s]));
+  const page = await openPage(browser, `${base}/`);
+  await page.waitForFunction(() => document.querySelectorAll(".sessions tbody tr").length === 3);
+  const rows = await tableRows(page);
+  assert.deepEqual(rows.map((r) => r.id).sort(), Object.keys(LOGS).sort());
+  const label = { "claude-code": "Claude Code", codex: "Codex", gemini: "Gemini CLI" };
+  for (const r of rows) {
+    const s = byId[r.id];
+    assert.equal(r.agent, label[s.agent], `${r.id}'s agent`);
+    assert.equal(r.status, s.status, `${r.id}'s status`);
+    assert.equal(r.errors, s.errors, `${r.id}'s errors`);
+    assert.equal(r.errorLink, s.first_error == null || s.errors === 0 ? null : `s/${r.id}#seq=${s.first_error}`);
+  }
+  assert.ok(byId["e2e-claude"].errors > 0, "the tool_errors log has error rows");
+  // Titles are text, linked to the session; the project shows its last component.
+  const title = await page.$eval('.sessions tr[data-session="e2e-codex"] td.title a', (a) => [a.textContent, a.getAttribute("href")]);
+  assert.deepEqual(title, [byId["e2e-codex"].title, "s/e2e-codex"]);
+  if (byId["e2e-codex"].project) {
+    const project = await page.$eval('.sessions tr[data-session="e2e-codex"] td.project', (td) => [td.textContent, td.title]);
+    assert.deepEqual(project, [byId["e2e-codex"].project.split("/").filter(Boolean).pop(), byId["e2e-codex"].project]);
+  }
+  const cost = await page.$eval('.sessions tr[data-session="e2e-codex"] td.cost', (td) => td.textContent);
+  assert.equal(cost, byId["e2e-codex"].cost == null ? "unknown" : `$${byId["e2e-codex"].cost.toFixed(4)}`);
+
+  // Filter by agent: only the codex session; back to all.
+  await page.selectOption(".filter-agent", "codex");
+  await page.waitForFunction(() => [...document.querySelectorAll(".sessions tbody tr")].map((t) => t.dataset.session).join() === "e2e-codex");
+  await page.selectOption(".filter-agent", "");
+  await page.waitForFunction(() => document.querySelectorAll(".sessions tbody tr").length === 3);
+  // Sort by errors: most first.
+  await page.selectOption(".filter-sort", "errors");
+  const want = Object.values(byId).sort((a, b) => b.errors - a.errors).map((s) => s.errors);
+  await page.waitForFunction((w) => [...document.querySelectorAll(".sessions tbody tr")].map((t) => Number(t.children[7].textContent)).join() === w, want.join());
+  assert.equal((await tableRows(page))[0].id, "e2e-claude");
+  // The refresh keeps the filters: still sorted by errors after it.
+  await page.waitForTimeout(5_500);
+  assert.equal(await page.$eval(".filter-sort", (s) => s.value), "errors");
+  assert.equal((await tableRows(page))[0].id, "e2e-claude");
+
+  // A query too short for the server shows nothing; a command of the codex log is found.
+  await page.fill(".fleet-query", "wc");
+  await page.waitForTimeout(400);
+  assert.equal(await page.$$eval(".fleet-hits .hit", (h) => h.length), 0);
+  await page.fill(".fleet-query", "wc -l src/");
+  const hit = await page.waitForSelector('.fleet-hits a.hit[href="s/e2e-codex#seq=4"]');
+  assert.match(await hit.textContent(), /Bash \$ ls -la src && wc -l src\/\*\.rs/);
+  assert.match(await page.$eval(".fleet-count", (p) => p.textContent), /^\d+ hits?/);
+  await page.waitForFunction((t) => document.querySelector(".fleet-hits .hit-session")?.textContent === t, byId["e2e-codex"].title);
+  await page.screenshot({ path: path.join(SHOTS, "fleet-start-page.png") });
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.screenshot({ path: path.join(SHOTS, "fleet-start-page-light.png") });
+  await page.emulateMedia({ colorScheme: "dark" });
+
+  await hit.click();
+  await page.waitForURL(`${base}/s/e2e-codex#seq=4`);
+  // One seq (not a range) makes that row the current one (a range would be .selected).
+  await page.waitForSelector('.live .row.current[data-seq="4"]', { timeout: 15_000 });
+  assert.deepEqual(page.errors, []);
+  assert.deepEqual(page.remoteRequests, []);
+  await page.context().close();
+});
+
+test("a query the server refuses shows its message", { skip: !HAS_SERVE && "hiveterm serve not built", timeout: 30_000 }, async () => {
+  const page = await openPage(browser, `${base}/`);
+  await page.waitForSelector(".fleet-query");
+  await page.fill(".fleet-query", "x".repeat(300));
+  await page.waitForSelector(".fleet .fleet-error");
+  assert.match(await page.$eval(".fleet .fleet-error", (p) => p.textContent), /256 bytes/);
+  await page.context().close();
+});
