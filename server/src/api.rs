@@ -34,12 +34,10 @@ use axum::http::{HeaderValue, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use serde_json::{Value, json};
 
 use crate::error::{AppError, check_id};
 use crate::hub::{Hub, SessionInfo};
-use crate::index::{By, Cursor, STATUSES, Sort};
-use crate::query::{HistoryParams, Params, PostParams, SessionsParams, TokenParams, UsageParams};
+use crate::query::{HistoryParams, Params, PostParams, TokenParams};
 use crate::redacted::Redacted;
 use crate::secret::same_bytes;
 use crate::state::AppState;
@@ -109,8 +107,8 @@ pub const HISTORY_MAX: usize = 1000;
 /// behind the token check.
 pub fn router(state: AppState, extra: Router<AppState>) -> Router<AppState> {
     Router::new()
-        .route("/sessions", get(list_sessions))
-        .route("/usage", get(usage))
+        .route("/sessions", get(crate::index::api::list_sessions))
+        .route("/usage", get(crate::index::api::usage))
         .route("/sessions/{id}", get(get_session))
         .route("/sessions/{id}/state", get(get_state))
         .route("/sessions/{id}/summary", get(get_summary))
@@ -158,105 +156,6 @@ fn json_text(text: Arc<str>) -> Response {
         text.to_string(),
     )
         .into_response()
-}
-
-/// Default and largest page of `GET /sessions`.
-pub const SESSIONS_DEFAULT: usize = 500;
-/// Largest page of `GET /sessions`.
-pub const SESSIONS_MAX: usize = 1000;
-
-/// `GET /sessions?limit&before&cursor&sort&agent&project&status&q`: the sessions' index
-/// (`crate::index`), newest first unless sorted by cost or errors, filtered, a page at a
-/// time (keyset: each page starts after the last one's sort key, `started` and id); `next`
-/// asks for the next page (and, sorted newest first, `next_before`, the same cursor, as
-/// before the index had sorts).
-async fn list_sessions(
-    State(state): State<AppState>,
-    Params(params): Params<SessionsParams>,
-) -> Result<Response, AppError> {
-    let limit = params
-        .limit
-        .map_or(SESSIONS_DEFAULT, |l| {
-            usize::try_from(l).unwrap_or(SESSIONS_MAX)
-        })
-        .clamp(1, SESSIONS_MAX);
-    let sort = match params.sort.as_deref() {
-        None => Sort::Newest,
-        Some(s) => Sort::parse(s)
-            .ok_or_else(|| AppError::BadRequest("sort must be newest, cost or errors".into()))?,
-    };
-    if let Some(status) = &params.status
-        && !STATUSES.contains(&status.as_str())
-    {
-        return Err(AppError::BadRequest(
-            "status must be live, in flight, ok, failed or interrupted".into(),
-        ));
-    }
-    let after = match (&params.cursor, params.before) {
-        (Some(text), _) => Some(
-            Cursor::parse(sort, text)
-                .ok_or_else(|| AppError::BadRequest("cursor must be a next".into()))?,
-        ),
-        (None, Some((started, id))) if sort == Sort::Newest => Some(Cursor {
-            key: None,
-            started,
-            id,
-        }),
-        (None, Some(_)) => {
-            return Err(AppError::BadRequest(
-                "before pages the newest first only: use cursor".into(),
-            ));
-        }
-        (None, None) => None,
-    };
-    let nonempty = |v: Option<String>| v.filter(|s| !s.is_empty());
-    let query = crate::index::Query {
-        id: None,
-        agent: nonempty(params.agent),
-        project: nonempty(params.project),
-        status: params.status,
-        q: nonempty(params.q),
-        sort,
-        after,
-        limit: limit + 1,
-    };
-    let mut sessions = state.store().index_page(query).await?;
-    let next = (sessions.len() > limit).then(|| {
-        sessions.truncate(limit);
-        sessions.last().map(|e| Cursor::after(sort, e).to_text())
-    });
-    let next = next.flatten();
-    let next_before = next.clone().filter(|_| sort == Sort::Newest);
-    let sessions: Vec<_> = sessions.iter().map(crate::index::Entry::to_json).collect();
-    // `next` is left out on the last page: the answer of a page without one is what it was
-    // before the index had sorts (`{"sessions", "next_before": null}`).
-    let mut body = json!({ "sessions": sessions, "next_before": next_before });
-    if let Some(next) = next {
-        body["next"] = Value::String(next);
-    }
-    Ok(Json(body).into_response())
-}
-
-/// `GET /usage?by&since`: tokens and cost per day, agent, model or project, the sums of the
-/// sessions' index columns (`crate::index`), and their total.
-async fn usage(
-    State(state): State<AppState>,
-    Params(params): Params<UsageParams>,
-) -> Result<Response, AppError> {
-    let by = match params.by.as_deref() {
-        None => By::Day,
-        Some(b) => By::parse(b).ok_or_else(|| {
-            AppError::BadRequest("by must be day, agent, model or project".into())
-        })?,
-    };
-    let since = match params.since.as_deref() {
-        None | Some("") => None,
-        Some(s) => Some(crate::index::parse_since(s).ok_or_else(|| {
-            AppError::BadRequest("since must be a day (YYYY-MM-DD), a time or unix seconds".into())
-        })?),
-    };
-    let groups = state.store().usage(by, since).await?;
-    Ok(Json(crate::index::usage_json(by, since, &groups)).into_response())
 }
 
 async fn get_session(

@@ -20,7 +20,7 @@ use classifier::{
 use serde::{Deserialize, Serialize};
 
 use crate::badges::Badges;
-use crate::index::IndexFold;
+use crate::index::log::IndexFold;
 
 /// One event as stored: its time and its line, numbered by its seq.
 #[derive(Debug, Clone, PartialEq)]

@@ -185,7 +185,7 @@ async fn listing(state: &AppState) -> Response {
     }
     let sessions = match state
         .store()
-        .sessions(None, crate::api::SESSIONS_DEFAULT)
+        .sessions(None, crate::index::api::SESSIONS_DEFAULT)
         .await
     {
         Ok(s) => s,

@@ -16,6 +16,7 @@
 
 mod catchup;
 mod handle;
+mod index;
 mod keys;
 mod listen;
 mod notes;
@@ -151,7 +152,7 @@ impl Postgres {
         &self,
         query: crate::index::Query,
     ) -> Result<Vec<crate::index::Entry>, StoreError> {
-        reader::index_page(&self.client().await?, &query).await
+        index::index_page(&self.client().await?, &query).await
     }
 
     pub(crate) async fn usage(
@@ -159,7 +160,7 @@ impl Postgres {
         by: crate::index::By,
         since: Option<f64>,
     ) -> Result<Vec<crate::index::UsageGroup>, StoreError> {
-        reader::usage(&self.client().await?, by, since).await
+        index::usage(&self.client().await?, by, since).await
     }
 
     pub(crate) async fn follow_pos(

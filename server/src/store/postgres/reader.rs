@@ -8,7 +8,6 @@ use tokio_postgres::Row;
 use super::handle::pg;
 use crate::fold::{Checkpoint, SessionFold, StoredEvent, stored_line};
 use crate::hub::{SessionInfo, push_json_frame};
-use crate::index::{self, By, Entry, Index, Query, Tokens, UsageGroup};
 use crate::store::{BACKFILL_BYTES, BACKFILL_ROWS, FollowPos, HistoryPage, Keyed, StoreError};
 
 /// Events read from the database at a time.
@@ -64,78 +63,6 @@ pub(super) async fn sessions(
         }
         .map_err(pg)?;
     Ok(rows.iter().map(session_row).collect())
-}
-
-/// A page of the index (`crate::index`).
-pub(super) async fn index_page(
-    client: &impl GenericClient,
-    query: &Query,
-) -> Result<Vec<Entry>, StoreError> {
-    let (sql, args) = index::page_sql(query, "strpos", |n| format!("${n}"));
-    let stmt = client.prepare_cached(&sql).await.map_err(pg)?;
-    let params: Vec<_> = args.iter().map(super::schema::pg_value).collect();
-    let rows = client.query(&stmt, &params).await.map_err(pg)?;
-    Ok(rows
-        .iter()
-        .map(|r| {
-            let n = |i: usize| r.get::<_, i64>(i).max(0) as u64;
-            Entry {
-                info: session_row(r),
-                index: Index {
-                    agent: r.get(7),
-                    agent_version: r.get(8),
-                    project: r.get(9),
-                    model: r.get(10),
-                    started_at: r.get(11),
-                    ended_at: r.get(12),
-                    outcome: r.get(13),
-                    turns: n(14),
-                    errors: n(15),
-                    input_tokens: n(16),
-                    output_tokens: n(17),
-                    cache_read_tokens: n(18),
-                    cache_creation_tokens: n(19),
-                    cost: r.get(20),
-                    first_error: r.get::<_, Option<i64>>(21).map(|s| s.max(0) as u64),
-                },
-            }
-        })
-        .collect())
-}
-
-/// Usage by `by` since `since` (`crate::index`), one group a key.
-pub(super) async fn usage(
-    client: &impl GenericClient,
-    by: By,
-    since: Option<f64>,
-) -> Result<Vec<UsageGroup>, StoreError> {
-    let (sql, args) = index::usage_sql(
-        by,
-        since,
-        "to_char(to_timestamp({t}) AT TIME ZONE 'UTC', 'YYYY-MM-DD')",
-        "$1",
-    );
-    let params: Vec<_> = args.iter().map(super::schema::pg_value).collect();
-    let rows = client.query(&sql, &params).await.map_err(pg)?;
-    Ok(rows
-        .iter()
-        .map(|r| {
-            let n = |i: usize| r.get::<_, Option<i64>>(i).unwrap_or(0).max(0) as u64;
-            let sessions = n(1);
-            UsageGroup {
-                key: r.get(0),
-                sessions,
-                tokens: Tokens {
-                    input: n(2),
-                    output: n(3),
-                    cache_read: n(4),
-                    cache_creation: n(5),
-                },
-                cost: r.get(6),
-                cost_unknown: sessions - n(7),
-            }
-        })
-        .collect())
 }
 
 /// One session's row.

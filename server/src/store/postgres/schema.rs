@@ -13,7 +13,7 @@ use deadpool_postgres::{Client, GenericClient};
 use super::handle::pg;
 use super::reader;
 use crate::fold::{Checkpoint, SessionFold, StoredEvent};
-use crate::index::{self, Arg, Index};
+use crate::index::{self, Index};
 use crate::store::StoreError;
 use crate::store::derived::{self, Derive};
 
@@ -373,17 +373,8 @@ pub(super) async fn update_index(
     let args = index::update_args(id, title, idx);
     let stmt = client.prepare_cached(&sql).await.map_err(pg)?;
     client
-        .execute_raw(&stmt, args.iter().map(pg_value))
+        .execute_raw(&stmt, args.iter().map(super::index::pg_value))
         .await
         .map_err(pg)?;
     Ok(())
-}
-
-/// An argument as PostgreSQL takes it.
-pub(super) fn pg_value(arg: &Arg) -> &(dyn tokio_postgres::types::ToSql + Sync) {
-    match arg {
-        Arg::Text(v) => v,
-        Arg::Real(v) => v,
-        Arg::Int(v) => v,
-    }
 }

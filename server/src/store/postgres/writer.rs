@@ -263,7 +263,7 @@ async fn write_appends(
         &rows.search.summary,
         &rows.search.body,
     ];
-    params.extend(index_args.iter().map(super::schema::pg_value));
+    params.extend(index_args.iter().map(super::index::pg_value));
     tx.execute(
         &format!(
             "WITH e AS (

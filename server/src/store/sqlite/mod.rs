@@ -4,6 +4,7 @@
 //! links ([`shares`]), notes ([`notes`]).
 
 mod commands;
+mod index;
 mod notes;
 mod reader;
 mod schema;
@@ -171,7 +172,7 @@ impl Sqlite {
         &self,
         query: crate::index::Query,
     ) -> Result<Vec<crate::index::Entry>, StoreError> {
-        self.blocking(move |shared| shared.readers.with(|conn| reader::index_page(conn, &query)))
+        self.blocking(move |shared| shared.readers.with(|conn| index::index_page(conn, &query)))
             .await
     }
 
@@ -180,7 +181,7 @@ impl Sqlite {
         by: crate::index::By,
         since: Option<f64>,
     ) -> Result<Vec<crate::index::UsageGroup>, StoreError> {
-        self.blocking(move |shared| shared.readers.with(|conn| reader::usage(conn, by, since)))
+        self.blocking(move |shared| shared.readers.with(|conn| index::usage(conn, by, since)))
             .await
     }
 

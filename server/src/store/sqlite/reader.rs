@@ -9,7 +9,7 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 
 use crate::fold::{Checkpoint, SessionFold, StoredEvent, stored_line};
 use crate::hub::{Hub, SessionInfo, push_json_frame};
-use crate::index::{self, By, Entry, Index, Query, SESSION_COLUMNS, Tokens, UsageGroup};
+use crate::index::SESSION_COLUMNS;
 use crate::store::{BACKFILL_BYTES, BACKFILL_ROWS, FollowPos, HistoryPage, Keyed, StoreError};
 
 /// Events read from the database at a time.
@@ -103,71 +103,6 @@ pub(super) fn sessions(
             .collect::<Result<_, _>>()?,
     };
     Ok(rows)
-}
-
-/// A page of the index (`crate::index`).
-pub(super) fn index_page(conn: &Connection, query: &Query) -> Result<Vec<Entry>, StoreError> {
-    let (sql, args) = index::page_sql(query, "instr", |n| format!("?{n}"));
-    let mut stmt = conn.prepare_cached(&sql)?;
-    let rows = stmt.query_map(
-        rusqlite::params_from_iter(args.iter().map(super::schema::sql_value)),
-        |r| {
-            let n = |i: usize| -> rusqlite::Result<u64> { Ok(r.get::<_, i64>(i)?.max(0) as u64) };
-            Ok(Entry {
-                info: session_row(r)?,
-                index: Index {
-                    agent: r.get(7)?,
-                    agent_version: r.get(8)?,
-                    project: r.get(9)?,
-                    model: r.get(10)?,
-                    started_at: r.get(11)?,
-                    ended_at: r.get(12)?,
-                    outcome: r.get(13)?,
-                    turns: n(14)?,
-                    errors: n(15)?,
-                    input_tokens: n(16)?,
-                    output_tokens: n(17)?,
-                    cache_read_tokens: n(18)?,
-                    cache_creation_tokens: n(19)?,
-                    cost: r.get(20)?,
-                    first_error: r.get::<_, Option<i64>>(21)?.map(|s| s.max(0) as u64),
-                },
-            })
-        },
-    )?;
-    Ok(rows.collect::<Result<_, _>>()?)
-}
-
-/// Usage by `by` since `since` (`crate::index`), one group a key.
-pub(super) fn usage(
-    conn: &Connection,
-    by: By,
-    since: Option<f64>,
-) -> Result<Vec<UsageGroup>, StoreError> {
-    let (sql, args) = index::usage_sql(by, since, "strftime('%Y-%m-%d', {t}, 'unixepoch')", "?1");
-    let mut stmt = conn.prepare(&sql)?;
-    let rows = stmt.query_map(
-        rusqlite::params_from_iter(args.iter().map(super::schema::sql_value)),
-        |r| {
-            let n = |i: usize| -> rusqlite::Result<u64> {
-                Ok(r.get::<_, Option<i64>>(i)?.unwrap_or(0).max(0) as u64)
-            };
-            let sessions = n(1)?;
-            Ok(UsageGroup {
-                key: r.get(0)?,
-                sessions,
-                tokens: Tokens {
-                    input: n(2)?,
-                    output: n(3)?,
-                    cache_read: n(4)?,
-                    cache_creation: n(5)?,
-                },
-                cost: r.get(6)?,
-                cost_unknown: sessions - n(7)?,
-            })
-        },
-    )?;
-    Ok(rows.collect::<Result<_, _>>()?)
 }
 
 /// One session's row.

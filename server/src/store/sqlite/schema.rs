@@ -36,7 +36,7 @@ use classifier::TermEnvelope;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::fold::{Checkpoint, SessionFold, StoredEvent};
-use crate::index::{self, Arg, Index};
+use crate::index::{self, Index};
 use crate::store::StoreError;
 use crate::store::derived::{self, Derive};
 
@@ -350,17 +350,8 @@ pub(super) fn update_index(
     let sql = index::update_sql(|n| format!("?{n}"));
     let args = index::update_args(id, title, idx);
     conn.prepare_cached(&sql)?
-        .execute(rusqlite::params_from_iter(args.iter().map(sql_value)))?;
+        .execute(rusqlite::params_from_iter(
+            args.iter().map(super::index::sql_value),
+        ))?;
     Ok(())
-}
-
-/// An argument as SQLite takes it.
-pub(super) fn sql_value(arg: &Arg) -> rusqlite::types::Value {
-    use rusqlite::types::Value;
-    match arg {
-        Arg::Text(Some(s)) => Value::Text(s.clone()),
-        Arg::Real(Some(x)) => Value::Real(*x),
-        Arg::Int(Some(n)) => Value::Integer(*n),
-        Arg::Text(None) | Arg::Real(None) | Arg::Int(None) => Value::Null,
-    }
 }

@@ -1,0 +1,157 @@
+//! A session's index columns ([`Index`]) from its fold, its status, and an index entry
+//! ([`Entry`]) as `GET /api/sessions` lists it.
+
+use serde_json::{Value, json};
+
+use super::log::*;
+use crate::fold::SessionFold;
+use crate::hub::SessionInfo;
+
+/// A session's index columns, as the fold says them.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Index {
+    pub agent: Option<String>,
+    pub agent_version: Option<String>,
+    pub project: Option<String>,
+    pub model: Option<String>,
+    /// The log's first and last times (unix seconds).
+    pub started_at: Option<f64>,
+    pub ended_at: Option<f64>,
+    /// How the log says the session stands: `in flight`, `ok`, `failed`, `interrupted`, or
+    /// `None` (no turn ended, none open).
+    pub outcome: Option<String>,
+    pub turns: u64,
+    pub errors: u64,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    pub cache_read_tokens: u64,
+    pub cache_creation_tokens: u64,
+    /// US dollars; `None`: the log never says.
+    pub cost: Option<f64>,
+    /// The seq of the first envelope with an error row.
+    pub first_error: Option<u64>,
+}
+
+impl Index {
+    /// The columns of a session whose events folded into `fold`.
+    pub fn of(fold: &SessionFold) -> Index {
+        let s = fold.summary.summary_head(0);
+        let model = s.models.first().cloned().or_else(|| {
+            fold.badges
+                .model
+                .as_ref()
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+        });
+        let outcome = if fold.index.in_flight {
+            Some("in flight".to_owned())
+        } else {
+            fold.index.last_end.clone()
+        };
+        Index {
+            agent: s.agent,
+            agent_version: s.agent_version,
+            project: fold.index.project.clone(),
+            model,
+            started_at: s.started_at,
+            ended_at: s.ended_at,
+            outcome,
+            turns: s.turns,
+            errors: s.errors,
+            input_tokens: s.input_tokens,
+            output_tokens: s.output_tokens,
+            cache_read_tokens: s.cache_read_tokens,
+            cache_creation_tokens: s.cache_creation_tokens,
+            cost: s.cost_usd.filter(|c| c.is_finite()),
+            first_error: s.first_error_seq,
+        }
+    }
+
+    /// Seconds from the log's first time to its last.
+    pub fn duration(&self) -> Option<f64> {
+        self.started_at
+            .zip(self.ended_at)
+            .map(|(a, b)| ((b - a) * 1000.0).round() / 1000.0)
+    }
+}
+
+/// The statuses, as `?status=` takes them.
+pub const STATUSES: [&str; 5] = ["live", "in flight", "ok", "failed", "interrupted"];
+
+/// A session's status: how its log says it stands (`outcome`), whether it has ended, and
+/// its error rows (see the module's doc).
+pub fn status(outcome: Option<&str>, ended: bool, errors: u64) -> &'static str {
+    match outcome {
+        Some("in flight") if ended => "interrupted",
+        Some("in flight") => "in flight",
+        Some("ok") => "ok",
+        Some("failed") => "failed",
+        Some(_) => "interrupted",
+        None if !ended => "live",
+        None if errors > 0 => "failed",
+        None => "ok",
+    }
+}
+
+/// [`status`] as SQL over a `sessions` row (both backends).
+pub const STATUS_SQL: &str = "(CASE WHEN outcome = 'in flight' AND ended IS NULL THEN 'in flight' \
+     WHEN outcome = 'in flight' THEN 'interrupted' \
+     WHEN outcome IS NOT NULL THEN outcome \
+     WHEN ended IS NULL THEN 'live' \
+     WHEN errors > 0 THEN 'failed' ELSE 'ok' END)";
+
+/// What a session's row should say once its events folded into `fold`: its title ([`title`],
+/// `given` the title its client gave) and its index columns.
+pub fn row_of(id: &str, given: &str, fold: &SessionFold) -> (String, Index) {
+    (title(given, id, &fold.index), Index::of(fold))
+}
+
+/// A session as the index lists it: its row and its index columns.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    pub info: SessionInfo,
+    pub index: Index,
+}
+
+impl Entry {
+    /// The session's status.
+    pub fn status(&self) -> &'static str {
+        status(
+            self.index.outcome.as_deref(),
+            self.info.ended.is_some(),
+            self.index.errors,
+        )
+    }
+
+    /// Its JSON in `GET /api/sessions` (docs/API.md).
+    pub fn to_json(&self) -> Value {
+        let (i, x) = (&self.info, &self.index);
+        json!({
+            "id": i.id,
+            "title": i.title,
+            "source": i.source,
+            "started": i.started,
+            "ended": i.ended,
+            "live": i.live,
+            "last_seq": i.last_seq,
+            "agent": x.agent,
+            "agent_version": x.agent_version,
+            "project": x.project,
+            "model": x.model,
+            "status": self.status(),
+            "started_at": x.started_at,
+            "ended_at": x.ended_at,
+            "duration": x.duration(),
+            "turns": x.turns,
+            "errors": x.errors,
+            "first_error": x.first_error,
+            "tokens": {
+                "input": x.input_tokens,
+                "output": x.output_tokens,
+                "cache_read": x.cache_read_tokens,
+                "cache_creation": x.cache_creation_tokens,
+            },
+            "cost": x.cost,
+        })
+    }
+}

@@ -1,0 +1,154 @@
+//! Usage: tokens and cost per day, agent, model or project ([`By`], [`UsageGroup`]), as SQL for
+//! both backends and as `GET /api/usage`'s JSON.
+
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use super::query::*;
+
+/// How `GET /api/usage` groups sessions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum By {
+    /// The UTC day the session started (the log's first time, else when it was made).
+    #[default]
+    Day,
+    Agent,
+    Model,
+    Project,
+}
+
+impl By {
+    /// From `?by=` / `--by`.
+    pub fn parse(s: &str) -> Option<By> {
+        match s {
+            "day" => Some(By::Day),
+            "agent" => Some(By::Agent),
+            "model" => Some(By::Model),
+            "project" => Some(By::Project),
+            _ => None,
+        }
+    }
+
+    /// Its name.
+    pub fn name(self) -> &'static str {
+        match self {
+            By::Day => "day",
+            By::Agent => "agent",
+            By::Model => "model",
+            By::Project => "project",
+        }
+    }
+}
+
+/// One group of `GET /api/usage`: the sums of its sessions' index columns.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct UsageGroup {
+    /// The day (`YYYY-MM-DD`), agent, model or project; `null`: the log does not say.
+    pub key: Option<String>,
+    pub sessions: u64,
+    pub tokens: Tokens,
+    /// The sum of the costs known; `null` when no session's is.
+    pub cost: Option<f64>,
+    /// Sessions whose cost is unknown (their logs never say).
+    pub cost_unknown: u64,
+}
+
+/// Token sums.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Tokens {
+    pub input: u64,
+    pub output: u64,
+    pub cache_read: u64,
+    pub cache_creation: u64,
+}
+
+impl UsageGroup {
+    /// Adds `o` into this one (for the total).
+    pub fn add(&mut self, o: &UsageGroup) {
+        self.sessions += o.sessions;
+        self.tokens.input += o.tokens.input;
+        self.tokens.output += o.tokens.output;
+        self.tokens.cache_read += o.tokens.cache_read;
+        self.tokens.cache_creation += o.tokens.cache_creation;
+        self.cost = match (self.cost, o.cost) {
+            (Some(a), Some(b)) => Some(a + b),
+            (a, b) => a.or(b),
+        };
+        self.cost_unknown += o.cost_unknown;
+    }
+}
+
+/// The JSON of `GET /api/usage` and `hiveterm usage --json`: `{"by", "since", "groups",
+/// "total"}`.
+pub fn usage_json(by: By, since: Option<f64>, groups: &[UsageGroup]) -> Value {
+    let mut total = UsageGroup::default();
+    for g in groups {
+        total.add(g);
+    }
+    json!({"by": by.name(), "since": since, "groups": groups, "total": total})
+}
+
+/// The SQL of usage by `by` since `since` (unix seconds): `day` is the SQL of a UTC day
+/// (`YYYY-MM-DD`) of a unix time `{t}` (the backend's), `ph` the one placeholder. Columns: key, sessions, the four token
+/// sums, the cost sum, sessions with a cost.
+pub fn usage_sql(by: By, since: Option<f64>, day: &str, ph: &str) -> (String, Vec<Arg>) {
+    let when = "COALESCE(started_at, started)";
+    let key = match by {
+        By::Day => day.replace("{t}", when),
+        By::Agent => "agent".to_owned(),
+        By::Model => "model".to_owned(),
+        By::Project => "project".to_owned(),
+    };
+    let mut args = Vec::new();
+    let filter = match since {
+        Some(t) => {
+            args.push(Arg::Real(Some(t)));
+            format!("WHERE {when} >= {ph}")
+        }
+        None => String::new(),
+    };
+    (
+        format!(
+            "SELECT {key} AS k, CAST(COUNT(*) AS BIGINT), CAST(SUM(input_tokens) AS BIGINT), \
+             CAST(SUM(output_tokens) AS BIGINT), CAST(SUM(cache_read_tokens) AS BIGINT), \
+             CAST(SUM(cache_creation_tokens) AS BIGINT), SUM(cost), CAST(COUNT(cost) AS BIGINT) \
+             FROM sessions {filter} GROUP BY k"
+        ),
+        args,
+    )
+}
+
+/// Reads `--since`/`?since=`: a day (`YYYY-MM-DD`, UTC midnight), an RFC 3339 time, or unix
+/// seconds.
+pub fn parse_since(s: &str) -> Option<f64> {
+    let s = s.trim();
+    if let Ok(t) = s.parse::<f64>() {
+        return t.is_finite().then_some(t);
+    }
+    if s.len() == 10 {
+        return parse_day(s);
+    }
+    // An RFC 3339 time: the classifier's reading of a log's timestamps.
+    let line = format!("{{\"type\":\"user\",\"timestamp\":{}}}", json!(s));
+    classifier::parse_line(line.as_bytes())
+        .ts
+        .filter(|t| t.is_finite())
+}
+
+fn parse_day(s: &str) -> Option<f64> {
+    let mut parts = s.split('-');
+    let y: i64 = parts.next()?.parse().ok()?;
+    let m: u32 = parts.next()?.parse().ok()?;
+    let d: u32 = parts.next()?.parse().ok()?;
+    if parts.next().is_some() || !(1..=12).contains(&m) || !(1..=31).contains(&d) {
+        return None;
+    }
+    // Days from the civil date (Howard Hinnant's algorithm).
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = i64::from((m + 9) % 12);
+    let doy = (153 * mp + 2) / 5 + i64::from(d) - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    Some(((era * 146_097 + doe - 719_468) * 86_400) as f64)
+}

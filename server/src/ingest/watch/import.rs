@@ -1,0 +1,223 @@
+//! Importing one log file: from where its stored lines end to its last complete line (a
+//! compressed one's new frames), in batches committed with the position they reach; a main
+//! log replaced or shrunk goes on in a new session.
+
+use std::os::unix::fs::MetadataExt;
+use std::path::Path;
+use std::time::{Instant, SystemTime};
+
+use classifier::LineReader;
+use tokio::io::{AsyncReadExt, AsyncSeekExt};
+
+use super::{BATCH, IDLE, Tracked, Watcher, watch_session_id};
+use crate::ingest::follow_zst;
+use crate::ingest::lines::CHUNK;
+use crate::store::{Append, FollowPos, RawLine, StoreError};
+
+impl Watcher {
+    /// Stores what `path` holds past its stored position, in batches, each committed with
+    /// the position it reaches.
+    pub(super) async fn import(
+        &mut self,
+        path: &Path,
+        meta: &std::fs::Metadata,
+        main: Option<&Path>,
+    ) -> Result<(), StoreError> {
+        let key = path.to_string_lossy().into_owned();
+        let stored = self.store.followed(&key).await?;
+        let (dev, ino, len) = (meta.dev(), meta.ino(), meta.len());
+        let mut session = match (main, &stored) {
+            (Some(main), _) => self.session_of(main).await?,
+            (None, Some((_, session))) => session.clone(),
+            (None, None) => watch_session_id(path),
+        };
+        let title = main.unwrap_or(path).display().to_string();
+        let (mut from, mut skip) = (0, 0);
+        let mut note = None;
+        if let Some((pos, was)) = &stored {
+            if (pos.dev, pos.ino) == (dev, ino) && pos.offset <= len {
+                from = pos.offset;
+            } else if main.is_none() {
+                // Replaced or shrunk: a new session, named after the new file.
+                session = next_session(&watch_session_id(path), ino, was);
+                tracing::warn!("{key} was replaced or shrank: its lines now go to {session}");
+            } else {
+                note = Some(format!(
+                    "hiveterm: {key} was replaced or shrank; reading it again from the start"
+                ));
+            }
+        } else if let Some(plain) = key.strip_suffix(".zst")
+            && let Some((pos, plain_session)) = self.store.followed(plain).await?
+        {
+            // A rollout compressed after its lines were stored from its `.jsonl`: those
+            // are skipped.
+            session = plain_session;
+            skip = pos.offset;
+        }
+        let changed = self.tracked(path, &session, meta);
+        if len <= from && note.is_none() {
+            return Ok(());
+        }
+        self.open(&session, &title).await?;
+        if let Some(live) = self.sessions.get_mut(&session) {
+            live.changed = live.changed.max(changed);
+        }
+        if let Some(text) = note {
+            self.append(&session, vec![crate::ingest::note_line(&text)], None)
+                .await?;
+        }
+        if follow_zst::is_compressed(path).await {
+            return self
+                .import_zst(path, &session, (dev, ino, len), from, skip)
+                .await;
+        }
+        self.import_plain(path, &session, (dev, ino), from).await
+    }
+
+    /// Notes what `path` is now; answers when it was last seen to change.
+    pub(super) fn tracked(
+        &mut self,
+        path: &Path,
+        session: &str,
+        meta: &std::fs::Metadata,
+    ) -> Option<Instant> {
+        let mtime = meta.modified().ok();
+        let t = self.files.entry(path.to_owned()).or_insert_with(|| {
+            let recent = mtime
+                .and_then(|m| SystemTime::now().duration_since(m).ok())
+                .is_none_or(|age| age < IDLE);
+            Tracked {
+                session: session.to_owned(),
+                len: meta.len(),
+                mtime,
+                changed: recent.then(Instant::now),
+            }
+        });
+        if t.len != meta.len() || t.mtime != mtime {
+            t.changed = Some(Instant::now());
+        }
+        t.session = session.to_owned();
+        t.len = meta.len();
+        t.mtime = mtime;
+        t.changed
+    }
+
+    async fn append(
+        &self,
+        session: &str,
+        lines: Vec<RawLine>,
+        follow: Option<FollowPos>,
+    ) -> Result<(), StoreError> {
+        if lines.is_empty() && follow.is_none() {
+            return Ok(());
+        }
+        self.store
+            .append(Append {
+                session: session.to_owned(),
+                lines,
+                create: None,
+                follow,
+                key: None,
+            })
+            .await
+            .map(drop)
+    }
+
+    /// A plain log from byte `from`: complete lines only, in batches.
+    async fn import_plain(
+        &self,
+        path: &Path,
+        session: &str,
+        (dev, ino): (u64, u64),
+        mut from: u64,
+    ) -> Result<(), StoreError> {
+        let Ok(mut f) = tokio::fs::File::open(path).await else {
+            return Ok(());
+        };
+        if f.seek(std::io::SeekFrom::Start(from)).await.is_err() {
+            return Ok(());
+        }
+        let mut buf = vec![0u8; CHUNK];
+        loop {
+            let mut reader = LineReader::with_limit(self.max_line);
+            let mut lines = Vec::new();
+            let (mut read, mut through) = (0u64, 0u64);
+            while read < BATCH as u64 {
+                match f.read(&mut buf).await {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => {
+                        if let Some(i) = buf[..n].iter().rposition(|&b| b == b'\n') {
+                            through = read + i as u64 + 1;
+                        }
+                        read += n as u64;
+                        reader.push(&buf[..n], |line| lines.push(RawLine::from_line(line)));
+                    }
+                }
+            }
+            if through == 0 {
+                return Ok(()); // nothing complete: the rest waits for its newline.
+            }
+            let pos = FollowPos {
+                path: path.to_string_lossy().into_owned(),
+                dev,
+                ino,
+                offset: from + through,
+            };
+            self.append(session, lines, Some(pos)).await?;
+            from += through;
+            if read < BATCH as u64 {
+                return Ok(());
+            }
+            // Go on from the end of the last complete line.
+            if f.seek(std::io::SeekFrom::Start(from)).await.is_err() {
+                return Ok(());
+            }
+        }
+    }
+
+    /// A compressed log from compressed byte `from`, its first `skip` decompressed bytes
+    /// skipped (stored from its `.jsonl` before it was compressed). A frame still being
+    /// written is waited for.
+    async fn import_zst(
+        &mut self,
+        path: &Path,
+        session: &str,
+        (dev, ino, len): (u64, u64, u64),
+        from: u64,
+        skip: u64,
+    ) -> Result<(), StoreError> {
+        let plain = match follow_zst::decompressed(path, from).await {
+            Ok(p) => p,
+            Err(e) => {
+                tracing::warn!("{}: {e}; waiting for the rest", path.display());
+                return Ok(());
+            }
+        };
+        let rest = plain.get(skip as usize..).unwrap_or_default();
+        let lines = follow_zst::lines_of(rest, self.max_line);
+        let pos = FollowPos {
+            path: path.to_string_lossy().into_owned(),
+            dev,
+            ino,
+            offset: len,
+        };
+        self.append(session, lines, Some(pos)).await
+    }
+}
+
+/// The session a main log replaced or shrunk goes on in: `<id>-i<inode>`, or, when that is
+/// the one it was in (the same file shrunk again), the next of `<id>-i<inode>-2`, `-3`, ….
+pub(super) fn next_session(id: &str, ino: u64, was: &str) -> String {
+    let new = format!("{id}-i{ino:x}");
+    if was == new {
+        return format!("{new}-2");
+    }
+    match was
+        .strip_prefix(&new)
+        .and_then(|rest| rest.strip_prefix('-'))
+        .and_then(|n| n.parse::<u64>().ok())
+    {
+        Some(n) => format!("{new}-{}", n + 1),
+        None => new,
+    }
+}

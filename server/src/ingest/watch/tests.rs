@@ -1,0 +1,48 @@
+use super::find::*;
+use super::import::next_session;
+use crate::ingest::follow_session_id;
+use std::path::{Path, PathBuf};
+
+#[test]
+fn roles_of_the_agents_files() {
+    let check = |path: &str, want: Role| assert_eq!(role(Path::new(path)), want, "{path}");
+    check("/p/s1.jsonl", Role::Main);
+    check(
+        "/p/s1/subagents/agent-a1.jsonl",
+        Role::Sub(PathBuf::from("/p/s1.jsonl")),
+    );
+    check("/p/s1/subagents/notes.jsonl", Role::Main);
+    check("/2026/12/02/rollout-2026-x.jsonl.zst", Role::Main);
+    check("/proj/chats/abc-123/sub-9.jsonl", Role::Main);
+    check("/proj/chats/session-2.jsonl", Role::Main);
+}
+
+#[test]
+fn a_replaced_log_gets_a_new_session_each_time() {
+    assert_eq!(next_session("f-a-1", 0xab, "f-a-1"), "f-a-1-iab");
+    assert_eq!(next_session("f-a-1", 0xab, "f-a-1-iab"), "f-a-1-iab-2");
+    assert_eq!(next_session("f-a-1", 0xab, "f-a-1-iab-2"), "f-a-1-iab-3");
+    assert_eq!(next_session("f-a-1", 0xcd, "f-a-1-iab-2"), "f-a-1-icd");
+}
+
+#[test]
+fn what_is_a_log() {
+    for (name, want) in [
+        ("a.jsonl", true),
+        ("rollout-1.jsonl.zst", true),
+        (".a.jsonl", false),
+        ("a.json", false),
+        ("a.jsonl.tmp", false),
+        ("logs.json", false),
+    ] {
+        assert_eq!(is_log(Path::new(name)), want, "{name}");
+    }
+}
+
+#[test]
+fn a_compressed_rollout_goes_on_in_its_plain_session() {
+    let a = Path::new("/h/.codex/sessions/2026/12/02/rollout-x.jsonl");
+    let z = Path::new("/h/.codex/sessions/2026/12/02/rollout-x.jsonl.zst");
+    assert_eq!(watch_session_id(a), watch_session_id(z));
+    assert_eq!(watch_session_id(a), follow_session_id(a));
+}
