@@ -6,7 +6,8 @@
 //! Which is which, by name (as the agents name them): Claude Code's subagents' files are
 //! `agent-<id>.jsonl`; Gemini CLI's main recording is `session-….jsonl` and its subagents'
 //! `<subagent session id>.jsonl` (a UUID). The main log is the `session-…` file if there is
-//! one, else the first (by name) that is not `agent-…`; the others follow by name. A file
+//! one, else the first (by name) whose name gives no subagent id (not `agent-…`, not a
+//! UUID), else the first; the others follow by name. A file
 //! whose name gives no subagent id is read as a file of the session all the same (its lines
 //! that name their agent are nested by that).
 
@@ -20,7 +21,7 @@ pub fn order(names: &[String]) -> Vec<(usize, Option<String>)> {
     let main = idx
         .iter()
         .position(|&i| names[i].starts_with("session-"))
-        .or_else(|| idx.iter().position(|&i| claude_agent(&names[i]).is_none()))
+        .or_else(|| idx.iter().position(|&i| agent_of(&names[i]).is_none()))
         .unwrap_or(0);
     let first = idx.remove(main);
     std::iter::once((first, None))
@@ -109,6 +110,14 @@ mod tests {
             &[sub, "session-2026-12-02T14-11-6a32b09a.jsonl"],
             &[
                 ("session-2026-12-02T14-11-6a32b09a.jsonl", None),
+                (sub, Some("3379175b-11ed-4f13-84e8-b95f2ccef876")),
+            ],
+        );
+        // A recording renamed: the UUID-named file is still the subagent's.
+        check(
+            &[sub, "gemini.subagent.session.jsonl"],
+            &[
+                ("gemini.subagent.session.jsonl", None),
                 (sub, Some("3379175b-11ed-4f13-84e8-b95f2ccef876")),
             ],
         );
