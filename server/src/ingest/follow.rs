@@ -159,12 +159,12 @@ pub async fn follow(
 
 /// Most bytes of a followed file read into one batch of lines (a big file is stored in
 /// batches, not read whole into memory).
-const FOLLOW_BATCH: usize = 16 * CHUNK;
+pub(super) const FOLLOW_BATCH: usize = 16 * CHUNK;
 
 /// Reads what the file has now, up to [`FOLLOW_BATCH`] bytes (all of it with `last`); yields
 /// the complete lines (and, with `last`, the partial one). `offset` is advanced by the bytes
 /// read, `through` to just after the last newline.
-async fn read_to_end(
+pub(super) async fn read_to_end(
     f: &mut tokio::fs::File,
     reader: &mut LineReader,
     offset: &mut u64,

@@ -7,12 +7,13 @@ use std::path::Path;
 use std::time::{Instant, SystemTime};
 
 use classifier::LineReader;
-use tokio::io::{AsyncReadExt, AsyncSeekExt};
+use tokio::io::AsyncSeekExt;
 
-use super::{BATCH, IDLE, Tracked, Watcher, watch_session_id};
+use super::{IDLE, Tracked, Watcher, watch_session_id};
+use crate::ingest::follow::{FOLLOW_BATCH, read_to_end};
 use crate::ingest::follow_zst;
-use crate::ingest::lines::CHUNK;
-use crate::store::{Append, FollowPos, RawLine, StoreError};
+use crate::ingest::lines::{CHUNK, note_line, store_lines};
+use crate::store::{FollowPos, StoreError};
 
 impl Watcher {
     /// Stores what `path` holds past its stored position, in batches, each committed with
@@ -63,8 +64,7 @@ impl Watcher {
             live.changed = live.changed.max(changed);
         }
         if let Some(text) = note {
-            self.append(&session, vec![crate::ingest::note_line(&text)], None)
-                .await?;
+            store_lines(&self.store, &session, vec![note_line(&text)], None).await?;
         }
         if follow_zst::is_compressed(path).await {
             return self
@@ -102,34 +102,14 @@ impl Watcher {
         t.changed
     }
 
-    async fn append(
-        &self,
-        session: &str,
-        lines: Vec<RawLine>,
-        follow: Option<FollowPos>,
-    ) -> Result<(), StoreError> {
-        if lines.is_empty() && follow.is_none() {
-            return Ok(());
-        }
-        self.store
-            .append(Append {
-                session: session.to_owned(),
-                lines,
-                create: None,
-                follow,
-                key: None,
-            })
-            .await
-            .map(drop)
-    }
-
-    /// A plain log from byte `from`: complete lines only, in batches.
+    /// A plain log from byte `from`: complete lines only (a partial last one waits for its
+    /// newline), in batches (`--follow`'s reads), each committed with the position it reaches.
     async fn import_plain(
         &self,
         path: &Path,
         session: &str,
         (dev, ino): (u64, u64),
-        mut from: u64,
+        from: u64,
     ) -> Result<(), StoreError> {
         let Ok(mut f) = tokio::fs::File::open(path).await else {
             return Ok(());
@@ -137,39 +117,30 @@ impl Watcher {
         if f.seek(std::io::SeekFrom::Start(from)).await.is_err() {
             return Ok(());
         }
+        let mut reader = LineReader::with_limit(self.max_line);
         let mut buf = vec![0u8; CHUNK];
+        let (mut offset, mut through) = (from, from);
         loop {
-            let mut reader = LineReader::with_limit(self.max_line);
-            let mut lines = Vec::new();
-            let (mut read, mut through) = (0u64, 0u64);
-            while read < BATCH as u64 {
-                match f.read(&mut buf).await {
-                    Ok(0) | Err(_) => break,
-                    Ok(n) => {
-                        if let Some(i) = buf[..n].iter().rposition(|&b| b == b'\n') {
-                            through = read + i as u64 + 1;
-                        }
-                        read += n as u64;
-                        reader.push(&buf[..n], |line| lines.push(RawLine::from_line(line)));
-                    }
-                }
+            let (before, stored) = (offset, through);
+            let lines = read_to_end(
+                &mut f,
+                &mut reader,
+                &mut offset,
+                &mut through,
+                &mut buf,
+                false,
+            )
+            .await;
+            if through > stored {
+                let pos = FollowPos {
+                    path: path.to_string_lossy().into_owned(),
+                    dev,
+                    ino,
+                    offset: through,
+                };
+                store_lines(&self.store, session, lines, Some(pos)).await?;
             }
-            if through == 0 {
-                return Ok(()); // nothing complete: the rest waits for its newline.
-            }
-            let pos = FollowPos {
-                path: path.to_string_lossy().into_owned(),
-                dev,
-                ino,
-                offset: from + through,
-            };
-            self.append(session, lines, Some(pos)).await?;
-            from += through;
-            if read < BATCH as u64 {
-                return Ok(());
-            }
-            // Go on from the end of the last complete line.
-            if f.seek(std::io::SeekFrom::Start(from)).await.is_err() {
+            if offset - before < FOLLOW_BATCH as u64 {
                 return Ok(());
             }
         }
@@ -201,7 +172,7 @@ impl Watcher {
             ino,
             offset: len,
         };
-        self.append(session, lines, Some(pos)).await
+        store_lines(&self.store, session, lines, Some(pos)).await
     }
 }
 

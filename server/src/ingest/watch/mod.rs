@@ -32,7 +32,6 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
-use super::lines::CHUNK;
 use crate::store::{Store, StoreError};
 
 mod find;
@@ -49,8 +48,6 @@ pub const HOT_POLL: Duration = Duration::from_millis(250);
 pub const RESCAN: Duration = Duration::from_secs(15);
 /// A session whose file has not changed for this long is ended (live again when it grows).
 pub const IDLE: Duration = Duration::from_secs(120);
-/// Most bytes read from a file into one append.
-const BATCH: usize = 16 * CHUNK;
 
 /// What is known of one log file.
 #[derive(Debug)]
