@@ -10,32 +10,15 @@ use common::TestDb;
 use hiveterm::Config;
 use hiveterm::ingest::{follow, follow_session_id};
 
-/// The session's raw events as committed, read from the database.
-fn raws(db: &TestDb, id: &str) -> Vec<String> {
-    db.raw_events(id)
-        .into_iter()
-        .map(|e| String::from_utf8(e.raw).unwrap())
-        .collect()
-}
-
 async fn wait_for(db: &TestDb, id: &str, n: usize) -> Vec<String> {
     let start = Instant::now();
     loop {
-        let got = raws(db, id);
+        let got = db.raw_lines(id);
         if got.len() >= n || start.elapsed() > Duration::from_secs(10) {
             return got;
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-}
-
-fn append(path: &std::path::Path, text: &str) {
-    let mut f = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .unwrap();
-    f.write_all(text.as_bytes()).unwrap();
 }
 
 fn note(t: &str) -> String {
@@ -51,7 +34,7 @@ async fn follows_partial_lines_truncation_rotation_and_restart() {
     assert!(hiveterm::valid_session_id(&id), "{id}");
     let store = db.state.store().clone();
     store.open_session(&id, "log", "follow").await.unwrap();
-    append(
+    common::append_to(
         &log,
         &format!("{}\n{}\n{{\"kind\":\"note\",", note("a"), note("b")),
     );
@@ -59,11 +42,11 @@ async fn follows_partial_lines_truncation_rotation_and_restart() {
     assert_eq!(wait_for(&db, &id, 2).await, [note("a"), note("b")]);
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert_eq!(
-        raws(&db, &id).len(),
+        db.raw_lines(&id).len(),
         2,
         "a partial line waits for its newline"
     );
-    append(&log, "\"text\":\"c\"}\n");
+    common::append_to(&log, "\"text\":\"c\"}\n");
     assert_eq!(wait_for(&db, &id, 3).await[2], note("c"));
 
     // Truncated (copytruncate rotation): read again from the start.
@@ -73,7 +56,7 @@ async fn follows_partial_lines_truncation_rotation_and_restart() {
     assert_eq!(got[4], note("d"));
 
     // Rotated: renamed away, a new file in its place.
-    append(&log, &format!("{}\n", note("e")));
+    common::append_to(&log, &format!("{}\n", note("e")));
     assert_eq!(wait_for(&db, &id, 6).await[5], note("e"));
     std::fs::rename(&log, dir.path().join("agent.jsonl.1")).unwrap();
     std::fs::write(&log, format!("{}\n", note("f"))).unwrap();
@@ -84,7 +67,7 @@ async fn follows_partial_lines_truncation_rotation_and_restart() {
     // Stopped, the file grows, restarted: only the new lines are stored.
     task.abort();
     let _ = task.await;
-    append(&log, &format!("{}\n", note("g")));
+    common::append_to(&log, &format!("{}\n", note("g")));
     store.close().await;
     let store = db.reopen(hiveterm::store::CHECKPOINT_EVERY);
     let sessions = store.sessions(None, usize::MAX).await.unwrap();
@@ -100,7 +83,7 @@ async fn follows_partial_lines_truncation_rotation_and_restart() {
     let task = tokio::spawn(follow(store.clone(), id.clone(), log.clone(), 1 << 20));
     let got = wait_for(&db, &id, 9).await;
     tokio::time::sleep(Duration::from_millis(500)).await;
-    assert_eq!(raws(&db, &id).len(), 9, "{got:?}");
+    assert_eq!(db.raw_lines(&id).len(), 9, "{got:?}");
     assert_eq!(got[8], note("g"));
     task.abort();
 }
@@ -147,7 +130,7 @@ async fn a_compressed_rollout_is_imported_decompressed_once() {
     let task = tokio::spawn(follow(store.clone(), id.clone(), log.clone(), 1 << 20));
     tokio::time::sleep(Duration::from_millis(800)).await;
     assert_eq!(
-        raws(&db, &id).len(),
+        db.raw_lines(&id).len(),
         lines.len() + 1,
         "nothing imported twice"
     );

@@ -4,7 +4,6 @@
 //! within two; a restart resumes each file where its stored bytes end (nothing twice, files
 //! made while down imported); a main log replaced or truncated becomes a new session.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -25,18 +24,11 @@ fn lines_of(path: &Path) -> Vec<String> {
         .collect()
 }
 
-fn raws(db: &TestDb, id: &str) -> Vec<String> {
-    db.raw_events(id)
-        .into_iter()
-        .map(|e| String::from_utf8(e.raw).unwrap())
-        .collect()
-}
-
 /// Waits (up to `within`) until session `id` holds `want`; answers how long it took.
 async fn until(db: &TestDb, id: &str, want: &[String], within: Duration) -> Duration {
     let start = Instant::now();
     loop {
-        let got = raws(db, id);
+        let got = db.raw_lines(id);
         if got == want {
             return start.elapsed();
         }
@@ -49,15 +41,6 @@ async fn until(db: &TestDb, id: &str, want: &[String], within: Duration) -> Dura
         );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-}
-
-fn append(path: &Path, text: &str) {
-    let mut f = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .unwrap();
-    f.write_all(text.as_bytes()).unwrap();
 }
 
 fn copy(from: &str, to: &Path) {
@@ -183,10 +166,14 @@ async fn the_agents_folders_imported_followed_and_resumed() {
     let s2 = std::fs::canonicalize(home.claude.join("-home-dev-work/s2.jsonl")).unwrap();
     let s2_id = watch_session_id(&s2);
     let mut s2_lines = lines_of(&s2);
-    append(&s2, "{\"type\":\"user\",\"message\":");
+    common::append_to(&s2, "{\"type\":\"user\",\"message\":");
     tokio::time::sleep(Duration::from_millis(700)).await;
-    assert_eq!(raws(&db, &s2_id), s2_lines, "half a line is never an event");
-    append(&s2, "{\"role\":\"user\",\"content\":\"go on\"}}\n");
+    assert_eq!(
+        db.raw_lines(&s2_id),
+        s2_lines,
+        "half a line is never an event"
+    );
+    common::append_to(&s2, "{\"role\":\"user\",\"content\":\"go on\"}}\n");
     s2_lines.push(
         "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"go on\"}}".to_owned(),
     );
@@ -198,7 +185,7 @@ async fn the_agents_folders_imported_followed_and_resumed() {
         .codex
         .join("2026/12/03/rollout-2026-12-03T09-00-00-b.jsonl");
     std::fs::create_dir_all(fresh.parent().unwrap()).unwrap();
-    append(&fresh, &format!("{}\n{}\n", note("one"), note("two")));
+    common::append_to(&fresh, &format!("{}\n{}\n", note("one"), note("two")));
     let fresh_id = watch_session_id(&std::fs::canonicalize(&fresh).unwrap());
     let took = until(
         &db,
@@ -212,10 +199,10 @@ async fn the_agents_folders_imported_followed_and_resumed() {
     // Stopped; files grow and appear meanwhile; restarted: only what is new is stored.
     task.abort();
     let _ = task.await;
-    append(&fresh, &format!("{}\n", note("three")));
+    common::append_to(&fresh, &format!("{}\n", note("three")));
     let later = home.claude.join("-other/s9.jsonl");
     std::fs::create_dir_all(later.parent().unwrap()).unwrap();
-    append(&later, &format!("{}\n", note("while down")));
+    common::append_to(&later, &format!("{}\n", note("while down")));
     store.close().await;
     let store = db.reopen(hiveterm::store::CHECKPOINT_EVERY);
     let task = start(&store, home.roots());
@@ -237,10 +224,10 @@ async fn the_agents_folders_imported_followed_and_resumed() {
     tokio::time::sleep(Duration::from_millis(600)).await;
     for (id, lines) in &want {
         if *id != s2_id {
-            assert_eq!(&raws(&db, id), lines, "{id}: nothing stored twice");
+            assert_eq!(&db.raw_lines(id), lines, "{id}: nothing stored twice");
         }
     }
-    assert_eq!(raws(&db, &s2_id), s2_lines);
+    assert_eq!(db.raw_lines(&s2_id), s2_lines);
 
     // Replaced by another file: a new session, the old one kept as it was.
     let replacement = db.dir.path().join("replacement.jsonl");
@@ -256,12 +243,12 @@ async fn the_agents_folders_imported_followed_and_resumed() {
     )
     .await;
     assert_eq!(
-        raws(&db, &fresh_id),
+        db.raw_lines(&fresh_id),
         [note("one"), note("two"), note("three")]
     );
     // Truncated in place: a new session again? No: same inode, shorter — a new session too.
     std::fs::write(&later, "").unwrap();
-    append(&later, &format!("{}\n", note("x")));
+    common::append_to(&later, &format!("{}\n", note("x")));
     let later_ino = std::os::unix::fs::MetadataExt::ino(&std::fs::metadata(&later).unwrap());
     let shrunk_id = format!("{later_id}-i{later_ino:x}");
     until(&db, &shrunk_id, &[note("x")], Duration::from_secs(5)).await;
@@ -303,7 +290,7 @@ async fn a_rollout_compressed_while_watched_is_not_stored_twice() {
         .collect();
     until(&db, &id, &all, Duration::from_secs(20)).await;
     tokio::time::sleep(Duration::from_millis(600)).await;
-    assert_eq!(raws(&db, &id), all);
+    assert_eq!(db.raw_lines(&id), all);
     assert_eq!(store.sessions(None, 10).await.unwrap().len(), 1);
     task.abort();
 }

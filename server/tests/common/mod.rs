@@ -253,6 +253,14 @@ impl TestDb {
     pub fn raw_events(&self, session: &str) -> Vec<RawEvent> {
         self.db.raw_events(session)
     }
+
+    /// A session's events as stored, oldest first, as text.
+    pub fn raw_lines(&self, session: &str) -> Vec<String> {
+        self.raw_events(session)
+            .into_iter()
+            .map(|e| String::from_utf8(e.raw).expect("UTF-8 event"))
+            .collect()
+    }
 }
 
 /// Starts the binary with `args`; answers it and the address it printed.
@@ -495,4 +503,15 @@ pub fn cli(command: &str, db: &str, args: &[&str]) -> (bool, String, String) {
         String::from_utf8(out.stdout).unwrap(),
         String::from_utf8(out.stderr).unwrap(),
     )
+}
+
+/// Appends `text` to the file at `path` (made if missing), as an agent writing its log does.
+pub fn append_to(path: &Path, text: &str) {
+    use std::io::Write as _;
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .expect("open for appending");
+    f.write_all(text.as_bytes()).expect("append");
 }
