@@ -130,13 +130,6 @@ pub async fn share(from: &Source) -> Result<ShareInfo, Failure> {
     get(&url).await
 }
 
-/// The session list (`GET /api/sessions`), or an error on a static host. Asked for relative
-/// to the start page (at `/` that is `/api/sessions`), so a page in a static host's
-/// subfolder asks for nothing outside it.
-pub async fn sessions() -> Result<Value, Failure> {
-    get_json("api/sessions").await
-}
-
 /// A page of the sessions' index (`GET /api/sessions?…`, `url` relative to the start page,
 /// from [`crate::model::fleet::index_url`]), with the page's `?token=`.
 pub async fn index_page(url: &str) -> Result<crate::model::fleet::IndexPage, Failure> {

@@ -134,68 +134,6 @@ pub fn with_token(url: &str, token: Option<&str>) -> String {
     }
 }
 
-/// A session as the start page lists it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SessionItem {
-    /// Its id (the page is `s/{id}`).
-    pub id: String,
-    /// Its title, or the id when it has none.
-    pub title: String,
-    /// Whether its producer is still running.
-    pub live: bool,
-    /// When it was created (unix seconds), if the server said.
-    pub started: Option<f64>,
-    /// Events stored (its newest seq).
-    pub events: u64,
-    /// How its events arrive (`run`, `follow`, `post`, …), or empty.
-    pub source: String,
-}
-
-/// Sessions of `GET /api/sessions`, in the server's order (newest first). An entry without
-/// an id is left out; other missing fields get defaults.
-pub fn session_list(v: &Value) -> Vec<SessionItem> {
-    v.get("sessions")
-        .and_then(Value::as_array)
-        .map(|list| {
-            list.iter()
-                .filter_map(|s| {
-                    let id = s.get("id")?.as_str()?.to_owned();
-                    let str_of = |k: &str| s.get(k).and_then(Value::as_str).unwrap_or_default();
-                    let title = Some(str_of("title"))
-                        .filter(|t| !t.is_empty())
-                        .unwrap_or(&id)
-                        .to_owned();
-                    Some(SessionItem {
-                        title,
-                        live: s.get("live").and_then(Value::as_bool).unwrap_or(false),
-                        started: s.get("started").and_then(Value::as_f64),
-                        events: s.get("last_seq").and_then(Value::as_u64).unwrap_or(0),
-                        source: str_of("source").to_owned(),
-                        id,
-                    })
-                })
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-/// The line under a listed session's title: `2026-12-01 08:05 · 41 events · run` (local
-/// time; parts the server did not give are left out).
-pub fn session_meta(s: &SessionItem, offset_min: impl Fn(f64) -> i64) -> String {
-    let mut parts = Vec::new();
-    if let Some(t) = s.started {
-        parts.push(crate::model::text::date_time(t, offset_min(t)));
-    }
-    parts.push(match s.events {
-        1 => "1 event".to_owned(),
-        n => format!("{n} events"),
-    });
-    if !s.source.is_empty() {
-        parts.push(s.source.clone());
-    }
-    parts.join(" · ")
-}
-
 /// What the SSE stream reports (`docs/API.md`: `message`, `state`, `preview`, and the
 /// browser's `open`/`error`).
 #[derive(Debug, Clone, PartialEq)]
@@ -302,35 +240,6 @@ mod tests {
             badges(&json!({"live": false})),
             vec![("ended".into(), "ended".into())]
         );
-    }
-
-    #[test]
-    fn session_list_reads_the_documented_shape() {
-        let v = serde_json::json!({"sessions": [
-            {"id": "run-1", "title": "fix the build", "source": "run", "started": 1_764_468_000.5,
-             "ended": null, "live": true, "last_seq": 41},
-            {"id": "bare"},
-            {"title": "no id"},
-            {"id": "one", "title": "", "last_seq": 1, "live": false},
-        ]});
-        let list = session_list(&v);
-        assert_eq!(
-            list.iter().map(|s| s.id.as_str()).collect::<Vec<_>>(),
-            ["run-1", "bare", "one"]
-        );
-        let meta = |s: &SessionItem| session_meta(s, |_| 0);
-        assert_eq!(list[0].title, "fix the build");
-        assert!(list[0].live);
-        assert_eq!(meta(&list[0]), "2025-11-30 02:00 · 41 events · run");
-        assert_eq!(list[1].title, "bare");
-        assert_eq!(meta(&list[1]), "0 events");
-        assert_eq!(list[2].title, "one", "an empty title shows the id");
-        assert_eq!(meta(&list[2]), "1 event");
-        assert_eq!(
-            session_meta(&list[0], |_| 60),
-            "2025-11-30 03:00 · 41 events · run"
-        );
-        assert!(session_list(&serde_json::json!({"sessions": 3})).is_empty());
     }
 
     #[test]
