@@ -6,7 +6,8 @@
 //! - the rules of a query ([`SearchParams`] → [`SearchQuery`], [`parse`]): `q` 3 to
 //!   [`MAX_QUERY_BYTES`] bytes, at least [`MIN_QUERY_CHARS`] characters (what a trigram index
 //!   can look up; a shorter one is refused with `400`, not scanned), no control character but
-//!   tab and newline; `session`, `level`, `limit`, `cursor`;
+//!   tab and newline; filters `session`, `level`, `agent`, `project`, `tool`, `since`;
+//!   `limit`, `cursor`;
 //! - a page as JSON ([`page_json`]): `{"hits": [hit…], "next"}`, each hit's `snippet` a
 //!   short plain-text excerpt around the first match;
 //! - the route, behind the API's token (a share link reaches none of it).
@@ -38,12 +39,17 @@ pub const MAX_LIMIT: usize = 500;
 const BEFORE: usize = 40;
 const AFTER: usize = 80;
 
-/// `GET /api/search?q&session&level&limit&cursor`, and `hiveterm search`'s options.
+/// `GET /api/search?q&session&level&agent&project&tool&since&limit&cursor`, and `hiveterm
+/// search`'s options.
 #[derive(Debug, Default, Deserialize)]
 pub struct SearchParams {
     pub q: Option<String>,
     pub session: Option<String>,
     pub level: Option<String>,
+    pub agent: Option<String>,
+    pub project: Option<String>,
+    pub tool: Option<String>,
+    pub since: Option<String>,
     pub limit: Option<String>,
     pub cursor: Option<String>,
 }
@@ -91,10 +97,29 @@ pub fn parse(p: SearchParams) -> Result<SearchQuery, String> {
         None => None,
         Some(c) => Some(Cursor::decode(&c).ok_or("cursor is not one a search answered")?),
     };
+    let since = match p.since.as_deref() {
+        None | Some("") => None,
+        Some(s) => Some(
+            crate::index::parse_since(s)
+                .ok_or("since must be a day (YYYY-MM-DD), an RFC 3339 time or unix seconds")?,
+        ),
+    };
+    let nonempty = |v: Option<String>| v.filter(|s| !s.is_empty());
+    let tool = nonempty(p.tool);
+    if tool
+        .as_ref()
+        .is_some_and(|t| t.chars().any(char::is_whitespace))
+    {
+        return Err("tool is one word, as a tool call's row names it (Bash, Read, …)".into());
+    }
     Ok(SearchQuery {
         text,
         session: p.session,
         level,
+        agent: nonempty(p.agent),
+        project: nonempty(p.project),
+        tool,
+        since,
         limit,
         after,
     })
@@ -184,6 +209,23 @@ mod tests {
             ..q("abc")
         };
         assert!(parse(bad_level).is_err());
+        let bad_since = SearchParams {
+            since: Some("yesterday".into()),
+            ..q("abc")
+        };
+        assert!(parse(bad_since).is_err());
+        let two_words = SearchParams {
+            tool: Some("Bash Read".into()),
+            ..q("abc")
+        };
+        assert!(parse(two_words).is_err());
+        let day = SearchParams {
+            since: Some("2026-12-03".into()),
+            agent: Some(String::new()),
+            ..q("abc")
+        };
+        let day = parse(day).unwrap();
+        assert_eq!((day.since, day.agent), (Some(1_796_256_000.0), None));
     }
 
     #[test]

@@ -16,6 +16,18 @@ pub struct Args {
     /// Only rows of this level: debug, info, warn or error.
     #[arg(long)]
     level: Option<String>,
+    /// Only rows of sessions of this agent: claude-code, codex, gemini or hyperhive.
+    #[arg(long)]
+    agent: Option<String>,
+    /// Only rows of sessions of this project (the cwd the log gives, exactly).
+    #[arg(long)]
+    project: Option<String>,
+    /// Only calls of this tool, as the row names it (Bash, Read, Edit, github:create_issue…).
+    #[arg(long)]
+    tool: Option<String>,
+    /// Only rows from this time on: a day (YYYY-MM-DD), an RFC 3339 time or unix seconds.
+    #[arg(long)]
+    since: Option<String>,
     /// At most this many hits (1-500).
     #[arg(long, default_value_t = search::DEFAULT_LIMIT)]
     limit: usize,
@@ -35,6 +47,10 @@ pub fn run(args: &Args) -> Result<(), String> {
         q: Some(args.query.clone()),
         session: args.session.clone(),
         level: args.level.clone(),
+        agent: args.agent.clone(),
+        project: args.project.clone(),
+        tool: args.tool.clone(),
+        since: args.since.clone(),
         limit: Some(args.limit.to_string()),
         cursor: args.cursor.clone(),
     })?;

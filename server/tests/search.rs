@@ -26,6 +26,11 @@ struct StoredRow {
     icon: Value,
     summary: String,
     body: String,
+    /// Its session's agent and project, as the index lists them.
+    agent: Option<String>,
+    project: Option<String>,
+    /// The tool it calls, as the classifier reads the row.
+    tool: Option<String>,
 }
 
 /// Where a hit is: session, seq, row.
@@ -148,9 +153,16 @@ async fn ingest(addr: SocketAddr, auth: &[(&str, &str)]) -> Vec<StoredRow> {
     }
     let mut rows = Vec::new();
     for (id, _) in &files {
+        let (_, listed) = call_json(addr, "GET", &format!("/api/sessions/{id}"), Vec::new()).await;
+        let text = |k: &str| listed[k].as_str().map(str::to_owned);
+        let (agent, project) = (text("agent"), text("project"));
         for env in all_history(addr, id, 1000).await {
             for (i, m) in env["msgs"].as_array().unwrap().iter().enumerate() {
+                let msg: classifier::TermMsg = serde_json::from_value(m.clone()).unwrap();
                 rows.push(StoredRow {
+                    agent: agent.clone(),
+                    project: project.clone(),
+                    tool: classifier::tool_of(&msg).map(str::to_owned),
                     ts: env["ts"].as_f64().unwrap_or(0.0),
                     session: id.clone(),
                     seq: env["seq"].as_u64().unwrap(),
@@ -172,14 +184,13 @@ fn holds(hay: &str, needle: &str) -> bool {
         .contains(&needle.to_ascii_lowercase())
 }
 
-/// The brute-force answer: every row holding `q` (and passing the filters), newest event
-/// first, then session, seq and row descending.
-fn brute(rows: &[StoredRow], q: &str, session: Option<&str>, level: Option<&str>) -> Vec<At> {
+/// The brute-force answer: every row holding `q` (and passing the filter `keep`), newest
+/// event first, then session, seq and row descending.
+fn brute(rows: &[StoredRow], q: &str, keep: impl Fn(&StoredRow) -> bool) -> Vec<At> {
     let mut hits: Vec<&StoredRow> = rows
         .iter()
         .filter(|r| holds(&r.summary, q) || holds(&r.body, q))
-        .filter(|r| session.is_none_or(|s| r.session == s))
-        .filter(|r| level.is_none_or(|l| r.level == l))
+        .filter(|r| keep(r))
         .collect();
     hits.sort_by(|a, b| {
         b.ts.total_cmp(&a.ts)
@@ -308,7 +319,7 @@ fn queries(rows: &[StoredRow], n: usize) -> Vec<String> {
 async fn check_exact(addr: SocketAddr, rows: &[StoredRow], q: &str, limit: usize, what: &str) {
     let hits = search_all(addr, q, "", limit).await;
     let got: Vec<At> = hits.iter().map(at).collect();
-    let want = brute(rows, q, None, None);
+    let want = brute(rows, q, |_| true);
     assert_eq!(got, want, "{what}: hits of {q:?}");
     for hit in &hits {
         let row = rows
@@ -337,26 +348,54 @@ async fn exactness_on(postgres: bool) {
     for (i, q) in queries.iter().enumerate() {
         let limit = if i % 5 == 0 { 3 } else { 500 };
         check_exact(s.addr, &rows, q, limit, what).await;
-        some_hits += usize::from(!brute(&rows, q, None, None).is_empty());
+        some_hits += usize::from(!brute(&rows, q, |_| true).is_empty());
     }
     assert!(some_hits > 120, "{some_hits} queries with hits");
-    // The filters.
+    // The filters, each alone and two together.
     let session = rows[rows.len() / 2].session.clone();
-    for q in &queries[..40] {
-        for (extra, want) in [
+    let agent = |a: &str| rows.iter().any(|r| r.agent.as_deref() == Some(a));
+    assert!(agent("codex") && agent("gemini") && agent("claude-code"));
+    let project = rows
+        .iter()
+        .find_map(|r| r.project.clone())
+        .expect("a session with a project");
+    let mut tools: Vec<String> = rows.iter().filter_map(|r| r.tool.clone()).collect();
+    tools.sort();
+    tools.dedup();
+    assert!(tools.len() > 5, "{tools:?}");
+    let mut times: Vec<f64> = rows.iter().map(|r| r.ts).collect();
+    times.sort_by(f64::total_cmp);
+    let since = times[times.len() / 2];
+    type Keep<'a> = Box<dyn Fn(&StoredRow) -> bool + 'a>;
+    for (n, q) in queries[..40].iter().enumerate() {
+        let tool = tools[n % tools.len()].clone();
+        let filters: Vec<(String, Keep)> = vec![
             (
                 format!("&session={session}"),
-                brute(&rows, q, Some(&session), None),
+                Box::new(|r| r.session == session),
+            ),
+            ("&level=error".into(), Box::new(|r| r.level == "error")),
+            ("&level=debug".into(), Box::new(|r| r.level == "debug")),
+            (
+                "&agent=codex".into(),
+                Box::new(|r| r.agent.as_deref() == Some("codex")),
             ),
             (
-                "&level=error".to_owned(),
-                brute(&rows, q, None, Some("error")),
+                "&agent=gemini&level=info".into(),
+                Box::new(|r| r.agent.as_deref() == Some("gemini") && r.level == "info"),
             ),
             (
-                "&level=debug".to_owned(),
-                brute(&rows, q, None, Some("debug")),
+                format!("&project={}", encode(&project)),
+                Box::new(|r| r.project.as_ref() == Some(&project)),
             ),
-        ] {
+            (
+                format!("&tool={}", encode(&tool)),
+                Box::new(|r| r.tool.as_ref() == Some(&tool)),
+            ),
+            (format!("&since={since}"), Box::new(|r| r.ts >= since)),
+        ];
+        for (extra, keep) in filters {
+            let want = brute(&rows, q, keep);
             let got: Vec<At> = search_all(s.addr, q, &extra, 50)
                 .await
                 .iter()
@@ -364,6 +403,20 @@ async fn exactness_on(postgres: bool) {
                 .collect();
             assert_eq!(got, want, "{what}: {q:?}{extra}");
         }
+    }
+    // A tool's calls, whatever their text: a query every call of it holds (its name).
+    for tool in &tools {
+        if tool.chars().count() < 3 {
+            continue;
+        }
+        let got: Vec<At> = search_all(s.addr, tool, &format!("&tool={}", encode(tool)), 500)
+            .await
+            .iter()
+            .map(at)
+            .collect();
+        let want = brute(&rows, tool, |r| r.tool.as_ref() == Some(tool));
+        assert!(!want.is_empty(), "{what}: calls of {tool}");
+        assert_eq!(got, want, "{what}: calls of {tool}");
     }
 
     // The derived tables rebuilt: the same answers.
@@ -388,6 +441,14 @@ async fn exactness_on(postgres: bool) {
             (
                 vec![q, "--json", "--limit", "2", "--level", "info"],
                 format!("q={}&limit=2&level=info", encode(q)),
+            ),
+            (
+                vec![q, "--json", "--agent", "codex", "--since", "2020-01-01"],
+                format!("q={}&agent=codex&since=2020-01-01", encode(q)),
+            ),
+            (
+                vec![q, "--json", "--tool", "Bash"],
+                format!("q={}&tool=Bash", encode(q)),
             ),
         ] {
             let (ok, out, err) = cli("search", &s.db.spec, &args);
@@ -487,6 +548,8 @@ async fn bad_queries_are_refused() {
         "q=abc&limit=many",
         "q=abc&cursor=nonsense",
         "q=abc&session=..",
+        "q=abc&since=later",
+        "q=abc&tool=a%20b",
         "q=a%00bc",
     ] {
         let (status, v) = call_json(s.addr, "GET", &format!("/api/search?{query}"), vec![]).await;

@@ -9,7 +9,7 @@
 //! folds case at least as widely as ASCII); each is checked again with [`find`], so a hit is
 //! exactly a row whose summary or body holds the query, ASCII case folded.
 
-use classifier::{Level, TermEnvelope};
+use classifier::{Level, TermEnvelope, TermMsg};
 
 /// One row of an envelope as the index stores it.
 #[derive(Debug, Clone, PartialEq)]
@@ -97,6 +97,15 @@ pub struct SearchQuery {
     pub session: Option<String>,
     /// Only rows of this level (`debug`, `info`, `warn`, `error`).
     pub level: Option<&'static str>,
+    /// Only rows of sessions of this agent (the index's `agent`: `claude-code`, `codex`, …).
+    pub agent: Option<String>,
+    /// Only rows of sessions of this project (the index's `project`, exactly).
+    pub project: Option<String>,
+    /// Only calls of this tool (what [`classifier::tool_of`] reads from a row: `Bash`, `Read`,
+    /// `github:create_issue`).
+    pub tool: Option<String>,
+    /// Only rows of events at or after this time (unix seconds).
+    pub since: Option<f64>,
     /// At most this many hits.
     pub limit: usize,
     /// The hits after this one.
@@ -143,6 +152,32 @@ pub(crate) fn find(hay: &str, needle: &str) -> Option<usize> {
     }
     let hay = hay.to_ascii_lowercase();
     hay.find(&needle.to_ascii_lowercase())
+}
+
+/// A level as the index spells it, read back.
+fn level_of(name: &str) -> Option<Level> {
+    match name {
+        "debug" => Some(Level::Debug),
+        "info" => Some(Level::Info),
+        "warn" => Some(Level::Warn),
+        "error" => Some(Level::Error),
+        _ => None,
+    }
+}
+
+/// Whether candidate `c` is a call of `tool` (the classifier's reading of its row, as the
+/// page's tool filter reads it; the backends only narrow by the summary's start).
+fn calls(c: &Candidate, tool: &str) -> bool {
+    let Some(level) = level_of(&c.level) else {
+        return false;
+    };
+    let msg = TermMsg {
+        icon: c.icon.clone(),
+        level,
+        summary: c.summary.clone(),
+        ..TermMsg::default()
+    };
+    classifier::tool_of(&msg) == Some(tool)
 }
 
 /// The hit a candidate is, if it holds `text`.
@@ -205,9 +240,13 @@ impl Pager {
         if let Some(last) = batch.last() {
             self.after = Some(last.at.clone());
         }
-        let text = &self.q.text;
-        self.hits
-            .extend(batch.into_iter().filter_map(|c| hit(c, text)));
+        let (text, tool) = (&self.q.text, self.q.tool.as_deref());
+        self.hits.extend(
+            batch
+                .into_iter()
+                .filter(|c| tool.is_none_or(|t| calls(c, t)))
+                .filter_map(|c| hit(c, text)),
+        );
         self.done = !full || self.hits.len() > self.q.limit;
     }
 
@@ -241,6 +280,34 @@ mod tests {
         assert_eq!(Cursor::decode("zz.1.2.x"), None);
         assert_eq!(Cursor::decode("0.1.2"), None);
         assert_eq!(Cursor::decode("0.1.2."), None);
+    }
+
+    #[test]
+    fn a_tool_filter_reads_the_row_as_the_classifier_does() {
+        let c = |icon: Option<&str>, level: &str, summary: &str| Candidate {
+            at: Cursor {
+                ts: 0.0,
+                session: "s".into(),
+                seq: 1,
+                row: 0,
+            },
+            level: level.into(),
+            icon: icon.map(str::to_owned),
+            summary: summary.into(),
+            body: String::new(),
+        };
+        assert!(calls(&c(Some("🖥\u{fe0f}"), "info", "Bash $ ls"), "Bash"));
+        assert!(calls(
+            &c(Some("🔧"), "info", "github:create_issue() x"),
+            "github:create_issue"
+        ));
+        assert!(!calls(
+            &c(Some("🖥\u{fe0f}"), "info", "Bashful $ ls"),
+            "Bash"
+        ));
+        assert!(!calls(&c(Some("←"), "info", "Bash output"), "Bash"));
+        assert!(!calls(&c(None, "info", "Bash $ ls"), "Bash"));
+        assert!(!calls(&c(Some("🖥\u{fe0f}"), "error", "Bash $ ls"), "Bash"));
     }
 
     #[test]

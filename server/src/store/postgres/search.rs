@@ -94,6 +94,33 @@ pub(super) async fn candidates(
         args.push(level);
         sql.push_str(&format!(" AND level = ${}", args.len()));
     }
+    if let Some(agent) = &q.agent {
+        args.push(agent);
+        sql.push_str(&format!(
+            " AND session IN (SELECT id FROM sessions WHERE agent = ${})",
+            args.len()
+        ));
+    }
+    if let Some(project) = &q.project {
+        args.push(project);
+        sql.push_str(&format!(
+            " AND session IN (SELECT id FROM sessions WHERE project = ${})",
+            args.len()
+        ));
+    }
+    if let Some(tool) = &q.tool {
+        // A call of the tool is an info row with an icon whose summary starts with its name
+        // (the classifier's reading decides, in `Pager::take`).
+        args.push(tool);
+        sql.push_str(&format!(
+            " AND level = 'info' AND icon IS NOT NULL AND left(summary, char_length(${0})) = ${0}",
+            args.len()
+        ));
+    }
+    if let Some(since) = &q.since {
+        args.push(since);
+        sql.push_str(&format!(" AND ts >= ${}", args.len()));
+    }
     let cursor;
     if let Some(c) = after {
         cursor = (c.seq as i64, i32::try_from(c.row).unwrap_or(i32::MAX));

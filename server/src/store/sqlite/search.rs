@@ -80,6 +80,26 @@ pub(super) fn candidates(
         sql.push_str(" AND r.level = ?");
         args.push(Value::Text(level.to_owned()));
     }
+    if let Some(agent) = &q.agent {
+        sql.push_str(" AND r.session IN (SELECT id FROM sessions WHERE agent = ?)");
+        args.push(Value::Text(agent.clone()));
+    }
+    if let Some(project) = &q.project {
+        sql.push_str(" AND r.session IN (SELECT id FROM sessions WHERE project = ?)");
+        args.push(Value::Text(project.clone()));
+    }
+    if let Some(tool) = &q.tool {
+        // A call of the tool is an info row with an icon whose summary starts with its name
+        // (the classifier's reading decides, in `Pager::take`).
+        sql.push_str(
+            " AND r.level = 'info' AND r.icon IS NOT NULL AND substr(r.summary, 1, length(?)) = ?",
+        );
+        args.extend([Value::Text(tool.clone()), Value::Text(tool.clone())]);
+    }
+    if let Some(since) = q.since {
+        sql.push_str(" AND r.ts >= ?");
+        args.push(Value::Real(since));
+    }
     if let Some(c) = after {
         sql.push_str(" AND (r.ts, r.session, r.seq, r.rowno) < (?, ?, ?, ?)");
         args.extend([
