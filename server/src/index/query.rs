@@ -6,7 +6,9 @@ use super::row::*;
 /// How `GET /api/sessions` sorts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Sort {
-    /// By `started` (when the session was made), newest first.
+    /// By when the session started — the log's own first time ([`Index::started_at`]), else
+    /// when the server made it — newest first ([`STARTED_SQL`]): a watched log of last month
+    /// sorts by last month, not by when it was imported.
     #[default]
     Newest,
     /// By cost, highest first (unknown last).
@@ -26,7 +28,7 @@ impl Sort {
         }
     }
 
-    /// The sort key before `started` and id, as SQL (`None`: newest).
+    /// The sort key before the start ([`STARTED_SQL`]) and id, as SQL (`None`: newest).
     pub fn key_sql(self) -> Option<&'static str> {
         match self {
             Sort::Newest => None,
@@ -45,7 +47,17 @@ impl Sort {
     }
 }
 
-/// Where a page of the index starts: after the row with this key, `started` and id.
+/// When a session started, as SQL: the log's own first time, else when the server made it
+/// (every sort's tie-breaker, and the sort of [`Sort::Newest`]; the indexes are on it).
+pub const STARTED_SQL: &str = "COALESCE(started_at, started)";
+
+/// When entry `e` started, as [`STARTED_SQL`] reads it.
+pub fn started_of(e: &Entry) -> f64 {
+    e.index.started_at.unwrap_or(e.info.started)
+}
+
+/// Where a page of the index starts: after the row with this key, start ([`STARTED_SQL`])
+/// and id.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Cursor {
     pub key: Option<f64>,
@@ -58,7 +70,7 @@ impl Cursor {
     pub fn after(sort: Sort, e: &Entry) -> Cursor {
         Cursor {
             key: sort.key_of(e),
-            started: e.info.started,
+            started: started_of(e),
             id: e.info.id.clone(),
         }
     }
@@ -227,34 +239,37 @@ pub fn page_sql(query: &Query, instr: &str, ph: impl Fn(usize) -> String) -> (St
             _ => None,
         };
         (
-            format!("started <= {s} AND (started < {s} OR (started = {s} AND id > {id}))"),
+            format!(
+                "{STARTED_SQL} <= {s} AND ({STARTED_SQL} < {s} OR ({STARTED_SQL} = {s} AND id > {id}))"
+            ),
             k,
         )
     });
     let limit = bind(Arg::Int(Some(int(query.limit as u64))));
+    let order = format!("{STARTED_SQL} DESC, id");
     let sql = match (key, after) {
         (None, None) => format!(
-            "SELECT {cols} FROM sessions {} ORDER BY started DESC, id LIMIT {limit}",
+            "SELECT {cols} FROM sessions {} ORDER BY {order} LIMIT {limit}",
             filter(&[])
         ),
         (None, Some((tail, _))) | (Some(_), Some((tail, None))) => format!(
-            "SELECT {cols} FROM sessions {} ORDER BY started DESC, id LIMIT {limit}",
+            "SELECT {cols} FROM sessions {} ORDER BY {order} LIMIT {limit}",
             filter(&[tail])
         ),
         (Some(key), None) => format!(
-            "SELECT {cols} FROM sessions {} ORDER BY {key} DESC, started DESC, id LIMIT {limit}",
+            "SELECT {cols} FROM sessions {} ORDER BY {key} DESC, {order} LIMIT {limit}",
             filter(&[])
         ),
         // After a cursor, the rest of its key's run and the keys below it, each read from
         // the sort's index from where it starts (one condition with an OR would scan the
         // whole run before the cursor: most sessions have 0 errors), then merged.
         (Some(key), Some((tail, Some(k)))) => format!(
-            "SELECT * FROM (SELECT {cols}, {key} AS sort_key FROM sessions {} \
-             ORDER BY started DESC, id LIMIT {limit}) AS same_key \
+            "SELECT * FROM (SELECT {cols}, {key} AS sort_key, {STARTED_SQL} AS sort_start \
+             FROM sessions {} ORDER BY {order} LIMIT {limit}) AS same_key \
              UNION ALL \
-             SELECT * FROM (SELECT {cols}, {key} AS sort_key FROM sessions {} \
-             ORDER BY {key} DESC, started DESC, id LIMIT {limit}) AS lower_keys \
-             ORDER BY sort_key DESC, started DESC, id LIMIT {limit}",
+             SELECT * FROM (SELECT {cols}, {key} AS sort_key, {STARTED_SQL} AS sort_start \
+             FROM sessions {} ORDER BY {key} DESC, {order} LIMIT {limit}) AS lower_keys \
+             ORDER BY sort_key DESC, sort_start DESC, id LIMIT {limit}",
             filter(&[format!("{key} = {k}"), tail]),
             filter(&[format!("{key} < {k}")]),
         ),

@@ -184,6 +184,20 @@ CREATE VIRTUAL TABLE search_fts USING fts5(
 );
 DELETE FROM meta WHERE key = 'derived';
 "#,
+    // The index sorts by when the log started (`crate::index::STARTED_SQL`), not by when the
+    // server made the session: a watched old log sorts by its own time.
+    r#"
+DROP INDEX sessions_newest;
+DROP INDEX sessions_cost;
+DROP INDEX sessions_errors;
+DROP INDEX sessions_agent;
+DROP INDEX sessions_project;
+CREATE INDEX sessions_newest ON sessions((COALESCE(started_at, started)) DESC, id);
+CREATE INDEX sessions_cost ON sessions(COALESCE(cost, -1.0) DESC, (COALESCE(started_at, started)) DESC, id);
+CREATE INDEX sessions_errors ON sessions(errors DESC, (COALESCE(started_at, started)) DESC, id);
+CREATE INDEX sessions_agent ON sessions(agent, (COALESCE(started_at, started)) DESC, id);
+CREATE INDEX sessions_project ON sessions(project, (COALESCE(started_at, started)) DESC, id);
+"#,
 ];
 
 /// Opens (creating or migrating) the database at `path` as the write connection, marks the
