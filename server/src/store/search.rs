@@ -200,6 +200,11 @@ fn hit(c: Candidate, text: &str) -> Option<Hit> {
     })
 }
 
+/// A query the backend's index finds at most this many times is rare: its matches are read
+/// from the index and sorted; a commoner one is looked for in the rows in the hits' order
+/// (newest first), where its first page is near (its matches are at least this dense).
+pub(crate) const RARE: usize = 5000;
+
 /// Candidates asked of the backend at a time (more than a page: some may not hold the query).
 const CANDIDATES: usize = 256;
 

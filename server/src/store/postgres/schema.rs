@@ -179,6 +179,11 @@ CREATE INDEX sessions_errors ON sessions(errors DESC, (COALESCE(started_at, star
 CREATE INDEX sessions_agent ON sessions(agent, (COALESCE(started_at, started)) DESC, id);
 CREATE INDEX sessions_project ON sessions(project, (COALESCE(started_at, started)) DESC, id);
 "#,
+    // Search reads a common query's rows in the hits' order (newest first), looking at each
+    // (`super::search`): the index of that order.
+    r#"
+CREATE INDEX search_rows_newest ON search_rows(ts DESC, session COLLATE "C" DESC, seq DESC, rowno DESC);
+"#,
 ];
 
 /// Migrates the schema and rebuilds stale derived tables, holding the advisory lock: two

@@ -13,7 +13,7 @@ use tokio_postgres::types::ToSql;
 
 use super::handle::pg;
 use crate::store::StoreError;
-use crate::store::search::{Candidate, Cursor, SearchQuery};
+use crate::store::search::{Candidate, Cursor, RARE, SearchQuery};
 
 /// Indexes the rows of event `seq`'s envelope (replacing what was indexed for it).
 pub(super) async fn index(
@@ -71,6 +71,32 @@ fn pattern(text: &str) -> String {
     p
 }
 
+/// A row's text holds `$1` (lowercase ASCII), ASCII case folded (`translate` folds exactly
+/// A-Z, as the hits do): what a scan in the hits' order looks at, with no index.
+const SCAN_TEST: &str = "(strpos(translate(summary, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', \
+    'abcdefghijklmnopqrstuvwxyz'), $1) > 0 OR strpos(translate(body, \
+    'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz'), $1) > 0)";
+
+/// Whether the trigram indexes find `pattern` fewer than [`RARE`] times: then its matches
+/// are read from them and sorted; a commoner one (and one session's rows, which are few) is
+/// looked for in the rows in the hits' order (`search_rows_newest`), where its first page is
+/// near.
+async fn rare(client: &impl GenericClient, pattern: &str) -> Result<bool, StoreError> {
+    let stmt = client
+        .prepare_cached(
+            "SELECT count(*) FROM (SELECT 1 FROM search_rows
+             WHERE summary ILIKE $1 OR body ILIKE $1 LIMIT $2) AS found",
+        )
+        .await
+        .map_err(pg)?;
+    let found: i64 = client
+        .query_one(&stmt, &[&pattern, &(RARE as i64)])
+        .await
+        .map_err(pg)?
+        .get(0);
+    Ok((found as usize) < RARE)
+}
+
 /// The next `n` candidates of `q` after `after`, in the hits' order (session ids compared
 /// bytewise, `COLLATE "C"`, as SQLite does).
 pub(super) async fn candidates(
@@ -80,11 +106,17 @@ pub(super) async fn candidates(
     n: usize,
 ) -> Result<Vec<Candidate>, StoreError> {
     let pattern = pattern(&q.text);
+    let folded = q.text.to_ascii_lowercase();
     let n = n as i64;
-    let mut args: Vec<&(dyn ToSql + Sync)> = vec![&pattern, &n];
-    let mut sql = String::from(
-        "SELECT ts, session, seq, rowno, level, icon, summary, body FROM search_rows
-         WHERE (summary ILIKE $1 OR body ILIKE $1)",
+    let scan = q.session.is_some() || !rare(client, &pattern).await?;
+    let (first, test): (&(dyn ToSql + Sync), &str) = if scan {
+        (&folded, SCAN_TEST)
+    } else {
+        (&pattern, "(summary ILIKE $1 OR body ILIKE $1)")
+    };
+    let mut args: Vec<&(dyn ToSql + Sync)> = vec![first, &n];
+    let mut sql = format!(
+        "SELECT ts, session, seq, rowno, level, icon, summary, body FROM search_rows WHERE {test}"
     );
     if let Some(session) = &q.session {
         args.push(session);

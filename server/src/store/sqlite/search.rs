@@ -12,7 +12,7 @@ use rusqlite::types::Value;
 use rusqlite::{Connection, params, params_from_iter};
 
 use crate::store::StoreError;
-use crate::store::search::{Candidate, Cursor, SearchQuery, index_rows};
+use crate::store::search::{Candidate, Cursor, RARE, SearchQuery, index_rows};
 
 /// Indexes the rows of event `seq`'s envelope (replacing what was indexed for it).
 pub(super) fn index(
@@ -54,24 +54,66 @@ pub(super) fn clear(conn: &Connection) -> Result<(), StoreError> {
     Ok(())
 }
 
+/// How a search's candidates are read.
+enum Plan {
+    /// From the FTS5 index: every match, sorted (a rare query).
+    Index,
+    /// From `search_rows`, each row's text looked at: in the hits' order
+    /// (`search_rows_newest`) until enough, for a common query, whose first page is among
+    /// the newest rows; or one session's rows (`search_rows_of_event`), which are few.
+    Scan,
+}
+
+/// The plan for `q`: [`Plan::Index`] when the index finds fewer than [`RARE`] matches, else
+/// (and for one session's rows) [`Plan::Scan`].
+fn plan(conn: &Connection, q: &SearchQuery) -> Result<Plan, StoreError> {
+    if q.session.is_some() {
+        return Ok(Plan::Scan);
+    }
+    let found: i64 = conn
+        .prepare_cached(
+            "SELECT count(*) FROM (SELECT rowid FROM search_fts WHERE search_fts MATCH ?1 LIMIT ?2)",
+        )?
+        .query_row(params![phrase(&q.text), RARE as i64], |r| r.get(0))?;
+    Ok(if (found as usize) < RARE {
+        Plan::Index
+    } else {
+        Plan::Scan
+    })
+}
+
 /// The FTS5 query that matches `text` as a substring: one quoted phrase.
 fn phrase(text: &str) -> String {
     format!("\"{}\"", text.replace('"', "\"\""))
 }
 
-/// The next `n` candidates of `q` after `after`, in the hits' order.
+/// The next `n` candidates of `q` after `after`, in the hits' order, by the plan
+/// [`plan`] picks for it.
 pub(super) fn candidates(
     conn: &Connection,
     q: &SearchQuery,
     after: Option<&Cursor>,
     n: usize,
 ) -> Result<Vec<Candidate>, StoreError> {
-    let mut sql = String::from(
-        "SELECT r.ts, r.session, r.seq, r.rowno, r.level, r.icon, r.summary, r.body
-         FROM search_fts JOIN search_rows r ON r.id = search_fts.rowid
-         WHERE search_fts MATCH ?",
-    );
-    let mut args = vec![Value::Text(phrase(&q.text))];
+    let (mut sql, mut args) = match plan(conn, q)? {
+        Plan::Index => (
+            String::from(
+                "SELECT r.ts, r.session, r.seq, r.rowno, r.level, r.icon, r.summary, r.body
+                 FROM search_fts JOIN search_rows r ON r.id = search_fts.rowid
+                 WHERE search_fts MATCH ?",
+            ),
+            vec![Value::Text(phrase(&q.text))],
+        ),
+        // `lower` folds ASCII only, as the hits do (`find` checks each again).
+        Plan::Scan => (
+            String::from(
+                "SELECT r.ts, r.session, r.seq, r.rowno, r.level, r.icon, r.summary, r.body
+                 FROM search_rows r
+                 WHERE (instr(lower(r.summary), ?1) > 0 OR instr(lower(r.body), ?1) > 0)",
+            ),
+            vec![Value::Text(q.text.to_ascii_lowercase())],
+        ),
+    };
     if let Some(session) = &q.session {
         sql.push_str(" AND r.session = ?");
         args.push(Value::Text(session.clone()));
