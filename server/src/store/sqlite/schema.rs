@@ -251,6 +251,10 @@ fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
 fn rebuild_derived_if_stale(conn: &mut Connection, every: u64) -> Result<(), StoreError> {
     let tx = conn.transaction()?;
     let rebuilt = derived::ready(derived::rebuild_if_stale(&mut Derived(&tx), every))?;
+    if rebuilt.is_some() {
+        // The search index was emptied and its rows added again: their FTS entries.
+        super::search::sync(&tx, 0)?;
+    }
     tx.commit()?;
     derived::log_rebuilt(rebuilt);
     Ok(())

@@ -1,8 +1,9 @@
 //! The search index on SQLite (see `crate::store::search`): `search_rows` (one row per
 //! stored envelope's row: where it is, its level, icon, summary and body) and `search_fts`, an
 //! FTS5 table with the `trigram` tokenizer over its summary and body (external content: the
-//! text is held once, in `search_rows`). Kept by hand, in the writer's transaction: a row's
-//! FTS entry is added and removed with it.
+//! text is held once, in `search_rows`). Kept by hand, in the writer's transaction: the rows
+//! of each stored event added to `search_rows` ([`index`]), and their FTS entries once, at the
+//! end of the transaction ([`sync`]); emptied with the derived tables ([`clear`]).
 //!
 //! A query is one FTS5 phrase, the query quoted (`"` doubled), which the trigram tokenizer
 //! matches as a substring, case folded; every character is plain (`%`, `_`, `*`, `OR`).
@@ -14,34 +15,44 @@ use rusqlite::{Connection, params, params_from_iter};
 use crate::store::StoreError;
 use crate::store::search::{Candidate, Cursor, RARE, SearchQuery, index_rows};
 
-/// Indexes the rows of event `seq`'s envelope (replacing what was indexed for it).
+/// Adds the rows of event `seq`'s envelope to `search_rows` (an event is indexed once: a
+/// second time is an error). Their FTS entries are added by [`sync`], once for many events.
 pub(super) fn index(
     conn: &Connection,
     session: &str,
     seq: u64,
     env: &TermEnvelope,
 ) -> Result<(), StoreError> {
-    let seq = seq as i64;
-    conn.prepare_cached(
-        "INSERT INTO search_fts(search_fts, rowid, summary, body)
-         SELECT 'delete', id, summary, body FROM search_rows WHERE session = ?1 AND seq = ?2",
-    )?
-    .execute(params![session, seq])?;
-    conn.prepare_cached("DELETE FROM search_rows WHERE session = ?1 AND seq = ?2")?
-        .execute(params![session, seq])?;
     let (ts, rows) = index_rows(env);
     let mut insert = conn.prepare_cached(
         "INSERT INTO search_rows(session, seq, rowno, ts, level, icon, summary, body)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
     )?;
-    let mut fts =
-        conn.prepare_cached("INSERT INTO search_fts(rowid, summary, body) VALUES (?1, ?2, ?3)")?;
     for r in rows {
         insert.execute(params![
-            session, seq, r.row, ts, r.level, r.icon, r.summary, r.body
+            session, seq as i64, r.row, ts, r.level, r.icon, r.summary, r.body
         ])?;
-        fts.execute(params![conn.last_insert_rowid(), r.summary, r.body])?;
     }
+    Ok(())
+}
+
+/// The last `search_rows` id: rows added after it get greater ones (what [`sync`] is given).
+pub(super) fn last_id(conn: &Connection) -> Result<i64, StoreError> {
+    Ok(conn
+        .prepare_cached("SELECT COALESCE(MAX(id), 0) FROM search_rows")?
+        .query_row([], |r| r.get(0))?)
+}
+
+/// Adds the FTS entries of the rows added after `after` ([`last_id`]). Done once a
+/// transaction, outside the writer's savepoints: FTS5 writes its pending entries to disk at
+/// every savepoint that touched it, so one a command would make a segment of each append
+/// (and merging them was most of an import's time).
+pub(super) fn sync(conn: &Connection, after: i64) -> Result<(), StoreError> {
+    conn.prepare_cached(
+        "INSERT INTO search_fts(rowid, summary, body)
+         SELECT id, summary, body FROM search_rows WHERE id > ?1",
+    )?
+    .execute(params![after])?;
     Ok(())
 }
 
@@ -55,6 +66,7 @@ pub(super) fn clear(conn: &Connection) -> Result<(), StoreError> {
 }
 
 /// How a search's candidates are read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Plan {
     /// From the FTS5 index: every match, sorted (a rare query).
     Index,
@@ -95,55 +107,28 @@ pub(super) fn candidates(
     after: Option<&Cursor>,
     n: usize,
 ) -> Result<Vec<Candidate>, StoreError> {
-    let (mut sql, mut args) = match plan(conn, q)? {
-        Plan::Index => (
-            String::from(
-                "SELECT r.ts, r.session, r.seq, r.rowno, r.level, r.icon, r.summary, r.body
-                 FROM search_fts JOIN search_rows r ON r.id = search_fts.rowid
-                 WHERE search_fts MATCH ?",
-            ),
-            vec![Value::Text(phrase(&q.text))],
-        ),
-        // `lower` folds ASCII only, as the hits do (`find` checks each again).
-        Plan::Scan => (
-            String::from(
-                "SELECT r.ts, r.session, r.seq, r.rowno, r.level, r.icon, r.summary, r.body
-                 FROM search_rows r
-                 WHERE (instr(lower(r.summary), ?1) > 0 OR instr(lower(r.body), ?1) > 0)",
-            ),
-            vec![Value::Text(q.text.to_ascii_lowercase())],
-        ),
-    };
+    let plan = plan(conn, q)?;
+    // The cheap conditions first: a scan looks at a row's text only if they hold.
+    let mut conds: Vec<&str> = Vec::new();
+    let mut args: Vec<Value> = Vec::new();
+    if plan == Plan::Index {
+        conds.push("search_fts MATCH ?");
+        args.push(Value::Text(phrase(&q.text)));
+    }
     if let Some(session) = &q.session {
-        sql.push_str(" AND r.session = ?");
+        conds.push("r.session = ?");
         args.push(Value::Text(session.clone()));
     }
     if let Some(level) = q.level {
-        sql.push_str(" AND r.level = ?");
+        conds.push("r.level = ?");
         args.push(Value::Text(level.to_owned()));
     }
-    if let Some(agent) = &q.agent {
-        sql.push_str(" AND r.session IN (SELECT id FROM sessions WHERE agent = ?)");
-        args.push(Value::Text(agent.clone()));
-    }
-    if let Some(project) = &q.project {
-        sql.push_str(" AND r.session IN (SELECT id FROM sessions WHERE project = ?)");
-        args.push(Value::Text(project.clone()));
-    }
-    if let Some(tool) = &q.tool {
-        // A call of the tool is an info row with an icon whose summary starts with its name
-        // (the classifier's reading decides, in `Pager::take`).
-        sql.push_str(
-            " AND r.level = 'info' AND r.icon IS NOT NULL AND substr(r.summary, 1, length(?)) = ?",
-        );
-        args.extend([Value::Text(tool.clone()), Value::Text(tool.clone())]);
-    }
     if let Some(since) = q.since {
-        sql.push_str(" AND r.ts >= ?");
+        conds.push("r.ts >= ?");
         args.push(Value::Real(since));
     }
     if let Some(c) = after {
-        sql.push_str(" AND (r.ts, r.session, r.seq, r.rowno) < (?, ?, ?, ?)");
+        conds.push("(r.ts, r.session, r.seq, r.rowno) < (?, ?, ?, ?)");
         args.extend([
             Value::Real(c.ts),
             Value::Text(c.session.clone()),
@@ -151,8 +136,41 @@ pub(super) fn candidates(
             Value::Integer(i64::from(c.row)),
         ]);
     }
-    sql.push_str(" ORDER BY r.ts DESC, r.session DESC, r.seq DESC, r.rowno DESC LIMIT ?");
+    if let Some(tool) = &q.tool {
+        // A call of the tool is an info row with an icon whose summary starts with its name
+        // (the classifier's reading decides, in `Pager::take`).
+        conds.push(
+            "r.level = 'info' AND r.icon IS NOT NULL AND substr(r.summary, 1, length(?)) = ?",
+        );
+        args.extend([Value::Text(tool.clone()), Value::Text(tool.clone())]);
+    }
+    if let Some(agent) = &q.agent {
+        conds.push("r.session IN (SELECT id FROM sessions WHERE agent = ?)");
+        args.push(Value::Text(agent.clone()));
+    }
+    if let Some(project) = &q.project {
+        conds.push("r.session IN (SELECT id FROM sessions WHERE project = ?)");
+        args.push(Value::Text(project.clone()));
+    }
+    if plan == Plan::Scan {
+        // `lower` folds ASCII only, as the hits do (`find` checks each again).
+        conds.push("(instr(lower(r.summary), ?) > 0 OR instr(lower(r.body), ?) > 0)");
+        let folded = q.text.to_ascii_lowercase();
+        args.extend([Value::Text(folded.clone()), Value::Text(folded)]);
+    }
     args.push(Value::Integer(n as i64));
+    let from = match plan {
+        Plan::Index => "search_fts JOIN search_rows r ON r.id = search_fts.rowid",
+        Plan::Scan => "search_rows r",
+    };
+    const ORDER: &str = "ORDER BY r.ts DESC, r.session DESC, r.seq DESC, r.rowno DESC";
+    // The rows sorted first by their places only (the texts are read for the page alone).
+    let sql = format!(
+        "SELECT r.ts, r.session, r.seq, r.rowno, r.level, r.icon, r.summary, r.body
+         FROM search_rows r WHERE r.id IN (SELECT r.id FROM {from} WHERE {} {ORDER} LIMIT ?)
+         {ORDER}",
+        conds.join(" AND ")
+    );
     let mut stmt = conn.prepare_cached(&sql)?;
     let rows = stmt.query_map(params_from_iter(args), |r| {
         Ok(Candidate {

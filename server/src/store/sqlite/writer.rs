@@ -181,6 +181,17 @@ impl Writer {
                 return;
             }
         };
+        // Where this transaction's search rows start: their FTS entries are added at its end.
+        let search_from = match super::search::last_id(&tx) {
+            Ok(id) => id,
+            Err(e) => {
+                let msg = e.to_string();
+                for cmd in group {
+                    fail_cmd(cmd, &msg);
+                }
+                return;
+            }
+        };
         let mut group_tx = Group {
             shared: &self.shared,
             tx: &tx,
@@ -242,6 +253,11 @@ impl Writer {
                 sql_error = Some(e.to_string());
             }
             done.push(item);
+        }
+        if sql_error.is_none()
+            && let Err(e) = super::search::sync(&tx, search_from)
+        {
+            sql_error = Some(e.to_string());
         }
         let failed = match sql_error {
             Some(msg) => {
