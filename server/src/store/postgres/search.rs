@@ -13,7 +13,7 @@ use tokio_postgres::types::ToSql;
 
 use super::handle::pg;
 use crate::store::StoreError;
-use crate::store::search::{Candidate, Cursor, RARE, SearchQuery};
+use crate::store::search::{Candidate, Cursor, SearchQuery};
 
 /// Indexes the rows of event `seq`'s envelope (replacing what was indexed for it).
 pub(super) async fn index(
@@ -77,102 +77,97 @@ const SCAN_TEST: &str = "(strpos(translate(summary, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'
     'abcdefghijklmnopqrstuvwxyz'), $1) > 0 OR strpos(translate(body, \
     'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz'), $1) > 0)";
 
-/// Whether the trigram indexes find `pattern` fewer than [`RARE`] times: then its matches
-/// are read from them and sorted; a commoner one (and one session's rows, which are few) is
-/// looked for in the rows in the hits' order (`search_rows_newest`), where its first page is
-/// near.
-async fn rare(client: &impl GenericClient, pattern: &str) -> Result<bool, StoreError> {
-    let stmt = client
-        .prepare_cached(
-            "SELECT count(*) FROM (SELECT 1 FROM search_rows
-             WHERE summary ILIKE $1 OR body ILIKE $1 LIMIT $2) AS found",
-        )
-        .await
-        .map_err(pg)?;
-    let found: i64 = client
-        .query_one(&stmt, &[&pattern, &(RARE as i64)])
-        .await
-        .map_err(pg)?
-        .get(0);
-    Ok((found as usize) < RARE)
+/// Rows looked at, newest first, before the trigram indexes are asked (see [`candidates`]).
+const WINDOW: i64 = 20_000;
+
+/// The hits' order, and the columns of a candidate.
+const ORDER: &str = "ORDER BY ts DESC, session COLLATE \"C\" DESC, seq DESC, rowno DESC";
+const COLUMNS: &str = "ts, session, seq, rowno, level, icon, summary, body";
+
+/// A place in the hits' order as the statements bind it.
+type Key = (f64, String, i64, i32);
+
+fn key(c: &Cursor) -> Key {
+    (
+        c.ts,
+        c.session.clone(),
+        c.seq as i64,
+        i32::try_from(c.row).unwrap_or(i32::MAX),
+    )
 }
 
-/// The next `n` candidates of `q` after `after`, in the hits' order (session ids compared
-/// bytewise, `COLLATE "C"`, as SQLite does).
-pub(super) async fn candidates(
-    client: &impl GenericClient,
-    q: &SearchQuery,
-    after: Option<&Cursor>,
-    n: usize,
-) -> Result<Vec<Candidate>, StoreError> {
-    let pattern = pattern(&q.text);
-    let folded = q.text.to_ascii_lowercase();
-    let n = n as i64;
-    let scan = q.session.is_some() || !rare(client, &pattern).await?;
-    let (first, test): (&(dyn ToSql + Sync), &str) = if scan {
-        (&folded, SCAN_TEST)
-    } else {
-        (&pattern, "(summary ILIKE $1 OR body ILIKE $1)")
+/// `q`'s filters, and a place the rows must come after, as ` AND …` conditions whose
+/// placeholders start at `$first`, and their arguments.
+fn conds<'a>(
+    q: &'a SearchQuery,
+    after: Option<&'a Key>,
+    first: usize,
+) -> (String, Vec<&'a (dyn ToSql + Sync)>) {
+    let mut sql = String::new();
+    let mut args: Vec<&'a (dyn ToSql + Sync)> = Vec::new();
+    let next = |arg: &'a (dyn ToSql + Sync), args: &mut Vec<&'a (dyn ToSql + Sync)>| {
+        args.push(arg);
+        first + args.len() - 1
     };
-    let mut args: Vec<&(dyn ToSql + Sync)> = vec![first, &n];
-    let mut sql = format!(
-        "SELECT ts, session, seq, rowno, level, icon, summary, body FROM search_rows WHERE {test}"
-    );
     if let Some(session) = &q.session {
-        args.push(session);
-        sql.push_str(&format!(" AND session = ${}", args.len()));
+        let i = next(session, &mut args);
+        sql.push_str(&format!(" AND session = ${i}"));
     }
     if let Some(level) = &q.level {
-        args.push(level);
-        sql.push_str(&format!(" AND level = ${}", args.len()));
+        let i = next(level, &mut args);
+        sql.push_str(&format!(" AND level = ${i}"));
     }
-    if let Some(agent) = &q.agent {
-        args.push(agent);
-        sql.push_str(&format!(
-            " AND session IN (SELECT id FROM sessions WHERE agent = ${})",
-            args.len()
-        ));
+    if let Some(since) = &q.since {
+        let i = next(since, &mut args);
+        sql.push_str(&format!(" AND ts >= ${i}"));
     }
-    if let Some(project) = &q.project {
-        args.push(project);
+    if let Some((ts, session, seq, row)) = after {
+        let (a, b, c, d) = (
+            next(ts, &mut args),
+            next(session, &mut args),
+            next(seq, &mut args),
+            next(row, &mut args),
+        );
         sql.push_str(&format!(
-            " AND session IN (SELECT id FROM sessions WHERE project = ${})",
-            args.len()
+            " AND (ts, session COLLATE \"C\", seq, rowno) < (${a}, ${b} COLLATE \"C\", ${c}, ${d})"
         ));
     }
     if let Some(tool) = &q.tool {
         // A call of the tool is an info row with an icon whose summary starts with its name
         // (the classifier's reading decides, in `Pager::take`).
-        args.push(tool);
+        let i = next(tool, &mut args);
         sql.push_str(&format!(
-            " AND level = 'info' AND icon IS NOT NULL AND left(summary, char_length(${0})) = ${0}",
-            args.len()
+            " AND level = 'info' AND icon IS NOT NULL AND left(summary, char_length(${i})) = ${i}"
         ));
     }
-    if let Some(since) = &q.since {
-        args.push(since);
-        sql.push_str(&format!(" AND ts >= ${}", args.len()));
-    }
-    let cursor;
-    if let Some(c) = after {
-        cursor = (c.seq as i64, i32::try_from(c.row).unwrap_or(i32::MAX));
-        let i = args.len();
-        args.extend([
-            &c.ts as &(dyn ToSql + Sync),
-            &c.session,
-            &cursor.0,
-            &cursor.1,
-        ]);
+    if let Some(agent) = &q.agent {
+        let i = next(agent, &mut args);
         sql.push_str(&format!(
-            " AND (ts, session COLLATE \"C\", seq, rowno) < (${}, ${} COLLATE \"C\", ${}, ${})",
-            i + 1,
-            i + 2,
-            i + 3,
-            i + 4
+            " AND session IN (SELECT id FROM sessions WHERE agent = ${i})"
         ));
     }
-    sql.push_str(" ORDER BY ts DESC, session COLLATE \"C\" DESC, seq DESC, rowno DESC LIMIT $2");
-    let rows = client.query(&sql, &args).await.map_err(pg)?;
+    if let Some(project) = &q.project {
+        let i = next(project, &mut args);
+        sql.push_str(&format!(
+            " AND session IN (SELECT id FROM sessions WHERE project = ${i})"
+        ));
+    }
+    (sql, args)
+}
+
+/// The rows of `sql` (whose `$1` is `text` and `$2` the limit `n`, then `more`) as candidates.
+/// Never a prepared statement: each is planned for its pattern (a generic plan, which cannot
+/// know it, scans the whole table).
+async fn fetch(
+    client: &impl GenericClient,
+    sql: &str,
+    text: &str,
+    n: i64,
+    more: Vec<&(dyn ToSql + Sync)>,
+) -> Result<Vec<Candidate>, StoreError> {
+    let mut args: Vec<&(dyn ToSql + Sync)> = vec![&text, &n];
+    args.extend(more);
+    let rows = client.query(sql, &args).await.map_err(pg)?;
     Ok(rows
         .iter()
         .map(|r| Candidate {
@@ -188,6 +183,65 @@ pub(super) async fn candidates(
             body: r.get(7),
         })
         .collect())
+}
+
+/// The next `n` candidates of `q` after `after`, in the hits' order (session ids compared
+/// bytewise, `COLLATE "C"`, as SQLite does).
+///
+/// One session's rows are few: each looked at. Else the [`WINDOW`] rows after `after` (that
+/// pass the filters) are looked at in the hits' order (`search_rows_newest`): a common query
+/// fills its page there. If not, the rest comes from the trigram indexes, after the window:
+/// what they find, sorted (a rare query's few matches).
+pub(super) async fn candidates(
+    client: &impl GenericClient,
+    q: &SearchQuery,
+    after: Option<&Cursor>,
+    n: usize,
+) -> Result<Vec<Candidate>, StoreError> {
+    let folded = q.text.to_ascii_lowercase();
+    let n = n as i64;
+    let after = after.map(key);
+    let (filters, args) = conds(q, after.as_ref(), 3);
+    if q.session.is_some() {
+        let sql = format!(
+            "SELECT {COLUMNS} FROM search_rows WHERE {SCAN_TEST}{filters} {ORDER} LIMIT $2"
+        );
+        return fetch(client, &sql, &folded, n, args).await;
+    }
+    let sql = format!(
+        "SELECT {COLUMNS} FROM (SELECT {COLUMNS} FROM search_rows WHERE TRUE{filters} {ORDER} \
+         LIMIT {WINDOW}) AS newest WHERE {SCAN_TEST} {ORDER} LIMIT $2"
+    );
+    let mut found = fetch(client, &sql, &folded, n, args).await?;
+    if found.len() as i64 >= n {
+        return Ok(found);
+    }
+    // Where the window ends: the rest is after it (none: the window held every row).
+    let (filters, args) = conds(q, after.as_ref(), 1);
+    let sql = format!(
+        "SELECT ts, session, seq, rowno FROM search_rows WHERE TRUE{filters} {ORDER} \
+         OFFSET {} LIMIT 1",
+        WINDOW - 1
+    );
+    let Some(end) = client.query_opt(&sql, &args).await.map_err(pg)? else {
+        return Ok(found);
+    };
+    let end: Key = (end.get(0), end.get(1), end.get(2), end.get(3));
+    let (filters, args) = conds(q, Some(&end), 3);
+    let sql = format!(
+        "SELECT {COLUMNS} FROM search_rows WHERE (summary ILIKE $1 OR body ILIKE $1){filters} \
+         {ORDER} LIMIT $2"
+    );
+    let rest = fetch(
+        client,
+        &sql,
+        &pattern(&q.text),
+        n - found.len() as i64,
+        args,
+    )
+    .await?;
+    found.extend(rest);
+    Ok(found)
 }
 
 #[cfg(test)]
