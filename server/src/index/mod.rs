@@ -37,12 +37,16 @@
 //! - [`row`]: the columns from a session's fold ([`Index`]), its status, a listed [`Entry`];
 //! - [`query`]: a page of the index as SQL (filters, sorts, keyset cursor), the columns' update;
 //! - [`usage`]: tokens and cost per group;
-//! - [`api`]: the HTTP handlers of `GET /api/sessions` and `GET /api/usage`.
+//! - [`api`]: the HTTP handlers of `GET /api/sessions` and `GET /api/usage`;
+//! - [`feed`]: the index's live feed, one SSE stream of changed entries
+//!   (`GET /api/index/stream`, its handler in [`stream`]).
 
 pub mod api;
+pub mod feed;
 pub mod log;
 pub mod query;
 pub mod row;
+pub mod stream;
 pub mod usage;
 
 pub use log::{IndexFold, TITLE_CHARS, is_placeholder, prompt_title, title};
