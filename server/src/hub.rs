@@ -15,8 +15,8 @@ use serde::Serialize;
 use tokio::sync::broadcast;
 
 use crate::badges::Badges;
+use crate::feed::IndexFeed;
 use crate::fold::{LivePreview, SessionFold};
-use crate::index::feed::IndexFeed;
 
 /// How many batches a slow client may fall behind before it backfills from the database.
 const BROADCAST_CAPACITY: usize = 512;
@@ -207,7 +207,7 @@ impl Hub {
 /// when asked for (a partial-message preview, which is not stored, goes with them).
 ///
 /// Every publish goes through [`Hubs::publish`], which also marks the session in the index's
-/// live feed (`crate::index::feed`).
+/// live feed (`crate::feed`).
 #[derive(Default)]
 pub struct Hubs {
     map: Mutex<HashMap<String, Arc<Hub>>>,

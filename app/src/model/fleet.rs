@@ -85,7 +85,12 @@ pub fn encode(s: &str) -> String {
 /// The index's URL (relative to the start page) for `f`, from `cursor` (the first page when
 /// `None`): `api/sessions?limit=50&sort=errors&agent=codex…`.
 pub fn index_url(f: &Filters, cursor: Option<&str>) -> String {
-    let mut url = format!("api/sessions?limit={TABLE_PAGE}&sort={}", f.sort.as_str());
+    index_url_of(f, cursor, TABLE_PAGE)
+}
+
+/// [`index_url`] for a page of `limit` sessions (the server takes at most 1000).
+pub fn index_url_of(f: &Filters, cursor: Option<&str>, limit: u32) -> String {
+    let mut url = format!("api/sessions?limit={limit}&sort={}", f.sort.as_str());
     for (k, v) in [
         ("agent", f.agent.trim()),
         ("status", f.status.trim()),
@@ -128,6 +133,9 @@ pub struct IndexRow {
     pub live: bool,
     /// When it started: the log's own first time, else when the server made it.
     pub started: Option<f64>,
+    /// When the server made it (the index's `started`: what the sorts order by after their
+    /// key).
+    pub made: f64,
     /// Seconds between the log's first and last times.
     pub duration: Option<f64>,
     /// Turns started.
@@ -176,7 +184,9 @@ pub fn parse_index(v: &Value) -> IndexPage {
     }
 }
 
-fn index_row(s: &Value) -> Option<IndexRow> {
+/// One entry of the index (`GET /api/sessions`' `sessions[i]`, or the index stream's
+/// `session` event); `None` without an id.
+pub fn index_row(s: &Value) -> Option<IndexRow> {
     let id = str_of(s, "id")?;
     let tokens = s
         .get("tokens")
@@ -190,6 +200,7 @@ fn index_row(s: &Value) -> Option<IndexRow> {
         status: str_of(s, "status").unwrap_or_default(),
         live: s.get("live").and_then(Value::as_bool).unwrap_or(false),
         started: num(s, "started_at").or_else(|| num(s, "started")),
+        made: num(s, "started").unwrap_or(0.0),
         duration: num(s, "duration"),
         turns: s.get("turns").and_then(Value::as_u64).unwrap_or(0),
         errors: s.get("errors").and_then(Value::as_u64).unwrap_or(0),

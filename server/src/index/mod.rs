@@ -38,11 +38,10 @@
 //! - [`query`]: a page of the index as SQL (filters, sorts, keyset cursor), the columns' update;
 //! - [`usage`]: tokens and cost per group;
 //! - [`api`]: the HTTP handlers of `GET /api/sessions` and `GET /api/usage`;
-//! - [`feed`]: the index's live feed, one SSE stream of changed entries
-//!   (`GET /api/index/stream`, its handler in [`stream`]).
+//! - [`stream`]: the handler of `GET /api/index/stream`, the index live: one SSE stream of
+//!   the changed entries (which sessions changed, and the sending: `crate::feed`).
 
 pub mod api;
-pub mod feed;
 pub mod log;
 pub mod query;
 pub mod row;

@@ -1,9 +1,9 @@
-//! `GET /api/index/stream`: the index's live feed ([`super::feed`]) as server-sent events,
+//! `GET /api/index/stream`: the index's live feed ([`crate::feed`]) as server-sent events,
 //! routed by `crate::api` behind its token check (a share link's token never reaches it).
 //!
 //! Each frame is `event: session` with a session's entry as `GET /api/sessions` lists it
 //! (whatever the reader's filters: the page applies them), sent when the entry changed, at
-//! most once per session per [`super::feed::EVERY`]; `event: reset` when this client fell
+//! most once per session per [`crate::feed::EVERY`]; `event: reset` when this client fell
 //! behind (read the index again); a `: keep-alive` comment every `keep_alive`. The client
 //! reads the index (`GET /api/sessions`) after the stream opened, so no change falls between.
 
@@ -14,8 +14,8 @@ use axum::extract::State;
 use axum::response::Response;
 use tokio::sync::{broadcast, mpsc, watch};
 
-use super::feed::{self, RESET_FRAME};
 use crate::error::AppError;
+use crate::feed::{self, RESET_FRAME};
 use crate::sse::{response, stopped};
 use crate::state::AppState;
 
@@ -37,7 +37,9 @@ pub(crate) async fn stream(State(state): State<AppState>) -> Result<Response, Ap
                 }
             }
         };
-        tokio::spawn(feed::run(index, entry_of, state.shutdown()));
+        let mut shutdown = state.shutdown();
+        let until = async move { stopped(&mut shutdown).await };
+        tokio::spawn(feed::run(index, entry_of, until));
     }
     // Small: a slow client holds back a few frames, then lags the broadcast (and is reset).
     let (tx, out) = mpsc::channel::<Bytes>(4);

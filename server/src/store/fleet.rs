@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use super::{Backend, SearchPage, SearchQuery, Store, StoreError};
-use crate::index::feed::IndexFeed;
+use crate::feed::IndexFeed;
 
 impl Store {
     /// The sessions' hubs, whichever backend.
@@ -15,7 +15,7 @@ impl Store {
         }
     }
 
-    /// The index's live feed (`crate::index::feed`): the sessions whose entries changed.
+    /// The index's live feed (`crate::feed`): the sessions whose entries changed.
     pub fn index_feed(&self) -> &Arc<IndexFeed> {
         self.hubs().feed()
     }

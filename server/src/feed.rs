@@ -1,6 +1,7 @@
-//! The index's live feed (`GET /api/index/stream`): one stream for the whole index, not one
-//! per session. Whatever changes a session's index entry (made, appended to, ended, opened
-//! again; here or, on PostgreSQL, on another replica) goes through its hub's publish
+//! The sessions' index's live feed (`GET /api/index/stream`, its handler in
+//! `crate::index::stream`): one stream for the whole index, not one per session. Whatever
+//! changes a session's index entry (made, appended to, ended, opened again; here or, on
+//! PostgreSQL, on another replica) goes through its hub's publish
 //! ([`crate::hub::Hubs::publish`]) or the replicas' `LISTEN`, which mark the session here
 //! ([`IndexFeed::changed`]: an insert into a set, so a writer never waits for a reader).
 //!
@@ -129,18 +130,19 @@ pub fn session_frame(entry: &serde_json::Value) -> Bytes {
     Bytes::from(out)
 }
 
-/// The sending task: until nobody listens (or the server shuts down), each marked session's
-/// entry, read by `entry_of` (`None`: no such session, nothing sent), at most once per
-/// [`EVERY`].
+/// The sending task: until nobody listens (or `until` resolves: the server shuts down), each
+/// marked session's entry, read by `entry_of` (`None`: no such session, nothing sent), at
+/// most once per [`EVERY`].
 pub async fn run<F, Fut>(
     feed: Arc<IndexFeed>,
     entry_of: F,
-    mut shutdown: tokio::sync::watch::Receiver<bool>,
+    until: impl std::future::Future<Output = ()>,
 ) where
     F: Fn(String) -> Fut,
     Fut: std::future::Future<Output = Option<serde_json::Value>>,
 {
     let mut sent: HashMap<String, Instant> = HashMap::new();
+    let mut until = std::pin::pin!(until);
     loop {
         let now = Instant::now();
         sent.retain(|_, at| *at + EVERY > now);
@@ -155,11 +157,11 @@ pub async fn run<F, Fut>(
             let _ = feed.tx.send(session_frame(&entry));
             sent.insert(id, Instant::now());
         }
-        let until = next.unwrap_or_else(|| Instant::now() + Duration::from_secs(1));
+        let wait = next.unwrap_or_else(|| Instant::now() + Duration::from_secs(1));
         tokio::select! {
             () = feed.wake.notified() => {}
-            () = tokio::time::sleep_until(until) => {}
-            () = crate::sse::stopped(&mut shutdown) => {
+            () = tokio::time::sleep_until(wait) => {}
+            () = &mut until => {
                 feed.lock().running = false;
                 return;
             }
