@@ -131,11 +131,9 @@ pub struct IndexRow {
     pub status: String,
     /// Whether its producer is still running (its last turn may have ended all the same).
     pub live: bool,
-    /// When it started: the log's own first time, else when the server made it.
+    /// When it started: the log's own first time, else when the server made it (what the
+    /// index's sorts order by after their key).
     pub started: Option<f64>,
-    /// When the server made it (the index's `started`: what the sorts order by after their
-    /// key).
-    pub made: f64,
     /// Seconds between the log's first and last times.
     pub duration: Option<f64>,
     /// Turns started.
@@ -200,7 +198,6 @@ pub fn index_row(s: &Value) -> Option<IndexRow> {
         status: str_of(s, "status").unwrap_or_default(),
         live: s.get("live").and_then(Value::as_bool).unwrap_or(false),
         started: num(s, "started_at").or_else(|| num(s, "started")),
-        made: num(s, "started").unwrap_or(0.0),
         duration: num(s, "duration"),
         turns: s.get("turns").and_then(Value::as_u64).unwrap_or(0),
         errors: s.get("errors").and_then(Value::as_u64).unwrap_or(0),

@@ -59,16 +59,18 @@ pub fn passes(f: &Filters, row: &IndexRow) -> bool {
 }
 
 /// The server's order for `sort` (`Less`: `a` is shown first): the sort's key, highest
-/// first (an unknown cost as -1), then the newest made, then the id.
+/// first (an unknown cost as -1), then the newest start (the log's own first time, else
+/// when the server made it), then the id.
 pub fn order(sort: Sort, a: &IndexRow, b: &IndexRow) -> Ordering {
     let key = |r: &IndexRow| match sort {
         Sort::Newest => 0.0,
         Sort::Cost => r.cost.unwrap_or(-1.0),
         Sort::Errors => r.errors as f64,
     };
+    let started = |r: &IndexRow| r.started.unwrap_or(0.0);
     key(b)
         .total_cmp(&key(a))
-        .then(b.made.total_cmp(&a.made))
+        .then(started(b).total_cmp(&started(a)))
         .then_with(|| a.id.cmp(&b.id))
 }
 
@@ -141,9 +143,9 @@ mod tests {
 
     use super::*;
 
-    fn row(id: &str, made: f64, cost: Option<f64>, errors: u64) -> IndexRow {
+    fn row(id: &str, started: f64, cost: Option<f64>, errors: u64) -> IndexRow {
         index_row(
-            &json!({"id": id, "title": format!("Title {id}"), "started": made,
+            &json!({"id": id, "title": format!("Title {id}"), "started": started,
             "cost": cost, "errors": errors, "status": "live", "agent": "codex",
             "project": "/w/app"}),
         )
@@ -183,7 +185,13 @@ mod tests {
         let mut rows = newest();
         assert!(upsert(&mut rows, row("d", 40.0, None, 0), &f, false));
         assert_eq!(ids(&rows), ["d", "c", "b", "a"], "the newest on top");
-        // Made at the same time as `b`: the id decides.
+        // The log's own start goes before when the server made it.
+        let mut logged = row("logged", 99.0, None, 0);
+        logged.started = Some(15.0);
+        let mut by_log = newest();
+        assert!(upsert(&mut by_log, logged, &f, false));
+        assert_eq!(ids(&by_log), ["c", "b", "logged", "a"]);
+        // Started at the same time as `b`: the id decides.
         assert!(upsert(&mut rows, row("ba", 20.0, None, 0), &f, true));
         assert_eq!(ids(&rows), ["d", "c", "b", "ba", "a"]);
         // Older than every row shown while more pages exist: it comes with a later page.
@@ -280,11 +288,11 @@ mod tests {
 
     #[test]
     fn the_streams_events_parse() {
-        let data = json!({"id": "s1", "title": "T", "started": 5.5, "status": "ok",
-            "live": false, "turns": 2, "cost": null});
+        let data = json!({"id": "s1", "title": "T", "started": 5.5, "started_at": 4.5,
+            "status": "ok", "live": false, "turns": 2, "cost": null});
         match IndexMsg::parse("session", Some(&data.to_string())) {
             Some(IndexMsg::Session(r)) => {
-                assert_eq!((r.id.as_str(), r.made, r.turns), ("s1", 5.5, 2));
+                assert_eq!((r.id.as_str(), r.started, r.turns), ("s1", Some(4.5), 2));
                 assert_eq!(r.status, "ok");
             }
             other => panic!("{other:?}"),
