@@ -117,14 +117,23 @@ test("the start page's table, filters, sort and search across every session", { 
 });
 
 test("a session posted while the start page is open shows in its table, live, without polling", { skip: !HAS_SERVE && "hiveterm serve not built", timeout: 60_000 }, async () => {
-  const page = await openPage(browser, `${base}/`);
+  // The page's reads of the index and its stream, from its first request on.
+  const context = await browser.newContext({ viewport: { width: 1200, height: 800 }, colorScheme: "dark" });
   const reads = [];
-  page.on("request", (r) => {
-    if (new URL(r.url()).pathname === "/api/sessions") reads.push(Date.now());
+  const streams = [];
+  context.on("request", (r) => {
+    const p = new URL(r.url()).pathname;
+    if (p === "/api/sessions") reads.push(Date.now());
+    if (p === "/api/index/stream") streams.push(r.url());
   });
-  const stream = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/index/stream");
+  const opened = new Promise((resolve) =>
+    context.on("response", (r) => {
+      if (new URL(r.url()).pathname === "/api/index/stream") resolve(r.status());
+    }),
+  );
+  const page = await openPage(browser, `${base}/`, { context });
   await page.waitForFunction(() => document.querySelectorAll(".sessions tbody tr").length >= 3);
-  assert.equal((await stream).status(), 200);
+  assert.equal(await opened, 200);
   await page.evaluate(() => {
     window.notReloaded = true;
   });
@@ -145,6 +154,7 @@ test("a session posted while the start page is open shows in its table, live, wi
   // Past the old 5 s poll: the stream alone kept the table current.
   await page.waitForTimeout(Math.max(0, quietFrom + 5_500 - Date.now()));
   assert.deepEqual(reads.filter((t) => t >= quietFrom), [], "no read of the index while the stream is open");
+  assert.equal(streams.length, 1, "one stream for the whole index");
   assert.equal(await page.evaluate(() => window.notReloaded), true, "no reload");
   assert.deepEqual(page.errors, []);
   await page.context().close();
