@@ -1,8 +1,9 @@
 // The start page as the fleet's index (issue 22): real logs of three agents posted as
 // sessions show in the sessions' table with their agent, status and errors; the agent filter
 // and the errors sort ask the index again; one search box finds a command across every
-// session, and its hit opens that session at the row (`/s/{id}#seq=N`). Skipped when the
-// binary has no `serve` yet.
+// session, and its hit opens that session at the row (`/s/{id}#seq=N`); a session posted
+// while the page is open shows in the table through the index's stream, without a reload or
+// a poll. Skipped when the binary has no `serve` yet.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -86,8 +87,9 @@ test("the start page's table, filters, sort and search across every session", { 
   const want = Object.values(byId).sort((a, b) => b.errors - a.errors).map((s) => s.errors);
   await page.waitForFunction((w) => [...document.querySelectorAll(".sessions tbody tr")].map((t) => Number(t.children[7].textContent)).join() === w, want.join());
   assert.equal((await tableRows(page))[0].id, "e2e-claude");
-  // The refresh keeps the filters: still sorted by errors after it.
-  await page.waitForTimeout(5_500);
+  // A while later (the stream open, the index read again when it opened): still sorted by
+  // errors.
+  await page.waitForTimeout(1_500);
   assert.equal(await page.$eval(".filter-sort", (s) => s.value), "errors");
   assert.equal((await tableRows(page))[0].id, "e2e-claude");
 
@@ -111,6 +113,50 @@ test("the start page's table, filters, sort and search across every session", { 
   await page.waitForSelector('.live .row.current[data-seq="4"]', { timeout: 15_000 });
   assert.deepEqual(page.errors, []);
   assert.deepEqual(page.remoteRequests, []);
+  await page.context().close();
+});
+
+test("a session posted while the start page is open shows in its table, live, without polling", { skip: !HAS_SERVE && "hiveterm serve not built", timeout: 60_000 }, async () => {
+  // The page's reads of the index and its stream, from its first request on.
+  const context = await browser.newContext({ viewport: { width: 1200, height: 800 }, colorScheme: "dark" });
+  const reads = [];
+  const streams = [];
+  context.on("request", (r) => {
+    const p = new URL(r.url()).pathname;
+    if (p === "/api/sessions") reads.push(Date.now());
+    if (p === "/api/index/stream") streams.push(r.url());
+  });
+  const opened = new Promise((resolve) =>
+    context.on("response", (r) => {
+      if (new URL(r.url()).pathname === "/api/index/stream") resolve(r.status());
+    }),
+  );
+  const page = await openPage(browser, `${base}/`, { context });
+  await page.waitForFunction(() => document.querySelectorAll(".sessions tbody tr").length >= 3);
+  assert.equal(await opened, 200);
+  await page.evaluate(() => {
+    window.notReloaded = true;
+  });
+  // The read when the stream opened has gone; from here on, no read of the index.
+  await page.waitForTimeout(500);
+  const quietFrom = Date.now();
+  const r = await fetch(`${base}/api/sessions/e2e-live/events?title=Live%20one`, { method: "POST", headers: NDJSON, body: '{"kind":"note","text":"hello"}\n' });
+  assert.equal(r.status, 200, await r.text());
+  await page.waitForSelector('.sessions tr[data-session="e2e-live"]', { timeout: 2_000 });
+  const rows = await tableRows(page);
+  assert.equal(rows[0].id, "e2e-live", "the newest on top");
+  assert.equal(rows[0].status, "live");
+  assert.equal(await page.$eval('.sessions tr[data-session="e2e-live"] td.title a', (a) => a.textContent), "Live one");
+  // Ended: its row changes in place.
+  await fetch(`${base}/api/sessions/e2e-live/end`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+  await page.waitForFunction(() => document.querySelector('.sessions tr[data-session="e2e-live"] .status')?.textContent === "ok", null, { timeout: 2_000 });
+  assert.equal((await tableRows(page))[0].id, "e2e-live");
+  // Past the old 5 s poll: the stream alone kept the table current.
+  await page.waitForTimeout(Math.max(0, quietFrom + 5_500 - Date.now()));
+  assert.deepEqual(reads.filter((t) => t >= quietFrom), [], "no read of the index while the stream is open");
+  assert.equal(streams.length, 1, "one stream for the whole index");
+  assert.equal(await page.evaluate(() => window.notReloaded), true, "no reload");
+  assert.deepEqual(page.errors, []);
   await page.context().close();
 });
 

@@ -4,6 +4,7 @@
 //! |----------------------------------------------|-----------------------------------------|
 //! | `GET  /sessions?limit&cursor&sort&agent&project&status&q` | `{"sessions": [index entry…], "next", "next_before"}` (`crate::index`) |
 //! | `GET  /usage?by&since`                       | tokens and cost per group (`crate::index`) |
+//! | `GET  /index/stream`                         | SSE of changed index entries (`crate::index::stream`) |
 //! | `GET  /sessions/{id}`                        | the session's index entry, as listed    |
 //! | `GET  /sessions/{id}/state`                  | `SessionInfo` + badges                  |
 //! | `GET  /sessions/{id}/summary`                | the postmortem `classifier::Summary`    |
@@ -109,6 +110,7 @@ pub fn router(state: AppState, extra: Router<AppState>) -> Router<AppState> {
     Router::new()
         .route("/sessions", get(crate::index::api::list_sessions))
         .route("/usage", get(crate::index::api::usage))
+        .route("/index/stream", get(crate::index::stream::stream))
         .route("/sessions/{id}", get(get_session))
         .route("/sessions/{id}/state", get(get_state))
         .route("/sessions/{id}/summary", get(get_summary))

@@ -15,6 +15,7 @@ use serde::Serialize;
 use tokio::sync::broadcast;
 
 use crate::badges::Badges;
+use crate::feed::IndexFeed;
 use crate::fold::{LivePreview, SessionFold};
 
 /// How many batches a slow client may fall behind before it backfills from the database.
@@ -204,10 +205,14 @@ impl Hub {
 /// meanwhile, so every other request goes on). Beyond [`MAX_HUBS`], hubs nobody holds (no
 /// stream, no request, not in a write) are dropped: they are loaded again from the database
 /// when asked for (a partial-message preview, which is not stored, goes with them).
+///
+/// Every publish goes through [`Hubs::publish`], which also marks the session in the index's
+/// live feed (`crate::feed`).
 #[derive(Default)]
 pub struct Hubs {
     map: Mutex<HashMap<String, Arc<Hub>>>,
     loading: Mutex<HashMap<String, Arc<Mutex<()>>>>,
+    feed: Arc<IndexFeed>,
 }
 
 /// How many hubs stay loaded before idle ones are dropped.
@@ -217,6 +222,25 @@ impl Hubs {
     /// The locked map (the writer inserts the hubs of sessions it created after the commit).
     pub fn lock(&self) -> MutexGuard<'_, HashMap<String, Arc<Hub>>> {
         self.map.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The index's live feed (`GET /api/index/stream`).
+    pub fn feed(&self) -> &Arc<IndexFeed> {
+        &self.feed
+    }
+
+    /// [`Hub::publish`] on `hub` (session `id`'s), then `id` marked in the index's live feed.
+    pub fn publish(
+        &self,
+        hub: &Hub,
+        info: SessionInfo,
+        fold: SessionFold,
+        preview_changed: bool,
+        frames: Option<Vec<u8>>,
+    ) {
+        let id = info.id.clone();
+        hub.publish(info, fold, preview_changed, frames);
+        self.feed.changed(&id);
     }
 
     /// The hub of `id` if it is loaded.

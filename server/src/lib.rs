@@ -24,7 +24,9 @@
 //!   title, status, turns, errors, tokens, cost, first error), columns of the sessions table
 //!   set from the fold by the writers; `GET /api/sessions`' filters, sorts and keyset cursor,
 //!   and usage (`GET /api/usage`, `hiveterm usage`).
-//! - `hub`: per-session live state and the broadcast of committed, pre-rendered frames.
+//! - `hub`: per-session live state and the broadcast of committed, pre-rendered frames;
+//!   `feed`: the sessions whose index entries changed, sent to the index's one live stream
+//!   (`GET /api/index/stream`, at most once per session per 250 ms).
 //! - `api` and `sse`: the HTTP handlers (their query strings typed in `query`); `web`: the
 //!   page's files and its CSP.
 //! - [`notes`]: notes on a session's rows — the rules, the owner's and a comment link's
@@ -82,6 +84,7 @@ pub(crate) mod badges;
 mod clock;
 pub mod error;
 pub mod export;
+pub(crate) mod feed;
 pub(crate) mod fold;
 pub mod forward;
 pub mod guard;

@@ -668,6 +668,7 @@ async fn auth(postgres: bool) {
         "/api/sessions?sort=cost",
         "/api/usage",
         "/api/usage?by=agent",
+        "/api/index/stream",
     ] {
         let (status, _, _) = send(a, "GET", path, &[], vec![]).await;
         assert_eq!(status, StatusCode::UNAUTHORIZED, "{path}");
@@ -685,7 +686,7 @@ async fn auth(postgres: bool) {
             "{path} with a share token"
         );
     }
-    for path in ["sessions", "usage", "usage?by=agent"] {
+    for path in ["sessions", "usage", "usage?by=agent", "index/stream"] {
         let (status, _, _) = send(
             a,
             "GET",

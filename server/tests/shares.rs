@@ -334,6 +334,7 @@ async fn a_share_token_opens_nothing_else() {
     let cookie = format!("token={token}");
     let paths = [
         ("GET", "/api/sessions".to_owned()),
+        ("GET", "/api/index/stream".to_owned()),
         ("GET", "/api/sessions/mine".to_owned()),
         ("GET", "/api/sessions/mine/state".to_owned()),
         ("GET", "/api/sessions/mine/summary".to_owned()),

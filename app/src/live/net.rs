@@ -152,6 +152,35 @@ pub async fn search(url: &str) -> Result<crate::model::fleet::HitPage, Failure> 
         .map(|v| crate::model::fleet::parse_hits(&v))
 }
 
+/// Follows the index's stream (`GET /api/index/stream`, with the page's `?token=`), calling
+/// `on` with each event, for as long as the page lives (the browser reconnects by itself;
+/// each (re)connection is an [`IndexMsg::Open`]).
+///
+/// [`IndexMsg::Open`]: crate::model::fleet_live::IndexMsg::Open
+pub fn index_stream(
+    on: impl Fn(crate::model::fleet_live::IndexMsg) + 'static,
+) -> Result<(), String> {
+    use crate::model::fleet_live::{INDEX_EVENTS, IndexMsg};
+    let url = with_token("api/index/stream", page_token().as_deref());
+    let mut es = EventSource::new(&url).map_err(|e| e.to_string())?;
+    let on = std::rc::Rc::new(on);
+    for name in INDEX_EVENTS {
+        let mut events = es.subscribe(name).map_err(|e| e.to_string())?;
+        let on = on.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            while let Some(item) = events.next().await {
+                if let Ok((_, ev)) = item
+                    && let Some(msg) = IndexMsg::parse(name, ev.data().as_string().as_deref())
+                {
+                    on(msg);
+                }
+            }
+        });
+    }
+    std::mem::forget(es);
+    Ok(())
+}
+
 /// Follows the SSE stream after seq `after`, calling `on` with each message, for as long as
 /// the page lives. The browser's `EventSource` reconnects by itself and resumes with
 /// `Last-Event-ID` (but not after an answer other than `200`: then it stays closed). Each

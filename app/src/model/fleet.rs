@@ -85,7 +85,12 @@ pub fn encode(s: &str) -> String {
 /// The index's URL (relative to the start page) for `f`, from `cursor` (the first page when
 /// `None`): `api/sessions?limit=50&sort=errors&agent=codex…`.
 pub fn index_url(f: &Filters, cursor: Option<&str>) -> String {
-    let mut url = format!("api/sessions?limit={TABLE_PAGE}&sort={}", f.sort.as_str());
+    index_url_of(f, cursor, TABLE_PAGE)
+}
+
+/// [`index_url`] for a page of `limit` sessions (the server takes at most 1000).
+pub fn index_url_of(f: &Filters, cursor: Option<&str>, limit: u32) -> String {
+    let mut url = format!("api/sessions?limit={limit}&sort={}", f.sort.as_str());
     for (k, v) in [
         ("agent", f.agent.trim()),
         ("status", f.status.trim()),
@@ -126,7 +131,8 @@ pub struct IndexRow {
     pub status: String,
     /// Whether its producer is still running (its last turn may have ended all the same).
     pub live: bool,
-    /// When it started: the log's own first time, else when the server made it.
+    /// When it started: the log's own first time, else when the server made it (what the
+    /// index's sorts order by after their key).
     pub started: Option<f64>,
     /// Seconds between the log's first and last times.
     pub duration: Option<f64>,
@@ -176,7 +182,9 @@ pub fn parse_index(v: &Value) -> IndexPage {
     }
 }
 
-fn index_row(s: &Value) -> Option<IndexRow> {
+/// One entry of the index (`GET /api/sessions`' `sessions[i]`, or the index stream's
+/// `session` event); `None` without an id.
+pub fn index_row(s: &Value) -> Option<IndexRow> {
     let id = str_of(s, "id")?;
     let tokens = s
         .get("tokens")

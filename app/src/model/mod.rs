@@ -12,12 +12,15 @@
 //! - [`summary`]: the summary header's strings from a log's summary, and when a live view
 //!   fetches it again.
 //! - [`fleet`]: the start page's fleet index and search across every session: the API's
-//!   answers as typed rows, the filters' query strings, how cost, duration and tokens read.
+//!   answers as typed rows, the filters' query strings, how cost, duration and tokens read;
+//!   [`fleet_live`]: the table kept live by the index's stream (a changed entry put where
+//!   the sort and filters say).
 //! - [`byte_cache`]: text by key, bounded by bytes, oldest first out (bodies and markdown
 //!   HTML kept for rows drawn again).
 
 pub mod byte_cache;
 pub mod fleet;
+pub mod fleet_live;
 pub mod layout;
 pub mod nav;
 pub mod nest;

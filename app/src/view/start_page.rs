@@ -1,35 +1,46 @@
 //! The start page: how to open a log and, when a hiveterm server serves the page, the fleet's
 //! index: one search box across every session ([`FleetSearch`]), the filters
-//! ([`SessionFilters`]) and the sessions' table ([`SessionTable`]), its first page kept
-//! current while the server answers (none of it on a static host).
+//! ([`SessionFilters`]) and the sessions' table ([`SessionTable`]), kept live by the index's
+//! stream (`GET /api/index/stream`: each changed session put in its place, through
+//! `model::fleet_live`) and read again when the stream (re)opens and every minute (none of
+//! it on a static host).
 
 use leptos::prelude::*;
 
 use crate::live::net;
-use crate::model::fleet::{Filters, IndexPage, IndexRow, index_url, joined};
+use crate::model::fleet::{
+    Filters, IndexPage, IndexRow, TABLE_PAGE, index_url, index_url_of, joined,
+};
+use crate::model::fleet_live::{IndexMsg, Reads, upsert};
 use crate::view::fleet_search::FleetSearch;
 use crate::view::session_filters::SessionFilters;
 use crate::view::session_table::SessionTable;
 
-/// How often the first page of the index is asked for again.
-const REFRESH: std::time::Duration = std::time::Duration::from_secs(5);
+/// How often the rows shown are asked for again, whatever the stream said (a stream that
+/// dropped and has not reconnected yet leaves nothing stale for longer).
+const REFRESH: std::time::Duration = std::time::Duration::from_secs(60);
 
-/// The index as the start page holds it: the filters, the first page (refreshed) and the
-/// pages after it ("more…").
+/// The most sessions one read of the index answers (the server's largest page).
+const MOST: u32 = 1000;
+
+/// The index as the start page holds it: the filters, the rows shown (the first page and
+/// those after it, "more…"), kept live by the index's stream.
 #[derive(Clone, Copy)]
 pub struct Fleet {
     /// Whether a server answered the index (else the page is on a static host).
     pub served: RwSignal<bool>,
     /// What the reader filters and sorts by.
     pub filters: RwSignal<Filters>,
-    /// The first page.
-    first: RwSignal<Vec<IndexRow>>,
-    /// The pages after it, as asked for.
-    more: RwSignal<Vec<IndexRow>>,
+    /// The rows shown, in the index's order.
+    rows: RwSignal<Vec<IndexRow>>,
     /// The cursor of the page after the last shown.
     pub next: RwSignal<Option<String>>,
     /// Why the last ask failed, while it does.
     pub error: RwSignal<Option<String>>,
+    /// The reads of the index under way and the stream's rows received meanwhile.
+    reads: StoredValue<Reads>,
+    /// Whether the stream is followed (from the first answer on).
+    following: StoredValue<bool>,
 }
 
 impl Fleet {
@@ -38,57 +49,108 @@ impl Fleet {
         Fleet {
             served: RwSignal::new(false),
             filters: RwSignal::new(Filters::default()),
-            first: RwSignal::new(Vec::new()),
-            more: RwSignal::new(Vec::new()),
+            rows: RwSignal::new(Vec::new()),
             next: RwSignal::new(None),
             error: RwSignal::new(None),
+            reads: StoredValue::new(Reads::default()),
+            following: StoredValue::new(false),
         }
     }
 
-    /// The rows shown: the first page, then the pages after it.
+    /// The rows shown.
     pub fn rows(self) -> Signal<Vec<IndexRow>> {
-        Signal::derive(move || self.first.with(|f| self.more.with(|m| joined(f, m))))
+        self.rows.into()
     }
 
-    /// Asks for the first page now and every [`REFRESH`] after, for as long as the server
-    /// answers (on a static host the first ask fails and nothing repeats); and again at once
-    /// whenever the filters change (the pages after it dropped).
+    /// Asks for the first page now; once a server answered, follows the index's stream
+    /// (each changed session put into the rows; read again when it (re)opens or says
+    /// `reset`) and reads the rows shown again every [`REFRESH`]. On a static host the first
+    /// ask fails and nothing more is asked. The rows are read again at once whenever the
+    /// filters change (the pages after the first dropped).
     pub fn start(self) {
-        self.load_first(true);
+        self.read(TABLE_PAGE);
         Effect::new(move |seen: Option<()>| {
             self.filters.track();
             if seen.is_some() {
-                self.more.set(Vec::new());
-                self.next.set(None);
-                self.load_first(false);
+                self.read(TABLE_PAGE);
             }
         });
     }
 
-    fn load_first(self, repeat: bool) {
+    /// Reads the index again: the first `limit` rows (those shown), replacing them, with
+    /// the stream's rows received meanwhile put over them; the first answer starts the
+    /// stream and the refresh.
+    fn read(self, limit: u32) {
         let sent = self.filters.get_untracked();
+        self.reads.update_value(Reads::begin);
         leptos::task::spawn_local(async move {
-            let got = net::index_page(&index_url(&sent, None)).await;
+            let got = net::index_page(&index_url_of(&sent, None, limit)).await;
+            let mut since = Vec::new();
+            self.reads.update_value(|r| since = r.end());
             // An answer for filters no longer set is dropped.
-            let current = self.filters.get_untracked() == sent;
+            if self.filters.get_untracked() != sent {
+                return;
+            }
             match got {
-                Ok(page) if current => {
+                Ok(page) => {
                     self.served.set(true);
                     self.error.set(None);
-                    if self.more.with_untracked(Vec::is_empty) {
-                        set_if_changed(self.next, page.next);
+                    let mut rows = page.rows;
+                    let complete = page.next.is_none();
+                    for row in since {
+                        upsert(&mut rows, row, &sent, complete);
                     }
-                    set_if_changed(self.first, page.rows);
+                    set_if_changed(self.next, page.next);
+                    set_if_changed(self.rows, rows);
+                    if !self.following.get_value() {
+                        self.following.set_value(true);
+                        self.follow();
+                    }
                 }
-                Err(e) if current && self.served.get_untracked() => {
-                    self.error.set(Some(e.to_string()));
-                }
-                _ => {}
-            }
-            if repeat && (self.served.get_untracked() || !current) {
-                set_timeout(move || self.load_first(true), REFRESH);
+                Err(e) if self.served.get_untracked() => self.error.set(Some(e.to_string())),
+                Err(_) => {}
             }
         });
+    }
+
+    /// Reads the rows shown again, as many as are shown.
+    fn reread(self) {
+        let shown = self.rows.with_untracked(Vec::len);
+        let limit = u32::try_from(shown).unwrap_or(MOST).clamp(TABLE_PAGE, MOST);
+        self.read(limit);
+    }
+
+    /// Follows the index's stream, and reads the rows again every [`REFRESH`].
+    fn follow(self) {
+        let on = move |msg: IndexMsg| match msg {
+            IndexMsg::Session(row) => self.changed(*row),
+            IndexMsg::Open | IndexMsg::Reset => self.reread(),
+            IndexMsg::Error => {}
+        };
+        if let Err(e) = net::index_stream(on) {
+            leptos::logging::warn!("the index's stream: {e}");
+        }
+        fn again(fleet: Fleet) {
+            set_timeout(
+                move || {
+                    fleet.reread();
+                    again(fleet);
+                },
+                REFRESH,
+            );
+        }
+        again(self);
+    }
+
+    /// A session's entry changed: put into the rows (and kept for the reads under way).
+    fn changed(self, row: IndexRow) {
+        self.reads.update_value(|r| r.seen(&row));
+        let f = self.filters.get_untracked();
+        let complete = self.next.with_untracked(Option::is_none);
+        let mut rows = self.rows.get_untracked();
+        if upsert(&mut rows, row, &f, complete) {
+            self.rows.set(rows);
+        }
     }
 
     /// Asks for the page after the last shown.
@@ -106,7 +168,7 @@ impl Fleet {
             }
             match got {
                 Ok(page) => {
-                    self.more.update(|m| m.extend(page.rows));
+                    self.rows.update(|rows| *rows = joined(rows, &page.rows));
                     self.next.set(page.next);
                 }
                 Err(e) => self.error.set(Some(e.to_string())),

@@ -37,12 +37,15 @@
 //! - [`row`]: the columns from a session's fold ([`Index`]), its status, a listed [`Entry`];
 //! - [`query`]: a page of the index as SQL (filters, sorts, keyset cursor), the columns' update;
 //! - [`usage`]: tokens and cost per group;
-//! - [`api`]: the HTTP handlers of `GET /api/sessions` and `GET /api/usage`.
+//! - [`api`]: the HTTP handlers of `GET /api/sessions` and `GET /api/usage`;
+//! - [`stream`]: the handler of `GET /api/index/stream`, the index live: one SSE stream of
+//!   the changed entries (which sessions changed, and the sending: `crate::feed`).
 
 pub mod api;
 pub mod log;
 pub mod query;
 pub mod row;
+pub mod stream;
 pub mod usage;
 
 pub use log::{IndexFold, TITLE_CHARS, is_placeholder, prompt_title, title};

@@ -1,9 +1,44 @@
-//! What reads across every session: the sessions' index (`crate::index`), usage and search
-//! (`crate::search`) — more of [`Store`]'s methods.
+//! What reads across every session: the sessions' index (`crate::index`) and its live feed,
+//! usage and search (`crate::search`) — more of [`Store`]'s methods.
+
+use std::sync::Arc;
 
 use super::{Backend, SearchPage, SearchQuery, Store, StoreError};
+use crate::feed::IndexFeed;
 
 impl Store {
+    /// The sessions' hubs, whichever backend.
+    fn hubs(&self) -> &crate::hub::Hubs {
+        match &*self.backend {
+            Backend::Sqlite(db) => db.hubs(),
+            Backend::Postgres(db) => db.hubs(),
+        }
+    }
+
+    /// The index's live feed (`crate::feed`): the sessions whose entries changed.
+    pub fn index_feed(&self) -> &Arc<IndexFeed> {
+        self.hubs().feed()
+    }
+
+    /// Session `id`'s index entry as of now, as `GET /api/sessions` lists it: from its hub's
+    /// committed state when it is loaded (a hub is installed after its commit, so that is
+    /// what the row says), else read from the database; `None` if there is no such session.
+    pub async fn index_entry(&self, id: &str) -> Result<Option<crate::index::Entry>, StoreError> {
+        if let Some(hub) = self.hubs().get(id) {
+            let inner = hub.lock();
+            return Ok(Some(crate::index::Entry {
+                info: inner.info.clone(),
+                index: crate::index::Index::of(&inner.fold),
+            }));
+        }
+        let query = crate::index::Query {
+            id: Some(id.to_owned()),
+            limit: 1,
+            ..Default::default()
+        };
+        Ok(self.index_page(query).await?.pop())
+    }
+
     /// A page of the sessions' index: the sessions `query` asks for, in its order, after its
     /// cursor, at most its limit (`crate::index`).
     pub async fn index_page(

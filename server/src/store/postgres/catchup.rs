@@ -91,6 +91,8 @@ pub(super) async fn refresh(db: &Postgres, id: &str) -> Result<(), StoreError> {
         return Ok(());
     };
     let c = catch_up(db, &client, &info).await?;
-    c.hub.publish(info, c.fold, c.preview_changed, c.frames);
+    db.shared
+        .hubs
+        .publish(&c.hub, info, c.fold, c.preview_changed, c.frames);
     Ok(())
 }

@@ -3,8 +3,10 @@
 //! (a note made, changed or deleted: the hub tells its streams). A session whose hub is
 //! loaded here is brought up to the database ([`super::catchup::refresh`]); its SSE clients
 //! then get the new envelopes from the hub's broadcast, exactly once and in order, as if this
-//! replica had stored them. A lost connection is reopened, and every loaded hub refreshed
-//! (notifications sent meanwhile were lost).
+//! replica had stored them (and the index's live feed is told through the hub's publish). A
+//! session not loaded here is marked in the index's live feed, which reads its entry from the
+//! database. A lost connection is reopened, every loaded hub refreshed and the feed's
+//! subscribers told to read the index again (notifications sent meanwhile were lost).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -22,15 +24,17 @@ pub(super) async fn run(pool: Pool, shared: Arc<Shared>) {
         shared,
         listener: std::sync::Mutex::new(None),
     };
+    let mut reconnect = false;
     loop {
-        if let Err(e) = listen(&db).await {
+        if let Err(e) = listen(&db, reconnect).await {
             tracing::warn!("LISTEN {CHANNEL}: {e}; reconnecting");
         }
         tokio::time::sleep(Duration::from_millis(500)).await;
+        reconnect = true;
     }
 }
 
-async fn listen(db: &Postgres) -> Result<(), String> {
+async fn listen(db: &Postgres, reconnect: bool) -> Result<(), String> {
     let (client, mut connection) = db
         .shared
         .config
@@ -59,10 +63,15 @@ async fn listen(db: &Postgres) -> Result<(), String> {
         .batch_execute(&format!("LISTEN {CHANNEL}"))
         .await
         .map_err(|e| e.to_string())?;
-    // Anything committed before LISTEN took effect.
+    // Anything committed before LISTEN took effect: loaded hubs are brought up to it, and
+    // after a lost connection the index's live feed is told to read the index again (other
+    // sessions may have changed meanwhile).
     let loaded: Vec<String> = db.shared.hubs.lock().keys().cloned().collect();
     for id in loaded {
         refresh(db, &id).await;
+    }
+    if reconnect {
+        db.shared.hubs.feed().reset();
     }
     while let Some(payload) = rx.recv().await {
         let mut parts = payload.splitn(3, ' ');
@@ -75,8 +84,10 @@ async fn listen(db: &Postgres) -> Result<(), String> {
             }
             continue;
         }
-        // A session not loaded here loads from the database when asked for.
+        // A session not loaded here loads from the database when asked for; the index's
+        // live feed reads its entry there.
         let Some(seen) = db.shared.hubs.get(id).map(|hub| hub.lock().info.last_seq) else {
+            db.shared.hubs.feed().changed(id);
             continue;
         };
         // Events not seen yet, or the row changed (opened, ended).

@@ -227,6 +227,11 @@ impl Postgres {
         reader::load_events(&self.client().await?, id, after, upto).await
     }
 
+    /// The sessions' hubs (and the index's live feed they mark).
+    pub(crate) fn hubs(&self) -> &crate::hub::Hubs {
+        &self.shared.hubs
+    }
+
     pub(crate) fn loaded_hubs(&self) -> usize {
         self.shared.hubs.lock().len()
     }

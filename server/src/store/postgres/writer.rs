@@ -170,9 +170,13 @@ async fn commit_batch(db: &Postgres, appends: Vec<Append>) -> Result<Vec<Appende
     match write_appends(db, &tx, appends).await {
         Ok((info, caught, answers)) => {
             tx.commit().await.map_err(pg)?;
-            caught
-                .hub
-                .publish(info, caught.fold, caught.preview_changed, caught.frames);
+            db.shared.hubs.publish(
+                &caught.hub,
+                info,
+                caught.fold,
+                caught.preview_changed,
+                caught.frames,
+            );
             Ok(answers)
         }
         Err(e) => {

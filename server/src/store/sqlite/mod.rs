@@ -326,6 +326,11 @@ impl Sqlite {
         .await
     }
 
+    /// The sessions' hubs (and the index's live feed they mark).
+    pub(crate) fn hubs(&self) -> &crate::hub::Hubs {
+        &self.shared.hubs
+    }
+
     pub(crate) fn loaded_hubs(&self) -> usize {
         self.shared.hubs.lock().len()
     }

@@ -293,6 +293,6 @@ fn publish(hubs: &Hubs, pending: HashMap<String, Pending>) {
         } else {
             p.hub
         };
-        hub.publish(p.info, p.fold, p.preview_changed, Some(p.frames));
+        hubs.publish(&hub, p.info, p.fold, p.preview_changed, Some(p.frames));
     }
 }
