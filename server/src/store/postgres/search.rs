@@ -122,14 +122,15 @@ fn conds<'a>(
         sql.push_str(&format!(" AND ts >= ${i}"));
     }
     if let Some((ts, session, seq, row)) = after {
-        let (a, b, c, d) = (
+        let at = [
             next(ts, &mut args),
             next(session, &mut args),
             next(seq, &mut args),
             next(row, &mut args),
-        );
+        ];
         sql.push_str(&format!(
-            " AND (ts, session COLLATE \"C\", seq, rowno) < (${a}, ${b} COLLATE \"C\", ${c}, ${d})"
+            " AND (ts, session COLLATE \"C\", seq, rowno) < (${}, ${} COLLATE \"C\", ${}, ${})",
+            at[0], at[1], at[2], at[3]
         ));
     }
     if let Some(tool) = &q.tool {
