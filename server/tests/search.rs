@@ -498,10 +498,10 @@ async fn hits_are_exactly_the_rows_holding_the_query_on_postgres() {
     exactness_on(true).await;
 }
 
-/// A common query (more matches than SQLite's rare limit, 5,000; found in PostgreSQL's window
-/// of the newest 20,000 rows) is read another way — the rows in the hits' order, each looked
-/// at — and a rare one beyond the window from the index: the hits are exactly the brute-force
-/// scan's either way, page after page, filtered or not, non-ASCII letters as written.
+/// A common query (more matches than SQLite's rare limit, 5,000) is read another way — the
+/// rows in the hits' order, each looked at — and a rare one among old rows from the index:
+/// the hits are exactly the brute-force scan's either way, page after page, filtered or not,
+/// non-ASCII letters as written.
 async fn common_queries_on(postgres: bool) {
     let what = if postgres { "postgres" } else { "sqlite" };
     let s = Served::new(postgres, Config::default()).await;

@@ -200,13 +200,13 @@ fn hit(c: Candidate, text: &str) -> Option<Hit> {
     })
 }
 
-/// A query the backend's index finds at most this many times is rare: its matches are read
-/// from the index and sorted; a commoner one is looked for in the rows in the hits' order
-/// (newest first), where its first page is near (its matches are at least this dense).
+/// A query SQLite's index finds fewer times than this is rare: its matches are read from the
+/// index and sorted; a commoner one is looked for in the rows in the hits' order (newest
+/// first), where its first page is near (its matches are at least this dense).
 pub(crate) const RARE: usize = 5000;
 
 /// Candidates asked of the backend at a time (more than a page: some may not hold the query).
-const CANDIDATES: usize = 256;
+const CANDIDATES: usize = 64;
 
 /// A page of hits being gathered: the backend asks it where its next candidates start and
 /// how many ([`Pager::ask`]), gives them ([`Pager::take`]), until it asks no more.

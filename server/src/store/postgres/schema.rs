@@ -180,9 +180,12 @@ CREATE INDEX sessions_agent ON sessions(agent, (COALESCE(started_at, started)) D
 CREATE INDEX sessions_project ON sessions(project, (COALESCE(started_at, started)) DESC, id);
 "#,
     // Search reads a common query's rows in the hits' order (newest first), looking at each
-    // (`super::search`): the index of that order.
+    // (`super::search`): the index of that order, and statistics of the texts fine enough
+    // for the planner to tell a common query from a rare one.
     r#"
 CREATE INDEX search_rows_newest ON search_rows(ts DESC, session COLLATE "C" DESC, seq DESC, rowno DESC);
+ALTER TABLE search_rows ALTER COLUMN summary SET STATISTICS 1000,
+    ALTER COLUMN body SET STATISTICS 1000;
 "#,
 ];
 

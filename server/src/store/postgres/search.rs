@@ -71,15 +71,6 @@ fn pattern(text: &str) -> String {
     p
 }
 
-/// A row's text holds `$1` (lowercase ASCII), ASCII case folded (`translate` folds exactly
-/// A-Z, as the hits do): what a scan in the hits' order looks at, with no index.
-const SCAN_TEST: &str = "(strpos(translate(summary, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', \
-    'abcdefghijklmnopqrstuvwxyz'), $1) > 0 OR strpos(translate(body, \
-    'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz'), $1) > 0)";
-
-/// Rows looked at, newest first, before the trigram indexes are asked (see [`candidates`]).
-const WINDOW: i64 = 20_000;
-
 /// The hits' order, and the columns of a candidate.
 const ORDER: &str = "ORDER BY ts DESC, session COLLATE \"C\" DESC, seq DESC, rowno DESC";
 const COLUMNS: &str = "ts, session, seq, rowno, level, icon, summary, body";
@@ -187,62 +178,24 @@ async fn fetch(
 }
 
 /// The next `n` candidates of `q` after `after`, in the hits' order (session ids compared
-/// bytewise, `COLLATE "C"`, as SQLite does).
-///
-/// One session's rows are few: each looked at. Else the [`WINDOW`] rows after `after` (that
-/// pass the filters) are looked at in the hits' order (`search_rows_newest`): a common query
-/// fills its page there. If not, the rest comes from the trigram indexes, after the window:
-/// what they find, sorted (a rare query's few matches).
+/// bytewise, `COLLATE "C"`, as SQLite does): one statement, planned for its pattern, so
+/// PostgreSQL picks from its statistics of the texts (a target of 1,000, set by the migration)
+/// between the trigram indexes, every match then sorted (a rare query), and the rows in the
+/// hits' order (`search_rows_newest`) until enough (a common one, whose first page is among
+/// the newest rows).
 pub(super) async fn candidates(
     client: &impl GenericClient,
     q: &SearchQuery,
     after: Option<&Cursor>,
     n: usize,
 ) -> Result<Vec<Candidate>, StoreError> {
-    let folded = q.text.to_ascii_lowercase();
-    let n = n as i64;
     let after = after.map(key);
     let (filters, args) = conds(q, after.as_ref(), 3);
-    if q.session.is_some() {
-        let sql = format!(
-            "SELECT {COLUMNS} FROM search_rows WHERE {SCAN_TEST}{filters} {ORDER} LIMIT $2"
-        );
-        return fetch(client, &sql, &folded, n, args).await;
-    }
-    let sql = format!(
-        "SELECT {COLUMNS} FROM (SELECT {COLUMNS} FROM search_rows WHERE TRUE{filters} {ORDER} \
-         LIMIT {WINDOW}) AS newest WHERE {SCAN_TEST} {ORDER} LIMIT $2"
-    );
-    let mut found = fetch(client, &sql, &folded, n, args).await?;
-    if found.len() as i64 >= n {
-        return Ok(found);
-    }
-    // Where the window ends: the rest is after it (none: the window held every row).
-    let (filters, args) = conds(q, after.as_ref(), 1);
-    let sql = format!(
-        "SELECT ts, session, seq, rowno FROM search_rows WHERE TRUE{filters} {ORDER} \
-         OFFSET {} LIMIT 1",
-        WINDOW - 1
-    );
-    let Some(end) = client.query_opt(&sql, &args).await.map_err(pg)? else {
-        return Ok(found);
-    };
-    let end: Key = (end.get(0), end.get(1), end.get(2), end.get(3));
-    let (filters, args) = conds(q, Some(&end), 3);
     let sql = format!(
         "SELECT {COLUMNS} FROM search_rows WHERE (summary ILIKE $1 OR body ILIKE $1){filters} \
          {ORDER} LIMIT $2"
     );
-    let rest = fetch(
-        client,
-        &sql,
-        &pattern(&q.text),
-        n - found.len() as i64,
-        args,
-    )
-    .await?;
-    found.extend(rest);
-    Ok(found)
+    fetch(client, &sql, &pattern(&q.text), n as i64, args).await
 }
 
 #[cfg(test)]
