@@ -10,7 +10,8 @@
 //! 2. a `user`/`assistant` line with `isSidechain: false`: the main agent's;
 //! 3. a `user`/`assistant` line with `agentId` (a subagent's transcript): the call that started
 //!    that agent — bound by the call's result (`agentId: <id>` in its text), a `task_started`
-//!    line (`task_id` and `tool_use_id`), or else the oldest call not yet bound;
+//!    line (`task_id` and `tool_use_id`), a Gemini recording's `invoke_agent` call's own
+//!    `agentId`, or else the oldest call not yet bound;
 //! 4. a `user`/`assistant` line with `isSidechain: true` and no `agentId` (older transcripts,
 //!    the subagent's lines in the main file): the latest call;
 //! 5. any other line: the file's own parent — set for a subagent's file
@@ -192,6 +193,10 @@ fn learn(obj: &Map<String, Value>, nest: &mut Nest, seq: u64) {
                     && let Some(id) = c.get("id").and_then(Value::as_str)
                 {
                     nest.add(id, seq);
+                    // The subagent it ran (its recording's `sessionId`, its file's name).
+                    if let Some(agent) = c.get("agentId").and_then(Value::as_str) {
+                        nest.bind(id, agent);
+                    }
                 }
             }
         }
@@ -232,5 +237,47 @@ fn agent_in(content: Option<&Value>) -> Option<&str> {
             found(t).map(|(a, l)| &t[a..a + l])
         }),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lines::Line;
+    use crate::{ClassifyCtx, classify_line};
+
+    /// Two `invoke_agent` calls in one Gemini record, each naming the subagent it ran: a
+    /// subagent's file nests under its own call, whichever file comes first (regression: the
+    /// oldest call not yet bound was taken, the first file read getting the first call).
+    #[test]
+    fn a_gemini_subagents_file_nests_under_the_call_naming_it() {
+        let calls = r#"{"id":"m1","timestamp":"2026-12-02T14:11:07.812Z","type":"gemini","content":"","toolCalls":[{"id":"c1","name":"invoke_agent","args":{},"status":"success","agentId":"alpha"},{"id":"c2","name":"invoke_agent","args":{},"status":"success","agentId":"beta"}]}"#;
+        let mut ctx = ClassifyCtx::new();
+        classify_line(
+            &Line::whole(1, b"{\"sessionId\":\"s\",\"kind\":\"main\"}".to_vec()),
+            &mut ctx,
+        );
+        classify_line(
+            &Line::whole(2, b"{\"$set\":{\"lastUpdated\":\"x\"}}".to_vec()),
+            &mut ctx,
+        );
+        classify_line(&Line::whole(3, calls.as_bytes().to_vec()), &mut ctx);
+        let line = br#"{"id":"u","timestamp":"2026-12-02T14:11:07.837Z","type":"user","content":[{"text":"go"}]}"#;
+        for agent in ["beta", "alpha"] {
+            let mut sub = ctx.next_file(Some(agent));
+            let env = classify_line(&Line::whole(4, line.to_vec()), &mut sub);
+            assert_eq!(env.parent, Some(3), "{agent}");
+        }
+        // Two calls in one record share its envelope; a second record shows them apart.
+        let later = calls
+            .replace("m1", "m2")
+            .replace("c1", "c3")
+            .replace("c2", "c4");
+        let later = later.replace("alpha", "gamma").replace("beta", "delta");
+        classify_line(&Line::whole(5, later.into_bytes()), &mut ctx);
+        for (agent, parent) in [("delta", 5), ("alpha", 3), ("gamma", 5)] {
+            let mut sub = ctx.next_file(Some(agent));
+            let env = classify_line(&Line::whole(6, line.to_vec()), &mut sub);
+            assert_eq!(env.parent, Some(parent), "{agent}");
+        }
     }
 }

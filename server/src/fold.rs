@@ -11,12 +11,22 @@
 //! changes. So an event gives the same envelope, and the same badges after it, on every path. Backends store what
 //! [`SessionFold::checkpoint`] gives and resume with [`SessionFold::resume`]; they never
 //! classify by themselves.
+//!
+//! A session of several files (a Gemini CLI recording and its subagents' recordings under
+//! `--watch`/`--follow`) stores each subagent file's lines tagged with their source (the
+//! subagent's id, [`StoredEvent::source`]), interleaved with the main file's as they were
+//! written. Each source is classified with a context of its own — made, at its first line,
+//! as `LogClassifier::next_file` makes a subagent file's (the calls seen so far) — so its
+//! lines give the envelopes `hiveterm classify` gives reading the files one after the other,
+//! whatever the interleaving; untagged lines share the session's context.
 
 use classifier::event::line_event;
 use classifier::lines::Oversize;
 use classifier::{
     ClassifyCtx, Line, LogEvent, Preview, SummaryFold, TermEnvelope, classify_log_event_at,
 };
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use crate::badges::Badges;
@@ -30,6 +40,8 @@ pub struct StoredEvent {
     /// The line as stored: `number` is the seq, `bytes` as received (the first bytes only, and
     /// `oversize` set, for a line over the limit).
     pub line: Line,
+    /// The file of the session it came from, when not the main one: the subagent's id.
+    pub source: Option<String>,
 }
 
 impl StoredEvent {
@@ -78,18 +90,62 @@ pub struct Checkpoint {
     /// The index's share of the fold (`crate::index`).
     #[serde(default)]
     pub index: IndexFold,
+    /// The contexts of the session's other files, by source ([`SessionFold::files`]).
+    #[serde(default)]
+    pub files: SourceContexts,
 }
 
-/// The `summary` column: the summary fold and the index's share beside it.
+/// The classify contexts of a session's subagents' files, by source, at most [`MAX_SOURCES`]
+/// (the one longest unused is forgotten first: a subagent's file that ended long ago).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SourceContexts {
+    /// Each source's context and when it was last used (the seq of its last line).
+    by_source: BTreeMap<String, (ClassifyCtx, u64)>,
+}
+
+/// Most sources whose contexts a session's fold keeps.
+pub const MAX_SOURCES: usize = 64;
+
+impl SourceContexts {
+    /// The context of `source` for its line at `seq`: made from `main` as the next file's
+    /// (`ClassifyCtx::next_file`) at its first line.
+    fn of(&mut self, source: &str, main: &ClassifyCtx, seq: u64) -> &mut ClassifyCtx {
+        if !self.by_source.contains_key(source) {
+            if self.by_source.len() >= MAX_SOURCES
+                && let Some(oldest) = self
+                    .by_source
+                    .iter()
+                    .min_by_key(|(_, (_, used))| *used)
+                    .map(|(s, _)| s.clone())
+            {
+                self.by_source.remove(&oldest);
+            }
+            let ctx = main.next_file(Some(source));
+            self.by_source.insert(source.to_owned(), (ctx, seq));
+        }
+        let (ctx, used) = self.by_source.get_mut(source).expect("inserted above");
+        *used = seq;
+        ctx
+    }
+
+    /// Whether no source has a context.
+    pub fn is_empty(&self) -> bool {
+        self.by_source.is_empty()
+    }
+}
+
+/// The `summary` column: the summary fold, the index's share and the other files' contexts.
 #[derive(Serialize, Deserialize)]
-struct SummaryColumn<S, I> {
+struct SummaryColumn<S, I, F> {
     summary: S,
     index: I,
+    #[serde(default)]
+    files: F,
 }
 
 impl Checkpoint {
-    /// The stored columns: `ctx`, `badges` and `summary` (the summary fold and the index's
-    /// share, `{"summary", "index"}`) as JSON.
+    /// The stored columns: `ctx`, `badges` and `summary` (the summary fold, the index's
+    /// share and the other files' contexts, `{"summary", "index", "files"}`) as JSON.
     pub fn to_columns(&self) -> serde_json::Result<[String; 3]> {
         Ok([
             serde_json::to_string(&self.ctx)?,
@@ -97,18 +153,21 @@ impl Checkpoint {
             serde_json::to_string(&SummaryColumn {
                 summary: &self.summary,
                 index: &self.index,
+                files: &self.files,
             })?,
         ])
     }
 
     /// Reads the stored columns back; `None` when one does not parse.
     pub fn from_columns(ctx: &str, badges: &str, summary: &str) -> Option<Checkpoint> {
-        let column: SummaryColumn<SummaryFold, IndexFold> = serde_json::from_str(summary).ok()?;
+        let column: SummaryColumn<SummaryFold, IndexFold, SourceContexts> =
+            serde_json::from_str(summary).ok()?;
         Some(Checkpoint {
             ctx: serde_json::from_str(ctx).ok()?,
             badges: serde_json::from_str(badges).ok()?,
             summary: column.summary,
             index: column.index,
+            files: column.files,
         })
     }
 }
@@ -116,8 +175,10 @@ impl Checkpoint {
 /// A session's state after its newest folded event.
 #[derive(Debug, Clone, Default)]
 pub struct SessionFold {
-    /// The classifier context.
+    /// The classifier context (of the main file's lines).
     pub ctx: ClassifyCtx,
+    /// The contexts of the session's other files' lines (tagged with a source).
+    pub files: SourceContexts,
     /// The header's badges.
     pub badges: Badges,
     /// The postmortem summary (`GET …/summary`), the classifier's fold.
@@ -149,6 +210,7 @@ impl SessionFold {
     pub fn resume(cp: Checkpoint) -> SessionFold {
         SessionFold {
             ctx: cp.ctx,
+            files: cp.files,
             badges: cp.badges,
             summary: cp.summary,
             index: cp.index,
@@ -175,16 +237,29 @@ impl SessionFold {
             badges: self.badges.clone(),
             summary: self.summary.clone(),
             index: self.index.clone(),
+            files: self.files.clone(),
         }
     }
 
     /// Folds in `event` (the [`line_event`] of a [`stored_line`]: the classifier's one door
     /// from a line to an event, so an over-long line reads as it does everywhere), stored as
-    /// `seq` at time `ts`, `bytes` long as stored; answers its envelope:
-    /// [`classifier::classify_line`]'s, with `ts`.
-    pub fn step(&mut self, event: &LogEvent, seq: u64, ts: f64, bytes: usize) -> Step {
+    /// `seq` at time `ts`, `bytes` long as stored, from `source` (`None`: the main file);
+    /// answers its envelope: [`classifier::classify_line`]'s with its file's context, with
+    /// `ts`.
+    pub fn step(
+        &mut self,
+        event: &LogEvent,
+        seq: u64,
+        ts: f64,
+        bytes: usize,
+        source: Option<&str>,
+    ) -> Step {
         self.since_checkpoint += bytes as u64;
-        let mut env = classify_log_event_at(event, &mut self.ctx, seq);
+        let ctx = match source {
+            Some(s) => self.files.of(s, &self.ctx, seq),
+            None => &mut self.ctx,
+        };
+        let mut env = classify_log_event_at(event, ctx, seq);
         // The summary sees the envelope `hiveterm summary` sees: the line's own time only.
         self.summary.add(&event.event, &env);
         self.index.add(event, &env);
@@ -202,7 +277,13 @@ impl SessionFold {
 
     /// Folds in a stored event.
     pub fn step_stored(&mut self, ev: &StoredEvent) -> Step {
-        self.step(&line_event(&ev.line), ev.seq(), ev.ts, ev.line.bytes.len())
+        self.step(
+            &line_event(&ev.line),
+            ev.seq(),
+            ev.ts,
+            ev.line.bytes.len(),
+            ev.source.as_deref(),
+        )
     }
 }
 
@@ -227,7 +308,7 @@ mod tests {
             for (i, &bytes) in sizes.iter().enumerate() {
                 let seq = i as u64 + 1;
                 let event = classifier::event::line_event(&Line::whole(seq, b"{}".to_vec()));
-                fold.step(&event, seq, 0.0, bytes);
+                fold.step(&event, seq, 0.0, bytes, None);
                 if fold.checkpoint_due(seq, *every).is_some() {
                     due.push(seq);
                 }

@@ -255,6 +255,7 @@ impl Posting<'_> {
                 lines,
                 create: Some((self.title.to_owned(), "post".to_owned())),
                 follow: None,
+                source: None,
                 // What this request takes to be stored under the key so far.
                 key: self.key.map(|k| IdempotencyKey {
                     stored: self.posted.count,

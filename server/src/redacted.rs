@@ -224,6 +224,7 @@ mod tests {
                 lines,
                 create: Some(("s".into(), "post".into())),
                 follow: None,
+                source: None,
                 key: None,
             };
             store.append(append).await.unwrap();

@@ -380,6 +380,7 @@ async fn a_keyed_append_stores_only_what_its_request_expects() {
             lines: vec![RawLine::now(format!("{{\"n\":{i}}}").into_bytes())],
             create: Some(("s".into(), "post".into())),
             follow: None,
+            source: None,
             key: Some(IdempotencyKey {
                 key: (*key).into(),
                 body_sha256: [0; 32],

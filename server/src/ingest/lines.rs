@@ -21,6 +21,18 @@ pub(super) async fn store_lines(
     lines: Vec<RawLine>,
     follow: Option<FollowPos>,
 ) -> Result<(), StoreError> {
+    store_lines_from(store, session, lines, follow, None).await
+}
+
+/// Stores `lines` of the session's file `source` (`None`: its main one; else a subagent's id,
+/// [`crate::fold::StoredEvent::source`]) in `session` (which must exist).
+pub(super) async fn store_lines_from(
+    store: &Store,
+    session: &str,
+    lines: Vec<RawLine>,
+    follow: Option<FollowPos>,
+    source: Option<&str>,
+) -> Result<(), StoreError> {
     if lines.is_empty() && follow.is_none() {
         return Ok(());
     }
@@ -30,6 +42,7 @@ pub(super) async fn store_lines(
             lines,
             create: None,
             follow,
+            source: source.map(str::to_owned),
             key: None,
         })
         .await

@@ -82,6 +82,7 @@ pub async fn demo(store: &Store, max_line: usize) -> Result<(), StoreError> {
                 lines,
                 create: Some(((*title).to_owned(), "demo".to_owned())),
                 follow: None,
+                source: None,
                 key: None,
             })
             .await?;

@@ -254,6 +254,25 @@ impl TestDb {
         self.db.raw_events(session)
     }
 
+    /// The source each of a session's events was stored with (`None`: its main file), oldest
+    /// first.
+    pub fn sources(&self, session: &str) -> Vec<Option<String>> {
+        let sql = "SELECT source FROM events WHERE session = $1 ORDER BY seq";
+        if self.db.is_postgres() {
+            with_postgres(&self.db.spec, async |c| {
+                let rows = c.query(sql, &[&session]).await.expect(sql);
+                rows.iter().map(|r| r.get(0)).collect()
+            })
+        } else {
+            let conn = rusqlite::Connection::open(&self.db.spec).unwrap();
+            let mut stmt = conn.prepare(&sql.replace("$1", "?1")).unwrap();
+            stmt.query_map([session], |r| r.get(0))
+                .unwrap()
+                .map(Result::unwrap)
+                .collect()
+        }
+    }
+
     /// A session's events as stored, oldest first, as text.
     pub fn raw_lines(&self, session: &str) -> Vec<String> {
         self.raw_events(session)

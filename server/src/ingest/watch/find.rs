@@ -1,5 +1,6 @@
 //! What the watch finds: the agents' folders, which files are logs and what each is (a main
-//! log or a subagent's file), every log under a folder, and a main log's session id.
+//! log or a subagent's file), every log under a folder, a main log's session id, and the main
+//! recording of a Gemini CLI subagent's.
 
 use std::path::{Path, PathBuf};
 
@@ -39,8 +40,17 @@ pub(super) fn is_log(path: &Path) -> bool {
 pub(super) enum Role {
     /// A session's main log.
     Main,
-    /// A subagent's file: its lines go to the session of this main log.
+    /// A subagent's file: its lines go to the session of this main log (a Claude Code
+    /// transcript's: each line names its agent).
     Sub(PathBuf),
+    /// A Gemini CLI subagent's recording, `<chats>/<session id>/<agent>.jsonl`: its lines go
+    /// to the session of the main recording in `<chats>` whose `sessionId` is `session`
+    /// ([`gemini_main`]), tagged as `agent`'s.
+    GeminiSub {
+        chats: PathBuf,
+        session: String,
+        agent: String,
+    },
 }
 
 fn name_of(path: &Path) -> &str {
@@ -61,7 +71,43 @@ pub(super) fn role(path: &Path) -> Role {
             _ => Role::Main,
         };
     }
-    Role::Main
+    let agent = name_of(path).strip_suffix(".jsonl").unwrap_or("");
+    match grand {
+        Some(chats) if is_gemini_id(dir) && !agent.is_empty() => Role::GeminiSub {
+            chats: chats.to_owned(),
+            session: dir.to_owned(),
+            agent: agent.to_owned(),
+        },
+        _ => Role::Main,
+    }
+}
+
+/// Whether `name` is shaped like a Gemini CLI session id (a UUID: 8-4-4-4-12 hex digits).
+fn is_gemini_id(name: &str) -> bool {
+    let groups: Vec<&str> = name.split('-').collect();
+    groups.len() == 5
+        && groups
+            .iter()
+            .zip([8, 4, 4, 4, 12])
+            .all(|(g, n)| g.len() == n && g.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+/// The main chat recording in `chats` whose first line names `session` (`"kind":"main"`):
+/// those whose name ends with the id's first eight characters (Gemini CLI names them
+/// `session-<time>-<id8>.jsonl`) looked at first.
+pub(super) fn gemini_main(chats: &Path, session: &str) -> Option<PathBuf> {
+    let mut found: Vec<PathBuf> = std::fs::read_dir(chats)
+        .ok()?
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .map(|e| e.path())
+        .filter(|p| name_of(p).ends_with(".jsonl"))
+        .collect();
+    let short = format!("{}.jsonl", &session[..8.min(session.len())]);
+    found.sort_by_key(|p| !name_of(p).ends_with(&short));
+    found
+        .into_iter()
+        .find(|p| crate::session_files::gemini_session(p).as_deref() == Some(session))
 }
 
 /// Every log file under `dir`, at any depth, with its metadata (symbolic links not followed).

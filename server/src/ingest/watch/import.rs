@@ -1,6 +1,7 @@
 //! Importing one log file: from where its stored lines end to its last complete line (a
-//! compressed one's new frames), in batches committed with the position they reach; a main
-//! log replaced or shrunk goes on in a new session.
+//! compressed one's new frames), in batches committed with the position they reach, a Gemini
+//! CLI subagent's tagged with its id (and held back until its call is stored, `super::gate`);
+//! a main log replaced or shrunk goes on in a new session.
 
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
@@ -12,20 +13,29 @@ use tokio::io::AsyncSeekExt;
 use super::{IDLE, Tracked, Watcher, watch_session_id};
 use crate::ingest::follow::{FOLLOW_BATCH, read_to_end};
 use crate::ingest::follow_zst;
-use crate::ingest::lines::{CHUNK, note_line, store_lines};
+use crate::ingest::lines::{CHUNK, note_line, store_lines_from};
 use crate::store::{FollowPos, StoreError};
 
 impl Watcher {
     /// Stores what `path` holds past its stored position, in batches, each committed with
-    /// the position it reaches.
+    /// the position it reaches; a subagent's file (of `main`) into its main log's session,
+    /// tagged with `agent` when given (a Gemini CLI subagent's).
     pub(super) async fn import(
         &mut self,
         path: &Path,
         meta: &std::fs::Metadata,
         main: Option<&Path>,
+        agent: Option<&str>,
     ) -> Result<(), StoreError> {
         let key = path.to_string_lossy().into_owned();
         let stored = self.store.followed(&key).await?;
+        if let (Some(main), Some(agent), None) = (main, agent, &stored) {
+            if !self.gate_open(main, agent).await? {
+                self.waiting.insert(path.to_owned());
+                return Ok(());
+            }
+            self.waiting.remove(path);
+        }
         let (dev, ino, len) = (meta.dev(), meta.ino(), meta.len());
         let mut session = match (main, &stored) {
             (Some(main), _) => self.session_of(main).await?,
@@ -64,14 +74,15 @@ impl Watcher {
             live.changed = live.changed.max(changed);
         }
         if let Some(text) = note {
-            store_lines(&self.store, &session, vec![note_line(&text)], None).await?;
+            store_lines_from(&self.store, &session, vec![note_line(&text)], None, agent).await?;
         }
         if follow_zst::is_compressed(path).await {
             return self
-                .import_zst(path, &session, (dev, ino, len), from, skip)
+                .import_zst(path, (&session, agent), (dev, ino, len), from, skip)
                 .await;
         }
-        self.import_plain(path, &session, (dev, ino), from).await
+        self.import_plain(path, (&session, agent), (dev, ino), from)
+            .await
     }
 
     /// Notes what `path` is now; answers when it was last seen to change.
@@ -107,7 +118,7 @@ impl Watcher {
     async fn import_plain(
         &self,
         path: &Path,
-        session: &str,
+        (session, agent): (&str, Option<&str>),
         (dev, ino): (u64, u64),
         from: u64,
     ) -> Result<(), StoreError> {
@@ -138,7 +149,7 @@ impl Watcher {
                     ino,
                     offset: through,
                 };
-                store_lines(&self.store, session, lines, Some(pos)).await?;
+                store_lines_from(&self.store, session, lines, Some(pos), agent).await?;
             }
             if offset - before < FOLLOW_BATCH as u64 {
                 return Ok(());
@@ -152,7 +163,7 @@ impl Watcher {
     async fn import_zst(
         &mut self,
         path: &Path,
-        session: &str,
+        (session, agent): (&str, Option<&str>),
         (dev, ino, len): (u64, u64, u64),
         from: u64,
         skip: u64,
@@ -172,7 +183,7 @@ impl Watcher {
             ino,
             offset: len,
         };
-        store_lines(&self.store, session, lines, Some(pos)).await
+        store_lines_from(&self.store, session, lines, Some(pos), agent).await
     }
 }
 

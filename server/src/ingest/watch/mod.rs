@@ -3,11 +3,15 @@
 //!
 //! What is a log: a `*.jsonl` or `*.jsonl.zst` file (Claude Code transcripts, Codex rollouts,
 //! Gemini CLI chat recordings, hyperhive event logs; the classifier tells the formats apart).
-//! A Claude Code subagent's file (`<project>/<session>/subagents/agent-*.jsonl`) is not a
-//! session of its own: its lines go into the session of its main log, nested under the call
-//! that started them (each line names its `agentId`). A Gemini CLI subagent's recording
-//! (`chats/<session id>/*.jsonl`) is a session of its own: its lines do not say whose they
-//! are, and interleaved with the main recording's they could not be told apart.
+//! A subagent's file is not a session of its own: its lines go into the session of its main
+//! log, nested under the call that started them, as `hiveterm classify` nests them reading the
+//! files together. A Claude Code subagent's file (`<project>/<session>/subagents/agent-*.jsonl`)
+//! names its agent on each line (`agentId`). A Gemini CLI subagent's recording
+//! (`chats/<session id>/<agent>.jsonl`, beside the main recording whose `sessionId` that is)
+//! does not: its lines are stored tagged with the subagent's id, each classified with its
+//! file's own context (`crate::fold`), so they nest under its call however they interleave
+//! with the main recording's; and it is held back until the main recording's call naming it is
+//! stored (Gemini CLI writes the call when it is done, after the subagent's lines: [`gate`]).
 //!
 //! How (bounded in open files and memory however many logs there are):
 //! - nothing is held open: a file is opened, read from where its stored lines end up to its
@@ -35,11 +39,12 @@ use std::time::{Duration, Instant, SystemTime};
 use crate::store::{Store, StoreError};
 
 mod find;
+mod gate;
 mod import;
 #[cfg(test)]
 mod tests;
 
-use find::{Role, is_log, role, walk};
+use find::{Role, gemini_main, is_log, role, walk};
 pub use find::{agent_folders, watch_session_id};
 
 /// How often the files that changed lately are looked at.
@@ -48,6 +53,10 @@ pub const HOT_POLL: Duration = Duration::from_millis(250);
 pub const RESCAN: Duration = Duration::from_secs(15);
 /// A session whose file has not changed for this long is ended (live again when it grows).
 pub const IDLE: Duration = Duration::from_secs(120);
+
+/// A subagent's file's main log, and the source its lines are tagged with (a Gemini CLI
+/// subagent's id; none for a Claude Code subagent's, whose lines name it).
+type Sub = (PathBuf, Option<String>);
 
 /// What is known of one log file.
 #[derive(Debug)]
@@ -83,6 +92,16 @@ struct Watcher {
     /// The one session every subagent's file goes to (`--follow`'s; main logs are not
     /// looked at, and the session's liveness is not the watch's).
     fixed: Option<String>,
+    /// `--follow`'s main log (as found from a subagent's file) and the key its position is
+    /// stored under (the path it was given).
+    fixed_main: Option<(PathBuf, String)>,
+    /// Gemini CLI subagents' recordings held back until their call is stored ([`gate`]),
+    /// looked at again with the files that changed lately.
+    waiting: HashSet<PathBuf>,
+    /// What is known of each main recording's stored lines ([`gate`]).
+    scans: HashMap<PathBuf, gate::Scan>,
+    /// The main recording of each `(chats folder, session id)` found.
+    gemini_mains: HashMap<(PathBuf, String), PathBuf>,
 }
 
 /// Watches `roots` forever: imports every log found under them and follows them.
@@ -90,9 +109,16 @@ pub async fn watch(store: Store, roots: Vec<PathBuf>, max_line: usize) -> Result
     run(store, roots, None, max_line).await
 }
 
-/// `--follow` of a Claude Code session transcript `main`, followed as session `session` (its
-/// liveness is the follow's): its subagents' files, in `<main without .jsonl>/subagents/`,
-/// picked up as they appear and followed into the same session, as `--watch` does.
+/// What a followed main log's subagents' watch knows of it.
+struct Fixed {
+    session: String,
+    main: PathBuf,
+}
+
+/// `--follow` of a session's main log `main`, followed as session `session` (its liveness is
+/// the follow's): its subagents' files picked up as they appear and followed into the same
+/// session, as `--watch` does — a Claude Code transcript's in `<main without
+/// .jsonl>/subagents/`, a Gemini CLI chat recording's in `<its folder>/<its sessionId>/`.
 pub async fn follow_subagents(
     store: Store,
     session: String,
@@ -102,20 +128,21 @@ pub async fn follow_subagents(
     let Some(dir) = main.to_str().and_then(|m| m.strip_suffix(".jsonl")) else {
         return Ok(());
     };
-    run(
-        store,
-        vec![Path::new(dir).join("subagents")],
-        Some(session),
-        max_line,
-    )
-    .await
+    let mut roots = vec![Path::new(dir).join("subagents")];
+    if let Some(id) = crate::session_files::gemini_session(&main)
+        && let Some(folder) = main.parent()
+    {
+        roots.push(folder.join(id));
+    }
+    let fixed = Fixed { session, main };
+    run(store, roots, Some(fixed), max_line).await
 }
 
 /// Watches `roots`; with `fixed`, only subagents' files, into that session.
 async fn run(
     store: Store,
     roots: Vec<PathBuf>,
-    fixed: Option<String>,
+    fixed: Option<Fixed>,
     max_line: usize,
 ) -> Result<(), StoreError> {
     let roots: Vec<PathBuf> = roots
@@ -141,7 +168,14 @@ async fn run(
         files: HashMap::new(),
         sessions: HashMap::new(),
         notified: HashSet::new(),
-        fixed,
+        fixed_main: fixed.as_ref().map(|f| {
+            let canonical = std::fs::canonicalize(&f.main).unwrap_or(f.main.clone());
+            (canonical, f.main.to_string_lossy().into_owned())
+        }),
+        fixed: fixed.map(|f| f.session),
+        waiting: HashSet::new(),
+        scans: HashMap::new(),
+        gemini_mains: HashMap::new(),
     };
     w.arm(notify.as_mut());
     w.rescan().await?;
@@ -219,13 +253,17 @@ impl Watcher {
             .iter()
             .filter(|(_, t)| t.changed.is_some_and(|c| c.elapsed() < IDLE))
             .map(|(p, _)| p.clone())
+            .chain(self.waiting.iter().cloned())
             .collect();
         for path in hot {
             match std::fs::metadata(&path) {
                 Ok(m) if m.is_file() => found.push((path, m)),
                 Ok(_) => {}
                 // Gone: found again if it comes back.
-                Err(_) => drop(self.files.remove(&path)),
+                Err(_) => {
+                    self.files.remove(&path);
+                    self.waiting.remove(&path);
+                }
             }
         }
         self.look_at(found).await
@@ -251,18 +289,31 @@ impl Watcher {
                 continue;
             }
             match role(&path) {
+                Role::Sub(main) => subs.push((path, meta, Some((main, None)))),
+                Role::GeminiSub {
+                    chats,
+                    session,
+                    agent,
+                } => match self.gemini_main(chats, session) {
+                    Some(main) => subs.push((path, meta, Some((main, Some(agent))))),
+                    None if self.fixed.is_some() => {}
+                    None => mains.push((path, meta, None)),
+                },
                 Role::Main if self.fixed.is_some() => {}
                 Role::Main => mains.push((path, meta, None)),
-                Role::Sub(main) => subs.push((path, meta, Some(main))),
             }
         }
-        let oldest = |v: &mut Vec<(PathBuf, std::fs::Metadata, Option<PathBuf>)>| {
+        let oldest = |v: &mut Vec<(PathBuf, std::fs::Metadata, Option<Sub>)>| {
             v.sort_by(|a, b| (a.1.modified().ok(), &a.0).cmp(&(b.1.modified().ok(), &b.0)));
         };
         oldest(&mut mains);
         oldest(&mut subs);
-        for (path, meta, main) in mains.into_iter().chain(subs) {
-            if let Err(e) = self.import(&path, &meta, main.as_deref()).await {
+        for (path, meta, sub) in mains.into_iter().chain(subs) {
+            let (main, agent) = match &sub {
+                Some((main, agent)) => (Some(main.as_path()), agent.as_deref()),
+                None => (None, None),
+            };
+            if let Err(e) = self.import(&path, &meta, main, agent).await {
                 if matches!(e, StoreError::Closed) {
                     return Err(e);
                 }
@@ -308,6 +359,17 @@ impl Watcher {
             live.open = true;
         }
         Ok(())
+    }
+
+    /// The main recording in `chats` of Gemini CLI session `session`, if there is one.
+    fn gemini_main(&mut self, chats: PathBuf, session: String) -> Option<PathBuf> {
+        let key = (chats, session);
+        if let Some(main) = self.gemini_mains.get(&key) {
+            return Some(main.clone());
+        }
+        let main = gemini_main(&key.0, &key.1)?;
+        self.gemini_mains.insert(key, main.clone());
+        Some(main)
     }
 
     /// The session of main log `main` (known, stored, or by its path).

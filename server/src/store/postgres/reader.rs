@@ -165,7 +165,7 @@ pub(super) async fn load_events(
 ) -> Result<Vec<StoredEvent>, StoreError> {
     let stmt = client
         .prepare_cached(
-            "SELECT seq, ts, raw, cut_len, cut_limit FROM events
+            "SELECT seq, ts, raw, cut_len, cut_limit, source FROM events
              WHERE session = $1 AND seq > $2 AND seq <= $3 ORDER BY seq",
         )
         .await
@@ -183,6 +183,7 @@ pub(super) async fn load_events(
             StoredEvent {
                 ts: r.get(1),
                 line: stored_line(r.get::<_, i64>(0) as u64, r.get(2), cut),
+                source: r.get(5),
             }
         })
         .collect())
@@ -223,7 +224,7 @@ pub(super) async fn fold_events_with_frames(
 ) -> Result<(bool, Option<Vec<u8>>), StoreError> {
     let stmt = client
         .prepare_cached(
-            "SELECT e.seq, e.ts, e.raw, e.cut_len, e.cut_limit, r.json FROM events e
+            "SELECT e.seq, e.ts, e.raw, e.cut_len, e.cut_limit, r.json, e.source FROM events e
              LEFT JOIN rendered r ON r.session = e.session AND r.seq = e.seq
              WHERE e.session = $1 AND e.seq > $2 AND e.seq <= $3 ORDER BY e.seq",
         )
@@ -245,6 +246,7 @@ pub(super) async fn fold_events_with_frames(
             let ev = StoredEvent {
                 ts: r.get(1),
                 line: stored_line(seq, r.get(2), cut),
+                source: r.get(6),
             };
             preview_changed |= fold.step_stored(&ev).preview_changed;
             if let (Some(out), Some(json)) = (&mut frames, r.get::<_, Option<&str>>(5)) {

@@ -32,6 +32,8 @@ pub(super) struct EventRows {
     pub raw: Vec<Vec<u8>>,
     pub cut_len: Vec<Option<i64>>,
     pub cut_limit: Vec<Option<i64>>,
+    /// The file each came from, when not the session's main one.
+    pub source: Vec<Option<String>>,
 }
 
 impl EventRows {
@@ -43,6 +45,7 @@ impl EventRows {
             raw: Vec::with_capacity(n),
             cut_len: Vec::with_capacity(n),
             cut_limit: Vec::with_capacity(n),
+            source: Vec::with_capacity(n),
         }
     }
 
@@ -53,7 +56,9 @@ impl EventRows {
         received: f64,
         raw: Vec<u8>,
         cut: Option<(u64, u64)>,
+        source: Option<&str>,
     ) {
+        self.source.push(source.map(str::to_owned));
         self.seq.push(seq as i64);
         self.ts.push(ts);
         self.received.push(received);

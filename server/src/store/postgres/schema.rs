@@ -187,6 +187,10 @@ CREATE INDEX search_rows_newest ON search_rows(ts DESC, session COLLATE "C" DESC
 ALTER TABLE search_rows ALTER COLUMN summary SET STATISTICS 1000,
     ALTER COLUMN body SET STATISTICS 1000;
 "#,
+    // Each event's source file, when not the session's main one (`crate::fold`).
+    r#"
+ALTER TABLE events ADD COLUMN source TEXT;
+"#,
 ];
 
 /// Migrates the schema and rebuilds stale derived tables, holding the advisory lock: two

@@ -268,12 +268,15 @@ async fn write_appends(
         &rows.search.body,
     ];
     params.extend(index_args.iter().map(super::index::pg_value));
+    // The events' sources, the last parameter.
+    params.push(&e.source);
+    let sources = params.len();
     tx.execute(
         &format!(
             "WITH e AS (
-             INSERT INTO events(session, seq, ts, received, raw, cut_len, cut_limit)
+             INSERT INTO events(session, seq, ts, received, raw, cut_len, cut_limit, source)
              SELECT $1, * FROM UNNEST($2::BIGINT[], $3::FLOAT8[], $4::FLOAT8[], $5::BYTEA[],
-                                      $6::BIGINT[], $7::BIGINT[])
+                                      $6::BIGINT[], $7::BIGINT[], ${sources}::TEXT[])
          ), r AS (
              INSERT INTO rendered(session, seq, json)
              SELECT $1, * FROM UNNEST($8::BIGINT[], $9::TEXT[])
@@ -322,7 +325,8 @@ async fn fold_lines(
         let line = stored_line(seq, raw.bytes, raw.cut);
         let event = line_event(&line);
         let ts = event_time(&event, raw.received);
-        let step = caught.fold.step(&event, seq, ts, line.bytes.len());
+        let source = a.source.as_deref();
+        let step = caught.fold.step(&event, seq, ts, line.bytes.len(), source);
         caught.preview_changed |= step.preview_changed;
         if !step.env.msgs.is_empty() {
             let json = serde_json::to_string(&step.env)?;
@@ -340,7 +344,8 @@ async fn fold_lines(
         {
             caught.frames = None;
         }
-        rows.events.push(seq, ts, raw.received, line.bytes, raw.cut);
+        rows.events
+            .push(seq, ts, raw.received, line.bytes, raw.cut, source);
         info.last_seq = seq;
         if let Some(cp) = caught.fold.checkpoint_due(seq, every) {
             super::schema::insert_checkpoint(tx, &a.session, seq, &cp).await?;

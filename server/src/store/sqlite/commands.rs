@@ -116,8 +116,8 @@ impl Group<'_> {
         }
         let index_before = crate::index::Index::of(&p.fold);
         let mut insert = tx.prepare_cached(
-            "INSERT INTO events(session, seq, ts, received, raw, cut_len, cut_limit)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            "INSERT INTO events(session, seq, ts, received, raw, cut_len, cut_limit, source)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
         )?;
         let mut seqs = Vec::with_capacity(a.lines.len());
         for raw in a.lines {
@@ -125,7 +125,9 @@ impl Group<'_> {
             let line = stored_line(seq, raw.bytes, raw.cut);
             let event = line_event(&line);
             let ts = event_time(&event, raw.received);
-            let step = p.fold.step(&event, seq, ts, line.bytes.len());
+            let step = p
+                .fold
+                .step(&event, seq, ts, line.bytes.len(), a.source.as_deref());
             p.preview_changed |= step.preview_changed;
             insert.execute(params![
                 a.session,
@@ -135,6 +137,7 @@ impl Group<'_> {
                 line.bytes,
                 raw.cut.map(|c| c.0 as i64),
                 raw.cut.map(|c| c.1 as i64),
+                a.source.as_deref(),
             ])?;
             if !step.env.msgs.is_empty() {
                 let json = serde_json::to_string(&step.env)?;

@@ -196,7 +196,7 @@ pub(super) fn load_events(
     upto: u64,
 ) -> Result<Vec<StoredEvent>, StoreError> {
     let mut stmt = conn.prepare_cached(
-        "SELECT seq, ts, raw, cut_len, cut_limit FROM events
+        "SELECT seq, ts, raw, cut_len, cut_limit, source FROM events
          WHERE session = ?1 AND seq > ?2 AND seq <= ?3 ORDER BY seq",
     )?;
     let rows = stmt.query_map(params![session, after as i64, upto as i64], |r| {
@@ -206,6 +206,7 @@ pub(super) fn load_events(
         Ok(StoredEvent {
             ts: r.get(1)?,
             line: stored_line(r.get::<_, i64>(0)? as u64, r.get(2)?, cut),
+            source: r.get(5)?,
         })
     })?;
     Ok(rows.collect::<Result<_, _>>()?)

@@ -8,9 +8,11 @@
 //!   first_error)`: `given_title` the title its client gave, the rest the index's columns
 //!   (`crate::index`), indexed for `GET /api/sessions`' sorts (`sessions_newest`,
 //!   `sessions_cost`, `sessions_errors`) and filters (`sessions_agent`, `sessions_project`);
-//! - `events(session, seq, ts, received, raw, cut_len, cut_limit)`: each event as received,
-//!   `raw` byte for byte (only the first bytes of a line over the limit, whose length and
-//!   the limit are in `cut_len`/`cut_limit`); `ts` the line's time or `received`;
+//! - `events(session, seq, ts, received, raw, cut_len, cut_limit, source)`: each event as
+//!   received, `raw` byte for byte (only the first bytes of a line over the limit, whose
+//!   length and the limit are in `cut_len`/`cut_limit`); `ts` the line's time or `received`;
+//!   `source` the session's file it came from when not the main one (a subagent's id,
+//!   [`crate::fold::StoredEvent::source`]: classified with that file's context);
 //! - `checkpoints(session, seq, ctx, badges, summary)`: the session's fold after event `seq`
 //!   ([`crate::fold::Checkpoint`]), every `checkpoint_every` events (derived);
 //! - `rendered(session, seq, json)`: the envelope of each event with rows, as the writer
@@ -202,6 +204,10 @@ CREATE INDEX sessions_project ON sessions(project, (COALESCE(started_at, started
     // (`super::search`): the index of that order.
     r#"
 CREATE INDEX search_rows_newest ON search_rows(ts, session, seq, rowno);
+"#,
+    // Each event's source file, when not the session's main one (`crate::fold`).
+    r#"
+ALTER TABLE events ADD COLUMN source TEXT;
 "#,
 ];
 
