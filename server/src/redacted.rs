@@ -129,16 +129,30 @@ async fn reach(store: &Store, share: &Share) -> Result<u64, StoreError> {
     })
 }
 
+/// The files of a session other than its main one, as [`write_log`] gathers them.
+#[derive(Debug, Default)]
+pub struct OtherFiles {
+    /// Each source's lines (a Gemini CLI subagent's id and its recording's lines, one a
+    /// line), in the order each first came.
+    pub files: Vec<(String, Vec<u8>)>,
+    /// The line each event is in the files written one after the other (the main file, then
+    /// `files`): `lines[seq - 1]`, 1-based — the seq `hiveterm classify` gives it.
+    pub lines: Vec<u64>,
+}
+
 /// Writes session `session`'s raw events up to `upto` (all when `None`) to `out`, one line
-/// each, redacted when `redact` (the lines through one `classifier::redact::Redactor`): the
-/// log a share shows, for a one-file export of it (`hiveterm share … --export`).
+/// each, redacted when `redact` (the lines through one `classifier::redact::Redactor`, in seq
+/// order): the log a share shows, for a one-file export of it (`hiveterm share … --export`).
+/// The lines of the session's other files (tagged with a source: a Gemini CLI subagent's
+/// recording) are not written to `out` but answered, to be read after it as the subagents'
+/// files are (so they nest as the session's rows do, `crate::fold`).
 pub async fn write_log(
     store: &Store,
     session: &str,
     upto: Option<u64>,
     redact: bool,
     out: &mut impl std::io::Write,
-) -> Result<(), String> {
+) -> Result<OtherFiles, String> {
     let head = match upto {
         Some(seq) => seq,
         None => {
@@ -152,23 +166,55 @@ pub async fn write_log(
     };
     let mut failed = None;
     let mut redactor = Redactor::new();
+    let mut other = OtherFiles::default();
+    // Each event's file (0: the main one) and line in it.
+    let mut at: Vec<(usize, u64)> = Vec::new();
+    let mut mains = 0;
+    // Lines of each other file so far.
+    let mut counts: Vec<u64> = Vec::new();
     read_events(store, session, 0, head, |ev| {
-        let line = if redact {
+        let mut line = if redact {
             redactor.redact_line(&ev.line.bytes).line.into_owned()
         } else {
             ev.line.bytes
         };
-        match out.write_all(&line).and_then(|()| out.write_all(b"\n")) {
-            Ok(()) => true,
-            Err(e) => {
-                failed = Some(format!("cannot write: {e}"));
-                false
+        line.push(b'\n');
+        let Some(source) = ev.source else {
+            mains += 1;
+            at.push((0, mains));
+            return match out.write_all(&line) {
+                Ok(()) => true,
+                Err(e) => {
+                    failed = Some(format!("cannot write: {e}"));
+                    false
+                }
+            };
+        };
+        let i = match other.files.iter().position(|(s, _)| *s == source) {
+            Some(i) => i,
+            None => {
+                other.files.push((source, Vec::new()));
+                counts.push(0);
+                other.files.len() - 1
             }
-        }
+        };
+        other.files[i].1.extend_from_slice(&line);
+        counts[i] += 1;
+        at.push((i + 1, counts[i]));
+        true
     })
     .await
     .map_err(|e| e.to_string())?;
-    failed.map_or(Ok(()), Err)
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    // Lines before each file: the main file's, then each other's in turn.
+    let mut before = vec![0, mains];
+    for lines in counts {
+        before.push(before.last().copied().unwrap_or(0) + lines);
+    }
+    other.lines = at.iter().map(|&(f, n)| before[f] + n).collect();
+    Ok(other)
 }
 
 #[cfg(test)]

@@ -162,7 +162,23 @@ async fn export(
         .ok_or_else(|| format!("no session {session}"))?;
     // Raw here: the export redacts (and counts what it redacts) before classifying.
     let mut log = Vec::new();
-    hiveterm::redacted::write_log(store, session, Some(info.last_seq), false, &mut log).await?;
+    let other =
+        hiveterm::redacted::write_log(store, session, Some(info.last_seq), false, &mut log).await?;
+    // A session's other files (a Gemini CLI subagent's recording) are read after it, as
+    // `hiveterm export` reads them beside a log; its notes' rows are where their lines go.
+    let line_of = |seq: u64| -> u64 {
+        let i = (seq as usize).wrapping_sub(1);
+        other.lines.get(i).copied().unwrap_or(seq)
+    };
+    let subagents = other
+        .files
+        .into_iter()
+        .map(|(agent, bytes)| hiveterm::export::Subagent {
+            input: Box::new(std::io::Cursor::new(bytes)),
+            name: agent.clone(),
+            agent: Some(agent),
+        })
+        .collect();
     // The session's id (the file's name) and title, redacted as a redacted share's are; a
     // title given is the reader's.
     let (name, own) = if args.redact {
@@ -180,8 +196,8 @@ async fn export(
         .into_iter()
         .map(|n| onefile::Note {
             id: n.id,
-            from: n.from,
-            to: n.to,
+            from: line_of(n.from).min(line_of(n.to)),
+            to: line_of(n.from).max(line_of(n.to)),
             text: n.text,
             author: n.author,
             created_at: n.created_at,
@@ -195,7 +211,7 @@ async fn export(
     };
     crate::export_cmd::write_file(
         &mut &log[..],
-        Vec::new(),
+        subagents,
         &name,
         &page,
         &opts,

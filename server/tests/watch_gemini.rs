@@ -2,12 +2,13 @@
 //! `serve --watch` and `--follow` goes into its parent's session, its raw events the files'
 //! lines byte for byte, and the session's rows are the ones `hiveterm classify` gives reading
 //! the files together — whatever order the two files' lines were written in, across a
-//! restart, and after the derived tables are rebuilt.
+//! restart, after the derived tables are rebuilt, and in a one-file export of the session.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 mod common;
+mod seen;
 
 use classifier::LogClassifier;
 use common::TestDb;
@@ -245,6 +246,51 @@ async fn a_watched_gemini_subagent_nests_under_its_call_whatever_the_interleavin
     };
     for (id, what) in &ids {
         rows_match_classify(&db, id, &format!("{what}, rebuilt")).await;
+    }
+    // `hiveterm share SESSION --export`: the file `hiveterm export` makes of the recordings.
+    let dist = seen::fake_page(db.dir.path());
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_hiveterm"))
+            .args(args)
+            .args(["--static", dist.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    let offline = db.dir.path().join("offline.html");
+    let main = root.join("p0/chats/session-2026-12-02T14-11-6a32b09a.jsonl");
+    run(&[
+        "export",
+        main.to_str().unwrap(),
+        "-o",
+        offline.to_str().unwrap(),
+    ]);
+    let offline = std::fs::read_to_string(offline).unwrap();
+    assert!(
+        seen::exported_envelopes(&offline)
+            .iter()
+            .any(|e| e.get("parent").is_some())
+    );
+    for (k, (id, what)) in ids.iter().enumerate() {
+        let shared = db.dir.path().join(format!("shared{k}.html"));
+        run(&[
+            "share",
+            id,
+            "--export",
+            shared.to_str().unwrap(),
+            "--db",
+            &db.db.spec,
+        ]);
+        let shared = std::fs::read_to_string(shared).unwrap();
+        assert_eq!(
+            seen::exported_envelopes(&shared),
+            seen::exported_envelopes(&offline),
+            "{what}: exported"
+        );
     }
 }
 
