@@ -2,6 +2,7 @@
 //! log or a subagent's file), every log under a folder, a main log's session id, and the main
 //! recording of a Gemini CLI subagent's.
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use crate::ingest::follow_session_id;
@@ -33,6 +34,18 @@ pub(super) fn is_log(path: &Path) -> bool {
     let name = name.to_ascii_lowercase();
     let name = name.strip_suffix(".zst").unwrap_or(&name);
     !name.starts_with('.') && Path::new(name).extension().is_some_and(|e| e == "jsonl")
+}
+
+/// What is known of a main recording's stored lines: the subagents their calls name
+/// (`super::gate`).
+#[derive(Debug, Default)]
+pub(super) struct Scan {
+    /// Bytes of the file looked at (up to the end of a stored line).
+    pub(super) offset: u64,
+    /// The file's inode when looked at.
+    pub(super) ino: u64,
+    /// The subagents named (`"agentId":"…"`).
+    pub(super) agents: HashSet<String>,
 }
 
 /// What a log file is to the watch.
@@ -101,7 +114,7 @@ pub(super) fn gemini_main(chats: &Path, session: &str) -> Option<PathBuf> {
         .flatten()
         .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
         .map(|e| e.path())
-        .filter(|p| name_of(p).ends_with(".jsonl"))
+        .filter(|p| is_log(p))
         .collect();
     let short = format!("{}.jsonl", &session[..8.min(session.len())]);
     found.sort_by_key(|p| !name_of(p).ends_with(&short));

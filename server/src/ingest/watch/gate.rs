@@ -18,19 +18,9 @@ use std::time::SystemTime;
 
 use tokio::io::{AsyncReadExt, AsyncSeekExt};
 
+use super::find::Scan;
 use super::{IDLE, Watcher};
 use crate::store::StoreError;
-
-/// What is known of a main recording's stored lines: the subagents their calls name.
-#[derive(Debug, Default)]
-pub(super) struct Scan {
-    /// Bytes of the file looked at (up to the end of a stored line).
-    offset: u64,
-    /// The file's inode when looked at.
-    ino: u64,
-    /// The subagents named (`"agentId":"…"`).
-    agents: HashSet<String>,
-}
 
 /// Bytes read at a time.
 const READ: usize = 1 << 20;

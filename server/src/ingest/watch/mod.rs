@@ -44,7 +44,7 @@ mod import;
 #[cfg(test)]
 mod tests;
 
-use find::{Role, gemini_main, is_log, role, walk};
+use find::{Role, Scan, gemini_main, is_log, role, walk};
 pub use find::{agent_folders, watch_session_id};
 
 /// How often the files that changed lately are looked at.
@@ -99,7 +99,7 @@ struct Watcher {
     /// looked at again with the files that changed lately.
     waiting: HashSet<PathBuf>,
     /// What is known of each main recording's stored lines ([`gate`]).
-    scans: HashMap<PathBuf, gate::Scan>,
+    scans: HashMap<PathBuf, Scan>,
     /// The main recording of each `(chats folder, session id)` found.
     gemini_mains: HashMap<(PathBuf, String), PathBuf>,
 }

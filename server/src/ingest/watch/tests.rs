@@ -15,6 +15,44 @@ fn roles_of_the_agents_files() {
     check("/2026/12/02/rollout-2026-x.jsonl.zst", Role::Main);
     check("/proj/chats/abc-123/sub-9.jsonl", Role::Main);
     check("/proj/chats/session-2.jsonl", Role::Main);
+    // A Gemini CLI subagent's recording: in a folder named by its parent's session id.
+    check(
+        "/proj/chats/6a32b09a-db98-4639-82e6-0e4802f905b6/3379175b-11ed.jsonl",
+        Role::GeminiSub {
+            chats: PathBuf::from("/proj/chats"),
+            session: "6a32b09a-db98-4639-82e6-0e4802f905b6".to_owned(),
+            agent: "3379175b-11ed".to_owned(),
+        },
+    );
+    check(
+        "/proj/chats/6a32b09a-db98-4639-82e6-0e4802f905bX/s.jsonl",
+        Role::Main,
+    );
+    check("/proj/chats/6a32b09a-db98-4639-82e6/s.jsonl", Role::Main);
+}
+
+#[test]
+fn a_gemini_subagents_main_recording_is_found_by_its_session_id() {
+    let dir = tempfile::tempdir().unwrap();
+    let chats = dir.path();
+    let id = "6a32b09a-db98-4639-82e6-0e4802f905b6";
+    let first = |id: &str, kind: &str| format!("{{\"sessionId\":\"{id}\",\"kind\":\"{kind}\"}}\n");
+    std::fs::write(
+        chats.join("session-1-6a32b09a.jsonl"),
+        first("other", "main"),
+    )
+    .unwrap();
+    std::fs::write(
+        chats.join("session-2-aaaaaaaa.jsonl"),
+        first(id, "subagent"),
+    )
+    .unwrap();
+    assert_eq!(gemini_main(chats, id), None);
+    std::fs::write(chats.join("session-3-bbbbbbbb.jsonl"), first(id, "main")).unwrap();
+    assert_eq!(
+        gemini_main(chats, id),
+        Some(chats.join("session-3-bbbbbbbb.jsonl"))
+    );
 }
 
 #[test]
