@@ -316,4 +316,46 @@ mod tests {
             assert_eq!(due, *want, "{sizes:?} every {every}");
         }
     }
+
+    /// Each source's lines are classified with a context of its own, kept in the checkpoint;
+    /// past [`MAX_SOURCES`] the one longest unused is forgotten.
+    #[test]
+    fn each_source_has_its_context_checkpointed_and_bounded() {
+        let mut fold = SessionFold::default();
+        let line = |seq: u64| {
+            classifier::event::line_event(&Line::whole(
+                seq,
+                br#"{"type":"system","subtype":"init","session_id":"s"}"#.to_vec(),
+            ))
+        };
+        fold.step(&line(1), 1, 0.0, 10, None);
+        let prompt = |seq: u64| {
+            classifier::event::line_event(&Line::whole(
+                seq,
+                br#"{"type":"user","message":{"role":"user","content":"go"}}"#.to_vec(),
+            ))
+        };
+        for i in 0..MAX_SOURCES as u64 + 1 {
+            fold.step(&prompt(i + 2), i + 2, 0.0, 10, Some(&format!("agent-{i}")));
+        }
+        assert_eq!(fold.files.by_source.len(), MAX_SOURCES);
+        assert!(!fold.files.by_source.contains_key("agent-0"));
+        assert!(
+            fold.files
+                .by_source
+                .contains_key(&format!("agent-{MAX_SOURCES}"))
+        );
+        // The main file's context saw only its own line.
+        let mut only = ClassifyCtx::new();
+        classify_log_event_at(&line(1), &mut only, 1);
+        assert_eq!(fold.ctx, only);
+        assert_ne!(fold.ctx, fold.files.by_source["agent-1"].0);
+        let cp = fold.checkpoint();
+        let [ctx, badges, summary] = cp.to_columns().unwrap();
+        let back = Checkpoint::from_columns(&ctx, &badges, &summary).unwrap();
+        assert_eq!(back.files, fold.files);
+        // A summary column from before the sources were kept reads as none.
+        let old = r#"{"summary":{},"index":{}}"#;
+        assert!(Checkpoint::from_columns(&ctx, &badges, old).is_some_and(|c| c.files.is_empty()));
+    }
 }
