@@ -12,10 +12,9 @@
 //! [`SessionFold::checkpoint`] gives and resume with [`SessionFold::resume`]; they never
 //! classify by themselves.
 //!
-//! A session of several files (a Gemini CLI recording and its subagents' recordings under
-//! `--watch`/`--follow`) stores each subagent file's lines tagged with their source (the
-//! subagent's id, [`StoredEvent::source`]), interleaved with the main file's as they were
-//! written. Each source is classified with a context of its own — made, at its first line,
+//! A session of several files (a main log and its subagents' files under `--watch`/`--follow`)
+//! stores each subagent file's lines tagged with their source (the subagent's id,
+//! [`StoredEvent::source`]), interleaved with the main file's as they were written. Each source is classified with a context of its own — made, at its first line,
 //! as `LogClassifier::next_file` makes a subagent file's (the calls seen so far) — so its
 //! lines give the envelopes `hiveterm classify` gives reading the files one after the other,
 //! whatever the interleaving; untagged lines share the session's context.

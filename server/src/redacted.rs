@@ -132,8 +132,8 @@ async fn reach(store: &Store, share: &Share) -> Result<u64, StoreError> {
 /// The files of a session other than its main one, as [`write_log`] gathers them.
 #[derive(Debug, Default)]
 pub struct OtherFiles {
-    /// Each source's lines (a Gemini CLI subagent's id and its recording's lines, one a
-    /// line), in the order each first came.
+    /// Each source's lines (a subagent's id and its file's lines, one a line), in the order
+    /// each first came.
     pub files: Vec<(String, Vec<u8>)>,
     /// The line each event is in the files written one after the other (the main file, then
     /// `files`): `lines[seq - 1]`, 1-based — the seq `hiveterm classify` gives it.
@@ -143,8 +143,8 @@ pub struct OtherFiles {
 /// Writes session `session`'s raw events up to `upto` (all when `None`) to `out`, one line
 /// each, redacted when `redact` (the lines through one `classifier::redact::Redactor`, in seq
 /// order): the log a share shows, for a one-file export of it (`hiveterm share … --export`).
-/// The lines of the session's other files (tagged with a source: a Gemini CLI subagent's
-/// recording) are not written to `out` but answered, to be read after it as the subagents'
+/// The lines of the session's other files (tagged with a source: a subagent's file) are not
+/// written to `out` but answered, to be read after it as the subagents'
 /// files are (so they nest as the session's rows do, `crate::fold`).
 pub async fn write_log(
     store: &Store,

@@ -164,7 +164,7 @@ async fn export(
     let mut log = Vec::new();
     let other =
         hiveterm::redacted::write_log(store, session, Some(info.last_seq), false, &mut log).await?;
-    // A session's other files (a Gemini CLI subagent's recording) are read after it, as
+    // A session's other files (its subagents' files) are read after it, as
     // `hiveterm export` reads them beside a log; its notes' rows are where their lines go.
     let line_of = |seq: u64| -> u64 {
         let i = (seq as usize).wrapping_sub(1);

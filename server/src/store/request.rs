@@ -79,7 +79,7 @@ pub struct Append {
     /// A followed file's position to commit with the lines.
     pub follow: Option<FollowPos>,
     /// The file of the session the lines come from, when not its main one (a subagent's
-    /// recording: the subagent's id), stored with each ([`crate::fold::StoredEvent::source`]).
+    /// file: the subagent's id), stored with each ([`crate::fold::StoredEvent::source`]).
     pub source: Option<String>,
     /// An idempotency key (`POST` with `Idempotency-Key`): the lines are counted under it in
     /// the same transaction, so a retry knows what was stored (see [`Keyed`]).

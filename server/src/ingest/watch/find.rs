@@ -53,9 +53,9 @@ pub(super) struct Scan {
 pub(super) enum Role {
     /// A session's main log.
     Main,
-    /// A subagent's file: its lines go to the session of this main log (a Claude Code
-    /// transcript's: each line names its agent).
-    Sub(PathBuf),
+    /// A Claude Code subagent's transcript, `agent-<id>.jsonl`: its lines go to the session of
+    /// this main log, tagged as subagent `<id>`'s.
+    Sub(PathBuf, String),
     /// A Gemini CLI subagent's recording, `<chats>/<session id>/<agent>.jsonl`: its lines go
     /// to the session of the main recording in `<chats>` whose `sessionId` is `session`
     /// ([`gemini_main`]), tagged as `agent`'s.
@@ -75,11 +75,15 @@ pub(super) fn role(path: &Path) -> Role {
     let parent = path.parent();
     let dir = parent.map(name_of).unwrap_or("");
     let grand = parent.and_then(Path::parent);
-    if dir == "subagents" && name_of(path).starts_with("agent-") {
+    if dir == "subagents"
+        && let Some(id) = name_of(path).strip_prefix("agent-")
+    {
         // <project>/<session>/subagents/agent-<id>.jsonl: the main log is <project>/<session>.jsonl.
+        let id = id.strip_suffix(".zst").unwrap_or(id);
+        let id = id.strip_suffix(".jsonl").unwrap_or(id);
         return match grand.and_then(|g| Some((g.parent()?, name_of(g)))) {
             Some((project, session)) if !session.is_empty() => {
-                Role::Sub(project.join(format!("{session}.jsonl")))
+                Role::Sub(project.join(format!("{session}.jsonl")), id.to_owned())
             }
             _ => Role::Main,
         };

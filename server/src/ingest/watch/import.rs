@@ -10,7 +10,7 @@ use std::time::{Instant, SystemTime};
 use classifier::LineReader;
 use tokio::io::AsyncSeekExt;
 
-use super::{IDLE, Tracked, Watcher, watch_session_id};
+use super::{IDLE, Sub, Tracked, Watcher, watch_session_id};
 use crate::ingest::follow::{FOLLOW_BATCH, read_to_end};
 use crate::ingest::follow_zst;
 use crate::ingest::lines::{CHUNK, note_line, store_lines_from};
@@ -18,19 +18,20 @@ use crate::store::{FollowPos, StoreError};
 
 impl Watcher {
     /// Stores what `path` holds past its stored position, in batches, each committed with
-    /// the position it reaches; a subagent's file (of `main`) into its main log's session,
-    /// tagged with `agent` when given (a Gemini CLI subagent's).
+    /// the position it reaches; a subagent's file into its main log's session, tagged with
+    /// its id.
     pub(super) async fn import(
         &mut self,
         path: &Path,
         meta: &std::fs::Metadata,
-        main: Option<&Path>,
-        agent: Option<&str>,
+        sub: Option<&Sub>,
     ) -> Result<(), StoreError> {
         let key = path.to_string_lossy().into_owned();
         let stored = self.store.followed(&key).await?;
-        if let (Some(main), Some(agent), None) = (main, agent, &stored) {
-            if !self.gate_open(main, agent).await? {
+        let main = sub.map(|s| s.main.as_path());
+        let agent = sub.map(|s| s.agent.as_str());
+        if let (Some(sub), None) = (sub.filter(|s| s.held), &stored) {
+            if !self.gate_open(&sub.main, &sub.agent).await? {
                 self.waiting.insert(path.to_owned());
                 return Ok(());
             }

@@ -4,14 +4,14 @@
 //! What is a log: a `*.jsonl` or `*.jsonl.zst` file (Claude Code transcripts, Codex rollouts,
 //! Gemini CLI chat recordings, hyperhive event logs; the classifier tells the formats apart).
 //! A subagent's file is not a session of its own: its lines go into the session of its main
-//! log, nested under the call that started them, as `hiveterm classify` nests them reading the
-//! files together. A Claude Code subagent's file (`<project>/<session>/subagents/agent-*.jsonl`)
-//! names its agent on each line (`agentId`). A Gemini CLI subagent's recording
-//! (`chats/<session id>/<agent>.jsonl`, beside the main recording whose `sessionId` that is)
-//! does not: its lines are stored tagged with the subagent's id, each classified with its
-//! file's own context (`crate::fold`), so they nest under its call however they interleave
-//! with the main recording's; and it is held back until the main recording's call naming it is
-//! stored (Gemini CLI writes the call when it is done, after the subagent's lines: [`gate`]).
+//! log, tagged with the subagent's id (from the file's name) and each classified with its
+//! file's own context (`crate::fold`), so they nest under the call that started them, and give
+//! the rows `hiveterm classify` gives reading the files together, however they interleave with
+//! the main log's. A Claude Code subagent's file is `<project>/<session>/subagents/agent-<id>.jsonl`
+//! beside `<project>/<session>.jsonl`; a Gemini CLI subagent's recording is
+//! `chats/<session id>/<agent>.jsonl`, beside the main recording whose `sessionId` that is, and is
+//! held back until the main recording's call naming it is stored (Gemini CLI writes the call
+//! when it is done, after the subagent's lines: [`gate`]).
 //!
 //! How (bounded in open files and memory however many logs there are):
 //! - nothing is held open: a file is opened, read from where its stored lines end up to its
@@ -54,9 +54,14 @@ pub const RESCAN: Duration = Duration::from_secs(15);
 /// A session whose file has not changed for this long is ended (live again when it grows).
 pub const IDLE: Duration = Duration::from_secs(120);
 
-/// A subagent's file's main log, and the source its lines are tagged with (a Gemini CLI
-/// subagent's id; none for a Claude Code subagent's, whose lines name it).
-type Sub = (PathBuf, Option<String>);
+/// A subagent's file: its main log, the subagent's id its lines are tagged with (from the
+/// file's name), and whether it waits for the call naming it (a Gemini CLI subagent's,
+/// [`gate`]).
+struct Sub {
+    main: PathBuf,
+    agent: String,
+    held: bool,
+}
 
 /// What is known of one log file.
 #[derive(Debug)]
@@ -289,13 +294,19 @@ impl Watcher {
                 continue;
             }
             match role(&path) {
-                Role::Sub(main) => subs.push((path, meta, Some((main, None)))),
+                Role::Sub(main, agent) => {
+                    let held = false;
+                    subs.push((path, meta, Some(Sub { main, agent, held })));
+                }
                 Role::GeminiSub {
                     chats,
                     session,
                     agent,
                 } => match self.gemini_main(chats, session) {
-                    Some(main) => subs.push((path, meta, Some((main, Some(agent))))),
+                    Some(main) => {
+                        let held = true;
+                        subs.push((path, meta, Some(Sub { main, agent, held })));
+                    }
                     None if self.fixed.is_some() => {}
                     None => mains.push((path, meta, None)),
                 },
@@ -309,11 +320,7 @@ impl Watcher {
         oldest(&mut mains);
         oldest(&mut subs);
         for (path, meta, sub) in mains.into_iter().chain(subs) {
-            let (main, agent) = match &sub {
-                Some((main, agent)) => (Some(main.as_path()), agent.as_deref()),
-                None => (None, None),
-            };
-            if let Err(e) = self.import(&path, &meta, main, agent).await {
+            if let Err(e) = self.import(&path, &meta, sub.as_ref()).await {
                 if matches!(e, StoreError::Closed) {
                     return Err(e);
                 }

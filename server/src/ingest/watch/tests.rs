@@ -9,7 +9,7 @@ fn roles_of_the_agents_files() {
     check("/p/s1.jsonl", Role::Main);
     check(
         "/p/s1/subagents/agent-a1.jsonl",
-        Role::Sub(PathBuf::from("/p/s1.jsonl")),
+        Role::Sub(PathBuf::from("/p/s1.jsonl"), "a1".to_owned()),
     );
     check("/p/s1/subagents/notes.jsonl", Role::Main);
     check("/2026/12/02/rollout-2026-x.jsonl.zst", Role::Main);

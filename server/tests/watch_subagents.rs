@@ -1,8 +1,10 @@
-//! Issue 21: a Gemini CLI subagent's recording (`chats/<session id>/<agent>.jsonl`) under
-//! `serve --watch` and `--follow` goes into its parent's session, its raw events the files'
-//! lines byte for byte, and the session's rows are the ones `hiveterm classify` gives reading
-//! the files together — whatever order the two files' lines were written in, across a
-//! restart, after the derived tables are rebuilt, and in a one-file export of the session.
+//! Issue 21: a subagent's file under `serve --watch` and `--follow` — a Gemini CLI subagent's
+//! recording (`chats/<session id>/<agent>.jsonl`), a Claude Code subagent's transcript
+//! (`<session>/subagents/agent-<id>.jsonl`) — goes into its parent's session, its raw events
+//! the files' lines byte for byte, and the session's rows are the ones `hiveterm classify`
+//! gives reading the files together — whatever order the two files' lines were written in,
+//! across a restart, after the derived tables are rebuilt, and in a one-file export of the
+//! session.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -17,9 +19,76 @@ use hiveterm::ingest::{watch, watch_session_id};
 use hiveterm::store::Store;
 use serde_json::Value;
 
-const MAIN: &str = "gemini-0.61.0/gemini.subagent.session.jsonl";
+/// A session of two files, as an agent lays them out.
+#[derive(Clone, Copy)]
+struct Case {
+    /// The fixtures: the main log and the subagent's.
+    main: &'static str,
+    sub: &'static str,
+    /// The subagent's id (its file's name).
+    agent: &'static str,
+    /// Where they go under a project's folder.
+    main_at: &'static str,
+    sub_at: &'static str,
+    /// A piece of the main log's line holding the call that starts the subagent.
+    call: &'static str,
+    /// The subagent's lines wait for that call (Gemini CLI writes it when the call is done,
+    /// after them; Claude Code first).
+    held: bool,
+}
+
 const SESSION: &str = "6a32b09a-db98-4639-82e6-0e4802f905b6";
 const AGENT: &str = "3379175b-11ed-4f13-84e8-b95f2ccef876";
+
+const GEMINI: Case = Case {
+    main: "gemini-0.61.0/gemini.subagent.session.jsonl",
+    sub: "gemini-0.61.0/6a32b09a-db98-4639-82e6-0e4802f905b6/3379175b-11ed-4f13-84e8-b95f2ccef876.jsonl",
+    agent: AGENT,
+    main_at: "chats/session-2026-12-02T14-11-6a32b09a.jsonl",
+    sub_at: "chats/6a32b09a-db98-4639-82e6-0e4802f905b6/3379175b-11ed-4f13-84e8-b95f2ccef876.jsonl",
+    call: "\"agentId\":\"3379175b-11ed-4f13-84e8-b95f2ccef876\"",
+    held: true,
+};
+
+const CLAUDE: Case = Case {
+    main: "claude-code-2.1.332/subagent.transcript.jsonl",
+    sub: "claude-code-2.1.332/subagent.transcript/subagents/agent-ae89bd37fdd96fc64.jsonl",
+    agent: "ae89bd37fdd96fc64",
+    main_at: "-home-dev-work/s1.jsonl",
+    sub_at: "-home-dev-work/s1/subagents/agent-ae89bd37fdd96fc64.jsonl",
+    call: "\"type\":\"tool_use\",\"id\":\"toolu_01RxUClraJSgxjOUuPo9lzyZxp\"",
+    held: false,
+};
+
+impl Case {
+    fn main_lines(&self) -> Vec<String> {
+        lines(self.main)
+    }
+
+    fn sub_lines(&self) -> Vec<String> {
+        lines(self.sub)
+    }
+
+    /// The main log's line holding the call that starts the subagent.
+    fn call_line(&self) -> usize {
+        self.main_lines()
+            .iter()
+            .position(|l| l.contains(self.call))
+            .unwrap()
+    }
+
+    /// The envelopes `hiveterm classify` gives for the files read together.
+    fn offline(&self) -> Vec<classifier::TermEnvelope> {
+        let mut out = Vec::new();
+        let mut log = LogClassifier::new();
+        log.feed(&common::fixture(self.main), |e| out.push(e));
+        log.finish(|e| out.push(e));
+        let mut log = log.next_file(Some(self.agent));
+        log.feed(&common::fixture(self.sub), |e| out.push(e));
+        log.finish(|e| out.push(e));
+        out
+    }
+}
 
 fn lines(rel: &str) -> Vec<String> {
     String::from_utf8(common::fixture(rel))
@@ -29,44 +98,12 @@ fn lines(rel: &str) -> Vec<String> {
         .collect()
 }
 
-fn main_lines() -> Vec<String> {
-    lines(MAIN)
-}
-
-fn sub_lines() -> Vec<String> {
-    lines(&format!("gemini-0.61.0/{SESSION}/{AGENT}.jsonl"))
-}
-
-/// The main recording's line holding the `invoke_agent` call (Gemini CLI writes it when the
-/// call is done, after the subagent's lines).
-fn call_line() -> usize {
-    main_lines()
-        .iter()
-        .position(|l| l.contains(&format!("\"agentId\":\"{AGENT}\"")))
-        .unwrap()
-}
-
-/// The envelopes `hiveterm classify` gives for the files read together, keyed by seq.
-fn offline() -> Vec<classifier::TermEnvelope> {
-    let mut out = Vec::new();
-    let mut log = LogClassifier::new();
-    log.feed(&common::fixture(MAIN), |e| out.push(e));
-    log.finish(|e| out.push(e));
-    let mut log = log.next_file(Some(AGENT));
-    log.feed(
-        &common::fixture(&format!("gemini-0.61.0/{SESSION}/{AGENT}.jsonl")),
-        |e| out.push(e),
-    );
-    log.finish(|e| out.push(e));
-    out
-}
-
 /// Checks the session's rows (its history, through the API) against [`offline`]: each stored
 /// event is the next line of its file (by its source), so its seq maps to the seq
 /// `hiveterm classify` numbers that line with; rows and `parent` the same.
-async fn rows_match_classify(db: &TestDb, id: &str, what: &str) {
+async fn rows_match_classify(db: &TestDb, case: Case, id: &str, what: &str) {
     let sources = db.sources(id);
-    let mains = main_lines().len() as u64;
+    let mains = case.main_lines().len() as u64;
     let (mut m, mut s) = (0, 0);
     let offline_seq: Vec<u64> = sources
         .iter()
@@ -76,7 +113,7 @@ async fn rows_match_classify(db: &TestDb, id: &str, what: &str) {
                 m
             }
             Some(a) => {
-                assert_eq!(a, AGENT, "{what}: the source is the subagent's id");
+                assert_eq!(a, case.agent, "{what}: the source is the subagent's id");
                 s += 1;
                 mains + s
             }
@@ -84,7 +121,8 @@ async fn rows_match_classify(db: &TestDb, id: &str, what: &str) {
         .collect();
     let addr = common::spawn_server(db.state.clone()).await;
     let history = common::all_history(addr, id, 7).await;
-    let want: Vec<Value> = offline()
+    let want: Vec<Value> = case
+        .offline()
         .into_iter()
         .filter(|e| !e.msgs.is_empty())
         .map(|e| serde_json::to_value(e).unwrap())
@@ -136,8 +174,9 @@ fn start(store: &Store, root: PathBuf) -> tokio::task::JoinHandle<()> {
 /// One order of writing: `(the subagent's file?, line index)`, each line appended in turn.
 type Order = Vec<(bool, usize)>;
 
-fn orders() -> Vec<(&'static str, Order)> {
-    let (mains, subs, call) = (main_lines().len(), sub_lines().len(), call_line());
+fn orders(case: Case) -> Vec<(&'static str, Order)> {
+    let (mains, subs) = (case.main_lines().len(), case.sub_lines().len());
+    let call = case.call_line();
     let main = |r: std::ops::Range<usize>| r.map(|i| (false, i)).collect::<Order>();
     let sub = |r: std::ops::Range<usize>| r.map(|i| (true, i)).collect::<Order>();
     let cat = |parts: Vec<Order>| parts.concat();
@@ -147,18 +186,23 @@ fn orders() -> Vec<(&'static str, Order)> {
         alternating.extend(sub(i..(i + 1).min(subs)));
         alternating.extend(main((call + 1 + i).min(mains)..(call + 2 + i).min(mains)));
     }
-    vec![
-        // As Gemini CLI writes them: the subagent's lines, then the call naming it.
-        (
-            "as written",
-            cat(vec![main(0..call), sub(0..subs), main(call..mains)]),
-        ),
+    // As the agent writes them: Gemini CLI the subagent's lines, then the call naming it;
+    // Claude Code the call, then the subagent's lines.
+    let as_written = if case.held {
+        cat(vec![main(0..call), sub(0..subs), main(call..mains)])
+    } else {
+        cat(vec![main(0..call + 1), sub(0..subs), main(call + 1..mains)])
+    };
+    let mut orders = vec![
+        ("as written", as_written),
         ("alternating after the call", alternating),
         (
             "one file after the other",
             cat(vec![main(0..mains), sub(0..subs)]),
         ),
-        (
+    ];
+    if case.held {
+        orders.push((
             "the subagent's start, the call, the rest interleaved",
             cat(vec![
                 main(0..2),
@@ -168,24 +212,37 @@ fn orders() -> Vec<(&'static str, Order)> {
                 main(call + 1..mains),
                 sub(9..subs),
             ]),
-        ),
-    ]
+        ));
+    }
+    orders
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_watched_gemini_subagent_nests_under_its_call_whatever_the_interleaving() {
+    watched_whatever_the_interleaving(GEMINI).await;
+}
+
+/// Regression: a Claude Code subagent's transcript shared its session's context under
+/// `--watch`, so its lines written between the main transcript's changed the main's rows (a
+/// turn's end missing) from `hiveterm classify`'s; its lines are now tagged with its id and
+/// classified with a context of their own.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_watched_claude_subagent_gives_classifys_rows_whatever_the_interleaving() {
+    watched_whatever_the_interleaving(CLAUDE).await;
+}
+
+async fn watched_whatever_the_interleaving(case: Case) {
     let db = TestDb::with(Config::default(), 4);
-    let root = db.dir.path().join("gemini");
+    let root = db.dir.path().join("logs");
     std::fs::create_dir_all(&root).unwrap();
     let root = std::fs::canonicalize(root).unwrap();
     let mut store = db.state.store().clone();
     let mut task = start(&store, root.clone());
-    let (mains, subs, call) = (main_lines(), sub_lines(), call_line());
+    let (mains, subs, call) = (case.main_lines(), case.sub_lines(), case.call_line());
     let mut ids = Vec::new();
-    for (k, (what, order)) in orders().into_iter().enumerate() {
-        let chats = root.join(format!("p{k}/chats"));
-        let main = chats.join("session-2026-12-02T14-11-6a32b09a.jsonl");
-        let sub = chats.join(SESSION).join(format!("{AGENT}.jsonl"));
+    for (k, (what, order)) in orders(case).into_iter().enumerate() {
+        let main = root.join(format!("p{k}")).join(case.main_at);
+        let sub = root.join(format!("p{k}")).join(case.sub_at);
         std::fs::create_dir_all(sub.parent().unwrap()).unwrap();
         let id = watch_session_id(&main);
         let (mut m, mut s) = (0, 0);
@@ -197,8 +254,8 @@ async fn a_watched_gemini_subagent_nests_under_its_call_whatever_the_interleavin
                 common::append_to(&main, &format!("{}\n", mains[i]));
                 m += 1;
             }
-            // The subagent's lines wait for the call naming them.
-            let stored = m + if m > call { s } else { 0 };
+            // A Gemini subagent's lines wait for the call naming them.
+            let stored = m + if m > call || !case.held { s } else { 0 };
             until_count(&db, &id, stored, &format!("{what}, step {step}")).await;
             // Halfway through one order: stopped and started again (the fold resumed from
             // a checkpoint, each file's context with it).
@@ -220,11 +277,11 @@ async fn a_watched_gemini_subagent_nests_under_its_call_whatever_the_interleavin
                 .map(|(l, _)| l.clone())
                 .collect()
         };
-        assert_eq!(of(false), mains, "{what}: the main recording's lines");
+        assert_eq!(of(false), mains, "{what}: the main log's lines");
         assert_eq!(of(true), subs, "{what}: the subagent's lines");
         ids.push((id, what));
     }
-    // One session each: the subagent's recording is not a session of its own.
+    // One session each: the subagent's file is not a session of its own.
     assert_eq!(store.sessions(None, 100).await.unwrap().len(), ids.len());
     task.abort();
     let _ = task.await;
@@ -234,7 +291,7 @@ async fn a_watched_gemini_subagent_nests_under_its_call_whatever_the_interleavin
         ..db
     };
     for (id, what) in &ids {
-        rows_match_classify(&db, id, what).await;
+        rows_match_classify(&db, case, id, what).await;
     }
     // ... and derived again from the raw events.
     store.close().await;
@@ -245,9 +302,9 @@ async fn a_watched_gemini_subagent_nests_under_its_call_whatever_the_interleavin
         ..db
     };
     for (id, what) in &ids {
-        rows_match_classify(&db, id, &format!("{what}, rebuilt")).await;
+        rows_match_classify(&db, case, id, &format!("{what}, rebuilt")).await;
     }
-    // `hiveterm share SESSION --export`: the file `hiveterm export` makes of the recordings.
+    // `hiveterm share SESSION --export`: the file `hiveterm export` makes of the two files.
     let dist = seen::fake_page(db.dir.path());
     let run = |args: &[&str]| {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_hiveterm"))
@@ -262,7 +319,7 @@ async fn a_watched_gemini_subagent_nests_under_its_call_whatever_the_interleavin
         );
     };
     let offline = db.dir.path().join("offline.html");
-    let main = root.join("p0/chats/session-2026-12-02T14-11-6a32b09a.jsonl");
+    let main = root.join("p0").join(case.main_at);
     run(&[
         "export",
         main.to_str().unwrap(),
@@ -303,7 +360,7 @@ async fn a_followed_gemini_recording_picks_up_its_subagents_recordings() {
     std::fs::create_dir_all(chats.join(SESSION)).unwrap();
     let main = chats.join("session-2026-12-02T14-11-6a32b09a.jsonl");
     let sub = chats.join(SESSION).join(format!("{AGENT}.jsonl"));
-    let (mains, subs, call) = (main_lines(), sub_lines(), call_line());
+    let (mains, subs, call) = (GEMINI.main_lines(), GEMINI.sub_lines(), GEMINI.call_line());
     // As written: the start, then the subagent's lines, then the call.
     for l in &mains[..call] {
         common::append_to(&main, &format!("{l}\n"));
@@ -333,7 +390,7 @@ async fn a_followed_gemini_recording_picks_up_its_subagents_recordings() {
         common::append_to(&main, &format!("{l}\n"));
     }
     until_count(&db, &id, mains.len() + subs.len(), "all").await;
-    rows_match_classify(&db, &id, "followed").await;
+    rows_match_classify(&db, GEMINI, &id, "followed").await;
     follow.abort();
     subs_task.abort();
 }
