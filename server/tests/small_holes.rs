@@ -233,7 +233,8 @@ async fn a_database_from_before_body_hashes_is_migrated_and_keeps_its_keys() {
     ];
     let mut before_notes = "DROP INDEX sessions_newest; DROP INDEX sessions_cost; \
          DROP INDEX sessions_errors; DROP INDEX sessions_agent; DROP INDEX sessions_project; \
-         DROP TABLE notes; ALTER TABLE shares DROP COLUMN comments;"
+         DROP TABLE notes; ALTER TABLE shares DROP COLUMN comments; \
+         ALTER TABLE events DROP COLUMN source;"
         .to_owned();
     for c in index_columns {
         before_notes.push_str(&format!(" ALTER TABLE sessions DROP COLUMN {c};"));
