@@ -236,14 +236,20 @@ async fn watched_whatever_the_interleaving(case: Case) {
     let root = db.dir.path().join("logs");
     std::fs::create_dir_all(&root).unwrap();
     let root = std::fs::canonicalize(root).unwrap();
+    let orders = orders(case);
+    // The folders first: a file in a folder made while watched may wait for a rescan (15 s)
+    // when the folder's notification comes before the file.
+    for k in 0..orders.len() {
+        let sub = root.join(format!("p{k}")).join(case.sub_at);
+        std::fs::create_dir_all(sub.parent().unwrap()).unwrap();
+    }
     let mut store = db.state.store().clone();
     let mut task = start(&store, root.clone());
     let (mains, subs, call) = (case.main_lines(), case.sub_lines(), case.call_line());
     let mut ids = Vec::new();
-    for (k, (what, order)) in orders(case).into_iter().enumerate() {
+    for (k, (what, order)) in orders.into_iter().enumerate() {
         let main = root.join(format!("p{k}")).join(case.main_at);
         let sub = root.join(format!("p{k}")).join(case.sub_at);
-        std::fs::create_dir_all(sub.parent().unwrap()).unwrap();
         let id = watch_session_id(&main);
         let (mut m, mut s) = (0, 0);
         for (step, &(is_sub, i)) in order.iter().enumerate() {
