@@ -59,6 +59,6 @@ pub use crate::lines::{Line, LineReader, MAX_LINE_BYTES};
 pub use crate::log::LogClassifier;
 pub use crate::msg::{BodyFormat, Level, TermEnvelope, TermMsg};
 pub use crate::partial::{Preview, PreviewKind};
-pub use crate::summary::{SubagentEnd, SubagentSummary, Summary, SummaryFold};
+pub use crate::summary::{FileFold, SubagentEnd, SubagentSummary, Summary, SummaryFold};
 pub use crate::text::{line_count, sanitize};
 pub use crate::time::{civil_from_days, duration};

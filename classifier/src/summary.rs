@@ -30,6 +30,7 @@
 //! [`ClassifyCtx`]: crate::ClassifyCtx
 
 pub(crate) mod files;
+mod per_file;
 pub(crate) mod report;
 mod subagents;
 
@@ -37,20 +38,13 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use self::files::FileIndex;
+pub use self::per_file::FileFold;
+pub(crate) use self::per_file::Tokens;
 pub use self::report::{SubagentEnd, SubagentSummary, Summary};
 use crate::event::LiveEvent;
 use crate::gemini::document::Now;
 use crate::kind::{RowKind, turn_kind};
 use crate::msg::{Level, TermEnvelope};
-
-/// Token counts from one `usage` object.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-struct Tokens {
-    input: u64,
-    output: u64,
-    cache_read: u64,
-    cache_creation: u64,
-}
 
 impl Tokens {
     fn of(usage: Option<&Value>) -> Option<Tokens> {
@@ -115,6 +109,13 @@ impl SummaryFold {
     /// At the start of a log.
     pub fn new() -> SummaryFold {
         SummaryFold::default()
+    }
+
+    /// Swaps the part of the fold that belongs to the file being read with `file`'s
+    /// ([`FileFold`]).
+    pub fn swap_file(&mut self, file: &mut FileFold) {
+        std::mem::swap(&mut self.last_message, &mut file.last_message);
+        std::mem::swap(&mut self.doc, &mut file.doc);
     }
 
     /// Folds in the next event and the envelope it was classified into.

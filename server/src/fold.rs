@@ -22,7 +22,8 @@
 use classifier::event::line_event;
 use classifier::lines::Oversize;
 use classifier::{
-    ClassifyCtx, Line, LogEvent, Preview, SummaryFold, TermEnvelope, classify_log_event_at,
+    ClassifyCtx, FileFold, Line, LogEvent, Preview, SummaryFold, TermEnvelope,
+    classify_log_event_at,
 };
 use std::collections::BTreeMap;
 
@@ -95,17 +96,52 @@ pub struct Checkpoint {
 }
 
 /// The classify contexts of a session's subagents' files, by source, at most [`MAX_SOURCES`]
-/// (the one longest unused is forgotten first: a subagent's file that ended long ago).
+/// (the one longest unused is forgotten first: a subagent's file that ended long ago), and
+/// each file's part of the summary fold ([`FileFold`]) while another file's lines are read.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct SourceContexts {
-    /// Each source's context and when it was last used (the seq of its last line).
-    by_source: BTreeMap<String, (ClassifyCtx, u64)>,
+    /// Each source's context, when it was last used (the seq of its last line) and its part
+    /// of the summary fold (when it is not the file in the fold).
+    by_source: BTreeMap<String, (ClassifyCtx, u64, FileFold)>,
+    /// The main file's part of the summary fold, when it is not the file in the fold.
+    main: FileFold,
+    /// The file whose part is in the summary fold (`None`: the main one).
+    current: Option<String>,
 }
 
 /// Most sources whose contexts a session's fold keeps.
 pub const MAX_SOURCES: usize = 64;
 
 impl SourceContexts {
+    /// `source`'s part of the summary fold swapped into `summary` (the file it holds now
+    /// keeping its own), before a line of `source` (`None`: the main file).
+    fn enter(&mut self, source: Option<&str>, summary: &mut SummaryFold) {
+        if self.current.as_deref() == source {
+            return;
+        }
+        let mut out = FileFold::default();
+        summary.swap_file(&mut out);
+        match self.current.take() {
+            None => self.main = out,
+            Some(s) => {
+                if let Some(entry) = self.by_source.get_mut(&s) {
+                    entry.2 = out;
+                }
+            }
+        }
+        let mut file = match source {
+            None => std::mem::take(&mut self.main),
+            Some(s) => self
+                .by_source
+                .get_mut(s)
+                .map(|e| std::mem::take(&mut e.2))
+                .unwrap_or_default(),
+        };
+        summary.swap_file(&mut file);
+        self.current = source.map(str::to_owned);
+    }
+
     /// The context of `source` for its line at `seq`: made from `main` as the next file's
     /// (`ClassifyCtx::next_file`) at its first line.
     fn of(&mut self, source: &str, main: &ClassifyCtx, seq: u64) -> &mut ClassifyCtx {
@@ -114,15 +150,16 @@ impl SourceContexts {
                 && let Some(oldest) = self
                     .by_source
                     .iter()
-                    .min_by_key(|(_, (_, used))| *used)
+                    .min_by_key(|(_, (_, used, _))| *used)
                     .map(|(s, _)| s.clone())
             {
                 self.by_source.remove(&oldest);
             }
             let ctx = main.next_file(Some(source));
-            self.by_source.insert(source.to_owned(), (ctx, seq));
+            let entry = (ctx, seq, FileFold::default());
+            self.by_source.insert(source.to_owned(), entry);
         }
-        let (ctx, used) = self.by_source.get_mut(source).expect("inserted above");
+        let (ctx, used, _) = self.by_source.get_mut(source).expect("inserted above");
         *used = seq;
         ctx
     }
@@ -254,6 +291,11 @@ impl SessionFold {
         source: Option<&str>,
     ) -> Step {
         self.since_checkpoint += bytes as u64;
+        if let Some(s) = source {
+            self.files.of(s, &self.ctx, seq);
+        }
+        // The summary reads each file's lines in turn as if alone (`FileFold`).
+        self.files.enter(source, &mut self.summary);
         let ctx = match source {
             Some(s) => self.files.of(s, &self.ctx, seq),
             None => &mut self.ctx,

@@ -149,6 +149,33 @@ async fn rows_match_classify(db: &TestDb, case: Case, id: &str, what: &str) {
     for (g, w) in got.iter().zip(&want) {
         assert_eq!(g, w, "{what}: the envelope of offline seq {}", w.0);
     }
+    // The summary: `hiveterm summary`'s, its seqs (first error, each subagent's call) mapped.
+    let (status, mut summary) = common::call_json(
+        addr,
+        "GET",
+        &format!("/api/sessions/{id}/summary"),
+        Vec::new(),
+    )
+    .await;
+    assert_eq!(status, 200, "{summary}");
+    let remap = |v: &mut Value| {
+        if let Some(seq) = v.as_u64() {
+            *v = Value::from(offline_seq[seq as usize - 1]);
+        }
+    };
+    remap(&mut summary["first_error_seq"]);
+    for sub in summary["by_subagent"].as_array_mut().into_iter().flatten() {
+        remap(&mut sub["parent"]);
+    }
+    let mut log = LogClassifier::new().with_summary();
+    log.feed(&common::fixture(case.main), |_| {});
+    log.finish(|_| {});
+    let mut log = log.next_file(Some(case.agent));
+    log.feed(&common::fixture(case.sub), |_| {});
+    log.finish(|_| {});
+    let offline = serde_json::to_value(log.summary().unwrap()).unwrap();
+    assert!(offline["subagents"].as_u64() > Some(0));
+    assert_eq!(summary, offline, "{what}: the summary");
 }
 
 /// Waits until session `id` holds `want` events.
@@ -224,8 +251,9 @@ async fn a_watched_gemini_subagent_nests_under_its_call_whatever_the_interleavin
 
 /// Regression: a Claude Code subagent's transcript shared its session's context under
 /// `--watch`, so its lines written between the main transcript's changed the main's rows (a
-/// turn's end missing) from `hiveterm classify`'s; its lines are now tagged with its id and
-/// classified with a context of their own.
+/// turn's end missing) from `hiveterm classify`'s, and the summary's tokens (a message's lines
+/// split by another file's counted twice); its lines are now tagged with its id and
+/// classified, and summed, as a file of their own.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_watched_claude_subagent_gives_classifys_rows_whatever_the_interleaving() {
     watched_whatever_the_interleaving(CLAUDE).await;
