@@ -19,6 +19,7 @@ mod handle;
 mod index;
 mod keys;
 mod listen;
+mod migrations;
 mod notes;
 mod reader;
 mod rows;
