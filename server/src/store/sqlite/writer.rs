@@ -171,21 +171,19 @@ impl Writer {
     fn write_group(&mut self, group: Vec<WriteCmd>) {
         let mut pending: HashMap<String, Pending> = HashMap::new();
         let mut done: Vec<Done> = Vec::with_capacity(group.len());
-        let tx = match self.conn.transaction() {
-            Ok(tx) => tx,
-            Err(e) => {
-                let msg = e.to_string();
-                for cmd in group {
-                    fail_cmd(cmd, &msg);
-                }
-                return;
-            }
-        };
-        // Where this transaction's search rows start: their FTS entries are added at its end.
-        let search_from = match super::search::last_id(&tx) {
-            Ok(id) => id,
-            Err(e) => {
-                let msg = e.to_string();
+        // The transaction, and where its search rows start (their FTS entries are added at
+        // its end).
+        let begun = self
+            .conn
+            .transaction()
+            .map_err(|e| e.to_string())
+            .and_then(|tx| {
+                let from = super::search::last_id(&tx).map_err(|e| e.to_string())?;
+                Ok((tx, from))
+            });
+        let (tx, search_from) = match begun {
+            Ok(begun) => begun,
+            Err(msg) => {
                 for cmd in group {
                     fail_cmd(cmd, &msg);
                 }
