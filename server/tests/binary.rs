@@ -312,3 +312,71 @@ fn follow_of_a_path_not_there_yet_says_it_waits() {
         "{following:?}"
     );
 }
+
+/// CPU seconds (user and system) process `pid` has used, from `/proc/<pid>/stat`.
+fn cpu_seconds(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    // The fields after the command's name (which is in parentheses and may hold spaces).
+    let rest = &stat[stat.rfind(')').unwrap() + 2..];
+    let f: Vec<&str> = rest.split(' ').collect();
+    let ticks: f64 = f[11].parse::<f64>().unwrap() + f[12].parse::<f64>().unwrap();
+    // The kernel's USER_HZ, 100 on every Linux this runs on.
+    ticks / 100.0
+}
+
+/// Regression: a watch's own opens of its folders and logs came back to it as notifications
+/// that it took as changes, so an idle `--watch` of a few hundred logs kept a core busy.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_idle_watch_uses_no_cpu() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = DbSpec::fresh(dir.path());
+    let root = dir.path().join("projects");
+    let mut lines = 0;
+    for p in 0..10 {
+        let project = root.join(format!("-work-p{p}"));
+        std::fs::create_dir_all(&project).unwrap();
+        for s in 0..10 {
+            let body: String = (0..5)
+                .map(|i| note(&format!("p{p} s{s} {i}")) + "\n")
+                .collect();
+            std::fs::write(project.join(format!("s{s}.jsonl")), body).unwrap();
+            lines += 5;
+        }
+    }
+    let root_s = root.to_str().unwrap();
+    let args = [
+        "serve",
+        "--db",
+        &db.spec,
+        "--addr",
+        "127.0.0.1:0",
+        "--watch",
+        root_s,
+    ];
+    let (mut child, addr) = spawn(&args, &[]);
+    let start = Instant::now();
+    loop {
+        let (_, v) = call_json(addr, "GET", "/api/sessions?limit=1000", vec![]).await;
+        let stored: u64 = v["sessions"].as_array().map_or(0, |s| {
+            s.iter().map(|s| s["last_seq"].as_u64().unwrap()).sum()
+        });
+        if stored == lines {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "imported {stored} of {lines}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // Its first rescan (the notifications it missed) falls in these seconds too.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let before = cpu_seconds(child.id());
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    let used = cpu_seconds(child.id()) - before;
+    child.kill().unwrap();
+    child.wait().unwrap();
+    // Looking at 100 files' sizes every 250 ms is a few milliseconds a second; the loop was
+    // a whole core (4 s).
+    assert!(used < 0.8, "an idle watch used {used:.2} s of CPU in 4 s");
+}

@@ -156,7 +156,9 @@ async fn run(
         .collect();
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<PathBuf>();
     let mut notify = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
-        if let Ok(event) = event {
+        if let Ok(event) = event
+            && names_a_change(&event.kind)
+        {
             for path in event.paths {
                 let _ = tx.send(path);
             }
@@ -210,6 +212,22 @@ async fn run(
             w.look(dirty).await?;
         }
         w.end_idle().await?;
+    }
+}
+
+/// Whether a notification can mean a log grew, appeared or went: not a file or folder
+/// opened, read or closed unwritten. Those are the watch's own reads: taken as changes, each
+/// look would set off the next, and an idle watch would burn a core.
+fn names_a_change(kind: &notify::EventKind) -> bool {
+    use notify::event::{AccessKind, AccessMode, EventKind};
+    match kind {
+        EventKind::Access(AccessKind::Close(AccessMode::Write)) => true,
+        EventKind::Access(_) => false,
+        EventKind::Any
+        | EventKind::Create(_)
+        | EventKind::Modify(_)
+        | EventKind::Remove(_)
+        | EventKind::Other => true,
     }
 }
 

@@ -84,3 +84,43 @@ fn a_compressed_rollout_goes_on_in_its_plain_session() {
     assert_eq!(watch_session_id(a), watch_session_id(z));
     assert_eq!(watch_session_id(a), follow_session_id(a));
 }
+
+/// Regression: the watch's own opens and reads of its logs and folders (inotify's `IN_OPEN`,
+/// `IN_CLOSE_NOWRITE`) were taken as changes, so each look set off the next and an idle
+/// watch of a few hundred logs kept a core busy.
+#[test]
+fn the_watchs_own_reads_are_not_changes() {
+    use notify::event::{
+        AccessKind, AccessMode, CreateKind, DataChange, EventKind, ModifyKind, RemoveKind,
+        RenameMode,
+    };
+    let check =
+        |kind: EventKind, want: bool| assert_eq!(super::names_a_change(&kind), want, "{kind:?}");
+    for mode in [
+        AccessMode::Any,
+        AccessMode::Execute,
+        AccessMode::Read,
+        AccessMode::Other,
+    ] {
+        check(EventKind::Access(AccessKind::Open(mode)), false);
+        check(EventKind::Access(AccessKind::Close(mode)), false);
+    }
+    check(
+        EventKind::Access(AccessKind::Open(AccessMode::Write)),
+        false,
+    );
+    check(EventKind::Access(AccessKind::Read), false);
+    check(EventKind::Access(AccessKind::Any), false);
+    check(EventKind::Access(AccessKind::Other), false);
+    check(
+        EventKind::Access(AccessKind::Close(AccessMode::Write)),
+        true,
+    );
+    check(EventKind::Create(CreateKind::File), true);
+    check(EventKind::Create(CreateKind::Folder), true);
+    check(EventKind::Modify(ModifyKind::Data(DataChange::Any)), true);
+    check(EventKind::Modify(ModifyKind::Name(RenameMode::To)), true);
+    check(EventKind::Remove(RemoveKind::File), true);
+    check(EventKind::Any, true);
+    check(EventKind::Other, true);
+}
