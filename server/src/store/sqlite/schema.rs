@@ -209,13 +209,36 @@ CREATE INDEX search_rows_newest ON search_rows(ts, session, seq, rowno);
     r#"
 ALTER TABLE events ADD COLUMN source TEXT;
 "#,
+    // The search index without positions (`detail=none`): a query is the trigrams it has,
+    // each row found checked again (`super::search`). It is half the size and twice as fast
+    // to write; `automerge` 16 merges its segments less often (an import's time).
+    r#"
+DROP TABLE search_fts;
+CREATE VIRTUAL TABLE search_fts USING fts5(
+    summary, body, content = 'search_rows', content_rowid = 'id', tokenize = 'trigram',
+    detail = 'none'
+);
+INSERT INTO search_fts(search_fts, rank) VALUES ('automerge', 16);
+INSERT INTO search_fts(search_fts) VALUES ('rebuild');
+"#,
 ];
+
+/// The write connection's page cache, in KiB.
+const WRITER_CACHE_KIB: i64 = 64 * 1024;
+/// Pages in the write-ahead log after which a commit copies them into the database
+/// (SQLite's default is 1,000).
+const WAL_CHECKPOINT_PAGES: i64 = 10_000;
 
 /// Opens (creating or migrating) the database at `path` as the write connection, marks the
 /// sessions whose producer was a process (`run`, `stdin`, `follow`, `watch`) and that are still live
 /// ended (their producer is gone), and rebuilds stale derived tables.
 pub(super) fn open_writer(path: &Path, every: u64) -> Result<Connection, StoreError> {
     let mut conn = open_admin(path)?;
+    // The writer's page cache (the default is 2 MB): the indexes' pages it touches stay in
+    // memory between transactions. A bigger write-ahead log before a checkpoint copies a
+    // page rewritten many times (the search index's) once.
+    conn.pragma_update(None, "cache_size", -WRITER_CACHE_KIB)?;
+    conn.pragma_update(None, "wal_autocheckpoint", WAL_CHECKPOINT_PAGES)?;
     conn.execute(
         "UPDATE sessions SET ended = ?1
          WHERE ended IS NULL AND source IN ('run', 'stdin', 'follow', 'watch')",

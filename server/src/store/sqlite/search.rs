@@ -5,8 +5,10 @@
 //! of each stored event added to `search_rows` ([`index`]), and their FTS entries once, at the
 //! end of the transaction ([`sync`]); emptied with the derived tables ([`clear`]).
 //!
-//! A query is one FTS5 phrase, the query quoted (`"` doubled), which the trigram tokenizer
-//! matches as a substring, case folded; every character is plain (`%`, `_`, `*`, `OR`).
+//! The index has no positions (`detail=none`): a query is each of its trigrams, quoted (`"`
+//! doubled) and ANDed ([`trigrams`]), which finds every row holding the query as a substring
+//! (case folded) and a few that only hold its trigrams apart; every row found is checked again
+//! (`crate::store::search::Pager`). Every character is plain (`%`, `_`, `*`, `OR`).
 
 use classifier::TermEnvelope;
 use rusqlite::types::Value;
@@ -86,7 +88,7 @@ fn plan(conn: &Connection, q: &SearchQuery) -> Result<Plan, StoreError> {
         .prepare_cached(
             "SELECT count(*) FROM (SELECT rowid FROM search_fts WHERE search_fts MATCH ?1 LIMIT ?2)",
         )?
-        .query_row(params![phrase(&q.text), RARE as i64], |r| r.get(0))?;
+        .query_row(params![trigrams(&q.text), RARE as i64], |r| r.get(0))?;
     Ok(if (found as usize) < RARE {
         Plan::Index
     } else {
@@ -94,9 +96,21 @@ fn plan(conn: &Connection, q: &SearchQuery) -> Result<Plan, StoreError> {
     })
 }
 
-/// The FTS5 query that matches `text` as a substring: one quoted phrase.
-fn phrase(text: &str) -> String {
-    format!("\"{}\"", text.replace('"', "\"\""))
+/// The FTS5 query of the rows that hold each trigram (three characters) of `text`: a
+/// superset of those that hold `text` (at least three characters, `crate::search`).
+fn trigrams(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut terms: Vec<String> = chars
+        .windows(3)
+        .map(|w| w.iter().collect::<String>().replace('"', "\"\""))
+        .collect();
+    terms.sort_unstable();
+    terms.dedup();
+    terms
+        .iter()
+        .map(|t| format!("\"{t}\""))
+        .collect::<Vec<_>>()
+        .join(" AND ")
 }
 
 /// The next `n` candidates of `q` after `after`, in the hits' order, by the plan
@@ -113,7 +127,7 @@ pub(super) fn candidates(
     let mut args: Vec<Value> = Vec::new();
     if plan == Plan::Index {
         conds.push("search_fts MATCH ?");
-        args.push(Value::Text(phrase(&q.text)));
+        args.push(Value::Text(trigrams(&q.text)));
     }
     if let Some(session) = &q.session {
         conds.push("r.session = ?");
@@ -187,4 +201,21 @@ pub(super) fn candidates(
         })
     })?;
     Ok(rows.collect::<Result<_, _>>()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::trigrams;
+
+    #[test]
+    fn a_query_is_its_trigrams_each_once_quoted() {
+        let check = |q: &str, want: &str| assert_eq!(trigrams(q), want, "{q}");
+        check("abc", r#""abc""#);
+        check("abcd", r#""abc" AND "bcd""#);
+        check("aaaaa", r#""aaa""#);
+        check("rm -rf", r#"" -r" AND "-rf" AND "m -" AND "rm ""#);
+        check(r#"a"bc"#, r#""""bc" AND "a""b""#);
+        check("x OR y", r#"" OR" AND "OR " AND "R y" AND "x O""#);
+        check("äöüß", r#""äöü" AND "öüß""#);
+    }
 }
