@@ -14,18 +14,50 @@ use super::{IDLE, Sub, Tracked, Watcher, watch_session_id};
 use crate::ingest::follow::{FOLLOW_BATCH, read_to_end};
 use crate::ingest::follow_zst;
 use crate::ingest::lines::{CHUNK, note_line, store_lines_from};
-use crate::store::{FollowPos, StoreError};
+use crate::store::{FollowPos, Store, StoreError};
+
+/// What is left of one file's import once the watch has planned it ([`Watcher::plan`]): the
+/// reading and storing, which needs nothing of the watch's state, so several run at once
+/// (their appends then share the writer's transactions).
+pub(super) struct Job {
+    path: std::path::PathBuf,
+    session: String,
+    /// The subagent's id its lines are tagged with.
+    agent: Option<String>,
+    dev: u64,
+    ino: u64,
+    len: u64,
+    /// Where to read from (in a compressed file, its compressed bytes).
+    from: u64,
+    /// A compressed file's first decompressed bytes already stored from its `.jsonl`.
+    skip: u64,
+}
 
 impl Watcher {
-    /// Stores what `path` holds past its stored position, in batches, each committed with
-    /// the position it reaches; a subagent's file into its main log's session, tagged with
-    /// its id.
+    /// Stores what `path` holds past its stored position ([`Watcher::plan`], then
+    /// [`Job::run`]).
     pub(super) async fn import(
         &mut self,
         path: &Path,
         meta: &std::fs::Metadata,
         sub: Option<&Sub>,
     ) -> Result<(), StoreError> {
+        match self.plan(path, meta, sub).await? {
+            Some(job) => job.run(&self.store, self.max_line).await,
+            None => Ok(()),
+        }
+    }
+
+    /// What importing `path` takes, past its stored position: its session (made or marked
+    /// live), where to read from, and the subagent's id its lines are tagged with (a
+    /// subagent's file goes into its main log's session); none when there is nothing new or
+    /// it must wait (a held Gemini CLI subagent's).
+    pub(super) async fn plan(
+        &mut self,
+        path: &Path,
+        meta: &std::fs::Metadata,
+        sub: Option<&Sub>,
+    ) -> Result<Option<Job>, StoreError> {
         let key = path.to_string_lossy().into_owned();
         let stored = self.store.followed(&key).await?;
         let main = sub.map(|s| s.main.as_path());
@@ -33,7 +65,7 @@ impl Watcher {
         if let (Some(sub), None) = (sub.filter(|s| s.held), &stored) {
             if !self.gate_open(&sub.main, &sub.agent).await? {
                 self.waiting.insert(path.to_owned());
-                return Ok(());
+                return Ok(None);
             }
             self.waiting.remove(path);
         }
@@ -68,7 +100,7 @@ impl Watcher {
         }
         let changed = self.tracked(path, &session, meta);
         if len <= from && note.is_none() {
-            return Ok(());
+            return Ok(None);
         }
         self.open(&session, &title).await?;
         if let Some(live) = self.sessions.get_mut(&session) {
@@ -77,13 +109,16 @@ impl Watcher {
         if let Some(text) = note {
             store_lines_from(&self.store, &session, vec![note_line(&text)], None, agent).await?;
         }
-        if follow_zst::is_compressed(path).await {
-            return self
-                .import_zst(path, (&session, agent), (dev, ino, len), from, skip)
-                .await;
-        }
-        self.import_plain(path, (&session, agent), (dev, ino), from)
-            .await
+        Ok(Some(Job {
+            path: path.to_owned(),
+            session,
+            agent: agent.map(str::to_owned),
+            dev,
+            ino,
+            len,
+            from,
+            skip,
+        }))
     }
 
     /// Notes what `path` is now; answers when it was last seen to change.
@@ -113,23 +148,36 @@ impl Watcher {
         t.mtime = mtime;
         t.changed
     }
+}
+
+impl Job {
+    /// The file the job reads.
+    pub(super) fn into_path(self) -> std::path::PathBuf {
+        self.path
+    }
+
+    /// Reads the file from where the plan says and stores its lines, in batches, each
+    /// committed with the position it reaches.
+    pub(super) async fn run(&self, store: &Store, max_line: usize) -> Result<(), StoreError> {
+        if follow_zst::is_compressed(&self.path).await {
+            return self.import_zst(store, max_line).await;
+        }
+        self.import_plain(store, max_line).await
+    }
 
     /// A plain log from byte `from`: complete lines only (a partial last one waits for its
     /// newline), in batches (`--follow`'s reads), each committed with the position it reaches.
-    async fn import_plain(
-        &self,
-        path: &Path,
-        (session, agent): (&str, Option<&str>),
-        (dev, ino): (u64, u64),
-        from: u64,
-    ) -> Result<(), StoreError> {
+    async fn import_plain(&self, store: &Store, max_line: usize) -> Result<(), StoreError> {
+        let (path, from) = (self.path.as_path(), self.from);
+        let (session, agent) = (self.session.as_str(), self.agent.as_deref());
+        let (dev, ino) = (self.dev, self.ino);
         let Ok(mut f) = tokio::fs::File::open(path).await else {
             return Ok(());
         };
         if f.seek(std::io::SeekFrom::Start(from)).await.is_err() {
             return Ok(());
         }
-        let mut reader = LineReader::with_limit(self.max_line);
+        let mut reader = LineReader::with_limit(max_line);
         let mut buf = vec![0u8; CHUNK];
         let (mut offset, mut through) = (from, from);
         loop {
@@ -150,7 +198,7 @@ impl Watcher {
                     ino,
                     offset: through,
                 };
-                store_lines_from(&self.store, session, lines, Some(pos), agent).await?;
+                store_lines_from(store, session, lines, Some(pos), agent).await?;
             }
             if offset - before < FOLLOW_BATCH as u64 {
                 return Ok(());
@@ -161,14 +209,10 @@ impl Watcher {
     /// A compressed log from compressed byte `from`, its first `skip` decompressed bytes
     /// skipped (stored from its `.jsonl` before it was compressed). A frame still being
     /// written is waited for.
-    async fn import_zst(
-        &mut self,
-        path: &Path,
-        (session, agent): (&str, Option<&str>),
-        (dev, ino, len): (u64, u64, u64),
-        from: u64,
-        skip: u64,
-    ) -> Result<(), StoreError> {
+    async fn import_zst(&self, store: &Store, max_line: usize) -> Result<(), StoreError> {
+        let (path, from, skip) = (self.path.as_path(), self.from, self.skip);
+        let (session, agent) = (self.session.as_str(), self.agent.as_deref());
+        let (dev, ino, len) = (self.dev, self.ino, self.len);
         let plain = match follow_zst::decompressed(path, from).await {
             Ok(p) => p,
             Err(e) => {
@@ -177,14 +221,14 @@ impl Watcher {
             }
         };
         let rest = plain.get(skip as usize..).unwrap_or_default();
-        let lines = follow_zst::lines_of(rest, self.max_line);
+        let lines = follow_zst::lines_of(rest, max_line);
         let pos = FollowPos {
             path: path.to_string_lossy().into_owned(),
             dev,
             ino,
             offset: len,
         };
-        store_lines_from(&self.store, session, lines, Some(pos), agent).await
+        store_lines_from(store, session, lines, Some(pos), agent).await
     }
 }
 

@@ -36,6 +36,8 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
+use futures_util::StreamExt;
+
 use crate::store::{Store, StoreError};
 
 mod find;
@@ -51,6 +53,9 @@ pub use find::{agent_folders, watch_session_id};
 pub const HOT_POLL: Duration = Duration::from_millis(250);
 /// How often every watched folder is scanned again (what notifications missed).
 pub const RESCAN: Duration = Duration::from_secs(15);
+/// Main logs read and stored at once (their appends share the writer's transactions on
+/// SQLite, and run side by side on PostgreSQL).
+const IMPORTS: usize = 4;
 /// A session whose file has not changed for this long is ended (live again when it grows).
 pub const IDLE: Duration = Duration::from_secs(120);
 
@@ -337,16 +342,50 @@ impl Watcher {
         };
         oldest(&mut mains);
         oldest(&mut subs);
-        for (path, meta, sub) in mains.into_iter().chain(subs) {
-            if let Err(e) = self.import(&path, &meta, sub.as_ref()).await {
-                if matches!(e, StoreError::Closed) {
-                    return Err(e);
-                }
-                tracing::error!("watching {}: {e}", path.display());
-                // Looked at again on the next rescan.
-                self.files.remove(&path);
+        // Main logs are sessions of their own: planned one by one, read and stored
+        // [`IMPORTS`] at a time.
+        let mut jobs = Vec::new();
+        for (path, meta, _) in mains {
+            match self.plan(&path, &meta, None).await {
+                Ok(Some(job)) => jobs.push(job),
+                Ok(None) => {}
+                Err(e) => self.failed(&path, e)?,
             }
         }
+        let max_line = self.max_line;
+        let done: Vec<_> = futures_util::stream::iter(jobs)
+            .map(|job| {
+                let store = self.store.clone();
+                async move {
+                    let result = job.run(&store, max_line).await;
+                    (job.into_path(), result)
+                }
+            })
+            .buffered(IMPORTS)
+            .collect()
+            .await;
+        for (path, result) in done {
+            if let Err(e) = result {
+                self.failed(&path, e)?;
+            }
+        }
+        // A subagent's file goes into its main log's session, after what that has stored.
+        for (path, meta, sub) in subs {
+            if let Err(e) = self.import(&path, &meta, sub.as_ref()).await {
+                self.failed(&path, e)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A log that could not be imported: said, and looked at again on the next rescan; a
+    /// closed store ends the watch.
+    fn failed(&mut self, path: &Path, e: StoreError) -> Result<(), StoreError> {
+        if matches!(e, StoreError::Closed) {
+            return Err(e);
+        }
+        tracing::error!("watching {}: {e}", path.display());
+        self.files.remove(path);
         Ok(())
     }
 

@@ -22,6 +22,8 @@ pub(super) fn pg(e: impl std::fmt::Display) -> StoreError {
 /// An open PostgreSQL store.
 pub(crate) struct Postgres {
     pub(super) pool: Pool,
+    /// The search rows written since the planner's statistics were last made.
+    pub(super) stats: Arc<super::analyze::Stats>,
     pub(super) shared: Arc<Shared>,
     pub(super) listener: Mutex<Option<tokio::task::JoinHandle<()>>>,
 }

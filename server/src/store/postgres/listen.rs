@@ -21,6 +21,8 @@ use super::handle::{CHANNEL, Postgres, Shared};
 pub(super) async fn run(pool: Pool, shared: Arc<Shared>) {
     let db = Postgres {
         pool,
+        // It writes nothing.
+        stats: Arc::default(),
         shared,
         listener: std::sync::Mutex::new(None),
     };

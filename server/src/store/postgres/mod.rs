@@ -14,6 +14,7 @@
 //! across replicas. Before writing, the writer brings the hub up to the row's `last_seq`
 //! (events other replicas stored), so the fold is always the one after the newest event.
 
+mod analyze;
 mod catchup;
 mod handle;
 mod index;
@@ -50,7 +51,7 @@ impl Postgres {
     pub(crate) fn open(url: &str, checkpoint_every: u64) -> Result<Postgres, StoreError> {
         let config: tokio_postgres::Config = url.parse().map_err(pg)?;
         let prepare_config = config.clone();
-        std::thread::scope(|scope| {
+        let stats = std::thread::scope(|scope| {
             scope
                 .spawn(|| {
                     let rt = tokio::runtime::Builder::new_current_thread()
@@ -60,7 +61,9 @@ impl Postgres {
                     rt.block_on(async {
                         let pool = pool(prepare_config, 1)?;
                         let mut client = pool.get().await.map_err(pg)?;
-                        schema::prepare(&mut client, checkpoint_every).await
+                        schema::prepare(&mut client, checkpoint_every).await?;
+                        drop(client);
+                        Ok::<_, StoreError>(analyze::Stats::read(&pool).await)
                     })
                 })
                 .join()
@@ -79,6 +82,7 @@ impl Postgres {
         let listener = runtime.spawn(listen::run(pool.clone(), shared.clone()));
         Ok(Postgres {
             pool,
+            stats: Arc::new(stats),
             shared,
             listener: Mutex::new(Some(listener)),
         })

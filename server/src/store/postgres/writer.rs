@@ -168,8 +168,9 @@ async fn commit_batch(db: &Postgres, appends: Vec<Append>) -> Result<Vec<Appende
     let mut client = db.client().await?;
     let tx = client.transaction().await.map_err(pg)?;
     match write_appends(db, &tx, appends).await {
-        Ok((info, caught, answers)) => {
+        Ok((info, caught, answers, indexed)) => {
             tx.commit().await.map_err(pg)?;
+            db.stats.wrote(&db.pool, indexed);
             db.shared.hubs.publish(
                 &caught.hub,
                 info,
@@ -199,7 +200,7 @@ async fn write_appends(
     db: &Postgres,
     tx: &impl GenericClient,
     appends: Vec<Append>,
-) -> Result<(SessionInfo, CaughtUp, Vec<Appended>), StoreError> {
+) -> Result<(SessionInfo, CaughtUp, Vec<Appended>, u64), StoreError> {
     let id = appends[0].session.clone();
     let mut created = false;
     if let Some((title, source)) = appends.iter().find_map(|a| a.create.as_ref()) {
@@ -305,7 +306,8 @@ async fn write_appends(
         caught_up.duration_since(locked).as_secs_f64() * 1e3,
         caught_up.elapsed().as_secs_f64() * 1e3,
     );
-    Ok((info, caught, answers))
+    let indexed = rows.search.seq.len() as u64;
+    Ok((info, caught, answers, indexed))
 }
 
 /// One append's lines folded, their rows added to `rows` (stored with the batch's), its
