@@ -75,6 +75,21 @@ pub fn fresh_postgres_schema() -> (String, String) {
         std::process::id(),
         NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
     );
+    static TRGM: std::sync::Once = std::sync::Once::new();
+    TRGM.call_once(|| {
+        // The migrations create pg_trgm where it is not yet: in the first test schema of all,
+        // whose drop (with its test) then dropped every other schema's trigram indexes under
+        // a running test (a deadlock, or a search without its index). It lives in `public`.
+        with_postgres(TEST_POSTGRES, async |c| {
+            // Each alone: one failing (it is there already) must not undo the other.
+            let _ = c
+                .batch_execute("CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public")
+                .await;
+            let _ = c
+                .batch_execute("ALTER EXTENSION pg_trgm SET SCHEMA public")
+                .await;
+        });
+    });
     with_postgres(TEST_POSTGRES, async |c| {
         c.batch_execute(&format!("CREATE SCHEMA {schema}"))
             .await

@@ -14,9 +14,16 @@ use crate::store::{Append, Appended, StoreError};
 /// The channel replicas announce committed writes on (see [`listen`]).
 pub(super) const CHANNEL: &str = "hiveterm";
 
-/// A PostgreSQL error as a store error.
-pub(super) fn pg(e: impl std::fmt::Display) -> StoreError {
-    StoreError::Corrupt(format!("postgres: {e}"))
+/// A PostgreSQL error as a store error, with what caused it (the driver's "db error" says
+/// nothing without the server's message under it).
+pub(super) fn pg(e: impl std::error::Error) -> StoreError {
+    let mut msg = format!("postgres: {e}");
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        msg.push_str(&format!(": {c}"));
+        cause = c.source();
+    }
+    StoreError::Corrupt(msg)
 }
 
 /// An open PostgreSQL store.
