@@ -5,7 +5,8 @@
 //! - `sessions(id, title, source, started, ended, last_seq, given_title, agent,
 //!   agent_version, project, model, started_at, ended_at, outcome, turns, errors,
 //!   input_tokens, output_tokens, cache_read_tokens, cache_creation_tokens, cost,
-//!   first_error)`: `given_title` the title its client gave, the rest the index's columns
+//!   first_error, newest_row)`: `given_title` the title its client gave, `newest_row` the
+//!   time of its newest search row (`super::search`), the rest the index's columns
 //!   (`crate::index`), indexed for `GET /api/sessions`' sorts (`sessions_newest`,
 //!   `sessions_cost`, `sessions_errors`) and filters (`sessions_agent`, `sessions_project`);
 //! - `events(session, seq, ts, received, raw, cut_len, cut_limit, source)`: each event as
@@ -220,6 +221,12 @@ CREATE VIRTUAL TABLE search_fts USING fts5(
 );
 INSERT INTO search_fts(search_fts, rank) VALUES ('automerge', 16);
 INSERT INTO search_fts(search_fts) VALUES ('rebuild');
+"#,
+    // The time of each session's newest search row (`super::search`): a search for one
+    // agent's or project's rows starts its scan there, not at the newest row of all.
+    r#"
+ALTER TABLE sessions ADD COLUMN newest_row REAL;
+UPDATE sessions SET newest_row = (SELECT MAX(ts) FROM search_rows WHERE session = sessions.id);
 "#,
 ];
 

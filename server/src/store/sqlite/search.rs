@@ -49,10 +49,17 @@ pub(super) fn last_id(conn: &Connection) -> Result<i64, StoreError> {
 /// transaction, outside the writer's savepoints: FTS5 writes its pending entries to disk at
 /// every savepoint that touched it, so one a command would make a segment of each append
 /// (and merging them was most of an import's time).
+/// Also moves each session's `newest_row` on to its newest row added.
 pub(super) fn sync(conn: &Connection, after: i64) -> Result<(), StoreError> {
     conn.prepare_cached(
         "INSERT INTO search_fts(rowid, summary, body)
          SELECT id, summary, body FROM search_rows WHERE id > ?1",
+    )?
+    .execute(params![after])?;
+    conn.prepare_cached(
+        "UPDATE sessions SET newest_row = max(COALESCE(newest_row, n.ts), n.ts)
+         FROM (SELECT session, MAX(ts) AS ts FROM search_rows WHERE id > ?1 GROUP BY session) AS n
+         WHERE sessions.id = n.session",
     )?
     .execute(params![after])?;
     Ok(())
@@ -62,7 +69,8 @@ pub(super) fn sync(conn: &Connection, after: i64) -> Result<(), StoreError> {
 pub(super) fn clear(conn: &Connection) -> Result<(), StoreError> {
     conn.execute_batch(
         "INSERT INTO search_fts(search_fts) VALUES ('delete-all');
-         DELETE FROM search_rows;",
+         DELETE FROM search_rows;
+         UPDATE sessions SET newest_row = NULL;",
     )?;
     Ok(())
 }
@@ -158,13 +166,17 @@ pub(super) fn candidates(
         );
         args.extend([Value::Text(tool.clone()), Value::Text(tool.clone())]);
     }
+    // No row of the agent's (project's) sessions is newer than the newest of their
+    // `newest_row`: a scan starts there (their rows may all be old).
     if let Some(agent) = &q.agent {
         conds.push("r.session IN (SELECT id FROM sessions WHERE agent = ?)");
-        args.push(Value::Text(agent.clone()));
+        conds.push("r.ts <= (SELECT MAX(newest_row) FROM sessions WHERE agent = ?)");
+        args.extend([Value::Text(agent.clone()), Value::Text(agent.clone())]);
     }
     if let Some(project) = &q.project {
         conds.push("r.session IN (SELECT id FROM sessions WHERE project = ?)");
-        args.push(Value::Text(project.clone()));
+        conds.push("r.ts <= (SELECT MAX(newest_row) FROM sessions WHERE project = ?)");
+        args.extend([Value::Text(project.clone()), Value::Text(project.clone())]);
     }
     if plan == Plan::Scan {
         // `lower` folds ASCII only, as the hits do (`find` checks each again).
