@@ -75,6 +75,22 @@ pub(super) fn clear(conn: &Connection) -> Result<(), StoreError> {
     Ok(())
 }
 
+/// Fewest events of an agent's (project's) sessions for a scan of them in the hits' order,
+/// not session by session.
+const FEW_EVENTS: i64 = 50_000;
+
+/// The events of the sessions whose `column` (`agent` or `project`) is `value`.
+fn events_of(conn: &Connection, column: &str, value: &str) -> Result<i64, StoreError> {
+    let sql = if column == "agent" {
+        "SELECT COALESCE(SUM(last_seq), 0) FROM sessions WHERE agent = ?1"
+    } else {
+        "SELECT COALESCE(SUM(last_seq), 0) FROM sessions WHERE project = ?1"
+    };
+    Ok(conn
+        .prepare_cached(sql)?
+        .query_row(params![value], |r| r.get(0))?)
+}
+
 /// How a search's candidates are read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Plan {
@@ -131,26 +147,26 @@ pub(super) fn candidates(
 ) -> Result<Vec<Candidate>, StoreError> {
     let plan = plan(conn, q)?;
     // The cheap conditions first: a scan looks at a row's text only if they hold.
-    let mut conds: Vec<&str> = Vec::new();
+    let mut conds: Vec<String> = Vec::new();
     let mut args: Vec<Value> = Vec::new();
     if plan == Plan::Index {
-        conds.push("search_fts MATCH ?");
+        conds.push("search_fts MATCH ?".to_owned());
         args.push(Value::Text(trigrams(&q.text)));
     }
     if let Some(session) = &q.session {
-        conds.push("r.session = ?");
+        conds.push("r.session = ?".to_owned());
         args.push(Value::Text(session.clone()));
     }
     if let Some(level) = q.level {
-        conds.push("r.level = ?");
+        conds.push("r.level = ?".to_owned());
         args.push(Value::Text(level.to_owned()));
     }
     if let Some(since) = q.since {
-        conds.push("r.ts >= ?");
+        conds.push("r.ts >= ?".to_owned());
         args.push(Value::Real(since));
     }
     if let Some(c) = after {
-        conds.push("(r.ts, r.session, r.seq, r.rowno) < (?, ?, ?, ?)");
+        conds.push("(r.ts, r.session, r.seq, r.rowno) < (?, ?, ?, ?)".to_owned());
         args.extend([
             Value::Real(c.ts),
             Value::Text(c.session.clone()),
@@ -162,25 +178,30 @@ pub(super) fn candidates(
         // A call of the tool is an info row with an icon whose summary starts with its name
         // (the classifier's reading decides, in `Pager::take`).
         conds.push(
-            "r.level = 'info' AND r.icon IS NOT NULL AND substr(r.summary, 1, length(?)) = ?",
+            "r.level = 'info' AND r.icon IS NOT NULL AND substr(r.summary, 1, length(?)) = ?"
+                .to_owned(),
         );
         args.extend([Value::Text(tool.clone()), Value::Text(tool.clone())]);
     }
-    // No row of the agent's (project's) sessions is newer than the newest of their
-    // `newest_row`: a scan starts there (their rows may all be old).
-    if let Some(agent) = &q.agent {
-        conds.push("r.session IN (SELECT id FROM sessions WHERE agent = ?)");
-        conds.push("r.ts <= (SELECT MAX(newest_row) FROM sessions WHERE agent = ?)");
-        args.extend([Value::Text(agent.clone()), Value::Text(agent.clone())]);
-    }
-    if let Some(project) = &q.project {
-        conds.push("r.session IN (SELECT id FROM sessions WHERE project = ?)");
-        conds.push("r.ts <= (SELECT MAX(newest_row) FROM sessions WHERE project = ?)");
-        args.extend([Value::Text(project.clone()), Value::Text(project.clone())]);
+    // An agent's (project's) sessions: a scan starts at the newest of their `newest_row`
+    // (their rows may all be old). Read session by session and sorted when they hold few
+    // events, else in the hits' order (`+` keeps SQLite from the sessions' index, which it
+    // takes for the smaller read, and then sorts a hundred thousand rows).
+    for (column, value) in [("agent", &q.agent), ("project", &q.project)] {
+        let Some(value) = value else { continue };
+        let few = plan == Plan::Index || events_of(conn, column, value)? < FEW_EVENTS;
+        let session = if few { "r.session" } else { "+r.session" };
+        conds.push(format!(
+            "{session} IN (SELECT id FROM sessions WHERE {column} = ?)"
+        ));
+        conds.push(format!(
+            "r.ts <= (SELECT MAX(newest_row) FROM sessions WHERE {column} = ?)"
+        ));
+        args.extend([Value::Text(value.clone()), Value::Text(value.clone())]);
     }
     if plan == Plan::Scan {
         // `lower` folds ASCII only, as the hits do (`find` checks each again).
-        conds.push("(instr(lower(r.summary), ?) > 0 OR instr(lower(r.body), ?) > 0)");
+        conds.push("(instr(lower(r.summary), ?) > 0 OR instr(lower(r.body), ?) > 0)".to_owned());
         let folded = q.text.to_ascii_lowercase();
         args.extend([Value::Text(folded.clone()), Value::Text(folded)]);
     }
