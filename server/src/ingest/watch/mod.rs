@@ -36,17 +36,16 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
-use futures_util::StreamExt;
-
 use crate::store::{Store, StoreError};
 
 mod find;
 mod gate;
 mod import;
+mod look;
 #[cfg(test)]
 mod tests;
 
-use find::{Role, Scan, gemini_main, is_log, role, walk};
+use find::{Scan, gemini_main};
 pub use find::{agent_folders, watch_session_id};
 
 /// How often the files that changed lately are looked at.
@@ -237,158 +236,6 @@ fn names_a_change(kind: &notify::EventKind) -> bool {
 }
 
 impl Watcher {
-    /// Puts a notification watch on each root there is (a root made later gets one then).
-    fn arm(&mut self, notify: Option<&mut notify::RecommendedWatcher>) {
-        use notify::Watcher as _;
-        let Some(notify) = notify else { return };
-        for root in &self.roots {
-            if !self.notified.contains(root)
-                && root.is_dir()
-                && notify.watch(root, notify::RecursiveMode::Recursive).is_ok()
-            {
-                self.notified.insert(root.clone());
-            }
-        }
-    }
-
-    /// Every log under the roots, looked at: main logs first (oldest first), then subagents'.
-    async fn rescan(&mut self) -> Result<(), StoreError> {
-        let roots = self.roots.clone();
-        let found = tokio::task::spawn_blocking(move || {
-            let mut found = Vec::new();
-            for root in &roots {
-                walk(root, &mut found);
-            }
-            found
-        })
-        .await
-        .unwrap_or_default();
-        self.look_at(found).await
-    }
-
-    /// The paths notifications named, and the files that changed lately.
-    async fn look(&mut self, dirty: BTreeSet<PathBuf>) -> Result<(), StoreError> {
-        let mut found = Vec::new();
-        for path in dirty {
-            match std::fs::metadata(&path) {
-                Ok(m) if m.is_dir() => walk(&path, &mut found),
-                Ok(m) if m.is_file() && is_log(&path) => found.push((path, m)),
-                _ => {}
-            }
-        }
-        let hot: Vec<PathBuf> = self
-            .files
-            .iter()
-            .filter(|(_, t)| t.changed.is_some_and(|c| c.elapsed() < IDLE))
-            .map(|(p, _)| p.clone())
-            .chain(self.waiting.iter().cloned())
-            .collect();
-        for path in hot {
-            match std::fs::metadata(&path) {
-                Ok(m) if m.is_file() => found.push((path, m)),
-                Ok(_) => {}
-                // Gone: found again if it comes back.
-                Err(_) => {
-                    self.files.remove(&path);
-                    self.waiting.remove(&path);
-                }
-            }
-        }
-        self.look_at(found).await
-    }
-
-    /// Imports what is new in each of `found` (main logs first, each kind oldest first).
-    async fn look_at(
-        &mut self,
-        found: Vec<(PathBuf, std::fs::Metadata)>,
-    ) -> Result<(), StoreError> {
-        let mut seen = HashSet::new();
-        let mut mains = Vec::new();
-        let mut subs = Vec::new();
-        for (path, meta) in found {
-            if !seen.insert(path.clone()) {
-                continue;
-            }
-            let unchanged = self
-                .files
-                .get(&path)
-                .is_some_and(|t| t.len == meta.len() && t.mtime == meta.modified().ok());
-            if unchanged {
-                continue;
-            }
-            match role(&path) {
-                Role::Sub(main, agent) => {
-                    let held = false;
-                    subs.push((path, meta, Some(Sub { main, agent, held })));
-                }
-                Role::GeminiSub {
-                    chats,
-                    session,
-                    agent,
-                } => match self.gemini_main(chats, session) {
-                    Some(main) => {
-                        let held = true;
-                        subs.push((path, meta, Some(Sub { main, agent, held })));
-                    }
-                    None if self.fixed.is_some() => {}
-                    None => mains.push((path, meta, None)),
-                },
-                Role::Main if self.fixed.is_some() => {}
-                Role::Main => mains.push((path, meta, None)),
-            }
-        }
-        let oldest = |v: &mut Vec<(PathBuf, std::fs::Metadata, Option<Sub>)>| {
-            v.sort_by(|a, b| (a.1.modified().ok(), &a.0).cmp(&(b.1.modified().ok(), &b.0)));
-        };
-        oldest(&mut mains);
-        oldest(&mut subs);
-        // Main logs are sessions of their own: planned one by one, read and stored
-        // [`IMPORTS`] at a time.
-        let mut jobs = Vec::new();
-        for (path, meta, _) in mains {
-            match self.plan(&path, &meta, None).await {
-                Ok(Some(job)) => jobs.push(job),
-                Ok(None) => {}
-                Err(e) => self.failed(&path, e)?,
-            }
-        }
-        let max_line = self.max_line;
-        let done: Vec<_> = futures_util::stream::iter(jobs)
-            .map(|job| {
-                let store = self.store.clone();
-                async move {
-                    let result = job.run(&store, max_line).await;
-                    (job.into_path(), result)
-                }
-            })
-            .buffered(IMPORTS)
-            .collect()
-            .await;
-        for (path, result) in done {
-            if let Err(e) = result {
-                self.failed(&path, e)?;
-            }
-        }
-        // A subagent's file goes into its main log's session, after what that has stored.
-        for (path, meta, sub) in subs {
-            if let Err(e) = self.import(&path, &meta, sub.as_ref()).await {
-                self.failed(&path, e)?;
-            }
-        }
-        Ok(())
-    }
-
-    /// A log that could not be imported: said, and looked at again on the next rescan; a
-    /// closed store ends the watch.
-    fn failed(&mut self, path: &Path, e: StoreError) -> Result<(), StoreError> {
-        if matches!(e, StoreError::Closed) {
-            return Err(e);
-        }
-        tracing::error!("watching {}: {e}", path.display());
-        self.files.remove(path);
-        Ok(())
-    }
-
     /// Ends the sessions whose files have not changed for [`IDLE`].
     async fn end_idle(&mut self) -> Result<(), StoreError> {
         if self.fixed.is_some() {

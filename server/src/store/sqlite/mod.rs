@@ -5,6 +5,7 @@
 
 mod commands;
 mod index;
+mod migrations;
 mod notes;
 mod reader;
 mod schema;
