@@ -21,9 +21,10 @@ use crate::fold::{LivePreview, SessionFold};
 /// How many batches a slow client may fall behind before it backfills from the database.
 const BROADCAST_CAPACITY: usize = 512;
 
-/// Largest batch whose frames travel in the broadcast; a bigger one (a large upload) is
-/// announced without its bytes and clients read it from the database, so the broadcast's
-/// memory stays bounded (capacity × this).
+/// Largest batch whose frames travel in the broadcast, so its memory stays bounded
+/// (capacity × this): a bigger commit is cut into batches at frame ends (`crate::cuts`); only
+/// a single frame bigger than this is announced without its bytes, for clients to read from
+/// the database.
 pub const MAX_INLINE_BATCH: usize = 128 * 1024;
 
 /// A session as listed (`GET /api/sessions`).
@@ -173,6 +174,7 @@ impl Hub {
             || inner.info.title != info.title;
         let inline = frames.is_some();
         let mut frames = frames.unwrap_or_default();
+        let events_len = frames.len();
         if preview_changed {
             inner.preview_frame = Bytes::from(preview_frame(&fold.preview));
             frames.extend_from_slice(&inner.preview_frame);
@@ -185,9 +187,30 @@ impl Hub {
         inner.info = info;
         inner.fold = fold;
         if last != after || !frames.is_empty() {
-            let bytes = (inline && frames.len() <= MAX_INLINE_BATCH).then(|| Bytes::from(frames));
             let preview = (preview_changed || !inner.fold.preview.preview.is_empty())
                 .then(|| inner.preview_frame.clone());
+            // A big commit travels in pieces (`crate::cuts`), each a batch of its own.
+            let mut after = after;
+            let mut start = 0;
+            let pieces = (inline && frames.len() > MAX_INLINE_BATCH)
+                .then(|| crate::cuts::cuts(&frames[..events_len], MAX_INLINE_BATCH))
+                .flatten()
+                .unwrap_or_default();
+            let frames = Bytes::from(frames);
+            for cut in pieces.iter().take(pieces.len().saturating_sub(1)) {
+                let piece = frames.slice(start..cut.end);
+                let bytes = (piece.len() <= MAX_INLINE_BATCH).then_some(piece);
+                let batch = Batch {
+                    after,
+                    last: cut.last,
+                    bytes,
+                    preview: None,
+                };
+                let _ = self.tx.send(Arc::new(batch));
+                (after, start) = (cut.last, cut.end);
+            }
+            let rest = frames.slice(start..);
+            let bytes = (inline && rest.len() <= MAX_INLINE_BATCH).then_some(rest);
             let batch = Batch {
                 after,
                 last,

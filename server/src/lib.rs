@@ -67,8 +67,9 @@
 //! fold, so rows always come from the classifier being run. A session resumed after a restart
 //! starts from its newest checkpoint and replays the rest.
 //!
-//! **Live fan-out.** Each committed batch becomes one `hub::Batch` holding the SSE bytes of its
-//! frames, rendered once and shared by every client (`Bytes` clones). A client subscribes and
+//! **Live fan-out.** Each commit becomes `hub::Batch`es (one, or pieces of at most 128 KiB)
+//! holding the SSE bytes of its frames, rendered once and shared by every client (`Bytes`
+//! clones). A client subscribes and
 //! reads the head under the hub's lock (publishing happens under the same lock), so it
 //! backfills `(after, head]` from the database and then takes batches after `head` from the
 //! broadcast, with nothing lost or repeated; a client that falls behind the broadcast backfills
@@ -82,6 +83,7 @@
 pub(crate) mod api;
 pub(crate) mod badges;
 mod clock;
+mod cuts;
 pub mod error;
 pub mod export;
 pub(crate) mod feed;

@@ -240,7 +240,7 @@ async fn a_client_that_falls_behind_still_gets_everything() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_batch_too_big_to_broadcast_is_read_from_the_database() {
+async fn a_commit_bigger_than_a_batch_reaches_the_client_whole() {
     let db = TestDb::new();
     let addr = spawn_server(db.state.clone()).await;
     post(addr, "s", note("first")).await;
