@@ -247,6 +247,7 @@ async fn a_database_from_before_body_hashes_is_migrated_and_keeps_its_keys() {
     } else {
         db.sql(&format!(
             "{before_notes} DROP TABLE search_fts; DROP TABLE search_rows;
+             ALTER TABLE sessions DROP COLUMN newest_row;
              ALTER TABLE idempotency DROP COLUMN body_sha256; PRAGMA user_version = 5"
         ));
     }
