@@ -172,4 +172,11 @@ ALTER TABLE search_rows ALTER COLUMN summary SET STATISTICS 1000,
     r#"
 ALTER TABLE events ADD COLUMN source TEXT;
 "#,
+    // The trigram indexes' pending lists are merged by the server in the background
+    // (`super::analyze`), not by whichever write finds them over 4 MB: that merge took
+    // seconds inside a write holding its session's row lock.
+    r#"
+ALTER INDEX search_rows_summary SET (gin_pending_list_limit = 65536);
+ALTER INDEX search_rows_body SET (gin_pending_list_limit = 65536);
+"#,
 ];
