@@ -238,6 +238,8 @@ async fn estimate(
     filters: &str,
     args: &[&(dyn ToSql + Sync)],
 ) -> Result<f64, StoreError> {
+    // `filters` number their placeholders from $3 (after the text and the limit): $2 is
+    // bound to a dummy so the numbering holds.
     let sql = format!(
         "EXPLAIN SELECT 1 FROM search_rows \
          WHERE (summary ILIKE $1 OR body ILIKE $1){filters} AND $2::BIGINT > 0"

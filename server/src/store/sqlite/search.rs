@@ -79,15 +79,12 @@ pub(super) fn clear(conn: &Connection) -> Result<(), StoreError> {
 /// not session by session.
 const FEW_EVENTS: i64 = 50_000;
 
-/// The events of the sessions whose `column` (`agent` or `project`) is `value`.
+/// The events of the sessions whose `column` (`agent` or `project`, never the user's) is
+/// `value`.
 fn events_of(conn: &Connection, column: &str, value: &str) -> Result<i64, StoreError> {
-    let sql = if column == "agent" {
-        "SELECT COALESCE(SUM(last_seq), 0) FROM sessions WHERE agent = ?1"
-    } else {
-        "SELECT COALESCE(SUM(last_seq), 0) FROM sessions WHERE project = ?1"
-    };
+    let sql = format!("SELECT COALESCE(SUM(last_seq), 0) FROM sessions WHERE {column} = ?1");
     Ok(conn
-        .prepare_cached(sql)?
+        .prepare_cached(&sql)?
         .query_row(params![value], |r| r.get(0))?)
 }
 
