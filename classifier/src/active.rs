@@ -14,6 +14,7 @@
 //! agree. A turn's end (good, failed or interrupted) answers whatever is left: nothing runs
 //! after it. At most [`MAX_ACTIVE`] calls are kept, oldest forgotten first.
 
+use crate::field::Field;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -111,13 +112,17 @@ fn cut(name: &str) -> String {
 }
 
 fn str_of<'a>(v: &'a Value, k: &str) -> Option<&'a str> {
-    v.get(k).and_then(Value::as_str)
+    v.field(k).and_then(Value::as_str)
 }
 
 /// A Claude Code line: `tool_use` blocks of an assistant message, `tool_result` blocks of a
 /// user message.
 fn claude(value: &Value, started: &mut Vec<(String, String)>, answered: &mut Vec<String>) {
-    let Some(content) = value.pointer("/message/content").and_then(Value::as_array) else {
+    let Some(content) = value
+        .field("message")
+        .field("content")
+        .and_then(Value::as_array)
+    else {
         return;
     };
     for block in content {
@@ -142,7 +147,7 @@ fn claude(value: &Value, started: &mut Vec<(String, String)>, answered: &mut Vec
 fn codex(value: &Value, started: &mut Vec<(String, String)>, answered: &mut Vec<String>) {
     match str_of(value, "type") {
         Some(ty @ ("item.started" | "item.completed")) => {
-            let Some(item) = value.get("item") else {
+            let Some(item) = value.field("item") else {
                 return;
             };
             let kind = str_of(item, "type").unwrap_or("");
@@ -163,7 +168,7 @@ fn codex(value: &Value, started: &mut Vec<(String, String)>, answered: &mut Vec<
             }
         }
         Some("response_item") => {
-            let Some(p) = value.get("payload") else {
+            let Some(p) = value.field("payload") else {
                 return;
             };
             let Some(id) = str_of(p, "call_id") else {
@@ -199,7 +204,7 @@ fn gemini(value: &Value, started: &mut Vec<(String, String)>, answered: &mut Vec
             }
         }
         _ => {
-            let calls = value.get("toolCalls").and_then(Value::as_array);
+            let calls = value.field("toolCalls").and_then(Value::as_array);
             for call in calls.into_iter().flatten() {
                 let Some(id) = str_of(call, "id") else {
                     continue;

@@ -6,9 +6,11 @@
 //! Anything else still becomes an event ([`LiveEvent::Unrecognised`], [`LiveEvent::Unreadable`]),
 //! so every line yields rows and parsing never fails.
 
+use crate::field::Field;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::lean::Hints;
 use crate::lines::{Line, Oversize};
 
 /// One event of an agent session, as stored and classified.
@@ -119,23 +121,23 @@ const PREVIEW_BYTES: usize = 200;
 
 /// Parses one line (without its newline) of any supported log format. Never fails.
 pub fn parse_line(line: &[u8]) -> LogEvent {
-    parse(line, false)
+    parse(line, None)
 }
 
 /// [`parse_line`] for classifying only: a Claude Code line's [`LiveEvent::Stream`] value may
 /// lack the top-level fields no row and no summary reads ([`crate::lean`]); its envelope and
-/// its summary are [`parse_line`]'s.
-pub(crate) fn parse_line_lean(line: &[u8]) -> LogEvent {
-    parse(line, true)
+/// its summary are [`parse_line`]'s, in the context `hints` was taken from.
+pub(crate) fn parse_line_lean(line: &[u8], hints: Hints) -> LogEvent {
+    parse(line, Some(hints))
 }
 
-fn parse(line: &[u8], lean: bool) -> LogEvent {
+fn parse(line: &[u8], lean: Option<Hints>) -> LogEvent {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     let (line, bom) = match line.strip_prefix(b"\xEF\xBB\xBF") {
         Some(rest) => (rest, true),
         None => (line, false),
     };
-    let value = lean.then(|| crate::lean::parse(line)).flatten();
+    let value = lean.and_then(|hints| crate::lean::parse(line, hints));
     let mut parsed = match value.map_or_else(|| serde_json::from_slice::<Value>(line), Ok) {
         Ok(value) => from_value(value),
         Err(err) => {
@@ -162,9 +164,9 @@ pub fn line_event(line: &Line) -> LogEvent {
 }
 
 /// [`line_event`] for classifying only ([`parse_line_lean`]): the same envelope and summary.
-pub(crate) fn line_event_lean(line: &Line) -> LogEvent {
+pub(crate) fn line_event_lean(line: &Line, hints: Hints) -> LogEvent {
     match line.oversize {
-        None => parse_line_lean(&line.bytes),
+        None => parse_line_lean(&line.bytes, hints),
         Some(over) => LogEvent::at(None, over_limit(&line.bytes, over)),
     }
 }
@@ -206,20 +208,20 @@ pub fn from_value(value: Value) -> LogEvent {
     // Codex and Gemini first: a Gemini recording's metadata line has a `kind` of its own, and
     // both agents' lines have a `type` that Claude Code's may share (`result`, `user`).
     if crate::codex::is_codex(map) {
-        let ts = crate::time::rfc3339(map.get("timestamp"));
+        let ts = crate::time::rfc3339(map.field("timestamp"));
         return LogEvent::at(ts, LiveEvent::Codex { value });
     }
     if crate::gemini::is_gemini(map) {
         let ts = crate::gemini::timestamp(map);
         return LogEvent::at(ts, LiveEvent::Gemini { value });
     }
-    if let Some(kind) = map.get("kind") {
-        let ts = map.get("ts").and_then(Value::as_f64);
+    if let Some(kind) = map.field("kind") {
+        let ts = map.field("ts").and_then(Value::as_f64);
         let kind = kind.as_str().map(str::to_owned);
         return LogEvent::at(ts, hyperhive_event(kind.as_deref(), value));
     }
-    if map.get("type").is_some_and(Value::is_string) {
-        let ts = crate::time::rfc3339(map.get("timestamp"));
+    if map.field("type").is_some_and(Value::is_string) {
+        let ts = crate::time::rfc3339(map.field("timestamp"));
         return LogEvent::at(ts, LiveEvent::Stream { value });
     }
     LogEvent::at(None, LiveEvent::Unrecognised { value })
@@ -241,8 +243,8 @@ pub fn unreadable(line: &[u8], error: String) -> LiveEvent {
 
 fn hyperhive_event(kind: Option<&str>, mut value: Value) -> LiveEvent {
     let obj = value.as_object_mut().expect("checked by caller");
-    let text = |k: &str| obj.get(k).and_then(Value::as_str).map(str::to_owned);
-    let field = |k: &str| obj.get(k).cloned().unwrap_or(Value::Null);
+    let text = |k: &str| obj.field(k).and_then(Value::as_str).map(str::to_owned);
+    let field = |k: &str| obj.field(k).cloned().unwrap_or(Value::Null);
     let event = match kind {
         Some("turn_start") => match (text("from"), text("body")) {
             (None, None) => None,
@@ -252,14 +254,14 @@ fn hyperhive_event(kind: Option<&str>, mut value: Value) -> LiveEvent {
             }),
         },
         Some("turn_end") => obj
-            .get("ok")
+            .field("ok")
             .and_then(Value::as_bool)
             .map(|ok| LiveEvent::TurnEnd {
                 ok,
                 note: text("note"),
             }),
         Some("note") => text("text").map(|text| LiveEvent::Note { text }),
-        Some("stream") => match obj.get("value") {
+        Some("stream") => match obj.field("value") {
             None | Some(Value::Null) => None,
             Some(_) => obj.remove("value").map(|value| LiveEvent::Stream { value }),
         },

@@ -20,7 +20,9 @@
 //! its fields whatever its type) — it answers `None` and the caller parses the whole line.
 
 pub(crate) mod checked;
+pub(crate) mod shaped;
 
+use crate::field::Field;
 use std::fmt;
 
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, Visitor};
@@ -55,9 +57,27 @@ pub(crate) const QUIET_TYPES: &[&str] = &[
     "agent-color",
 ];
 
+/// What the lines before tell a lean parse (see [`parse`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Hints {
+    /// A Gemini recording's message was shown: a `$set` history's rows are decided
+    /// ([`crate::gemini::lean`]).
+    pub(crate) gemini_history_seen: bool,
+}
+
+impl Hints {
+    /// What `ctx`, the context the line is classified in, tells.
+    pub(crate) fn of(ctx: &crate::ClassifyCtx) -> Hints {
+        Hints {
+            gemini_history_seen: crate::gemini::lean::history_seen(ctx),
+        }
+    }
+}
+
 /// The value of `line` (one JSON object) without the fields no row reads; `None` when only the
-/// whole parse can promise the same rows (see the module's docs).
-pub(crate) fn parse(line: &[u8]) -> Option<Value> {
+/// whole parse can promise the same rows (see the module's docs). `hints`: what the lines
+/// before tell; the rows and summary of the line classified next are the whole parse's.
+pub(crate) fn parse(line: &[u8], hints: Hints) -> Option<Value> {
     let first = line
         .iter()
         .find(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'))?;
@@ -68,7 +88,7 @@ pub(crate) fn parse(line: &[u8]) -> Option<Value> {
     // the deserializer reads a `str` and does not check each string again.
     let text = std::str::from_utf8(line).ok()?;
     let mut de = serde_json::Deserializer::from_str(text);
-    let value = Top.deserialize(&mut de).ok()?;
+    let value = Top(hints).deserialize(&mut de).ok()?;
     de.end().ok()?;
     value
 }
@@ -87,6 +107,9 @@ enum Keep {
     /// A Codex rollout line: `type`, `timestamp`, `kind`, `subtype` and its `payload`, itself
     /// lean ([`crate::codex::lean`]).
     Rollout,
+    /// A Gemini recording's model message (`type` `gemini`): every field, its `toolCalls`
+    /// lean ([`crate::gemini::lean`]).
+    Gemini,
 }
 
 impl Keep {
@@ -94,6 +117,7 @@ impl Keep {
         match ty.as_str() {
             Some("user" | "assistant") => Keep::Message,
             Some(t) if crate::codex::ROLLOUT_TYPES.contains(&t) => Keep::Rollout,
+            Some("gemini") => Keep::Gemini,
             Some(t) if QUIET_TYPES.contains(&t) => Keep::Quiet,
             _ => Keep::All,
         }
@@ -101,7 +125,7 @@ impl Keep {
 
     fn keeps(self, key: &str) -> bool {
         match self {
-            Keep::All => true,
+            Keep::All | Keep::Gemini => true,
             Keep::Quiet => matches!(key, "type" | "subtype" | "timestamp" | "kind"),
             Keep::Message => MESSAGE_KEYS.contains(&key),
             Keep::Rollout => matches!(key, "type" | "subtype" | "timestamp" | "kind" | "payload"),
@@ -136,7 +160,7 @@ const MESSAGE_KEYS: &[&str] = &[
 ];
 
 /// The top-level object: `Some(value)`, or `None` when the whole parse must decide.
-struct Top;
+struct Top(Hints);
 
 impl<'de> DeserializeSeed<'de> for Top {
     type Value = Option<Value>;
@@ -157,6 +181,8 @@ impl<'de> Visitor<'de> for Top {
         let mut map = Map::new();
         let mut keep = Keep::All;
         let (mut typed, mut skipped, mut whole) = (false, false, false);
+        // A Gemini field was read lean: the line must be Gemini's.
+        let mut gemini = false;
         while let Some(key) = access.next_key::<Key<'de>>()? {
             let key = key.0;
             if !keep.keeps(&key) {
@@ -164,9 +190,17 @@ impl<'de> Visitor<'de> for Top {
                 skipped = true;
                 continue;
             }
-            let value: Value = match (keep, key.as_ref(), map.get("type")) {
+            let value: Value = match (keep, key.as_ref(), map.field("type")) {
                 (Keep::Rollout, "payload", Some(Value::String(line))) => {
-                    access.next_value_seed(crate::codex::lean::Payload::new(line))?
+                    access.next_value_seed(crate::codex::lean::payload(line))?
+                }
+                (Keep::Gemini, "toolCalls", _) => {
+                    gemini = true;
+                    access.next_value_seed(crate::gemini::lean::calls())?
+                }
+                (_, "$set", _) => {
+                    gemini = true;
+                    access.next_value_seed(crate::gemini::lean::set(self.0.gemini_history_seen))?
                 }
                 _ => access.next_value()?,
             };
@@ -175,7 +209,7 @@ impl<'de> Visitor<'de> for Top {
                 "type" if typed => whole = true,
                 "type" => {
                     typed = true;
-                    if keep == Keep::All && !map.contains_key("kind") {
+                    if keep == Keep::All && !map.has("kind") {
                         keep = Keep::of(&value);
                     }
                 }
@@ -190,13 +224,15 @@ impl<'de> Visitor<'de> for Top {
         }
         // A `user` line without a `message` is not Claude Code's (a Gemini chat record's is
         // `content`): only the whole value can say what it is.
-        whole |= skipped && keep == Keep::Message && !map.contains_key("message");
+        whole |= skipped && keep == Keep::Message && !map.has("message");
         // A rollout line's payload that is no object: the line's row shows all of it.
-        whole |= keep == Keep::Rollout && !map.get("payload").is_some_and(Value::is_object);
+        whole |= keep == Keep::Rollout && !map.field("payload").is_some_and(Value::is_object);
+        // Gemini's fields read lean: only right when the line is Gemini's (not Codex's first).
+        whole |= gemini && (crate::codex::is_codex(&map) || !crate::gemini::is_gemini(&map));
         // A task event of any type is a row made of its fields.
         whole |= skipped
             && matches!(
-                map.get("subtype").and_then(Value::as_str),
+                map.field("subtype").and_then(Value::as_str),
                 Some("task_started" | "task_notification")
             );
         Ok((!whole).then_some(Value::Object(map)))
@@ -209,7 +245,7 @@ mod tests {
 
     /// `parse` of `line`: `None`, or the whole value without the fields named in `dropped`.
     fn check(line: &str, dropped: Option<&[&str]>) {
-        let got = parse(line.as_bytes());
+        let got = parse(line.as_bytes(), Hints::default());
         match dropped {
             None => assert_eq!(got, None, "{line}"),
             Some(keys) => {
@@ -253,7 +289,7 @@ mod tests {
 
     #[test]
     fn a_codex_rollout_line_keeps_what_its_rows_read() {
-        let lean = |line: &str| parse(line.as_bytes()).map(|v| v.to_string());
+        let lean = |line: &str| parse(line.as_bytes(), Hints::default()).map(|v| v.to_string());
         assert_eq!(
             lean(
                 r#"{"timestamp":"t","ordinal":3,"type":"turn_context","payload":{"cwd":"/x","model":"m"},"metadata":{"a":1}}"#
@@ -309,7 +345,7 @@ mod tests {
         }
         let mut invalid = br#"{"type":"mode","mode":""#.to_vec();
         invalid.extend_from_slice(b"\xff\"}");
-        assert_eq!(parse(&invalid), None);
+        assert_eq!(parse(&invalid, Hints::default()), None);
         let deep = format!(
             r#"{{"type":"mode","mode":{}{}}}"#,
             "[".repeat(200),

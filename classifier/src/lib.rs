@@ -34,6 +34,7 @@ mod classify;
 mod codex;
 mod ctx;
 pub mod event;
+mod field;
 mod gemini;
 mod kind;
 mod lean;

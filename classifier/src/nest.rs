@@ -20,6 +20,7 @@
 //! The calls are remembered in the [`crate::ClassifyCtx`] ([`MAX_CALLS`], oldest forgotten
 //! first), so a server classifying stored lines and a page resuming mid-log find the same.
 
+use crate::field::Field;
 use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
@@ -136,16 +137,16 @@ pub(crate) fn link(event: &LiveEvent, nest: &mut Nest, seq: u64) -> Option<u64> 
 }
 
 fn parent_of(obj: &Map<String, Value>, nest: &mut Nest) -> Option<u64> {
-    if let Some(p) = obj.get("parent_tool_use_id") {
+    if let Some(p) = obj.field("parent_tool_use_id") {
         return p.as_str().and_then(|id| nest.call(id));
     }
-    let ty = obj.get("type").and_then(Value::as_str);
+    let ty = obj.field("type").and_then(Value::as_str);
     if !matches!(ty, Some("user" | "assistant")) {
         return nest.file;
     }
-    match obj.get("isSidechain").and_then(Value::as_bool) {
+    match obj.field("isSidechain").and_then(Value::as_bool) {
         Some(false) => None,
-        sidechain => match obj.get("agentId").and_then(Value::as_str) {
+        sidechain => match obj.field("agentId").and_then(Value::as_str) {
             Some(agent) => nest.agent(agent),
             None if sidechain == Some(true) => {
                 nest.file.or_else(|| nest.calls.back().map(|c| c.seq))
@@ -157,14 +158,14 @@ fn parent_of(obj: &Map<String, Value>, nest: &mut Nest) -> Option<u64> {
 
 /// The subagent calls a line makes, and which subagent a call started.
 fn learn(obj: &Map<String, Value>, nest: &mut Nest, seq: u64) {
-    let s = |k: &str| obj.get(k).and_then(Value::as_str);
+    let s = |k: &str| obj.field(k).and_then(Value::as_str);
     match s("type") {
         Some("assistant") => {
             for b in blocks(obj) {
-                let name = b.get("name").and_then(Value::as_str);
-                if b.get("type").and_then(Value::as_str) == Some("tool_use")
+                let name = b.field("name").and_then(Value::as_str);
+                if b.field("type").and_then(Value::as_str) == Some("tool_use")
                     && matches!(name, Some("Task" | "Agent"))
-                    && let Some(id) = b.get("id").and_then(Value::as_str)
+                    && let Some(id) = b.field("id").and_then(Value::as_str)
                 {
                     nest.add(id, seq);
                 }
@@ -172,14 +173,14 @@ fn learn(obj: &Map<String, Value>, nest: &mut Nest, seq: u64) {
         }
         Some("user") => {
             for b in blocks(obj) {
-                if b.get("type").and_then(Value::as_str) != Some("tool_result") {
+                if b.field("type").and_then(Value::as_str) != Some("tool_result") {
                     continue;
                 }
-                let Some(id) = b.get("tool_use_id").and_then(Value::as_str) else {
+                let Some(id) = b.field("tool_use_id").and_then(Value::as_str) else {
                     continue;
                 };
                 if nest.call(id).is_some()
-                    && let Some(agent) = agent_in(b.get("content"))
+                    && let Some(agent) = agent_in(b.field("content"))
                 {
                     nest.bind(id, agent);
                 }
@@ -187,14 +188,14 @@ fn learn(obj: &Map<String, Value>, nest: &mut Nest, seq: u64) {
         }
         // Gemini: a recording's answer with its tool calls, a stream-json call.
         Some("gemini") => {
-            let calls = obj.get("toolCalls").and_then(Value::as_array);
+            let calls = obj.field("toolCalls").and_then(Value::as_array);
             for c in calls.map_or(&[][..], Vec::as_slice) {
-                if c.get("name").and_then(Value::as_str) == Some("invoke_agent")
-                    && let Some(id) = c.get("id").and_then(Value::as_str)
+                if c.field("name").and_then(Value::as_str) == Some("invoke_agent")
+                    && let Some(id) = c.field("id").and_then(Value::as_str)
                 {
                     nest.add(id, seq);
                     // The subagent it ran (its recording's `sessionId`, its file's name).
-                    if let Some(agent) = c.get("agentId").and_then(Value::as_str) {
+                    if let Some(agent) = c.field("agentId").and_then(Value::as_str) {
                         nest.bind(id, agent);
                     }
                 }
@@ -215,8 +216,8 @@ fn learn(obj: &Map<String, Value>, nest: &mut Nest, seq: u64) {
 }
 
 fn blocks(obj: &Map<String, Value>) -> &[Value] {
-    obj.get("message")
-        .and_then(|m| m.get("content"))
+    obj.field("message")
+        .and_then(|m| m.field("content"))
         .and_then(Value::as_array)
         .map_or(&[], Vec::as_slice)
 }
@@ -233,7 +234,7 @@ fn agent_in(content: Option<&Value>) -> Option<&str> {
     match content? {
         Value::String(t) => found(t).map(|(a, l)| &t[a..a + l]),
         Value::Array(parts) => parts.iter().find_map(|p| {
-            let t = p.get("text")?.as_str()?;
+            let t = p.field("text")?.as_str()?;
             found(t).map(|(a, l)| &t[a..a + l])
         }),
         _ => None,

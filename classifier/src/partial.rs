@@ -6,6 +6,7 @@
 //! events into that preview. It has no clock: the page decides how often to re-render (the
 //! debounced, at most every 300 ms).
 
+use crate::field::Field;
 use serde_json::Value;
 
 use crate::event::LiveEvent;
@@ -44,8 +45,8 @@ impl Preview {
     /// complete assistant/user message or turn boundary clears it. Other events leave it.
     pub fn apply(&mut self, event: &LiveEvent) -> bool {
         match event {
-            LiveEvent::Stream { value } => match value.get("type").and_then(Value::as_str) {
-                Some("stream_event") => self.apply_stream_event(value.get("event")),
+            LiveEvent::Stream { value } => match value.field("type").and_then(Value::as_str) {
+                Some("stream_event") => self.apply_stream_event(value.field("event")),
                 Some("assistant" | "user" | "result") => self.clear(),
                 _ => false,
             },
@@ -56,10 +57,10 @@ impl Preview {
 
     fn apply_stream_event(&mut self, event: Option<&Value>) -> bool {
         let Some(event) = event else { return false };
-        match event.get("type").and_then(Value::as_str) {
+        match event.field("type").and_then(Value::as_str) {
             Some("content_block_start") => {
-                let block = event.get("content_block");
-                let ty = block.and_then(|b| b.get("type")).and_then(Value::as_str);
+                let block = event.field("content_block");
+                let ty = block.and_then(|b| b.field("type")).and_then(Value::as_str);
                 self.text.clear();
                 self.tool = None;
                 self.kind = match ty {
@@ -67,7 +68,7 @@ impl Preview {
                     Some("thinking") => Some(PreviewKind::Thinking),
                     Some("tool_use" | "server_tool_use" | "mcp_tool_use") => {
                         self.tool = block
-                            .and_then(|b| b.get("name"))
+                            .and_then(|b| b.field("name"))
                             .and_then(Value::as_str)
                             .map(str::to_owned);
                         Some(PreviewKind::ToolInput)
@@ -77,7 +78,7 @@ impl Preview {
                 true
             }
             Some("content_block_delta") => {
-                let delta = event.get("delta");
+                let delta = event.field("delta");
                 let piece = delta.and_then(|d| {
                     ["text", "thinking", "partial_json"]
                         .iter()

@@ -16,6 +16,7 @@
 //! - [`turns`]: where turns start and end
 //! - [`fields`]: reading a field, the row for a field of the wrong shape
 
+use crate::field::Field;
 use serde_json::{Map, Value};
 
 use crate::ctx::ClassifyCtx;
@@ -46,10 +47,10 @@ pub(crate) fn classify_value(value: &Value, ctx: &mut ClassifyCtx) -> Vec<TermMs
     let Some(obj) = value.as_object() else {
         return vec![unrecognised(value)];
     };
-    let Some(ty) = obj.get("type").and_then(Value::as_str) else {
+    let Some(ty) = obj.field("type").and_then(Value::as_str) else {
         return vec![unrecognised(value)];
     };
-    let subtype = obj.get("subtype").and_then(Value::as_str);
+    let subtype = obj.field("subtype").and_then(Value::as_str);
     match (ty, subtype) {
         ("system", Some("init")) => return turns::init(ctx),
         ("result", _) => return turns::result(obj, ctx),
@@ -123,7 +124,7 @@ pub(crate) fn unrecognised(value: &Value) -> TermMsg {
 fn tool_progress(obj: &Map<String, Value>) -> TermMsg {
     let name = str_field(obj, "tool_name").unwrap_or("tool");
     let mut summary = format!("⏳ {name}");
-    if let Some(secs) = obj.get("elapsed_time_seconds").and_then(Value::as_f64) {
+    if let Some(secs) = obj.field("elapsed_time_seconds").and_then(Value::as_f64) {
         summary.push_str(&format!(" · {}s", secs.round() as i64));
     }
     TermMsg::new(Level::Debug, summary).coalesce("tool-progress")

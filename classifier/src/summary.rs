@@ -34,6 +34,7 @@ mod per_file;
 pub(crate) mod report;
 mod subagents;
 
+use crate::field::Field;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -169,19 +170,19 @@ impl SummaryFold {
                 return;
             }
         };
-        match value.get("type").and_then(Value::as_str) {
+        match value.field("type").and_then(Value::as_str) {
             Some("assistant") => {
-                self.version(value.get("version"));
+                self.version(value.field("version"));
                 self.assistant(value);
             }
             Some("user") => {
-                self.version(value.get("version"));
+                self.version(value.field("version"));
                 self.user(value);
             }
             Some("result") => self.result(value),
-            Some("system") if value.get("subtype").and_then(Value::as_str) == Some("init") => {
-                self.model(value.get("model"));
-                self.version(value.get("claude_code_version"));
+            Some("system") if value.field("subtype").and_then(Value::as_str) == Some("init") => {
+                self.model(value.field("model"));
+                self.version(value.field("claude_code_version"));
             }
             _ => {}
         }
@@ -276,7 +277,7 @@ impl SummaryFold {
 
     fn assistant(&mut self, value: &Value) {
         let [model, usage, id, content] =
-            pick(value.get("message"), ["model", "usage", "id", "content"]);
+            pick(value.field("message"), ["model", "usage", "id", "content"]);
         self.model(model);
         if let Some(tokens) = Tokens::of(usage) {
             let id = id.and_then(Value::as_str).unwrap_or("");
@@ -330,7 +331,7 @@ impl SummaryFold {
     }
 
     fn user(&mut self, value: &Value) {
-        let [content] = pick(value.get("message"), ["content"]);
+        let [content] = pick(value.field("message"), ["content"]);
         let Some(blocks) = content.and_then(Value::as_array) else {
             return;
         };
@@ -346,11 +347,11 @@ impl SummaryFold {
 
     fn result(&mut self, value: &Value) {
         self.results += 1;
-        if let Some(tokens) = Tokens::of(value.get("usage")) {
+        if let Some(tokens) = Tokens::of(value.field("usage")) {
             self.result_tokens.add(tokens);
         }
         if let Some(cost) = value
-            .get("total_cost_usd")
+            .field("total_cost_usd")
             .and_then(Value::as_f64)
             .filter(|c| c.is_finite())
         {

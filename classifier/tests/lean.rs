@@ -80,6 +80,18 @@ fn lines_that_skip_fields_classify_as_the_whole_parse() {
         r#"{"type":"user","message":{"content":"x"},"uuid":"a"} trailing"#,
         r#"{"type":"nobody-knows","uuid":"u","toolUseResult":{"a":1}}"#,
         r#"{"kind":"turn_start","from":"op","body":"go","type":"api-request","params":1}"#,
+        // Gemini recordings: a history before any message shown, then a model message whose
+        // calls have fields no row reads, then histories whose rows are decided.
+        r#"{"sessionId":"s1","projectHash":"h","startTime":"2026-12-02T14:10:43.422Z","lastUpdated":"2026-12-02T14:10:43.422Z","kind":"main"}"#,
+        r#"{"$set":{"messages":[{"id":"u0","timestamp":"2026-12-02T14:10:43.422Z","type":"user","content":[{"text":"<session_context>x"}]},{"id":"g0","type":"gemini","content":"old","tokens":{"input":5,"output":2},"model":"gemini-x","toolCalls":[{"id":"c0","name":"read_file","args":{"file_path":"a"},"status":"success","description":"d","result":[{"functionResponse":{"id":"c0","name":"read_file","response":{"output":"A"}}}]}]}],"lastUpdated":"t"}}"#,
+        r#"{"id":"g1","timestamp":"2026-12-02T14:10:44.000Z","type":"gemini","content":"done","thoughts":[{"subject":"s","description":"d"}],"tokens":{"input":7,"output":3},"model":"gemini-x","toolCalls":[{"id":"c1","name":"replace","args":{"file_path":"b.rs","old_string":"a","new_string":"b"},"status":"success","timestamp":"t","description":"edit","displayName":"Edit","renderOutputAsMarkdown":true,"resultDisplay":{"fileDiff":"--- a\n+++ b\n@@ -1 +1 @@\n-a\n+b\n","fileName":"b.rs","originalContent":"a","newContent":"b","diffStat":{"x":1}},"result":[{"functionResponse":{"id":"c1","name":"replace","response":{"output":"ok"}}}]},{"id":"c2","name":"run_shell_command","args":{"command":"false"},"status":"error","resultDisplay":"boom","result":[{"functionResponse":{"id":"c2","name":"run_shell_command","response":{"error":"exit 1"}}}]}]}"#,
+        r#"{"$set":{"messages":[{"id":"u0","type":"user","content":[{"text":"<session_context>x"}]},{"id":"g2","type":"gemini","content":"new in a history","tokens":{"input":1,"output":1},"toolCalls":[{"id":"c3","name":"write_file","args":{"file_path":"c.rs","content":"x"},"status":"success","description":"w"}]},{"id":"w1","type":"warning","content":"careful"},{"id":"x","type":"hologram","content":[1]}]}}"#,
+        r#"{"$set":{"summary":"{\"response\":\"sub done\"}","messages":[]}}"#,
+        // Gemini fields read lean on a line that turns out not to be Gemini's.
+        r#"{"id":"g3","type":"gemini","toolCalls":[{"id":"c4","description":"d"}],"message":{"content":"claude's"}}"#,
+        r#"{"type":"gemini","toolCalls":[{"id":"c5","description":"d"}]}"#,
+        r#"{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[]},"$set":{"messages":[{"id":"m","type":"user","content":"x"}]}}"#,
+        r#"{"$set":{"messages":[{"id":"m","type":"user","content":"x"}]},"timestamp":"t","type":"event_msg","payload":{"type":"hologram"}}"#,
     ];
     let mut log = Vec::new();
     for line in lines {

@@ -1,6 +1,7 @@
 //! A rollout's calls → rows: a `function_call`'s ([`function_row`]), a `custom_tool_call`'s
 //! ([`custom_row`]) and a call's output, read as its tool writes it ([`output_row`]).
 
+use crate::field::Field;
 use serde_json::Value;
 
 use super::mirror::strings;
@@ -16,22 +17,22 @@ use crate::text::line_count;
 pub(super) fn function_row(name: &str, args: &Value, call_id: &str) -> TermMsg {
     match name {
         "exec_command" => {
-            let cmd = args.get("cmd").and_then(Value::as_str).unwrap_or("");
+            let cmd = args.field("cmd").and_then(Value::as_str).unwrap_or("");
             bash_row(cmd)
         }
-        "shell" | "container.exec" | "local_shell" => match args.get("command") {
+        "shell" | "container.exec" | "local_shell" => match args.field("command") {
             Some(Value::String(cmd)) => bash_row(cmd),
             other => bash_row(&unwrap_argv(&strings(other))),
         },
         "update_plan" => {
             let items: Vec<(String, bool)> = args
-                .get("plan")
+                .field("plan")
                 .and_then(Value::as_array)
                 .into_iter()
                 .flatten()
                 .map(|i| {
-                    let step = i.get("step").and_then(Value::as_str).unwrap_or("");
-                    let done = i.get("status").and_then(Value::as_str) == Some("completed");
+                    let step = i.field("step").and_then(Value::as_str).unwrap_or("");
+                    let done = i.field("status").and_then(Value::as_str) == Some("completed");
                     (step.to_owned(), done)
                 })
                 .collect();

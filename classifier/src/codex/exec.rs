@@ -6,6 +6,7 @@
 //! seen (a stream read from its middle, an item type printed only when done) gives both.
 //! So parallel items read as Claude Code's parallel tool calls do: calls, then results.
 
+use crate::field::Field;
 use serde_json::{Map, Value, json};
 
 use super::rows::{
@@ -19,7 +20,7 @@ use crate::msg::{Level, TermMsg};
 
 /// Classifies one `exec --json` line of type `ty`.
 pub(crate) fn classify(ty: &str, obj: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
-    let s = |k: &str| obj.get(k).and_then(Value::as_str);
+    let s = |k: &str| obj.field(k).and_then(Value::as_str);
     match ty {
         "thread.started" => {
             // A new process: its item ids start again at item_0.
@@ -30,20 +31,20 @@ pub(crate) fn classify(ty: &str, obj: &Map<String, Value>, ctx: &mut ClassifyCtx
         "turn.started" => vec![turn_start_row("user", "")],
         "turn.completed" => {
             let row = turn_ok_row();
-            vec![match usage_line(" (thread so far)", obj.get("usage")) {
+            vec![match usage_line(" (thread so far)", obj.field("usage")) {
                 Some(line) => row.body(line),
                 None => row,
             }]
         }
         "turn.failed" => {
             let why = obj
-                .get("error")
-                .and_then(|e| e.get("message").and_then(Value::as_str))
+                .field("error")
+                .and_then(|e| e.field("message").and_then(Value::as_str))
                 .map(error_message);
             vec![turn_fail_row(why.as_deref())]
         }
         "error" => vec![api_error_row(s("message").unwrap_or("error"))],
-        "item.started" | "item.updated" | "item.completed" => match obj.get("item") {
+        "item.started" | "item.updated" | "item.completed" => match obj.field("item") {
             Some(Value::Object(item)) => item_rows(ty, item, ctx),
             _ => vec![TermMsg::new(Level::Warn, format!("{ty} line: no item"))],
         },
@@ -53,7 +54,7 @@ pub(crate) fn classify(ty: &str, obj: &Map<String, Value>, ctx: &mut ClassifyCtx
 
 /// The rows of one item event.
 fn item_rows(ty: &str, item: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
-    let s = |k: &str| item.get(k).and_then(Value::as_str);
+    let s = |k: &str| item.field(k).and_then(Value::as_str);
     let id = s("id").unwrap_or("");
     let kind = s("type").unwrap_or("?");
     let value = || Value::Object(item.clone());
@@ -66,7 +67,7 @@ fn item_rows(ty: &str, item: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<
         "mcp_tool_call" => {
             let server = s("server").unwrap_or("?");
             let tool = s("tool").unwrap_or("?");
-            let args = item.get("arguments").cloned().unwrap_or(Value::Null);
+            let args = item.field("arguments").cloned().unwrap_or(Value::Null);
             Some(crate::tools::tool_use_row(
                 &format!("mcp__{server}__{tool}"),
                 &args,
@@ -105,7 +106,7 @@ fn item_rows(ty: &str, item: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<
         "agent_message" => rows.extend(text_row(s("text").unwrap_or(""))),
         "reasoning" => rows.push(reasoning_row(s("text").unwrap_or(""), "")),
         "command_execution" => {
-            let exit = item.get("exit_code").and_then(Value::as_i64);
+            let exit = item.field("exit_code").and_then(Value::as_i64);
             let failed = matches!(s("status"), Some("failed" | "declined"));
             rows.push(result_row(
                 s("aggregated_output").unwrap_or(""),
@@ -120,9 +121,9 @@ fn item_rows(ty: &str, item: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<
         }),
         "mcp_tool_call" => {
             let error = item
-                .get("error")
-                .and_then(|e| e.get("message").and_then(Value::as_str).or(e.as_str()));
-            let text = match (error, item.get("result")) {
+                .field("error")
+                .and_then(|e| e.field("message").and_then(Value::as_str).or(e.as_str()));
+            let text = match (error, item.field("result")) {
                 (Some(e), _) => e.to_owned(),
                 (None, Some(r)) => mcp_text(r),
                 (None, None) => String::new(),
@@ -143,10 +144,10 @@ fn item_rows(ty: &str, item: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<
 /// A `file_change` item's row: `✏️ apply_patch +added, updated, -deleted` (no diff: the
 /// stream has none, only the rollout does).
 fn file_change_row(item: &Map<String, Value>) -> TermMsg {
-    let changes = item.get("changes").and_then(Value::as_array);
+    let changes = item.field("changes").and_then(Value::as_array);
     let files = changes.into_iter().flatten().map(|c| {
-        let path = c.get("path").and_then(Value::as_str).unwrap_or("?");
-        match c.get("kind").and_then(Value::as_str) {
+        let path = c.field("path").and_then(Value::as_str).unwrap_or("?");
+        match c.field("kind").and_then(Value::as_str) {
             Some("add") => format!("+{path}"),
             Some("delete") => format!("-{path}"),
             _ => path.to_owned(),
@@ -157,17 +158,17 @@ fn file_change_row(item: &Map<String, Value>) -> TermMsg {
 
 /// A `todo_list` item's entries: `(text, completed)`.
 fn todo_items(item: &Map<String, Value>) -> Vec<(String, bool)> {
-    item.get("items")
+    item.field("items")
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
         .map(|i| {
             (
-                i.get("text")
+                i.field("text")
                     .and_then(Value::as_str)
                     .unwrap_or("")
                     .to_owned(),
-                i.get("completed").and_then(Value::as_bool) == Some(true),
+                i.field("completed").and_then(Value::as_bool) == Some(true),
             )
         })
         .collect()
@@ -175,10 +176,10 @@ fn todo_items(item: &Map<String, Value>) -> Vec<(String, bool)> {
 
 /// An MCP result's text: its `content` text blocks, else its JSON.
 fn mcp_text(r: &Value) -> String {
-    match r.get("content").and_then(Value::as_array) {
+    match r.field("content").and_then(Value::as_array) {
         Some(blocks) => blocks
             .iter()
-            .map(|b| match b.get("text").and_then(Value::as_str) {
+            .map(|b| match b.field("text").and_then(Value::as_str) {
                 Some(t) => t.to_owned(),
                 None => b.to_string(),
             })

@@ -9,27 +9,16 @@
 //! equivalence test (`tests/lean.rs`) holds the rows and summary of every fixture to the
 //! whole parse's.
 
-use std::fmt;
-
-use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde_json::{Map, Number, Value};
-
-use crate::lean::checked::{Checked, Key};
+use crate::lean::shaped::{Lean, Shape};
 
 /// The `payload` of a rollout line of type `line`, without the fields nobody reads.
-pub(crate) struct Payload<'a> {
-    line: &'a str,
-}
-
-impl<'a> Payload<'a> {
-    pub(crate) fn new(line: &'a str) -> Payload<'a> {
-        Payload { line }
-    }
+pub(crate) fn payload(line: &str) -> Lean<Of<'_>> {
+    Lean(Of::Payload(line))
 }
 
 /// What a map is, for [`keeps`].
 #[derive(Clone, Copy)]
-enum Of<'a> {
+pub(crate) enum Of<'a> {
     /// A line's payload.
     Payload(&'a str),
     /// An `event_msg` `item_completed`'s `item`.
@@ -42,9 +31,6 @@ enum Of<'a> {
 /// Whether field `key` of a map that is `of`, whose `type` is `ty` (`None`: not yet seen or
 /// none), is read by a row or the summary.
 fn keeps(of: Of, ty: Option<&str>, key: &str) -> bool {
-    if key == "type" {
-        return true;
-    }
     match (of, ty) {
         (Of::Payload("world_state"), _) => false,
         (Of::Payload("session_meta"), _) => key != "base_instructions",
@@ -99,102 +85,21 @@ fn keeps(of: Of, ty: Option<&str>, key: &str) -> bool {
     }
 }
 
-impl<'de> DeserializeSeed<'de> for Payload<'_> {
-    type Value = Value;
-
-    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<Value, D::Error> {
-        de.deserialize_any(Lean {
-            of: Of::Payload(self.line),
-        })
-    }
-}
-
-/// A value: a map with the fields [`keeps`] keeps, anything else whole.
-struct Lean<'a> {
-    of: Of<'a>,
-}
-
-impl<'de> DeserializeSeed<'de> for Lean<'_> {
-    type Value = Value;
-
-    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<Value, D::Error> {
-        de.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Lean<'_> {
-    type Value = Value;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("any JSON value")
+impl Shape for Of<'_> {
+    fn keeps(self, ty: Option<&str>, key: &str) -> bool {
+        keeps(self, ty, key)
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
-        let mut map = Map::new();
-        let mut ty: Option<String> = None;
-        while let Some(key) = access.next_key::<Key<'de>>()? {
-            let key = key.0;
-            if !keeps(self.of, ty.as_deref(), &key) {
-                access.next_value::<Checked>()?;
-                continue;
+    fn field(self, ty: Option<&str>, key: &str) -> Option<Self> {
+        match (self, ty, key) {
+            (Of::Payload("event_msg"), Some("item_completed"), "item") => Some(Of::Item),
+            (Of::Payload("event_msg"), Some("thread_settings_applied"), "thread_settings") => {
+                Some(Of::Only("model"))
             }
-            let value: Value = match (self.of, ty.as_deref(), key.as_ref()) {
-                (Of::Payload("event_msg"), Some("item_completed"), "item") => {
-                    access.next_value_seed(Lean { of: Of::Item })?
-                }
-                (Of::Payload("event_msg"), Some("thread_settings_applied"), "thread_settings") => {
-                    access.next_value_seed(Lean {
-                        of: Of::Only("model"),
-                    })?
-                }
-                (Of::Payload("event_msg"), Some("token_count"), "info") => {
-                    access.next_value_seed(Lean {
-                        of: Of::Only("total_token_usage"),
-                    })?
-                }
-                _ => access.next_value()?,
-            };
-            if key == "type" {
-                // A second `type` could make a dropped field one that is read: keep the rest.
-                ty = match (&ty, value.as_str()) {
-                    (None, Some(t)) => Some(t.to_owned()),
-                    _ => Some(String::new()),
-                };
+            (Of::Payload("event_msg"), Some("token_count"), "info") => {
+                Some(Of::Only("total_token_usage"))
             }
-            map.insert(key.into_owned(), value);
+            _ => None,
         }
-        Ok(Value::Object(map))
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        let mut out = Vec::new();
-        while let Some(v) = seq.next_element::<Value>()? {
-            out.push(v);
-        }
-        Ok(Value::Array(out))
-    }
-    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
-        Ok(Value::Bool(v))
-    }
-    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
-        Ok(Value::Number(v.into()))
-    }
-    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
-        Ok(Value::Number(v.into()))
-    }
-    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
-        Ok(Number::from_f64(v).map_or(Value::Null, Value::Number))
-    }
-    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
-        Ok(Value::String(v.to_owned()))
-    }
-    fn visit_string<E>(self, v: String) -> Result<Value, E> {
-        Ok(Value::String(v))
-    }
-    fn visit_unit<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-    fn visit_none<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
     }
 }

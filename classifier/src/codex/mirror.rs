@@ -2,6 +2,7 @@
 //! mode's nested commands and patches, which nothing else records) and the calls a rollout
 //! has made ([`State`]'s bookkeeping: which ids are calls, which are still in flight).
 
+use crate::field::Field;
 use serde_json::{Map, Value};
 
 use super::rows::{bash_row, result_row};
@@ -13,22 +14,22 @@ use crate::msg::{BodyFormat, Level, TermMsg};
 
 /// An `item_completed`: a mirror (no row), unless it is a command or patch no call named.
 pub(crate) fn mirror(item: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
-    let s = |k: &str| item.get(k).and_then(Value::as_str);
+    let s = |k: &str| item.field(k).and_then(Value::as_str);
     let id = s("id").unwrap_or("");
     match s("type").unwrap_or("") {
         "CommandExecution" if !ctx.codex.is_call(id) => {
-            let cmd = match item.get("command") {
+            let cmd = match item.field("command") {
                 Some(Value::String(c)) => unwrap_command(c).into_owned(),
                 other => unwrap_argv(&strings(other)),
             };
-            let exit = item.get("exit_code").and_then(Value::as_i64);
+            let exit = item.field("exit_code").and_then(Value::as_i64);
             let failed = matches!(s("status"), Some("failed" | "declined"));
             let out = s("aggregated_output").unwrap_or("");
             let result = result_row(out, exit, failed, ctx);
             open(ctx, vec![bash_row(&cmd), result])
         }
         "FileChange" if !ctx.codex.is_call(id) => {
-            let (call, diff) = file_changes(item.get("changes"));
+            let (call, diff) = file_changes(item.field("changes"));
             let row = TermMsg::new(Level::Info, call).icon("✏\u{fe0f}");
             let row = if diff.is_empty() {
                 row
@@ -56,7 +57,7 @@ fn file_changes(changes: Option<&Value>) -> (String, String) {
     let mut diff = Vec::new();
     let (mut removed, mut added) = (0, 0);
     for (path, c) in changes.and_then(Value::as_object).into_iter().flatten() {
-        let cs = |k: &str| c.get(k).and_then(Value::as_str);
+        let cs = |k: &str| c.field(k).and_then(Value::as_str);
         match cs("type") {
             Some("add") => {
                 files.push(format!("+{path}"));

@@ -34,6 +34,7 @@ mod summary;
 mod tests;
 mod turn;
 
+use crate::field::Field;
 use serde_json::Value;
 
 use crate::ctx::ClassifyCtx;
@@ -48,8 +49,8 @@ pub(crate) fn classify(value: &Value, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
     let Some(obj) = value.as_object() else {
         return vec![crate::stream::unrecognised(value)];
     };
-    let ty = obj.get("type").and_then(Value::as_str).unwrap_or("");
-    match obj.get("payload") {
+    let ty = obj.field("type").and_then(Value::as_str).unwrap_or("");
+    match obj.field("payload") {
         Some(Value::Object(payload)) if ROLLOUT_TYPES.contains(&ty) => {
             rollout::classify(ty, payload, ctx)
         }

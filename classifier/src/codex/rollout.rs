@@ -14,6 +14,7 @@
 //! `❌ turn fail — <error>`), `turn_aborted` with `⏹ interrupted by user` naming the calls
 //! still in flight.
 
+use crate::field::Field;
 use serde_json::{Map, Value, json};
 
 use super::calls::{custom_row, function_row, output_row};
@@ -36,7 +37,7 @@ pub(crate) fn classify(
     payload: &Map<String, Value>,
     ctx: &mut ClassifyCtx,
 ) -> Vec<TermMsg> {
-    let s = |k: &str| payload.get(k).and_then(Value::as_str);
+    let s = |k: &str| payload.field(k).and_then(Value::as_str);
     match ty {
         "session_meta" => {
             ctx.codex.turn = Turn::Idle;
@@ -62,7 +63,7 @@ pub(crate) fn classify(
         "response_item" => response_item(payload, ctx),
         "event_msg" => event_msg(payload, ctx),
         "token_usage_record" => {
-            ctx.codex.turn_usage = usage_line(" (turn)", payload.get("turn_token_usage"));
+            ctx.codex.turn_usage = usage_line(" (turn)", payload.field("turn_token_usage"));
             Vec::new()
         }
         "compacted" => vec![debug_row("context compacted", s("message").unwrap_or(""))],
@@ -76,13 +77,13 @@ pub(crate) fn classify(
 
 /// A `response_item`: the conversation as the model sees it.
 fn response_item(p: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
-    let s = |k: &str| p.get(k).and_then(Value::as_str);
+    let s = |k: &str| p.field(k).and_then(Value::as_str);
     let call_id = s("call_id").unwrap_or("");
     match s("type").unwrap_or("") {
         "message" => message(p, ctx),
         "reasoning" => {
-            let summary = texts(p.get("summary"));
-            let raw = texts(p.get("content"));
+            let summary = texts(p.field("summary"));
+            let raw = texts(p.field("content"));
             open(ctx, vec![reasoning_row(&summary, &raw)])
         }
         "function_call" => {
@@ -94,7 +95,7 @@ fn response_item(p: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<TermMsg> 
             open(ctx, vec![row])
         }
         "local_shell_call" => {
-            let argv = strings(p.get("action").and_then(|a| a.get("command")));
+            let argv = strings(p.field("action").and_then(|a| a.field("command")));
             let row = bash_row(&unwrap_argv(&argv));
             ctx.codex.call(call_id, &row.summary);
             open(ctx, vec![row])
@@ -107,18 +108,18 @@ fn response_item(p: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<TermMsg> 
         }
         "function_call_output" | "custom_tool_call_output" => {
             let tool = ctx.codex.answered(call_id);
-            let text = match p.get("output") {
+            let text = match p.field("output") {
                 Some(Value::String(t)) => t.clone(),
-                Some(Value::Array(_)) => texts(p.get("output")),
-                Some(v) => texts(v.get("content")),
+                Some(Value::Array(_)) => texts(p.field("output")),
+                Some(v) => texts(v.field("content")),
                 None => String::new(),
             };
             vec![output_row(tool.as_deref(), &text, ctx)]
         }
         "web_search_call" => {
             let query = p
-                .get("action")
-                .and_then(|a| a.get("query"))
+                .field("action")
+                .and_then(|a| a.field("query"))
                 .and_then(Value::as_str)
                 .unwrap_or("");
             open(
@@ -130,7 +131,10 @@ fn response_item(p: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<TermMsg> 
             )
         }
         "additional_tools" => {
-            let n = p.get("tools").and_then(Value::as_array).map_or(0, Vec::len);
+            let n = p
+                .field("tools")
+                .and_then(Value::as_array)
+                .map_or(0, Vec::len);
             vec![TermMsg::new(
                 Level::Debug,
                 format!("⚙ tools declared · {n}"),
@@ -146,8 +150,8 @@ fn response_item(p: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<TermMsg> 
 
 /// A message: the agent's text, the user's prompt, or a block Codex injected.
 fn message(p: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
-    let text = texts(p.get("content"));
-    match p.get("role").and_then(Value::as_str) {
+    let text = texts(p.field("content"));
+    match p.field("role").and_then(Value::as_str) {
         Some("assistant") => open(ctx, text_row(&text).into_iter().collect()),
         Some("user") => match injected(p, &text) {
             Some("") => Vec::new(),
@@ -174,8 +178,8 @@ fn injected<'a>(p: &Map<String, Value>, text: &'a str) -> Option<&'a str> {
     }
     // The content kinds Codex records (`user.text` is the user's).
     let kinds = p
-        .get("internal_chat_message_metadata_passthrough")
-        .and_then(|m| m.get("content_item_kinds"))
+        .field("internal_chat_message_metadata_passthrough")
+        .and_then(|m| m.field("content_item_kinds"))
         .and_then(Value::as_array);
     if let Some(kinds) = kinds
         && !kinds.is_empty()
@@ -197,7 +201,7 @@ fn injected<'a>(p: &Map<String, Value>, text: &'a str) -> Option<&'a str> {
 
 /// An `event_msg`: the client's own events. Mirrors of `response_item`s give no row.
 fn event_msg(p: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
-    let s = |k: &str| p.get(k).and_then(Value::as_str);
+    let s = |k: &str| p.field(k).and_then(Value::as_str);
     match s("type").unwrap_or("") {
         "task_started" | "turn_started" => {
             ctx.codex.turn = Turn::Pending;
@@ -209,8 +213,8 @@ fn event_msg(p: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
             let mut rows = open(ctx, Vec::new());
             ctx.codex.turn = Turn::Idle;
             ctx.codex.pending.clear();
-            let why = p.get("error").map(|e| {
-                match e.get("message").and_then(Value::as_str).or(e.as_str()) {
+            let why = p.field("error").map(|e| {
+                match e.field("message").and_then(Value::as_str).or(e.as_str()) {
                     Some(m) => error_message(m),
                     None => e.to_string(),
                 }
@@ -219,7 +223,7 @@ fn event_msg(p: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
                 Some(why) => turn_fail_row(Some(&why)),
                 None => turn_ok_row(),
             };
-            let row = timed(row, p.get("duration_ms").and_then(Value::as_f64));
+            let row = timed(row, p.field("duration_ms").and_then(Value::as_f64));
             let figures = figures(p, ctx.codex.turn_usage.take());
             rows.push(if figures.is_empty() {
                 row
@@ -251,7 +255,7 @@ fn event_msg(p: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
             });
             rows
         }
-        "item_completed" => match p.get("item") {
+        "item_completed" => match p.field("item") {
             Some(Value::Object(item)) => mirror(item, ctx),
             _ => Vec::new(),
         },
@@ -301,7 +305,7 @@ fn texts(v: Option<&Value>) -> String {
             .iter()
             .filter_map(|p| match p {
                 Value::String(s) => Some(s.as_str()),
-                _ => p.get("text").and_then(Value::as_str),
+                _ => p.field("text").and_then(Value::as_str),
             })
             .collect::<Vec<_>>()
             .join("\n"),

@@ -2,6 +2,7 @@
 //! the tool result rows of Claude Code logs, the `💭` row, the flat markdown row, the
 //! `⚠ api retry` / `✗ api error` rows, and the generic row of an item nobody knows.
 
+use crate::field::Field;
 use serde_json::{Map, Value, json};
 
 use crate::ctx::ClassifyCtx;
@@ -104,10 +105,10 @@ pub(crate) fn error_message(text: &str) -> String {
     if text.trim_start().starts_with('{')
         && let Ok(v) = serde_json::from_str::<Value>(text)
         && let Some(m) = v
-            .get("error")
-            .and_then(|e| e.get("message").or(Some(e)))
+            .field("error")
+            .and_then(|e| e.field("message").or(Some(e)))
             .and_then(Value::as_str)
-            .or_else(|| v.get("message").and_then(Value::as_str))
+            .or_else(|| v.field("message").and_then(Value::as_str))
     {
         return m.to_owned();
     }
@@ -144,7 +145,7 @@ pub(crate) fn debug_row(what: &str, text: &str) -> TermMsg {
 /// `tokens <label>N in (C cached) · N out (R reasoning)`; `None` without figures.
 pub(crate) fn usage_line(label: &str, usage: Option<&Value>) -> Option<String> {
     let u = usage?.as_object()?;
-    let n = |k: &str| u.get(k).and_then(Value::as_u64);
+    let n = |k: &str| u.field(k).and_then(Value::as_u64);
     let input = n("input_tokens");
     let output = n("output_tokens");
     if input.is_none() && output.is_none() {
@@ -181,7 +182,7 @@ pub(crate) fn plan_row(items: &[(String, bool)], key: &str) -> TermMsg {
 
 /// A turn end's figures: time (and time to first token), then tokens of the turn.
 pub(crate) fn figures(p: &Map<String, Value>, usage: Option<String>) -> String {
-    let n = |k: &str| p.get(k).and_then(Value::as_f64);
+    let n = |k: &str| p.field(k).and_then(Value::as_f64);
     let mut out = Vec::new();
     match (
         n("duration_ms").and_then(millis),

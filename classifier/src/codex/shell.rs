@@ -2,6 +2,7 @@
 //! type it ([`unwrap_command`], [`unwrap_argv`]), a tool output's exit code and text
 //! ([`exec_output`], [`patch_output`]), and a patch's files and line counts ([`Patch`]).
 
+use crate::field::Field;
 use std::borrow::Cow;
 
 /// The shells whose `-c` / `-lc` wrapper is taken off a command.
@@ -130,11 +131,11 @@ pub(crate) struct Output<'a> {
 pub(crate) fn exec_output(s: &str) -> Output<'_> {
     if s.starts_with('{')
         && let Ok(v) = serde_json::from_str::<serde_json::Value>(s)
-        && let Some(text) = v.get("output").and_then(serde_json::Value::as_str)
+        && let Some(text) = v.field("output").and_then(serde_json::Value::as_str)
     {
         let exit = v
-            .get("metadata")
-            .and_then(|m| m.get("exit_code"))
+            .field("metadata")
+            .and_then(|m| m.field("exit_code"))
             .and_then(serde_json::Value::as_i64);
         return Output {
             exit,

@@ -2,6 +2,7 @@
 //! running totals: the last per thread, summed over threads), tool calls as the rows name
 //! them, tool errors, and files changed. Codex writes no cost: `cost_usd` stays `null`.
 
+use crate::field::Field;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -55,16 +56,16 @@ impl SummaryPart {
                 summary.lines_not_understood += 1;
             }
         }
-        let ty = value.get("type").and_then(Value::as_str).unwrap_or("");
-        let payload = value.get("payload");
-        let p = |k: &str| payload.and_then(|p| p.get(k));
+        let ty = value.field("type").and_then(Value::as_str).unwrap_or("");
+        let payload = value.field("payload");
+        let p = |k: &str| payload.and_then(|p| p.field(k));
         let ps = |k: &str| p(k).and_then(Value::as_str);
         match ty {
-            "thread.started" => self.thread(value.get("thread_id")),
-            "turn.completed" => self.total(value.get("usage")),
+            "thread.started" => self.thread(value.field("thread_id")),
+            "turn.completed" => self.total(value.field("usage")),
             "item.completed" => {
-                let item = value.get("item");
-                let field = |k: &str| item.and_then(|i| i.get(k));
+                let item = value.field("item");
+                let field = |k: &str| item.and_then(|i| i.field(k));
                 if field("type").and_then(Value::as_str) == Some("file_change")
                     && field("status").and_then(Value::as_str) == Some("completed")
                 {
@@ -73,7 +74,7 @@ impl SummaryPart {
                         .into_iter()
                         .flatten()
                     {
-                        if let Some(path) = c.get("path").and_then(Value::as_str) {
+                        if let Some(path) = c.field("path").and_then(Value::as_str) {
                             files.add(path);
                         }
                     }
@@ -96,21 +97,21 @@ impl SummaryPart {
             }
             "event_msg" => match ps("type") {
                 Some("thread_settings_applied") => {
-                    model(summary, p("thread_settings").and_then(|s| s.get("model")))
+                    model(summary, p("thread_settings").and_then(|s| s.field("model")))
                 }
                 Some("token_count") => {
-                    self.total(p("info").and_then(|i| i.get("total_token_usage")));
+                    self.total(p("info").and_then(|i| i.field("total_token_usage")));
                 }
                 Some("item_completed") => {
                     let item = p("item");
-                    let field = |k: &str| item.and_then(|i| i.get(k));
+                    let field = |k: &str| item.and_then(|i| i.field(k));
                     if field("type").and_then(Value::as_str) == Some("FileChange")
                         && field("status").and_then(Value::as_str) == Some("completed")
                     {
                         let changes = field("changes").and_then(Value::as_object);
                         for (path, c) in changes.into_iter().flatten() {
                             files.add(path);
-                            if let Some(to) = c.get("move_path").and_then(Value::as_str) {
+                            if let Some(to) = c.field("move_path").and_then(Value::as_str) {
                                 files.add(to);
                             }
                         }
@@ -145,7 +146,7 @@ impl SummaryPart {
         let Some(u) = usage.and_then(Value::as_object) else {
             return;
         };
-        let n = |k: &str| u.get(k).and_then(Value::as_u64).unwrap_or(0);
+        let n = |k: &str| u.field(k).and_then(Value::as_u64).unwrap_or(0);
         let usage = [
             n("input_tokens"),
             n("cached_input_tokens"),

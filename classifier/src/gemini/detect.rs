@@ -1,6 +1,7 @@
 //! Which lines are Gemini's: [`is_gemini`] by a line's shape, and a line's time
 //! ([`timestamp`]). Depends only on [`crate::time`], so the line parsers can ask.
 
+use crate::field::Field;
 use serde_json::{Map, Value};
 
 /// Whether a JSON object is a line of a Gemini log: a stream-json event (`init`, `message`,
@@ -9,26 +10,22 @@ use serde_json::{Map, Value};
 /// `content` and no Claude Code `message`), or the `-o json` document (`session_id` with
 /// `response`, `stats` or `error`, and no `type`).
 pub(crate) fn is_gemini(map: &Map<String, Value>) -> bool {
-    if map.contains_key("$set")
-        || (map.contains_key("sessionId") && map.contains_key("projectHash"))
-    {
+    if map.has("$set") || (map.has("sessionId") && map.has("projectHash")) {
         return true;
     }
-    let Some(ty) = map.get("type") else {
-        return map.contains_key("session_id")
-            && (map.contains_key("response")
-                || map.contains_key("stats")
-                || map.contains_key("error"));
+    let Some(ty) = map.field("type") else {
+        return map.has("session_id")
+            && (map.has("response") || map.has("stats") || map.has("error"));
     };
     let Some(ty) = ty.as_str() else {
         return false;
     };
     match ty {
-        "init" | "tool_use" | "tool_result" => map.contains_key("timestamp"),
-        "message" => map.contains_key("role"),
-        "result" => map.contains_key("status") && map.contains_key("stats"),
-        "error" => map.contains_key("severity") || is_record(map),
-        "gemini" => map.contains_key("id") && !map.contains_key("message"),
+        "init" | "tool_use" | "tool_result" => map.has("timestamp"),
+        "message" => map.has("role"),
+        "result" => map.has("status") && map.has("stats"),
+        "error" => map.has("severity") || is_record(map),
+        "gemini" => map.has("id") && !map.has("message"),
         "user" | "info" | "warning" => is_record(map),
         _ => false,
     }
@@ -36,11 +33,11 @@ pub(crate) fn is_gemini(map: &Map<String, Value>) -> bool {
 
 /// A recording's message record: `id` and `content`, and no Claude Code `message`.
 fn is_record(map: &Map<String, Value>) -> bool {
-    map.contains_key("id") && map.contains_key("content") && !map.contains_key("message")
+    map.has("id") && map.has("content") && !map.has("message")
 }
 
 /// Unix seconds of a Gemini line, when it says (`timestamp`; a recording's metadata line
 /// `lastUpdated`).
 pub(crate) fn timestamp(map: &Map<String, Value>) -> Option<f64> {
-    crate::time::rfc3339(map.get("timestamp").or_else(|| map.get("lastUpdated")))
+    crate::time::rfc3339(map.field("timestamp").or_else(|| map.field("lastUpdated")))
 }

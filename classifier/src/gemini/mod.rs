@@ -11,12 +11,14 @@
 //!   written again shows only what is new);
 //! - [`tools`]: a Gemini tool call → the existing tool-call row of the same meaning, and its
 //!   result → the existing result row;
+//! - [`lean`]: what a lean parse of a recording line leaves out;
 //! - [`document`]: a JSON document written over many lines (`-o json`), joined by the context
 //!   and read on the line that completes it;
 //! - [`summary`]: tokens, models, tool calls and files changed, each counted once;
 //! - [`detect`]: which lines are Gemini's ([`is_gemini`]) and their time ([`timestamp`]);
-//! - [`state`]: [`State`] and the data it holds, and [`fnv`](state::fnv), the hash it remembers by.
+//! - [`state`]: [`State`] and the data it holds, and [`digest`](state::digest), the hash it remembers by.
 
+use crate::field::Field;
 use serde_json::Value;
 
 use crate::ctx::ClassifyCtx;
@@ -24,6 +26,7 @@ use crate::msg::TermMsg;
 
 mod detect;
 pub(crate) mod document;
+pub(crate) mod lean;
 mod record;
 mod state;
 mod stream;
@@ -39,16 +42,16 @@ pub(crate) fn classify(value: &Value, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
     let Some(map) = value.as_object() else {
         return vec![crate::stream::unrecognised(value)];
     };
-    let record = map.contains_key("id")
-        && match map.get("type").and_then(Value::as_str) {
-            Some("error") => !map.contains_key("severity"),
+    let record = map.has("id")
+        && match map.field("type").and_then(Value::as_str) {
+            Some("error") => !map.has("severity"),
             Some(ty) => !matches!(
                 ty,
                 "init" | "message" | "tool_use" | "tool_result" | "result"
             ),
             None => false,
         };
-    if record || map.contains_key("$set") || map.contains_key("projectHash") {
+    if record || map.has("$set") || map.has("projectHash") {
         ctx.gemini.text_last = false;
         return record::classify(map, ctx);
     }

@@ -24,6 +24,7 @@
 //!   `messages` when no message has been shown yet (a file that starts with the history): its
 //!   messages as above.
 
+use crate::field::Field;
 use std::borrow::Cow;
 
 use serde_json::{Map, Value};
@@ -33,7 +34,7 @@ use crate::kind::{turn_fail_row, turn_ok_row, turn_start_row};
 use crate::msg::{BodyFormat, Level, TermMsg};
 use crate::text::{preview, truncate_chars};
 
-use super::state::{Seen, Shown, fnv};
+use super::state::{Seen, Shown, digest};
 use super::stream::one_line;
 use super::tools::{call_row, file_diff, result_row, shell_exit, unwrap_context, with_diff};
 
@@ -58,9 +59,9 @@ impl Seen {
 /// Classifies one recording line.
 pub(super) fn classify(map: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
     let mut rows = Vec::new();
-    if let Some(set) = map.get("$set") {
+    if let Some(set) = map.field("$set") {
         set_rows(set, ctx, &mut rows);
-    } else if map.contains_key("projectHash") {
+    } else if map.has("projectHash") {
         metadata(map, ctx, &mut rows);
     } else {
         message(map, ctx, &mut rows);
@@ -69,7 +70,7 @@ pub(super) fn classify(map: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<T
 }
 
 fn metadata(map: &Map<String, Value>, ctx: &mut ClassifyCtx, rows: &mut Vec<TermMsg>) {
-    let id = map.get("sessionId").and_then(Value::as_str).unwrap_or("");
+    let id = map.field("sessionId").and_then(Value::as_str).unwrap_or("");
     close_turn(ctx, rows);
     let seen = &mut ctx.gemini.seen;
     let mut summary = format!("⚙ gemini session {}", truncate_chars(id, 40));
@@ -77,7 +78,7 @@ fn metadata(map: &Map<String, Value>, ctx: &mut ClassifyCtx, rows: &mut Vec<Term
         summary.push_str(" resumed");
     } else {
         seen.session = truncate_chars(id, 80);
-        if let Some(kind) = map.get("kind").and_then(Value::as_str) {
+        if let Some(kind) = map.field("kind").and_then(Value::as_str) {
             summary.push_str(" · ");
             summary.push_str(&truncate_chars(kind, 20));
         }
@@ -91,7 +92,7 @@ fn set_rows(set: &Value, ctx: &mut ClassifyCtx, rows: &mut Vec<TermMsg>) {
         return;
     };
     if !ctx.gemini.seen.any
-        && let Some(messages) = set.get("messages").and_then(Value::as_array)
+        && let Some(messages) = set.field("messages").and_then(Value::as_array)
     {
         for m in messages {
             match m.as_object() {
@@ -103,11 +104,15 @@ fn set_rows(set: &Value, ctx: &mut ClassifyCtx, rows: &mut Vec<TermMsg>) {
             }
         }
     }
-    if let Some(s) = set.get("summary") {
+    if let Some(s) = set.field("summary") {
         let text = match s {
             Value::String(s) => serde_json::from_str::<Value>(s)
                 .ok()
-                .and_then(|v| v.get("response").and_then(Value::as_str).map(str::to_owned))
+                .and_then(|v| {
+                    v.field("response")
+                        .and_then(Value::as_str)
+                        .map(str::to_owned)
+                })
                 .unwrap_or_else(|| s.clone()),
             other => other.to_string(),
         };
@@ -132,8 +137,8 @@ fn close_turn(ctx: &mut ClassifyCtx, rows: &mut Vec<TermMsg>) {
 }
 
 fn message(map: &Map<String, Value>, ctx: &mut ClassifyCtx, rows: &mut Vec<TermMsg>) {
-    let id = fnv(map.get("id").and_then(Value::as_str).unwrap_or(""));
-    let ty = map.get("type").and_then(Value::as_str).unwrap_or("");
+    let id = digest(map.field("id").and_then(Value::as_str).unwrap_or(""));
+    let ty = map.field("type").and_then(Value::as_str).unwrap_or("");
     let seen = &mut ctx.gemini.seen;
     seen.any = true;
     let at = match seen.messages.iter().position(|m| m.id == id) {
@@ -144,15 +149,15 @@ fn message(map: &Map<String, Value>, ctx: &mut ClassifyCtx, rows: &mut Vec<TermM
             }
             seen.messages.push_back(Shown {
                 id,
-                text: fnv(""),
+                text: digest(""),
                 ..Shown::default()
             });
             seen.messages.len() - 1
         }
     };
-    let content = map.get("content");
+    let content = map.field("content");
     let text = content_text(content);
-    let hash = fnv(&text);
+    let hash = digest(&text);
     let new_text = hash != seen.messages[at].text;
     seen.messages[at].text = hash;
     match ty {
@@ -161,7 +166,7 @@ fn message(map: &Map<String, Value>, ctx: &mut ClassifyCtx, rows: &mut Vec<TermM
                 user_text(&text, ctx, rows);
             }
             if let Some(parts) = content.and_then(Value::as_array) {
-                for fr in parts.iter().filter_map(|p| p.get("functionResponse")) {
+                for fr in parts.iter().filter_map(|p| p.field("functionResponse")) {
                     response_part(fr, ctx, rows);
                 }
             }
@@ -193,13 +198,13 @@ fn user_text(text: &str, ctx: &mut ClassifyCtx, rows: &mut Vec<TermMsg>) {
 
 /// A `functionResponse` part whose result was not shown with its call.
 fn response_part(fr: &Value, ctx: &mut ClassifyCtx, rows: &mut Vec<TermMsg>) {
-    let id = fr.get("id").and_then(Value::as_str).unwrap_or("");
-    if ctx.gemini.seen.shown_result(fnv(id)) {
+    let id = fr.field("id").and_then(Value::as_str).unwrap_or("");
+    if ctx.gemini.seen.shown_result(digest(id)) {
         return;
     }
-    ctx.gemini.seen.add_result(fnv(id));
-    let name = fr.get("name").and_then(Value::as_str).unwrap_or("");
-    let (text, error) = response_text(name, fr.get("response"), None, false);
+    ctx.gemini.seen.add_result(digest(id));
+    let name = fr.field("name").and_then(Value::as_str).unwrap_or("");
+    let (text, error) = response_text(name, fr.field("response"), None, false);
     rows.push(result_row(id, &text, error, ctx));
 }
 
@@ -211,7 +216,7 @@ fn response_text(
     display: Option<&Value>,
     failed: bool,
 ) -> (String, bool) {
-    let get = |k: &str| response.and_then(|r| r.get(k)).and_then(Value::as_str);
+    let get = |k: &str| response.and_then(|r| r.field(k)).and_then(Value::as_str);
     let display = display
         .and_then(Value::as_str)
         .filter(|d| !d.trim().is_empty());
@@ -252,7 +257,7 @@ fn gemini(
         ctx.gemini.turn_open = true;
         rows.push(turn_start_row("user", ""));
     }
-    if let Some(thoughts) = map.get("thoughts").and_then(Value::as_array) {
+    if let Some(thoughts) = map.field("thoughts").and_then(Value::as_array) {
         let from = ctx.gemini.seen.messages[at].thoughts.min(thoughts.len());
         for t in &thoughts[from..] {
             rows.push(thought_row(t));
@@ -260,32 +265,35 @@ fn gemini(
         ctx.gemini.seen.messages[at].thoughts = thoughts.len();
     }
     if new_text && !text.trim().is_empty() {
-        let key = map.get("id").and_then(Value::as_str).unwrap_or("");
+        let key = map.field("id").and_then(Value::as_str).unwrap_or("");
         rows.push(
             TermMsg::new(Level::Info, "")
                 .body_as(text, BodyFormat::Markdown)
                 .coalesce(format!("gemini-msg:{}", truncate_chars(key, 80))),
         );
     }
-    let calls = map.get("toolCalls").and_then(Value::as_array);
+    let calls = map.field("toolCalls").and_then(Value::as_array);
     ctx.gemini.seen.answered = calls.is_none_or(|c| c.is_empty());
     for call in calls.into_iter().flatten() {
-        let cid = call.get("id").and_then(Value::as_str).unwrap_or("");
-        let h = fnv(cid);
+        let cid = call.field("id").and_then(Value::as_str).unwrap_or("");
+        let h = digest(cid);
         if ctx.gemini.seen.messages[at].calls.contains(&h) {
             continue;
         }
         ctx.gemini.seen.messages[at].calls.push(h);
-        let name = call.get("name").and_then(Value::as_str).unwrap_or("tool");
+        let name = call.field("name").and_then(Value::as_str).unwrap_or("tool");
         ctx.record_tool_use(cid, name);
-        let args = call.get("args").unwrap_or(&Value::Null);
-        let display = call.get("resultDisplay");
+        let args = call.field("args").unwrap_or(&Value::Null);
+        let display = call.field("resultDisplay");
         rows.push(with_diff(call_row(name, args), file_diff(display)));
-        let status = call.get("status").and_then(Value::as_str);
-        let response = call.get("result").and_then(Value::as_array).and_then(|r| {
-            r.iter()
-                .find_map(|p| p.pointer("/functionResponse/response"))
-        });
+        let status = call.field("status").and_then(Value::as_str);
+        let response = call
+            .field("result")
+            .and_then(Value::as_array)
+            .and_then(|r| {
+                r.iter()
+                    .find_map(|p| p.field("functionResponse").field("response"))
+            });
         if response.is_none() && !matches!(status, Some("success" | "error")) {
             continue;
         }
@@ -297,7 +305,7 @@ fn gemini(
 
 /// `💭 <subject> — <description>` (debug).
 fn thought_row(t: &Value) -> TermMsg {
-    let get = |k: &str| t.get(k).and_then(Value::as_str).unwrap_or("").trim();
+    let get = |k: &str| t.field(k).and_then(Value::as_str).unwrap_or("").trim();
     let text = match (get("subject"), get("description")) {
         ("", "") => "thinking …".to_owned(),
         (s, "") => s.to_owned(),
@@ -315,7 +323,7 @@ fn content_text(content: Option<&Value>) -> Cow<'_, str> {
         Some(Value::Array(parts)) => {
             let texts: Vec<&str> = parts
                 .iter()
-                .filter_map(|p| p.get("text").and_then(Value::as_str))
+                .filter_map(|p| p.field("text").and_then(Value::as_str))
                 .collect();
             match texts.as_slice() {
                 [] => Cow::Borrowed(""),

@@ -1,6 +1,6 @@
 //! [`State`]: what classifying a Gemini line needs to know of the lines before it (kept in the
 //! [`ClassifyCtx`](crate::ClassifyCtx)), with the data it holds — what a recording showed
-//! ([`Seen`]), a JSON document being read ([`Pending`]) — and [`fnv`], the hash it remembers
+//! ([`Seen`]), a JSON document being read ([`Pending`]) — and [`digest`], the hash it remembers
 //! by. Data only, depending on nothing else of the crate: [`record`](super::record) and
 //! [`document`](super::document) read and change it.
 
@@ -101,13 +101,67 @@ impl Pending {
     }
 }
 
-/// 64-bit FNV-1a of `s`: the same on every platform (wasm too), to remember what was shown
-/// without keeping it.
-pub(crate) fn fnv(s: &str) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in s.bytes() {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
+/// A 64-bit hash of `s`, eight bytes at a time: the same on every platform (wasm too), to
+/// remember what was shown without keeping it. (Until 2026-12-04 this was FNV-1a, a byte at a
+/// time: hashing every message's text was a tenth of classifying a recording. A context
+/// carried from before remembers other hashes; at worst a message it had shown shows again.)
+pub(crate) fn digest(s: &str) -> u64 {
+    const K: u64 = 0x9e37_79b9_7f4a_7c15;
+    let b = s.as_bytes();
+    let mix = |h: u64, w: u64| {
+        let h = (h ^ w).wrapping_mul(K);
+        h ^ (h >> 32)
+    };
+    let mut h = 0xcbf2_9ce4_8422_2325;
+    let words = b.chunks_exact(8);
+    let tail = words.remainder();
+    for w in words {
+        h = mix(h, u64::from_le_bytes(w.try_into().expect("eight bytes")));
     }
-    h
+    let mut last = [0u8; 8];
+    last[..tail.len()].copy_from_slice(tail);
+    h = mix(h, u64::from_le_bytes(last));
+    // The length last: a text and the same text with NUL bytes after it are padded alike.
+    mix(h, b.len() as u64 ^ K)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::digest;
+
+    #[test]
+    fn digest_tells_near_texts_apart() {
+        let mut seen = std::collections::HashSet::new();
+        let texts = [
+            "",
+            "a",
+            "b",
+            "ab",
+            "ba",
+            "a\0",
+            "abcdefgh",
+            "abcdefghi",
+            "abcdefgi",
+        ];
+        for t in texts {
+            assert!(seen.insert(digest(t)), "{t:?}");
+        }
+        // Every two-character text over a small alphabet, at every length up to 17 bytes: as
+        // many hashes as texts.
+        let mut texts = std::collections::HashSet::new();
+        for a in 0u8..128 {
+            for b in [0u8, 1, b'a', 127] {
+                for pad in 0..16 {
+                    let mut s = "p".repeat(pad);
+                    s.push(char::from(a));
+                    s.push(char::from(b));
+                    texts.insert(s);
+                }
+            }
+        }
+        let hashes: std::collections::HashSet<u64> = texts.iter().map(|t| digest(t)).collect();
+        assert_eq!(hashes.len(), texts.len());
+        assert_ne!(digest("x"), digest("x\0"));
+        assert_eq!(digest("same"), digest("same"));
+    }
 }

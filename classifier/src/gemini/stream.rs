@@ -18,6 +18,7 @@
 //! - The `-o json` document (`session_id` with `response` or `error`) is a whole run:
 //!   turn start, the answer, `✅ turn ok` with its figures (or `❌ turn fail — <error>`).
 
+use crate::field::Field;
 use serde_json::{Map, Value};
 
 use crate::ctx::ClassifyCtx;
@@ -40,7 +41,7 @@ const WHY_CHARS: usize = 160;
 
 /// Classifies one stream-json event (or the `-o json` document).
 pub(super) fn classify(map: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
-    let s = |k: &str| map.get(k).and_then(Value::as_str);
+    let s = |k: &str| map.field(k).and_then(Value::as_str);
     let ty = s("type");
     let mut rows = Vec::new();
     let delta = ty == Some("message") && s("role") == Some("assistant");
@@ -68,11 +69,11 @@ pub(super) fn classify(map: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<T
             }
             ctx.gemini.awaiting_prompt = false;
             ctx.gemini.turn_open = true;
-            rows.push(turn_start_row("user", &content_text(map.get("content"))));
+            rows.push(turn_start_row("user", &content_text(map.field("content"))));
         }
         Some("message") => {
             open_turn(ctx, &mut rows);
-            delta_rows(&content_text(map.get("content")), ctx, &mut rows);
+            delta_rows(&content_text(map.field("content")), ctx, &mut rows);
         }
         Some("tool_use") => {
             open_turn(ctx, &mut rows);
@@ -82,14 +83,14 @@ pub(super) fn classify(map: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<T
             }
             rows.push(call_row(
                 name,
-                map.get("parameters").unwrap_or(&Value::Null),
+                map.field("parameters").unwrap_or(&Value::Null),
             ));
         }
         Some("tool_result") => {
             let error = s("status") == Some("error");
             let msg = map
-                .get("error")
-                .and_then(|e| e.get("message"))
+                .field("error")
+                .and_then(|e| e.field("message"))
                 .and_then(Value::as_str);
             let text = match (error, msg, s("output")) {
                 (true, Some(m), _) => m,
@@ -111,16 +112,16 @@ pub(super) fn classify(map: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<T
         Some("result") => {
             ctx.gemini.turn_open = false;
             ctx.gemini.awaiting_prompt = false;
-            let row = if s("status") == Some("error") || map.get("error").is_some() {
-                turn_fail_row(Some(&why(map.get("error"))))
+            let row = if s("status") == Some("error") || map.field("error").is_some() {
+                turn_fail_row(Some(&why(map.field("error"))))
             } else {
                 turn_ok_row()
             };
             let ms = map
-                .get("stats")
-                .and_then(|st| st.get("duration_ms"))
+                .field("stats")
+                .and_then(|st| st.field("duration_ms"))
                 .and_then(Value::as_f64);
-            rows.push(with_figures(timed(row, ms), figures(map.get("stats"))));
+            rows.push(with_figures(timed(row, ms), figures(map.field("stats"))));
         }
         None => document(map, ctx, &mut rows),
         Some(_) => rows.push(crate::stream::unrecognised(&Value::Object(map.clone()))),
@@ -211,7 +212,7 @@ pub(super) fn one_line(level: Level, mark: &str, text: &str) -> TermMsg {
 /// `API error <code>: <its message>`.
 pub(super) fn why(err: Option<&Value>) -> String {
     let msg = err
-        .and_then(|e| e.get("message"))
+        .and_then(|e| e.field("message"))
         .and_then(Value::as_str)
         .or_else(|| err.and_then(Value::as_str))
         .unwrap_or("error");
@@ -221,11 +222,11 @@ pub(super) fn why(err: Option<&Value>) -> String {
         .and_then(|r| r.strip_suffix(']'))
         .unwrap_or(msg.trim());
     let api = serde_json::from_str::<Value>(inner).ok();
-    let api = api.as_ref().and_then(|v| v.get("error"));
+    let api = api.as_ref().and_then(|v| v.field("error"));
     let why = match api {
         Some(e) => {
-            let m = e.get("message").and_then(Value::as_str).unwrap_or("");
-            match e.get("code").and_then(Value::as_i64) {
+            let m = e.field("message").and_then(Value::as_str).unwrap_or("");
+            match e.field("code").and_then(Value::as_i64) {
                 Some(code) => format!("API error {code}: {m}"),
                 None => format!("API error: {m}"),
             }
@@ -249,9 +250,9 @@ fn figures(stats: Option<&Value>) -> String {
     let Some(st) = stats.and_then(Value::as_object) else {
         return String::new();
     };
-    let n = |k: &str| st.get(k).and_then(Value::as_u64);
+    let n = |k: &str| st.field(k).and_then(Value::as_u64);
     let mut out = Vec::new();
-    if let Some(ms) = st.get("duration_ms").and_then(Value::as_f64)
+    if let Some(ms) = st.field("duration_ms").and_then(Value::as_f64)
         && let Some(d) = millis(ms)
     {
         out.push(format!("time {d}"));
@@ -271,7 +272,7 @@ fn figures(stats: Option<&Value>) -> String {
     if let Some(t) = n("tool_calls") {
         out.push(format!("tool calls {t}"));
     }
-    if let Some(models) = st.get("models").and_then(Value::as_object)
+    if let Some(models) = st.field("models").and_then(Value::as_object)
         && !models.is_empty()
     {
         let names: Vec<&str> = models.keys().map(String::as_str).collect();
@@ -285,26 +286,29 @@ fn document(map: &Map<String, Value>, ctx: &mut ClassifyCtx, rows: &mut Vec<Term
     interrupted(ctx, rows);
     ctx.gemini.awaiting_prompt = false;
     let mut summary = "⚙ gemini session".to_owned();
-    if let Some(id) = map.get("session_id").and_then(Value::as_str) {
+    if let Some(id) = map.field("session_id").and_then(Value::as_str) {
         summary.push(' ');
         summary.push_str(&truncate_chars(id, 40));
     }
     summary.push_str(" · json output");
     rows.push(TermMsg::new(Level::Debug, summary));
     rows.push(turn_start_row("user", ""));
-    if let Some(text) = map.get("response").and_then(Value::as_str)
+    if let Some(text) = map.field("response").and_then(Value::as_str)
         && !text.trim().is_empty()
     {
         rows.push(TermMsg::new(Level::Info, "").body_as(text, BodyFormat::Markdown));
     }
-    if let Some(err) = map.get("error") {
+    if let Some(err) = map.field("error") {
         rows.push(with_figures(
             turn_fail_row(Some(&why(Some(err)))),
             String::new(),
         ));
         return;
     }
-    rows.push(with_figures(turn_ok_row(), json_figures(map.get("stats"))));
+    rows.push(with_figures(
+        turn_ok_row(),
+        json_figures(map.field("stats")),
+    ));
 }
 
 /// The `-o json` document's figures: API time, tokens summed over its models, tool calls,
@@ -317,7 +321,7 @@ fn json_figures(stats: Option<&Value>) -> String {
     let t = super::summary::json_tokens(st);
     let mut api_ms = 0.0;
     let mut names = Vec::new();
-    if let Some(models) = st.get("models").and_then(Value::as_object) {
+    if let Some(models) = st.field("models").and_then(Value::as_object) {
         for (name, m) in models {
             names.push(name.as_str());
             api_ms += m

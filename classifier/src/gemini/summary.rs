@@ -12,12 +12,13 @@
 //! - Subagents: `invoke_agent` calls; files changed: `write_file`/`replace` paths.
 //! - No cost: `cost_usd` stays `null`.
 
+use crate::field::Field;
 use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::state::fnv;
+use super::state::digest;
 use crate::summary::files::FileIndex;
 use crate::summary::report::Summary;
 
@@ -45,7 +46,7 @@ impl Tokens {
 /// The `-o json` document's tokens, summed over its models.
 pub(crate) fn json_tokens(stats: &Value) -> Tokens {
     let mut t = Tokens::default();
-    if let Some(models) = stats.get("models").and_then(Value::as_object) {
+    if let Some(models) = stats.field("models").and_then(Value::as_object) {
         for m in models.values() {
             let n = |k: &str| m.pointer(&format!("/tokens/{k}")).and_then(Value::as_u64);
             t.add(Tokens {
@@ -75,19 +76,19 @@ pub(crate) struct SummaryPart {
 impl SummaryPart {
     /// Folds in one Gemini line.
     pub(crate) fn add(&mut self, value: &Value, summary: &mut Summary, files: &mut FileIndex) {
-        let s = |k: &str| value.get(k).and_then(Value::as_str);
+        let s = |k: &str| value.field(k).and_then(Value::as_str);
         match s("type") {
             Some("tool_use") => {
                 let id = s("tool_id").unwrap_or("");
                 if self.first(id) {
-                    call(s("tool_name"), value.get("parameters"), summary, files);
+                    call(s("tool_name"), value.field("parameters"), summary, files);
                 }
             }
             Some("tool_result") if s("status") == Some("error") => summary.tool_errors += 1,
             Some("result") => {
                 self.runs += 1;
-                let st = value.get("stats");
-                let n = |k: &str| st.and_then(|v| v.get(k)).and_then(Value::as_u64);
+                let st = value.field("stats");
+                let n = |k: &str| st.and_then(|v| v.field(k)).and_then(Value::as_u64);
                 self.run_tokens.add(Tokens {
                     input: n("input_tokens").unwrap_or(0),
                     output: n("output_tokens").unwrap_or(0),
@@ -97,18 +98,22 @@ impl SummaryPart {
                 models(st, summary);
             }
             Some("gemini") => self.message(value, summary, files),
-            None if value.get("session_id").is_some() => {
+            None if value.field("session_id").is_some() => {
                 self.runs += 1;
-                if let Some(st) = value.get("stats") {
+                if let Some(st) = value.field("stats") {
                     self.run_tokens.add(json_tokens(st));
                     models(Some(st), summary);
                 }
             }
             None => {
-                if let Some(msgs) = value.pointer("/$set/messages").and_then(Value::as_array) {
+                if let Some(msgs) = value
+                    .field("$set")
+                    .field("messages")
+                    .and_then(Value::as_array)
+                {
                     for m in msgs
                         .iter()
-                        .filter(|m| m.get("type") == Some(&"gemini".into()))
+                        .filter(|m| m.field("type") == Some(&"gemini".into()))
                     {
                         self.message(m, summary, files);
                     }
@@ -120,11 +125,11 @@ impl SummaryPart {
 
     /// A recorded model message: its tokens and calls, once per id.
     fn message(&mut self, m: &Value, summary: &mut Summary, files: &mut FileIndex) {
-        let id = m.get("id").and_then(Value::as_str).unwrap_or("");
+        let id = m.field("id").and_then(Value::as_str).unwrap_or("");
         if self.first(id) {
-            let t = m.get("tokens");
+            let t = m.field("tokens");
             let n = |k: &str| {
-                t.and_then(|v| v.get(k))
+                t.and_then(|v| v.field(k))
                     .and_then(Value::as_u64)
                     .unwrap_or(0)
             };
@@ -134,22 +139,22 @@ impl SummaryPart {
                 cached: n("cached"),
                 thoughts: n("thoughts"),
             });
-            model(m.get("model").and_then(Value::as_str), summary);
+            model(m.field("model").and_then(Value::as_str), summary);
         }
-        let calls = m.get("toolCalls").and_then(Value::as_array);
+        let calls = m.field("toolCalls").and_then(Value::as_array);
         for c in calls.into_iter().flatten() {
-            let cid = c.get("id").and_then(Value::as_str).unwrap_or("");
+            let cid = c.field("id").and_then(Value::as_str).unwrap_or("");
             if !self.first(&format!("call:{cid}")) {
                 continue;
             }
-            let name = c.get("name").and_then(Value::as_str);
-            call(name, c.get("args"), summary, files);
+            let name = c.field("name").and_then(Value::as_str);
+            call(name, c.field("args"), summary, files);
             let exit = c
                 .pointer("/result/0/functionResponse/response/output")
                 .and_then(Value::as_str)
                 .and_then(super::tools::shell_exit)
                 .filter(|e| *e != 0);
-            if c.get("status").and_then(Value::as_str) == Some("error") || exit.is_some() {
+            if c.field("status").and_then(Value::as_str) == Some("error") || exit.is_some() {
                 summary.tool_errors += 1;
             }
         }
@@ -160,7 +165,7 @@ impl SummaryPart {
         if id.is_empty() {
             return true;
         }
-        let h = fnv(id);
+        let h = digest(id);
         if self.ids.contains(&h) {
             return false;
         }
@@ -191,7 +196,7 @@ fn call(name: Option<&str>, args: Option<&Value>, summary: &mut Summary, files: 
         "invoke_agent" => summary.subagents += 1,
         "write_file" | "replace" => {
             if let Some(path) = args
-                .and_then(|a| a.get("file_path"))
+                .and_then(|a| a.field("file_path"))
                 .and_then(Value::as_str)
             {
                 files.add(path);
@@ -203,7 +208,7 @@ fn call(name: Option<&str>, args: Option<&Value>, summary: &mut Summary, files: 
 
 fn models(stats: Option<&Value>, summary: &mut Summary) {
     if let Some(models) = stats
-        .and_then(|s| s.get("models"))
+        .and_then(|s| s.field("models"))
         .and_then(Value::as_object)
     {
         for name in models.keys() {

@@ -9,6 +9,7 @@
 //! → `WebFetch` (the first URL of its prompt). Any other tool (`invoke_agent`, MCP tools,
 //! unknown names) is the generic row under its own name.
 
+use crate::field::Field;
 use serde_json::{Map, Value, json};
 
 use crate::ctx::ClassifyCtx;
@@ -16,15 +17,15 @@ use crate::msg::{BodyFormat, TermMsg};
 
 /// The call row of tool `name` with `args`.
 pub(super) fn call_row(name: &str, args: &Value) -> TermMsg {
-    let a = |k: &str| args.get(k).cloned().unwrap_or(Value::Null);
+    let a = |k: &str| args.field(k).cloned().unwrap_or(Value::Null);
     let (claude, input) = match name {
         "run_shell_command" => (
             "Bash",
             json!({"command": a("command"), "run_in_background": a("is_background")}),
         ),
         "read_file" => {
-            let start = args.get("start_line").and_then(Value::as_u64);
-            let end = args.get("end_line").and_then(Value::as_u64);
+            let start = args.field("start_line").and_then(Value::as_u64);
+            let end = args.field("end_line").and_then(Value::as_u64);
             let limit = match (start, end) {
                 (Some(s), Some(e)) if e >= s => json!(e - s + 1),
                 _ => Value::Null,
@@ -48,7 +49,7 @@ pub(super) fn call_row(name: &str, args: &Value) -> TermMsg {
             "Grep",
             json!({"pattern": a("pattern"), "path": a("dir_path"), "glob": a("include")}),
         ),
-        "list_directory" => match args.get("dir_path").and_then(Value::as_str) {
+        "list_directory" => match args.field("dir_path").and_then(Value::as_str) {
             Some(dir) => (
                 "Glob",
                 json!({"pattern": format!("{}/*", dir.trim_end_matches('/'))}),
@@ -57,7 +58,7 @@ pub(super) fn call_row(name: &str, args: &Value) -> TermMsg {
         },
         "google_web_search" => ("WebSearch", json!({"query": a("query")})),
         "web_fetch" => match args
-            .get("prompt")
+            .field("prompt")
             .and_then(Value::as_str)
             .and_then(first_url)
         {
@@ -87,7 +88,7 @@ pub(super) fn result_row(id: &str, text: &str, error: bool, ctx: &mut ClassifyCt
 /// A recorded call's diff (`resultDisplay.fileDiff` of `write_file`/`replace`) from its first
 /// hunk, for the call row's body; `None` when the record has none.
 pub(super) fn file_diff(display: Option<&Value>) -> Option<String> {
-    let diff = display?.get("fileDiff")?.as_str()?;
+    let diff = display?.field("fileDiff")?.as_str()?;
     let at = diff.find("\n@@").map_or(0, |i| i + 1);
     let hunks = diff[at..].trim_end_matches('\n');
     (!hunks.is_empty()).then(|| hunks.to_owned())

@@ -1,6 +1,7 @@
 //! `assistant` lines: text (markdown, or an API error's text), thinking `💭`, tool calls
 //! (made by [`crate::tools`]), server-side tool results, images `🖼️` and unknown blocks.
 
+use crate::field::Field;
 use serde_json::{Map, Value};
 
 use super::fields::{image_label, json_kind, malformed, str_field};
@@ -13,11 +14,11 @@ use crate::text::{fold_whitespace, line_count, truncate_chars};
 
 /// An `assistant` line → its rows, then its part in the turn ([`turns::assistant`]).
 pub(super) fn assistant(obj: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
-    let message = obj.get("message");
-    let content = message.and_then(|m| m.get("content"));
+    let message = obj.field("message");
+    let content = message.and_then(|m| m.field("content"));
     // A synthetic message standing for a failed API call: its text is the error.
-    let api_error = obj.get("is_api_error_message").and_then(Value::as_bool) == Some(true)
-        || obj.get("isApiErrorMessage").and_then(Value::as_bool) == Some(true);
+    let api_error = obj.field("is_api_error_message").and_then(Value::as_bool) == Some(true)
+        || obj.field("isApiErrorMessage").and_then(Value::as_bool) == Some(true);
     let mut rows = Vec::new();
     match content {
         Some(Value::Array(blocks)) => {
@@ -64,7 +65,7 @@ fn assistant_block(block: &Value, api_error: bool, ctx: &mut ClassifyCtx, rows: 
         return;
     };
     match str_field(b, "type") {
-        Some("text") => match b.get("text") {
+        Some("text") => match b.field("text") {
             Some(Value::String(text)) => push_text(text, api_error, rows),
             other => rows.push(malformed(
                 "assistant",
@@ -88,7 +89,7 @@ fn assistant_block(block: &Value, api_error: bool, ctx: &mut ClassifyCtx, rows: 
             if let Some(id) = str_field(b, "id") {
                 ctx.record_tool_use(id, name);
             }
-            let input = b.get("input").unwrap_or(&Value::Null);
+            let input = b.field("input").unwrap_or(&Value::Null);
             rows.push(crate::tools::tool_use_row(name, input));
         }
         Some(ty) if ty.ends_with("_tool_result") => {

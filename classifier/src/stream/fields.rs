@@ -1,6 +1,7 @@
 //! Reading a Claude Code line's fields, and the warn row for one of the wrong shape: shared
 //! by the line kinds' modules.
 
+use crate::field::Field;
 use serde_json::{Map, Value};
 
 use crate::msg::{Level, TermMsg};
@@ -12,7 +13,7 @@ pub(super) fn malformed(ty: &str, what: &str) -> TermMsg {
 
 /// `obj[key]` when it is a string.
 pub(super) fn str_field<'a>(obj: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
-    obj.get(key).and_then(Value::as_str)
+    obj.field(key).and_then(Value::as_str)
 }
 
 /// What a JSON value is, for a row that says a field has the wrong shape.
@@ -31,8 +32,8 @@ pub(super) fn json_kind(v: Option<&Value>) -> &'static str {
 /// An image block's label: `image · <media type>`.
 pub(super) fn image_label(b: &Map<String, Value>) -> String {
     match b
-        .get("source")
-        .and_then(|s| s.get("media_type"))
+        .field("source")
+        .and_then(|s| s.field("media_type"))
         .and_then(Value::as_str)
     {
         Some(mt) => format!("image · {mt}"),

@@ -6,6 +6,7 @@
 //! retry (the same row in both formats); any other `api_error` is an error; every other subtype,
 //! known or not, is a debug `⚙ <subtype>` note, with its salient detail where it has one.
 
+use crate::field::Field;
 use serde_json::{Map, Value};
 
 use crate::kind::icon;
@@ -24,8 +25,8 @@ pub(super) fn classify(subtype: Option<&str>, obj: &Map<String, Value>) -> Vec<T
     if DROPPED.contains(&sub) {
         return Vec::new();
     }
-    let s = |k: &str| obj.get(k).and_then(Value::as_str);
-    let n = |k: &str| obj.get(k).and_then(Value::as_f64);
+    let s = |k: &str| obj.field(k).and_then(Value::as_str);
+    let n = |k: &str| obj.field(k).and_then(Value::as_f64);
     let row = match sub {
         "thinking_tokens" => {
             let summary = match n("estimated_tokens") {
@@ -66,14 +67,14 @@ pub(super) fn classify(subtype: Option<&str>, obj: &Map<String, Value>) -> Vec<T
         }
         "status"
             if s("status") == Some("compacting")
-                && !obj.contains_key("compact_result")
-                && !obj.contains_key("compact_error") =>
+                && !obj.has("compact_result")
+                && !obj.has("compact_error") =>
         {
             crate::kind::compacting_row()
         }
         "status" => {
             let mut summary = "⚙ status".to_owned();
-            match obj.get("status") {
+            match obj.field("status") {
                 Some(Value::String(st)) => summary.push_str(&format!(" · {st}")),
                 Some(Value::Null) | None => {}
                 Some(other) => summary.push_str(&format!(" · {other}")),
@@ -103,8 +104,8 @@ pub(super) fn classify(subtype: Option<&str>, obj: &Map<String, Value>) -> Vec<T
         "task_updated" => {
             let mut summary = format!("⌁ task {}", s("task_id").unwrap_or("?"));
             if let Some(st) = obj
-                .get("patch")
-                .and_then(|p| p.get("status"))
+                .field("patch")
+                .and_then(|p| p.field("status"))
                 .and_then(Value::as_str)
             {
                 summary.push_str(&format!(" · {st}"));
@@ -113,7 +114,7 @@ pub(super) fn classify(subtype: Option<&str>, obj: &Map<String, Value>) -> Vec<T
         }
         "background_tasks_changed" => {
             let count = obj
-                .get("tasks")
+                .field("tasks")
                 .and_then(Value::as_array)
                 .map_or(0, Vec::len);
             TermMsg::new(
@@ -158,15 +159,15 @@ pub(super) fn classify(subtype: Option<&str>, obj: &Map<String, Value>) -> Vec<T
         "session_state_changed" => with_text(
             Level::Debug,
             "⚙ session state",
-            obj.get("state").and_then(Value::as_str),
+            obj.field("state").and_then(Value::as_str),
         ),
         "files_persisted" => {
             let files = obj
-                .get("files")
+                .field("files")
                 .and_then(Value::as_array)
                 .map_or(0, Vec::len);
             let failed = obj
-                .get("failed")
+                .field("failed")
                 .and_then(Value::as_array)
                 .map_or(0, Vec::len);
             let level = if failed > 0 {
@@ -204,7 +205,7 @@ fn with_text(level: Level, head: &str, text: Option<&str>) -> TermMsg {
 
 fn commands_changed(obj: &Map<String, Value>) -> TermMsg {
     let commands = obj
-        .get("commands")
+        .field("commands")
         .and_then(Value::as_array)
         .map(Vec::as_slice)
         .unwrap_or(&[]);
@@ -213,8 +214,8 @@ fn commands_changed(obj: &Map<String, Value>) -> TermMsg {
         let (name, aliases) = match c {
             Value::String(name) => (name.as_str(), Vec::new()),
             Value::Object(o) => (
-                o.get("name").and_then(Value::as_str).unwrap_or("?"),
-                o.get("aliases")
+                o.field("name").and_then(Value::as_str).unwrap_or("?"),
+                o.field("aliases")
                     .and_then(Value::as_array)
                     .map(|a| a.iter().filter_map(Value::as_str).collect())
                     .unwrap_or_default(),
@@ -243,8 +244,8 @@ fn commands_changed(obj: &Map<String, Value>) -> TermMsg {
 
 fn compact_boundary(obj: &Map<String, Value>) -> TermMsg {
     let meta = obj
-        .get("compact_metadata")
-        .or_else(|| obj.get("compactMetadata"));
+        .field("compact_metadata")
+        .or_else(|| obj.field("compactMetadata"));
     let field = |snake: &str, camel: &str| meta.and_then(|m| m.get(snake).or_else(|| m.get(camel)));
     let mut summary = "⚙ compact".to_owned();
     if let Some(t) = field("trigger", "trigger").and_then(Value::as_str) {
@@ -270,7 +271,7 @@ fn compact_boundary(obj: &Map<String, Value>) -> TermMsg {
 }
 
 fn api_retry(obj: &Map<String, Value>) -> TermMsg {
-    let n = |k: &str| obj.get(k).and_then(Value::as_f64);
+    let n = |k: &str| obj.field(k).and_then(Value::as_f64);
     let mut summary = "⚠ api retry".to_owned();
     match (n("attempt"), n("max_retries")) {
         (Some(a), Some(m)) => summary.push_str(&format!(" · {}/{}", int(a), int(m))),
@@ -278,7 +279,7 @@ fn api_retry(obj: &Map<String, Value>) -> TermMsg {
         _ => {}
     }
     let status = n("error_status").map(int);
-    let error = obj.get("error").map(error_text).filter(|e| !e.is_empty());
+    let error = obj.field("error").map(error_text).filter(|e| !e.is_empty());
     match (status, error) {
         (Some(st), Some(e)) => summary.push_str(&format!(" · {st} {e}")),
         (Some(st), None) => summary.push_str(&format!(" · {st}")),
@@ -294,17 +295,17 @@ fn api_retry(obj: &Map<String, Value>) -> TermMsg {
 /// A hard API error — or, when it carries retry fields (transcripts write their retries as
 /// `api_error` lines), a retry, shown as stream-json shows `api_retry`: the same warn row.
 fn api_error(obj: &Map<String, Value>) -> TermMsg {
-    let n = |k: &str| obj.get(k).and_then(Value::as_f64);
-    let error = obj.get("error");
+    let n = |k: &str| obj.field(k).and_then(Value::as_f64);
+    let error = obj.field("error");
     let formatted = error
-        .and_then(|e| e.get("formatted"))
+        .and_then(|e| e.field("formatted"))
         .and_then(Value::as_str);
     let text = match formatted {
         Some(f) => preview(f),
         None => error.map(error_text).unwrap_or_default(),
     };
     let status = error
-        .and_then(|e| e.get("status"))
+        .and_then(|e| e.field("status"))
         .and_then(Value::as_f64)
         .map(int);
     let what = match (status, text.is_empty()) {
@@ -335,7 +336,10 @@ fn api_error(obj: &Map<String, Value>) -> TermMsg {
         summary.push_str(&format!(" · in {d}"));
     }
     let row = TermMsg::new(level, summary);
-    match error.and_then(|e| e.get("message")).and_then(Value::as_str) {
+    match error
+        .and_then(|e| e.field("message"))
+        .and_then(Value::as_str)
+    {
         Some(m) if formatted.is_some() => row.body(m),
         _ => row,
     }
@@ -346,8 +350,8 @@ fn error_text(v: &Value) -> String {
     match v {
         Value::String(s) => preview(s),
         Value::Object(o) => o
-            .get("message")
-            .or_else(|| o.get("type"))
+            .field("message")
+            .or_else(|| o.field("type"))
             .and_then(Value::as_str)
             .map(preview)
             .unwrap_or_default(),
@@ -357,7 +361,7 @@ fn error_text(v: &Value) -> String {
 }
 
 fn hook(sub: &str, obj: &Map<String, Value>) -> TermMsg {
-    let s = |k: &str| obj.get(k).and_then(Value::as_str);
+    let s = |k: &str| obj.field(k).and_then(Value::as_str);
     let name = s("hook_name").or(s("hook_event")).unwrap_or("?");
     let phase = match sub {
         "hook_started" => "started".to_owned(),

@@ -1,6 +1,7 @@
 //! Subagent task events `⌁` (`subtype` `task_started` / `task_notification`, whatever the
 //! line's type): started, or its notification with ✓/✗/◌.
 
+use crate::field::Field;
 use serde_json::{Map, Value};
 
 use crate::kind::icon;
@@ -9,7 +10,7 @@ use crate::text::{line_count, preview};
 
 /// The `⌁` rows of a subagent task: started, or its notification with ✓/✗/◌.
 pub(super) fn task_event(sub: &str, obj: &Map<String, Value>) -> TermMsg {
-    let s = |k: &str| obj.get(k).and_then(Value::as_str);
+    let s = |k: &str| obj.field(k).and_then(Value::as_str);
     let id = s("task_id").unwrap_or("?");
     if sub == "task_started" {
         let mut summary = format!("task {id} started");

@@ -36,6 +36,7 @@
 //! assistant message never came is shown, when the turn ends, fails or is interrupted, as a
 //! `(interrupted)` row holding exactly the text streamed so far (markdown), before the end row.
 
+use crate::field::Field;
 use serde_json::{Map, Value};
 
 use crate::ctx::ClassifyCtx;
@@ -111,20 +112,23 @@ pub(crate) fn interrupted(ctx: &mut ClassifyCtx, transcript: bool, rows: &mut Ve
 
 /// A `stream_event` line: answer text deltas of the main agent are kept.
 pub(crate) fn stream_event(obj: &Map<String, Value>, ctx: &mut ClassifyCtx) {
-    if obj.get("parent_tool_use_id").is_some_and(|p| !p.is_null()) {
+    if obj
+        .field("parent_tool_use_id")
+        .is_some_and(|p| !p.is_null())
+    {
         return;
     }
-    let Some(event) = obj.get("event") else {
+    let Some(event) = obj.field("event") else {
         return;
     };
-    if event.get("type").and_then(Value::as_str) != Some("content_block_delta") {
+    if event.field("type").and_then(Value::as_str) != Some("content_block_delta") {
         return;
     }
-    let delta = event.get("delta");
-    if delta.and_then(|d| d.get("type")).and_then(Value::as_str) != Some("text_delta") {
+    let delta = event.field("delta");
+    if delta.and_then(|d| d.field("type")).and_then(Value::as_str) != Some("text_delta") {
         return;
     }
-    if let Some(piece) = delta.and_then(|d| d.get("text")).and_then(Value::as_str) {
+    if let Some(piece) = delta.and_then(|d| d.field("text")).and_then(Value::as_str) {
         let partial = &mut ctx.turns.partial;
         if partial.len() + piece.len() <= MAX_PREVIEW_BYTES {
             partial.push_str(piece);
@@ -140,7 +144,7 @@ pub(crate) fn assistant(
     api_error: bool,
     rows: &mut Vec<TermMsg>,
 ) {
-    let main = obj.get("parent_tool_use_id").is_none_or(Value::is_null);
+    let main = obj.field("parent_tool_use_id").is_none_or(Value::is_null);
     if main {
         ctx.turns.partial.clear();
     }
@@ -148,19 +152,19 @@ pub(crate) fn assistant(
     if !is_transcript(obj) || ctx.turns.harness || ctx.turns.open == 0 {
         return;
     }
-    let message = obj.get("message");
+    let message = obj.field("message");
     let stop = message
-        .and_then(|m| m.get("stop_reason"))
+        .and_then(|m| m.field("stop_reason"))
         .and_then(Value::as_str);
     if !matches!(stop, Some("end_turn" | "stop_sequence" | "refusal")) {
         return;
     }
-    let text = match message.and_then(|m| m.get("content")) {
+    let text = match message.and_then(|m| m.field("content")) {
         Some(Value::String(s)) => Some(s.as_str()),
         Some(Value::Array(blocks)) => blocks
             .iter()
-            .filter(|b| b.get("type").and_then(Value::as_str) == Some("text"))
-            .find_map(|b| b.get("text").and_then(Value::as_str)),
+            .filter(|b| b.field("type").and_then(Value::as_str) == Some("text"))
+            .find_map(|b| b.field("text").and_then(Value::as_str)),
         _ => None,
     };
     let Some(text) = text else {
@@ -189,7 +193,7 @@ pub(crate) fn result(obj: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<Ter
         Some(why) => turn_fail_row(Some(&why)),
         None => turn_ok_row(),
     };
-    let row = timed(row, obj.get("duration_ms").and_then(Value::as_f64));
+    let row = timed(row, obj.field("duration_ms").and_then(Value::as_f64));
     let figures = figures(obj);
     rows.push(if figures.is_empty() {
         row
@@ -201,10 +205,10 @@ pub(crate) fn result(obj: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<Ter
 
 /// Why a `result` line is a failure, or `None` for a success.
 fn failure(obj: &Map<String, Value>) -> Option<String> {
-    let s = |k: &str| obj.get(k).and_then(Value::as_str);
-    let n = |k: &str| obj.get(k).and_then(Value::as_f64);
+    let s = |k: &str| obj.field(k).and_then(Value::as_str);
+    let n = |k: &str| obj.field(k).and_then(Value::as_f64);
     let subtype = s("subtype").unwrap_or("");
-    let is_error = obj.get("is_error").and_then(Value::as_bool) == Some(true);
+    let is_error = obj.field("is_error").and_then(Value::as_bool) == Some(true);
     let error_subtype = subtype.starts_with("error");
     if !is_error && !error_subtype {
         return None;
@@ -214,7 +218,7 @@ fn failure(obj: &Map<String, Value>) -> Option<String> {
         truncate_chars(line, WHY_CHARS)
     };
     let errors = obj
-        .get("errors")
+        .field("errors")
         .and_then(Value::as_array)
         .and_then(|e| e.iter().find_map(Value::as_str))
         .map(first)
@@ -246,7 +250,7 @@ fn failure(obj: &Map<String, Value>) -> Option<String> {
 
 /// The figures a `result` line carries, one a line, for the turn end's body.
 fn figures(obj: &Map<String, Value>) -> String {
-    let n = |k: &str| obj.get(k).and_then(Value::as_f64);
+    let n = |k: &str| obj.field(k).and_then(Value::as_f64);
     let mut out = Vec::new();
     match (
         n("duration_ms").and_then(millis),
@@ -263,8 +267,8 @@ fn figures(obj: &Map<String, Value>) -> String {
     if let Some(c) = n("total_cost_usd") {
         out.push(format!("cost ${}", round_cost(c)));
     }
-    if let Some(u) = obj.get("usage").and_then(Value::as_object) {
-        let tok = |k: &str| u.get(k).and_then(Value::as_f64);
+    if let Some(u) = obj.field("usage").and_then(Value::as_object) {
+        let tok = |k: &str| u.field(k).and_then(Value::as_f64);
         let parts: Vec<String> = [
             ("input_tokens", "in"),
             ("output_tokens", "out"),
@@ -278,12 +282,12 @@ fn figures(obj: &Map<String, Value>) -> String {
             out.push(format!("tokens {}", parts.join(" · ")));
         }
     }
-    if let Some(d) = obj.get("permission_denials").and_then(Value::as_array)
+    if let Some(d) = obj.field("permission_denials").and_then(Value::as_array)
         && !d.is_empty()
     {
         let tools: Vec<&str> = d
             .iter()
-            .filter_map(|x| x.get("tool_name").and_then(Value::as_str))
+            .filter_map(|x| x.field("tool_name").and_then(Value::as_str))
             .collect();
         if tools.is_empty() {
             out.push(format!("permission denials {}", d.len()));
@@ -331,7 +335,7 @@ fn flush_partial(ctx: &mut ClassifyCtx, rows: &mut Vec<TermMsg>) {
 
 /// A transcript line (camelCase `sessionId`), as opposed to stream-json's `session_id`.
 pub(crate) fn is_transcript(obj: &Map<String, Value>) -> bool {
-    obj.contains_key("sessionId")
+    obj.has("sessionId")
 }
 
 /// Whether a user text is Claude Code's interruption marker.

@@ -2,6 +2,7 @@
 //! meta text, task notifications; and tool results `←` / `✗` / `Nl · …` / `recv ← …` (the call
 //! each answers from the context), which assistant lines carry too (server-side tools).
 
+use crate::field::Field;
 use std::borrow::Cow;
 
 use serde_json::{Map, Value};
@@ -20,7 +21,7 @@ const HEADLINE_CHARS: usize = 100;
 
 /// A `user` line → its rows.
 pub(super) fn user(obj: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
-    let content = obj.get("message").and_then(|m| m.get("content"));
+    let content = obj.field("message").and_then(|m| m.field("content"));
     match content {
         Some(Value::String(text)) => {
             let mut rows = Vec::new();
@@ -31,13 +32,13 @@ pub(super) fn user(obj: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<TermM
             let mut rows = Vec::new();
             let mut text = String::new();
             for block in blocks {
-                match block.get("type").and_then(Value::as_str) {
+                match block.field("type").and_then(Value::as_str) {
                     Some("tool_result") => {
                         let b = block.as_object().expect("has a type, so an object");
                         rows.push(tool_result_row(b, str_field(b, "tool_use_id"), ctx));
                     }
                     Some("text") => {
-                        if let Some(t) = block.get("text").and_then(Value::as_str) {
+                        if let Some(t) = block.field("text").and_then(Value::as_str) {
                             if !text.is_empty() {
                                 text.push_str("\n\n");
                             }
@@ -101,7 +102,7 @@ fn user_text(obj: &Map<String, Value>, text: &str) -> Option<TermMsg> {
     if trimmed.is_empty() {
         return None;
     }
-    let flag = |k: &str| obj.get(k).and_then(Value::as_bool) == Some(true);
+    let flag = |k: &str| obj.field(k).and_then(Value::as_bool) == Some(true);
     if flag("isCompactSummary")
         || trimmed.starts_with("This session is being continued from a previous conversation")
     {
@@ -177,8 +178,8 @@ pub(crate) fn tool_result_row(
     id: Option<&str>,
     ctx: &mut ClassifyCtx,
 ) -> TermMsg {
-    let is_error = b.get("is_error").and_then(Value::as_bool) == Some(true);
-    let raw = result_text(b.get("content"));
+    let is_error = b.field("is_error").and_then(Value::as_bool) == Some(true);
+    let raw = result_text(b.field("content"));
     let text = if is_error {
         strip_tool_use_error(&raw)
     } else {
@@ -245,9 +246,9 @@ fn result_text(content: Option<&Value>) -> Cow<'_, str> {
                 if !out.is_empty() {
                     out.push('\n');
                 }
-                match block.get("type").and_then(Value::as_str) {
+                match block.field("type").and_then(Value::as_str) {
                     Some("text") => {
-                        out.push_str(block.get("text").and_then(Value::as_str).unwrap_or(""))
+                        out.push_str(block.field("text").and_then(Value::as_str).unwrap_or(""))
                     }
                     Some("image") => out.push_str("[image]"),
                     Some(other) => {

@@ -7,6 +7,7 @@
 //! (with the call's agent type and description), or at its first envelope when the call was
 //! not seen.
 
+use crate::field::Field;
 use serde_json::Value;
 
 use super::report::{SubagentEnd, SubagentSummary, Summary};
@@ -88,18 +89,18 @@ pub(super) fn add(s: &mut Summary, before: Totals, event: &LiveEvent, env: &Term
 /// stream-json call).
 fn call(event: &LiveEvent) -> Option<(Option<String>, Option<String>, Option<String>)> {
     let text = |v: Option<&Value>, k: &str| {
-        v.and_then(|v| v.get(k))
+        v.and_then(|v| v.field(k))
             .and_then(Value::as_str)
             .map(str::to_owned)
     };
     match event {
-        LiveEvent::Stream { value } if value.get("type")?.as_str()? == "assistant" => {
-            let blocks = value.get("message")?.get("content")?.as_array()?;
+        LiveEvent::Stream { value } if value.field("type")?.as_str()? == "assistant" => {
+            let blocks = value.field("message")?.field("content")?.as_array()?;
             blocks.iter().find_map(|b| {
-                let name = b.get("name")?.as_str()?;
-                (b.get("type")?.as_str()? == "tool_use" && matches!(name, "Task" | "Agent")).then(
+                let name = b.field("name")?.as_str()?;
+                (b.field("type")?.as_str()? == "tool_use" && matches!(name, "Task" | "Agent")).then(
                     || {
-                        let input = b.get("input");
+                        let input = b.field("input");
                         let (kind, what) =
                             (text(input, "subagent_type"), text(input, "description"));
                         (kind, what, text(Some(b), "id"))
@@ -107,15 +108,21 @@ fn call(event: &LiveEvent) -> Option<(Option<String>, Option<String>, Option<Str
                 )
             })
         }
-        LiveEvent::Gemini { value } => match value.get("type")?.as_str()? {
+        LiveEvent::Gemini { value } => match value.field("type")?.as_str()? {
             "gemini" => value
-                .get("toolCalls")?
+                .field("toolCalls")?
                 .as_array()?
                 .iter()
-                .find(|c| c.get("name").and_then(Value::as_str) == Some("invoke_agent"))
-                .map(|c| (text(c.get("args"), "agent_name"), None, text(Some(c), "id"))),
-            "tool_use" if value.get("tool_name")?.as_str()? == "invoke_agent" => Some((
-                text(value.get("parameters"), "agent_name"),
+                .find(|c| c.field("name").and_then(Value::as_str) == Some("invoke_agent"))
+                .map(|c| {
+                    (
+                        text(c.field("args"), "agent_name"),
+                        None,
+                        text(Some(c), "id"),
+                    )
+                }),
+            "tool_use" if value.field("tool_name")?.as_str()? == "invoke_agent" => Some((
+                text(value.field("parameters"), "agent_name"),
                 None,
                 text(Some(value), "tool_id"),
             )),
@@ -134,9 +141,9 @@ const ASYNC_LAUNCH: &str = "Async agent launched";
 /// (`completed`, `failed`, `killed`/`stopped`/`cancelled`); a Gemini `tool_result` or a
 /// recorded call's final `status`.
 fn ends(event: &LiveEvent, mut f: impl FnMut(&str, SubagentEnd)) {
-    let str_of = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);
+    let str_of = |v: &Value, k: &str| v.field(k).and_then(Value::as_str).map(str::to_owned);
     match event {
-        LiveEvent::Stream { value } => match value.get("type").and_then(Value::as_str) {
+        LiveEvent::Stream { value } => match value.field("type").and_then(Value::as_str) {
             Some("system") if str_of(value, "subtype").as_deref() == Some("task_notification") => {
                 let status = str_of(value, "status");
                 if let (Some(id), Some(end)) =
@@ -147,7 +154,7 @@ fn ends(event: &LiveEvent, mut f: impl FnMut(&str, SubagentEnd)) {
             }
             Some("user") => {
                 // A transcript's `<task-notification>` message: the subagent's end, by call id.
-                let content = value.pointer("/message/content");
+                let content = value.field("message").field("content");
                 let text = match content {
                     Some(Value::String(t)) => t.trim_start(),
                     Some(Value::Array(_)) => result_start(content),
@@ -162,18 +169,21 @@ fn ends(event: &LiveEvent, mut f: impl FnMut(&str, SubagentEnd)) {
                     }
                     return;
                 }
-                let blocks = value.pointer("/message/content").and_then(Value::as_array);
+                let blocks = value
+                    .field("message")
+                    .field("content")
+                    .and_then(Value::as_array);
                 for b in blocks.into_iter().flatten() {
-                    if b.get("type").and_then(Value::as_str) != Some("tool_result") {
+                    if b.field("type").and_then(Value::as_str) != Some("tool_result") {
                         continue;
                     }
                     let Some(id) = str_of(b, "tool_use_id") else {
                         continue;
                     };
-                    if result_start(b.get("content")).starts_with(ASYNC_LAUNCH) {
+                    if result_start(b.field("content")).starts_with(ASYNC_LAUNCH) {
                         continue;
                     }
-                    let error = b.get("is_error").and_then(Value::as_bool) == Some(true);
+                    let error = b.field("is_error").and_then(Value::as_bool) == Some(true);
                     f(
                         &id,
                         if error {
@@ -193,7 +203,7 @@ fn ends(event: &LiveEvent, mut f: impl FnMut(&str, SubagentEnd)) {
                 Some("cancelled") => Some(SubagentEnd::Interrupted),
                 _ => None,
             };
-            if value.get("type").and_then(Value::as_str) == Some("tool_result") {
+            if value.field("type").and_then(Value::as_str) == Some("tool_result") {
                 if let (Some(id), Some(end)) = (
                     str_of(value, "tool_id"),
                     status_end(str_of(value, "status")),
@@ -202,7 +212,7 @@ fn ends(event: &LiveEvent, mut f: impl FnMut(&str, SubagentEnd)) {
                 }
                 return;
             }
-            let calls = value.get("toolCalls").and_then(Value::as_array);
+            let calls = value.field("toolCalls").and_then(Value::as_array);
             for c in calls.into_iter().flatten() {
                 if let (Some(id), Some(end)) = (str_of(c, "id"), status_end(str_of(c, "status"))) {
                     f(&id, end);
@@ -220,7 +230,7 @@ fn result_start(content: Option<&Value>) -> &str {
         Some(Value::String(s)) => s.trim_start(),
         Some(Value::Array(blocks)) => blocks
             .iter()
-            .find_map(|b| b.get("text").and_then(Value::as_str))
+            .find_map(|b| b.field("text").and_then(Value::as_str))
             .map_or("", str::trim_start),
         _ => "",
     }

@@ -5,6 +5,7 @@
 //! has none of the arguments its case reads falls back to the generic form, so an unknown
 //! schema still shows what it carries.
 
+use crate::field::Field;
 use crate::msg::BodyFormat;
 use crate::text::line_count;
 
@@ -80,7 +81,7 @@ pub(super) fn format(name: &str, a: Args) -> Option<Out> {
         ),
         "Bash" | "PowerShell" => shell(a, &["command", "cmd"], &["run_in_background"]),
         "TodoWrite" => {
-            let n = a.0.get("todos").and_then(|t| t.as_array()).map(Vec::len);
+            let n = a.0.field("todos").and_then(|t| t.as_array()).map(Vec::len);
             Out::args(
                 p.sp(n.map(|n| format!("({n} {})", plural(n, "item"))))
                     .done(),
@@ -136,7 +137,7 @@ pub(super) fn format(name: &str, a: Args) -> Option<Out> {
                 .done(),
         ),
         "CronCreate" => {
-            let once = a.0.get("recurring").and_then(|r| r.as_bool()) == Some(false);
+            let once = a.0.field("recurring").and_then(|r| r.as_bool()) == Some(false);
             Out::args(
                 p.sp(a.name(&["cron", "schedule"]))
                     .sp(a.quoted(&["prompt"]))
@@ -156,10 +157,10 @@ pub(super) fn format(name: &str, a: Args) -> Option<Out> {
         "Monitor" => Out::args(a.quoted(&["description"])?),
         "Workflow" => Out::args(a.name(&["workflow", "workflow_name", "name"])?),
         "AskUserQuestion" => {
-            let questions = a.0.get("questions").and_then(|q| q.as_array())?;
+            let questions = a.0.field("questions").and_then(|q| q.as_array())?;
             let first = questions
                 .iter()
-                .find_map(|q| q.get("question").and_then(|q| q.as_str()))?;
+                .find_map(|q| q.field("question").and_then(|q| q.as_str()))?;
             let more = questions.len().saturating_sub(1);
             p.sp(Some(super::args::quote(first)))
                 .sp((more > 0).then(|| format!("(+{more} more)")));
@@ -235,18 +236,18 @@ fn push_lines(diff: &mut String, sign: char, text: &str) {
 fn multi_edit(a: Args) -> Out {
     let mut p = Parts::default();
     p.sp(a.name(PATH));
-    let Some(edits) = a.0.get("edits").and_then(|e| e.as_array()) else {
+    let Some(edits) = a.0.field("edits").and_then(|e| e.as_array()) else {
         return Out::args(p.done());
     };
     let (mut minus, mut plus) = (0, 0);
     let mut diff = String::new();
     for edit in edits {
         let old = edit
-            .get("old_string")
+            .field("old_string")
             .and_then(|v| v.as_str())
             .unwrap_or("");
         let new = edit
-            .get("new_string")
+            .field("new_string")
             .and_then(|v| v.as_str())
             .unwrap_or("");
         minus += line_count(old);

@@ -1,0 +1,84 @@
+//! The lean parse of a Gemini chat recording's lines ([`crate::lean`]): a model message's tool
+//! calls without what no row or summary reads (their `description`, `displayName`, and of a
+//! `resultDisplay` all but its `fileDiff`: a file's whole old and new contents), and a `$set`
+//! update's message history without the messages whose rows were already decided.
+//!
+//! A `$set`'s `messages` are read by the rows only while no message was shown yet
+//! ([`record`](super::record)), and by the summary only for the model's messages (their
+//! tokens and calls, once per id). So once a message was shown ([`history_seen`]), a history's
+//! other messages keep only their `id` and `type`. The equivalence test (`tests/lean.rs`)
+//! holds the rows and summary of every fixture to the whole parse's.
+
+use crate::lean::shaped::{Lean, Shape};
+
+/// What a value of a recording line is, for a lean parse.
+#[derive(Clone, Copy)]
+pub(crate) enum Of {
+    /// A message record's `toolCalls`, or one of them.
+    Calls,
+    /// A tool call's `resultDisplay`: a string, or a map of which only `fileDiff` is read.
+    Display,
+    /// A `$set` update's value; `true` once a message was shown.
+    Set(bool),
+    /// A `$set` update's `messages`, or one of them.
+    Message(bool),
+}
+
+/// The fields of a tool call that a row or the summary reads.
+const CALL_KEYS: &[&str] = &[
+    "id",
+    "name",
+    "args",
+    "status",
+    "result",
+    "resultDisplay",
+    "agentId",
+];
+
+/// A `$set` update's value, read lean; `seen`: a message of the recording was shown.
+pub(crate) fn set(seen: bool) -> Lean<Of> {
+    Lean(Of::Set(seen))
+}
+
+/// A model message's `toolCalls`, read lean.
+pub(crate) fn calls() -> Lean<Of> {
+    Lean(Of::Calls)
+}
+
+impl Shape for Of {
+    fn keeps(self, ty: Option<&str>, key: &str) -> bool {
+        match self {
+            Of::Calls => CALL_KEYS.contains(&key),
+            Of::Display => key == "fileDiff",
+            Of::Set(_) => true,
+            // Only the model's messages count once the history's rows are decided.
+            Of::Message(true) => match ty {
+                Some("gemini") | None => true,
+                Some(_) => key == "id",
+            },
+            Of::Message(false) => true,
+        }
+    }
+
+    fn field(self, ty: Option<&str>, key: &str) -> Option<Of> {
+        match (self, ty, key) {
+            (Of::Calls, _, "resultDisplay") => Some(Of::Display),
+            (Of::Set(seen), _, "messages") => Some(Of::Message(seen)),
+            (Of::Message(_), Some("gemini"), "toolCalls") => Some(Of::Calls),
+            _ => None,
+        }
+    }
+
+    fn element(self) -> Option<Of> {
+        match self {
+            Of::Calls | Of::Message(_) => Some(self),
+            Of::Display | Of::Set(_) => None,
+        }
+    }
+}
+
+/// Whether a `$set` line's history is past deciding rows: a message of the recording was
+/// shown (`record`'s test for reading a history).
+pub(crate) fn history_seen(ctx: &crate::ClassifyCtx) -> bool {
+    ctx.gemini.seen.any
+}
