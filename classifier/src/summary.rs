@@ -104,6 +104,9 @@ pub struct SummaryFold {
     /// A JSON document over many lines being read (as the classifier reads it).
     #[serde(skip_serializing_if = "crate::gemini::document::Pending::is_empty")]
     doc: crate::gemini::document::Pending,
+    /// Where each subagent's entry is (made again when a fold is read back).
+    #[serde(skip)]
+    subagents: subagents::Index,
 }
 
 impl SummaryFold {
@@ -121,7 +124,8 @@ impl SummaryFold {
 
     /// Folds in the next event and the envelope it was classified into.
     pub fn add(&mut self, event: &LiveEvent, env: &TermEnvelope) {
-        let before = subagents::Totals::of(&self.summary);
+        // What the envelope adds to its subagent's share: the totals before it (only then).
+        let before = env.parent.map(|_| subagents::Totals::of(&self.summary));
         self.rows(env);
         // A line of a JSON document over many lines: read as the document, once whole.
         let out = self.doc.step(event);
@@ -133,7 +137,7 @@ impl SummaryFold {
             Now::Done(value, _) => self.event(&crate::event::from_value(*value).event, env),
             Now::Open(_) | Now::InBroken => {}
         }
-        subagents::add(&mut self.summary, before, event, env);
+        subagents::add(&mut self.summary, &mut self.subagents, before, event, env);
     }
 
     /// Folds in one event's own share (its rows are counted by [`SummaryFold::add`]).

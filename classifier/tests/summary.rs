@@ -392,3 +392,50 @@ fn a_subagent_ends_as_its_result_or_its_task_notification_says() {
     // Another call's result says nothing of this one.
     check_end(&[&result("x", true).replace("toolu_A", "toolu_B")], None);
 }
+
+/// Issue 24: a log with thousands of subagents, each entry found by its call (the fold looked
+/// each one up in a list, at every envelope of a subagent), and a fold read back from serde
+/// half-way finds them as well.
+#[test]
+fn thousands_of_subagents_each_get_their_own_share() {
+    const N: usize = 3_000;
+    // Calls in rounds of 200 (the classifier links a subagent's lines to its last 256 calls),
+    // each round's subagents answering in reverse.
+    let mut lines = Vec::new();
+    for round in 0..N / 200 {
+        for i in round * 200..(round + 1) * 200 {
+            lines.push(format!(
+                r#"{{"type":"assistant","message":{{"role":"assistant","content":[{{"type":"tool_use","id":"toolu_{i}","name":"Task","input":{{"subagent_type":"t{i}","description":"d"}}}}]}}}}"#
+            ));
+        }
+        for i in (round * 200..(round + 1) * 200).rev() {
+            lines.push(format!(
+                r#"{{"type":"assistant","parent_tool_use_id":"toolu_{i}","message":{{"role":"assistant","content":[{{"type":"tool_use","id":"inner_{i}","name":"Bash","input":{{"command":"ls"}}}}]}}}}"#
+            ));
+        }
+    }
+    // The seq of each call.
+    let seq_of = |i: usize| (i / 200 * 400 + i % 200 + 1) as u64;
+    let log = lines.join("\n");
+    let check = |s: &Summary| {
+        assert_eq!(s.by_subagent.len(), N);
+        for (i, a) in s.by_subagent.iter().enumerate() {
+            assert_eq!(a.parent, seq_of(i), "{a:?}");
+            assert_eq!(a.agent_type.as_deref(), Some(format!("t{i}").as_str()));
+            assert_eq!(a.tool_calls, 1, "{a:?}");
+        }
+    };
+    let whole = summarize_lines(&lines.iter().map(String::as_str).collect::<Vec<_>>());
+    check(&whole);
+    // The same, with the fold carried through serde after the calls and half the subagents.
+    let steps = steps(log.as_bytes());
+    let mut fold = SummaryFold::new();
+    for (k, (ev, env)) in steps.iter().enumerate() {
+        if k == N + 100 {
+            fold = serde_json::from_str(&serde_json::to_string(&fold).unwrap()).unwrap();
+        }
+        fold.add(ev, env);
+    }
+    check(&fold.summary());
+    assert_eq!(fold.summary(), whole);
+}

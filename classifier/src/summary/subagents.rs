@@ -6,6 +6,11 @@
 //! difference of the totals before and after it. A subagent's entry is made at its call
 //! (with the call's agent type and description), or at its first envelope when the call was
 //! not seen.
+//!
+//! The entries are found through an [`Index`] (by the call's seq, by its tool-use id), so a
+//! log with thousands of subagents folds as fast as one with a few.
+
+use std::collections::HashMap;
 
 use crate::field::Field;
 use serde_json::Value;
@@ -31,46 +36,102 @@ impl Totals {
     }
 }
 
-/// After `env` (holding `event`) was folded into `s`, whose totals were `before`: a
-/// subagent's call gets its entry; a subagent's envelope is counted under its parent.
-pub(super) fn add(s: &mut Summary, before: Totals, event: &LiveEvent, env: &TermEnvelope) {
+/// Where each entry of a summary's `by_subagent` is: by its call's seq (`parent`), and by its
+/// call's tool-use id (the first entry of each). Kept beside the summary by the fold, not
+/// carried with it: [`Index::sync`] rebuilds it for a summary it did not see grow.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Index {
+    by_parent: HashMap<u64, usize>,
+    by_call: HashMap<String, usize>,
+    /// The number of entries indexed.
+    len: usize,
+}
+
+/// Derived data: folds are equal by what they carry, whatever their indexes.
+impl PartialEq for Index {
+    fn eq(&self, _: &Index) -> bool {
+        true
+    }
+}
+
+impl Index {
+    /// Made again from `s` when it has entries this index has not seen (a fold carried
+    /// elsewhere and read back).
+    fn sync(&mut self, s: &Summary) {
+        if self.len == s.by_subagent.len() {
+            return;
+        }
+        *self = Index::default();
+        for i in 0..s.by_subagent.len() {
+            self.note(s, i);
+        }
+    }
+
+    /// Indexes entry `i` of `s`, just pushed.
+    fn note(&mut self, s: &Summary, i: usize) {
+        let a = &s.by_subagent[i];
+        self.by_parent.entry(a.parent).or_insert(i);
+        if let Some(id) = &a.call_id {
+            self.by_call.entry(id.clone()).or_insert(i);
+        }
+        self.len = s.by_subagent.len();
+    }
+
+    /// Pushes `entry` onto `s` and indexes it; its index.
+    fn push(&mut self, s: &mut Summary, entry: SubagentSummary) -> usize {
+        s.by_subagent.push(entry);
+        let i = s.by_subagent.len() - 1;
+        self.note(s, i);
+        i
+    }
+}
+
+/// After `env` (holding `event`) was folded into `s`, whose totals were `before` (taken when
+/// `env` has a parent): a subagent's call gets its entry; a subagent's envelope is counted
+/// under its parent.
+pub(super) fn add(
+    s: &mut Summary,
+    index: &mut Index,
+    before: Option<Totals>,
+    event: &LiveEvent,
+    env: &TermEnvelope,
+) {
+    index.sync(s);
     if let Some(seq) = env.seq
         && let Some((agent_type, description, call_id)) = call(event)
-        && !s.by_subagent.iter().any(|a| a.parent == seq)
+        && !index.by_parent.contains_key(&seq)
     {
-        s.by_subagent.push(SubagentSummary {
+        let entry = SubagentSummary {
             parent: seq,
             agent_type,
             description,
             call_id,
             ..SubagentSummary::default()
-        });
+        };
+        index.push(s, entry);
     }
     if !s.by_subagent.is_empty() {
         ends(event, |id, end| {
-            if let Some(a) = s
-                .by_subagent
-                .iter_mut()
-                .find(|a| a.call_id.as_deref() == Some(id))
-            {
-                a.ended = Some(end);
+            if let Some(&i) = index.by_call.get(id) {
+                s.by_subagent[i].ended = Some(end);
             }
         });
     }
-    let Some(parent) = env.parent else {
+    let (Some(parent), Some(before)) = (env.parent, before) else {
         return;
     };
     let after = Totals::of(s);
-    let entry = match s.by_subagent.iter().position(|a| a.parent == parent) {
-        Some(i) => &mut s.by_subagent[i],
+    let i = match index.by_parent.get(&parent) {
+        Some(&i) => i,
         None => {
-            s.by_subagent.push(SubagentSummary {
+            let entry = SubagentSummary {
                 parent,
                 ..SubagentSummary::default()
-            });
-            s.by_subagent.last_mut().expect("just pushed")
+            };
+            index.push(s, entry)
         }
     };
+    let entry = &mut s.by_subagent[i];
     entry.tool_calls += after.calls.saturating_sub(before.calls);
     entry.tool_errors += after.tool_errors.saturating_sub(before.tool_errors);
     entry.errors += env.msgs.iter().filter(|m| m.level == Level::Error).count() as u64;
