@@ -152,6 +152,16 @@ impl LogClassifier {
         self.fold.as_ref().map(|f| f.summary_head(files))
     }
 
+    /// The summary so far as [`SummaryFold::summary_changes`] makes it: the subagents whose
+    /// end changed since `sent` was brought up to date; `None` if made without one.
+    pub fn summary_changes(
+        &self,
+        files: usize,
+        sent: &mut Vec<Option<crate::SubagentEnd>>,
+    ) -> Option<Summary> {
+        self.fold.as_ref().map(|f| f.summary_changes(files, sent))
+    }
+
     /// Physical lines seen so far, blank ones included.
     pub fn lines_seen(&self) -> u64 {
         self.reader.lines_seen()

@@ -439,3 +439,47 @@ fn thousands_of_subagents_each_get_their_own_share() {
     check(&fold.summary());
     assert_eq!(fold.summary(), whole);
 }
+
+/// Issue 24: `summary_changes` lists only the subagents whose end changed since the ends it
+/// was given, and is otherwise `summary_head`.
+#[test]
+fn summary_changes_lists_the_subagents_whose_end_changed() {
+    let call = |id: &str| {
+        format!(
+            r#"{{"type":"assistant","message":{{"role":"assistant","content":[{{"type":"tool_use","id":"{id}","name":"Task","input":{{"subagent_type":"x","description":"d"}}}}]}}}}"#
+        )
+    };
+    let result = |id: &str| {
+        format!(
+            r#"{{"type":"user","message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"{id}","content":"done"}}]}}}}"#
+        )
+    };
+    let mut log = LogClassifier::new().with_summary();
+    let mut sent = Vec::new();
+    let parents = |s: &Summary| s.by_subagent.iter().map(|a| a.parent).collect::<Vec<_>>();
+    let mut feed = |line: String| log.feed(format!("{line}\n").as_bytes(), |_| {});
+    feed(call("A"));
+    feed(call("B"));
+    feed(result("B"));
+    let s = log.summary_changes(20, &mut sent).unwrap();
+    assert_eq!(parents(&s), [2], "only B ended");
+    assert_eq!(
+        Summary {
+            by_subagent: Vec::new(),
+            ..log.summary_head(20).unwrap()
+        },
+        Summary {
+            by_subagent: Vec::new(),
+            ..s
+        }
+    );
+    assert_eq!(
+        parents(&log.summary_changes(20, &mut sent).unwrap()),
+        [] as [u64; 0]
+    );
+    let mut feed = |line: String| log.feed(format!("{line}\n").as_bytes(), |_| {});
+    feed(call("C"));
+    feed(result("A"));
+    assert_eq!(parents(&log.summary_changes(20, &mut sent).unwrap()), [1]);
+    assert_eq!(parents(&log.summary_head(20).unwrap()), [1, 2, 4]);
+}

@@ -127,10 +127,16 @@ impl LogFile {
                 phases,
             } => {
                 let t0 = now_ms();
-                if let Some(v) = summary.as_deref().and_then(SummaryView::parse)
-                    && self.summary.with_untracked(|old| old.as_ref() != Some(&v))
-                {
-                    self.summary.set(Some(v));
+                // A chunk's summary but the last's lists only the subagents whose end changed.
+                if let Some(v) = summary.as_deref().and_then(SummaryView::parse) {
+                    let v = if done {
+                        v
+                    } else {
+                        self.summary.with_untracked(|old| v.after(old.as_ref()))
+                    };
+                    if self.summary.with_untracked(|old| old.as_ref() != Some(&v)) {
+                        self.summary.set(Some(v));
+                    }
                 }
                 let any = !envs.is_empty();
                 let t1 = now_ms();

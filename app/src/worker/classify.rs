@@ -127,6 +127,16 @@ impl Classifier {
         self.log.summary_head(files).unwrap_or_default()
     }
 
+    /// [`Classifier::summary`] with only the subagents whose end is not the one in `sent`,
+    /// which it brings up to date ([`classifier::SummaryFold::summary_changes`]).
+    pub fn summary_changes(
+        &self,
+        files: usize,
+        sent: &mut Vec<Option<classifier::SubagentEnd>>,
+    ) -> Summary {
+        self.log.summary_changes(files, sent).unwrap_or_default()
+    }
+
     /// Classifies one chunk.
     pub fn push(&mut self, chunk: &[u8]) -> Vec<TermEnvelope> {
         self.push_every(chunk, CHECKPOINT_BYTES)

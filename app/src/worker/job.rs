@@ -74,6 +74,9 @@ pub struct Job {
     done: bool,
     /// Milliseconds per phase ([`PHASES`]).
     phases: [f64; PHASES.len()],
+    /// Each subagent's end as the page was last told it (a chunk's summary lists only the
+    /// subagents whose end changed: issue 24).
+    ends_sent: Vec<Option<classifier::SubagentEnd>>,
     /// Called when a read ahead comes (the worker schedules a step).
     on_read: Rc<dyn Fn()>,
 }
@@ -110,6 +113,7 @@ impl Job {
             parts: parts.into(),
             done: false,
             phases: [0.0; PHASES.len()],
+            ends_sent: Vec::new(),
             on_read,
         };
         job.read_ahead(0.0);
@@ -222,12 +226,16 @@ impl Job {
         let rows = Uint8Array::from(buf.as_slice());
         drop(buf);
         lap(j, 3);
-        // Every chunk's summary lists the first files only (a log that changed 66,000 files
+        // Every chunk's summary lists the first files only, and the subagents whose end
+        // changed since the last chunk's (a log that changed 66,000 files in 6,600 subagents
         // would otherwise send all of them with every chunk: issue 24); the last chunk's lists
         // them all, once.
-        let files = if j.done { usize::MAX } else { SUMMARY_FILES };
-        let summary =
-            serde_json::to_string(&j.c.summary(files)).unwrap_or_else(|_| "{}".to_owned());
+        let summary = if j.done {
+            j.c.summary(usize::MAX)
+        } else {
+            j.c.summary_changes(SUMMARY_FILES, &mut j.ends_sent)
+        };
+        let summary = serde_json::to_string(&summary).unwrap_or_else(|_| "{}".to_owned());
         lap(j, 4);
         let msg = FromWorker::Rows(Rows {
             job: j.id,

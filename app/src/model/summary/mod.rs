@@ -221,6 +221,30 @@ impl SummaryView {
         }
     }
 
+    /// This view of a summary that lists only the subagents whose end changed (a chunk's but
+    /// the last, from the worker: issue 24), with the ends `before` knew of the others.
+    pub fn after(mut self, before: Option<&SummaryView>) -> SummaryView {
+        let Some(before) = before.filter(|b| !b.subagent_ends.is_empty()) else {
+            return self;
+        };
+        let changed: std::collections::HashMap<u64, End> =
+            self.subagent_ends.iter().copied().collect();
+        let mut ends: Vec<(u64, End)> = before
+            .subagent_ends
+            .iter()
+            .map(|&(seq, end)| (seq, changed.get(&seq).copied().unwrap_or(end)))
+            .collect();
+        let known: std::collections::HashSet<u64> = ends.iter().map(|(s, _)| *s).collect();
+        ends.extend(
+            self.subagent_ends
+                .iter()
+                .copied()
+                .filter(|(s, _)| !known.contains(s)),
+        );
+        self.subagent_ends = ends;
+        self
+    }
+
     /// The model of the summary JSON the worker or the server sent; `None` if it is not one.
     pub fn parse(json: &str) -> Option<SummaryView> {
         serde_json::from_str::<Summary>(json)

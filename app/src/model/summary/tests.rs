@@ -239,3 +239,32 @@ fn files_listed_are_the_first_few_and_a_count_of_the_rest() {
     let few = view(3, 0);
     assert_eq!(few.files_listed(false), (&few.files[..], 0));
 }
+
+/// Issue 24: a chunk's summary lists only the subagents whose end changed; the view keeps the
+/// ends the chunks before told, in their order, with the changed ones replaced and new ones
+/// after.
+#[test]
+fn a_chunks_subagent_ends_add_to_those_before() {
+    let view = |ends: &[(u64, End)]| SummaryView {
+        subagent_ends: ends.to_vec(),
+        ..SummaryView::of(&Summary::default())
+    };
+    let before = view(&[(1, End::Ok), (5, End::Failed)]);
+    let after = view(&[(5, End::Ok), (9, End::Interrupted)]).after(Some(&before));
+    assert_eq!(
+        after.subagent_ends,
+        vec![(1, End::Ok), (5, End::Ok), (9, End::Interrupted)]
+    );
+    assert_eq!(
+        view(&[]).after(Some(&before)).subagent_ends,
+        before.subagent_ends
+    );
+    assert_eq!(
+        view(&[(2, End::Ok)]).after(None).subagent_ends,
+        vec![(2, End::Ok)]
+    );
+    assert_eq!(
+        view(&[(2, End::Ok)]).after(Some(&view(&[]))).subagent_ends,
+        vec![(2, End::Ok)]
+    );
+}
