@@ -77,6 +77,13 @@ impl ClassifyCtx {
         ClassifyCtx::default()
     }
 
+    /// What the lines classified so far tell the lean parse of the next ([`crate::lean`]).
+    pub(crate) fn lean_hints(&self) -> crate::lean::Hints {
+        crate::lean::Hints {
+            gemini_history_seen: self.gemini.history_seen(),
+        }
+    }
+
     /// Remembers that tool call `id` called `name` (within [`MAX_PENDING_TOOLS`],
     /// [`MAX_TOOL_KEY_BYTES`] and [`MAX_CTX_BYTES`]).
     pub fn record_tool_use(&mut self, id: &str, name: &str) {

@@ -57,21 +57,13 @@ pub(crate) const QUIET_TYPES: &[&str] = &[
     "agent-color",
 ];
 
-/// What the lines before tell a lean parse (see [`parse`]).
+/// What the lines before tell a lean parse (see [`parse`]); the context a line is classified in
+/// makes it (`ClassifyCtx::lean_hints`).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Hints {
     /// A Gemini recording's message was shown: a `$set` history's rows are decided
     /// ([`crate::gemini::lean`]).
     pub(crate) gemini_history_seen: bool,
-}
-
-impl Hints {
-    /// What `ctx`, the context the line is classified in, tells.
-    pub(crate) fn of(ctx: &crate::ClassifyCtx) -> Hints {
-        Hints {
-            gemini_history_seen: crate::gemini::lean::history_seen(ctx),
-        }
-    }
 }
 
 /// The value of `line` (one JSON object) without the fields no row reads; `None` when only the

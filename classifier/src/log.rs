@@ -181,7 +181,7 @@ fn step(
     ctx: &mut ClassifyCtx,
     fold: &mut Option<SummaryFold>,
 ) -> TermEnvelope {
-    let event = line_event_lean(line, crate::lean::Hints::of(ctx));
+    let event = line_event_lean(line, ctx.lean_hints());
     let env = classify_log_event_at(&event, ctx, base + line.number);
     if let Some(fold) = fold {
         fold.add(&event.event, &env);

@@ -5,7 +5,7 @@
 //!
 //! A `$set`'s `messages` are read by the rows only while no message was shown yet
 //! ([`record`](super::record)), and by the summary only for the model's messages (their
-//! tokens and calls, once per id). So once a message was shown ([`history_seen`]), a history's
+//! tokens and calls, once per id). So once a message was shown (`State::history_seen`), a history's
 //! other messages keep only their `id` and `type`. The equivalence test (`tests/lean.rs`)
 //! holds the rows and summary of every fixture to the whole parse's.
 
@@ -75,10 +75,4 @@ impl Shape for Of {
             Of::Display | Of::Set(_) => None,
         }
     }
-}
-
-/// Whether a `$set` line's history is past deciding rows: a message of the recording was
-/// shown (`record`'s test for reading a history).
-pub(crate) fn history_seen(ctx: &crate::ClassifyCtx) -> bool {
-    ctx.gemini.seen.any
 }

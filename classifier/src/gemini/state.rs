@@ -46,6 +46,12 @@ fn is_zero(n: &u64) -> bool {
 }
 
 impl State {
+    /// Whether a recording's `$set` history is past deciding rows: a message of the recording
+    /// was shown ([`record`](super::record) reads a history only before; [`lean`](super::lean)).
+    pub(crate) fn history_seen(&self) -> bool {
+        self.seen.any
+    }
+
     /// Nothing remembered (so a context without Gemini lines serialises as before).
     pub(crate) fn is_empty(&self) -> bool {
         *self == State::default()
