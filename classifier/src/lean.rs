@@ -99,8 +99,8 @@ enum Keep {
     /// A Codex rollout line: `type`, `timestamp`, `kind`, `subtype` and its `payload`, itself
     /// lean ([`crate::codex::lean`]).
     Rollout,
-    /// A Gemini recording's model message (`type` `gemini`): every field, its `toolCalls`
-    /// lean ([`crate::gemini::lean`]).
+    /// A Gemini recording's model message (`type` `gemini`): every field, its `toolCalls`,
+    /// `tokens` and `thoughts` lean ([`crate::gemini::lean`]).
     Gemini,
 }
 
@@ -186,9 +186,9 @@ impl<'de> Visitor<'de> for Top {
                 (Keep::Rollout, "payload", Some(Value::String(line))) => {
                     access.next_value_seed(crate::codex::lean::payload(line))?
                 }
-                (Keep::Gemini, "toolCalls", _) => {
+                (Keep::Gemini, k, _) if let Some(seed) = crate::gemini::lean::message_field(k) => {
                     gemini = true;
-                    access.next_value_seed(crate::gemini::lean::calls())?
+                    access.next_value_seed(seed)?
                 }
                 (_, "$set", _) => {
                     gemini = true;

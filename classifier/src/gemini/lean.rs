@@ -1,7 +1,9 @@
 //! The lean parse of a Gemini chat recording's lines ([`crate::lean`]): a model message's tool
-//! calls without what no row or summary reads (their `description`, `displayName`, and of a
-//! `resultDisplay` all but its `fileDiff`: a file's whole old and new contents), and a `$set`
-//! update's message history without the messages whose rows were already decided.
+//! calls without what no row or summary reads (their `description`, `displayName`, of a
+//! `resultDisplay` all but its `fileDiff` — a file's whole old and new contents —, of a
+//! `result` all but the function's `response`), its `tokens` and `thoughts` without their
+//! unread counts and times, and a `$set` update's message history without the messages whose
+//! rows were already decided.
 //!
 //! A `$set`'s `messages` are read by the rows only while no message was shown yet
 //! ([`record`](super::record)), and by the summary only for the model's messages (their
@@ -18,6 +20,15 @@ pub(crate) enum Of {
     Calls,
     /// A tool call's `resultDisplay`: a string, or a map of which only `fileDiff` is read.
     Display,
+    /// A tool call's `result`, or one of its parts: only the `response` of a
+    /// `functionResponse` is read.
+    Results,
+    /// A `functionResponse` in a tool call's `result`.
+    Response,
+    /// A model message's `tokens`: the counts the summary adds.
+    Tokens,
+    /// A model message's `thoughts`, or one of them: its subject and description.
+    Thoughts,
     /// A `$set` update's value; `true` once a message was shown.
     Set(bool),
     /// A `$set` update's `messages`, or one of them.
@@ -40,9 +51,10 @@ pub(crate) fn set(seen: bool) -> Lean<Of> {
     Lean(Of::Set(seen))
 }
 
-/// A model message's `toolCalls`, read lean.
-pub(crate) fn calls() -> Lean<Of> {
-    Lean(Of::Calls)
+/// Field `key` of a model message read lean (its `toolCalls`, `tokens`, `thoughts`), or `None`
+/// when it is read whole.
+pub(crate) fn message_field(key: &str) -> Option<Lean<Of>> {
+    Of::Message(false).field(Some("gemini"), key).map(Lean)
 }
 
 impl Shape for Of {
@@ -50,6 +62,10 @@ impl Shape for Of {
         match self {
             Of::Calls => CALL_KEYS.contains(&key),
             Of::Display => key == "fileDiff",
+            Of::Results => key == "functionResponse",
+            Of::Response => key == "response",
+            Of::Tokens => matches!(key, "input" | "output" | "cached" | "thoughts"),
+            Of::Thoughts => matches!(key, "subject" | "description"),
             Of::Set(_) => true,
             // Only the model's messages count once the history's rows are decided.
             Of::Message(true) => match ty {
@@ -63,6 +79,10 @@ impl Shape for Of {
     fn field(self, ty: Option<&str>, key: &str) -> Option<Of> {
         match (self, ty, key) {
             (Of::Calls, _, "resultDisplay") => Some(Of::Display),
+            (Of::Calls, _, "result") => Some(Of::Results),
+            (Of::Results, _, "functionResponse") => Some(Of::Response),
+            (Of::Message(_), Some("gemini"), "tokens") => Some(Of::Tokens),
+            (Of::Message(_), Some("gemini"), "thoughts") => Some(Of::Thoughts),
             (Of::Set(seen), _, "messages") => Some(Of::Message(seen)),
             (Of::Message(_), Some("gemini"), "toolCalls") => Some(Of::Calls),
             _ => None,
@@ -71,8 +91,8 @@ impl Shape for Of {
 
     fn element(self) -> Option<Of> {
         match self {
-            Of::Calls | Of::Message(_) => Some(self),
-            Of::Display | Of::Set(_) => None,
+            Of::Calls | Of::Message(_) | Of::Results | Of::Thoughts => Some(self),
+            Of::Display | Of::Set(_) | Of::Response | Of::Tokens => None,
         }
     }
 }
