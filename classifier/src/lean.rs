@@ -15,9 +15,13 @@
 //! at all (its error row's wording comes from the whole parse), has a hyperhive `kind`, says
 //! its `type` twice, is a `user` or `assistant` line without a `message` (another agent's), is a
 //! Codex rollout line whose `payload` is no object (a Codex rollout line's payload is itself
-//! read lean: `crate::codex::lean`), or
-//! is a task event (`subtype` `task_started`/`task_notification`, a row of
-//! its fields whatever its type) — it answers `None` and the caller parses the whole line.
+//! read lean: `crate::codex::lean`), has Gemini fields read lean (`crate::gemini::lean`: a
+//! model message's calls, tokens and thoughts, a `$set` history) but is not Gemini's, or is a
+//! task event (`subtype` `task_started`/`task_notification`, a row of its fields whatever its
+//! type) — it answers `None` and the caller parses the whole line.
+//!
+//! Nested fields are read lean by shape ([`shaped`]); the lines before may tell what a line's
+//! rows will not read ([`Hints`], from the classifying context).
 
 pub(crate) mod checked;
 pub(crate) mod shaped;
