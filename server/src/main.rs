@@ -9,7 +9,10 @@ use hiveterm::serve::{RunArgs, ServeArgs};
 
 /// Every string of every line a log's classifier reads is allocated and freed: mimalloc does it
 /// in far fewer instructions than glibc's malloc (issues 20 and 24: `hiveterm classify` within
-/// its floor on every shape of log; docs/BENCHMARKS.md).
+/// its floor on every shape of log; docs/BENCHMARKS.md). It is built without transparent huge
+/// pages (`no_thp`): a batch command that allocates and frees a line at a time takes fresh
+/// 64 KiB pages as it goes, and a huge page has the kernel clear 2 MiB for each of them (3–7 %
+/// of `hiveterm classify`'s CPU time, measured interleaved on the six benchmark logs).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
