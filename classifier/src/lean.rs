@@ -179,6 +179,8 @@ impl<'de> Visitor<'de> for Top {
         let (mut typed, mut skipped, mut whole) = (false, false, false);
         // A Gemini field was read lean: the line must be Gemini's.
         let mut gemini = false;
+        // A `message` was read lean: the line must be a `user` or `assistant` line.
+        let mut message = false;
         while let Some(key) = access.next_key::<Key<'de>>()? {
             let key = key.0;
             if !keep.keeps(&key) {
@@ -193,6 +195,13 @@ impl<'de> Visitor<'de> for Top {
                 (Keep::Gemini, k, _) if let Some(seed) = crate::gemini::lean::message_field(k) => {
                     gemini = true;
                     access.next_value_seed(seed)?
+                }
+                (Keep::Message, "message", _) | (Keep::All, "message", None)
+                    if !map.has("kind") =>
+                {
+                    let value = access.next_value_seed(crate::stream::lean::message())?;
+                    message |= value.is_object();
+                    value
                 }
                 (_, "$set", _) => {
                     gemini = true;
@@ -223,6 +232,8 @@ impl<'de> Visitor<'de> for Top {
         whole |= skipped && keep == Keep::Message && !map.has("message");
         // A rollout line's payload that is no object: the line's row shows all of it.
         whole |= keep == Keep::Rollout && !map.field("payload").is_some_and(Value::is_object);
+        // A message read lean: only right for a `user` or `assistant` line.
+        whole |= message && keep != Keep::Message;
         // Gemini's fields read lean: only right when the line is Gemini's (not Codex's first).
         whole |= gemini && (crate::codex::is_codex(&map) || !crate::gemini::is_gemini(&map));
         // A task event of any type is a row made of its fields.
@@ -310,6 +321,42 @@ mod tests {
             r#"{"timestamp":"t","type":"event_msg","payload":5,"ordinal":1}"#,
             None,
         );
+    }
+
+    #[test]
+    fn a_message_keeps_its_token_counts_and_no_signature() {
+        let lean = |line: &str| parse(line.as_bytes(), Hints::default());
+        let json = |s: &str| serde_json::from_str::<Value>(s).unwrap();
+        // Before the line's type, as a transcript writes it, and after, as stream-json does.
+        for line in [
+            r#"{"message":{"id":"m","usage":{"input_tokens":1,"service_tier":"x","cache_creation":{"a":1},"output_tokens":2},"content":[{"type":"thinking","thinking":"t","signature":"s"},{"type":"redacted_thinking","data":"d"},{"type":"text","text":"hi","signature":"kept"}]},"type":"assistant","uuid":"u"}"#,
+            r#"{"type":"assistant","message":{"id":"m","usage":{"input_tokens":1,"service_tier":"x","cache_creation":{"a":1},"output_tokens":2},"content":[{"type":"thinking","thinking":"t","signature":"s"},{"type":"redacted_thinking","data":"d"},{"type":"text","text":"hi","signature":"kept"}]},"uuid":"u"}"#,
+        ] {
+            let got = lean(line).expect("an assistant line is read lean");
+            assert_eq!(
+                got.field("message"),
+                Some(&json(
+                    r#"{"id":"m","usage":{"input_tokens":1,"output_tokens":2},"content":[{"type":"thinking","thinking":"t"},{"type":"redacted_thinking"},{"type":"text","text":"hi","signature":"kept"}]}"#
+                )),
+                "{line}"
+            );
+            assert_eq!(got.field("type"), Some(&json(r#""assistant""#)));
+        }
+        // A user message's text content is a string.
+        check(
+            r#"{"message":{"role":"user","content":"hi"},"type":"user"}"#,
+            Some(&[]),
+        );
+        // A message read lean on a line that is not a user or assistant line: the whole parse.
+        check(r#"{"message":{"usage":{"x":1}},"type":"system"}"#, None);
+        check(r#"{"message":{"usage":{"x":1}}}"#, None);
+        // A message that is no object, or after the type of another line or a `kind`: whole.
+        check(r#"{"message":"boom","type":"error"}"#, Some(&[]));
+        check(
+            r#"{"type":"system","message":{"usage":{"x":1}}}"#,
+            Some(&[]),
+        );
+        check(r#"{"kind":"note","message":{"usage":{"x":1}}}"#, Some(&[]));
     }
 
     #[test]

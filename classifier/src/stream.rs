@@ -15,6 +15,7 @@
 //! - [`task`]: subagent task events `⌁`
 //! - [`turns`]: where turns start and end
 //! - [`fields`]: reading a field, the row for a field of the wrong shape
+//! - [`lean`]: what of a line's `message` the lean parse keeps
 
 use crate::field::Field;
 use serde_json::{Map, Value};
@@ -26,6 +27,7 @@ use crate::text::{preview, truncate_chars};
 
 mod assistant;
 mod fields;
+pub(crate) mod lean;
 mod system;
 mod task;
 mod turns;
