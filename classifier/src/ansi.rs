@@ -49,21 +49,34 @@ pub(crate) fn strips_at(b: &[u8], i: usize) -> bool {
     }
 }
 
+/// Whether no byte of the eight in `w` (little-endian) can start something [`strip`] removes:
+/// no C0 control but `\n` and `\t`, no DEL, no 0xC2 (the first byte of a C1 control, and of
+/// other characters: those are looked at one by one).
+fn plain_word(w: u64) -> bool {
+    use crate::text::{bytes_below_space, bytes_eq};
+    let odd = (bytes_below_space(w) & !bytes_eq(w, b'\n') & !bytes_eq(w, b'\t'))
+        | bytes_eq(w, 0x7f)
+        | bytes_eq(w, 0xc2);
+    odd == 0
+}
+
 /// `s` without escape sequences or control characters other than `\n` and `\t`, with
 /// carriage returns applied as overwrites (see the module doc).
 pub(crate) fn strip(s: &str) -> String {
-    run(s, None)
+    run(s, None, true)
 }
 
 /// [`strip`], and for each byte of the result the index in `s` of the byte it is (the
 /// redactor reads what a reader sees and maps what it finds back to the original).
 pub(crate) fn strip_mapped(s: &str) -> (String, Vec<u32>) {
     let mut map = Vec::with_capacity(s.len());
-    let out = run(s, Some(&mut map));
+    let out = run(s, Some(&mut map), true);
     (out, map)
 }
 
-fn run(s: &str, map: Option<&mut Vec<u32>>) -> String {
+/// The scan of [`strip`]; `runs`: plain text copied a run at a time (`false` only in tests:
+/// a character at a time, the reference the runs are held to).
+fn run(s: &str, map: Option<&mut Vec<u32>>, runs: bool) -> String {
     let mut st = Stripper {
         out: String::with_capacity(s.len()),
         line_start: 0,
@@ -74,7 +87,7 @@ fn run(s: &str, map: Option<&mut Vec<u32>>) -> String {
     };
     let mut state = State::Text;
     loop {
-        if state == State::Text {
+        if runs && state == State::Text {
             st.copy_plain();
         }
         let Some(c) = st.next_char() else {
@@ -139,19 +152,38 @@ impl Stripper<'_> {
         self.s[self.next..].chars().next()
     }
 
-    /// In plain text: the run of printable ASCII (and tabs) ahead kept at once, as reading
-    /// it a character at a time would.
+    /// In plain text: the run ahead that is kept as it is — every character but a control
+    /// other than `\n` and `\t` (C0, DEL, C1) — copied at once, as reading it a character at a
+    /// time would (a `\n` in it starts a line for `\r`). Eight bytes at a time while none of
+    /// them can start a control.
     fn copy_plain(&mut self) {
         let b = &self.s.as_bytes()[self.next..];
-        let n = b
-            .iter()
-            .position(|&c| !((0x20..0x7f).contains(&c) || c == b'\t'))
-            .unwrap_or(b.len());
+        let mut n = 0;
+        loop {
+            while let Some(word) = b.get(n..n + 8) {
+                if !plain_word(u64::from_le_bytes(word.try_into().expect("eight bytes"))) {
+                    break;
+                }
+                n += 8;
+            }
+            // Byte by byte through the word that may hold a control (or the last bytes).
+            let end = (n + 8).min(b.len());
+            while n < end && !strips_at(b, n) {
+                n += 1;
+            }
+            if n < end || n == b.len() {
+                break;
+            }
+        }
         if n == 0 {
             return;
         }
         let from = self.next;
-        self.out.push_str(&self.s[from..from + n]);
+        let run = &self.s[from..from + n];
+        if let Some(last) = memchr::memrchr(b'\n', run.as_bytes()) {
+            self.line_start = self.out.len() + last + 1;
+        }
+        self.out.push_str(run);
         if let Some(map) = self.map.as_deref_mut() {
             map.extend(from as u32..(from + n) as u32);
         }
@@ -238,6 +270,50 @@ mod tests {
             input != expect,
             "needs_strip({input:?})"
         );
+    }
+
+    /// Plain text copied a run at a time gives what reading it a character at a time gives,
+    /// and maps each byte back to the same place: every piece at every offset of a word.
+    #[test]
+    fn runs_of_plain_text_read_as_one_character_at_a_time() {
+        let pieces = [
+            "\x1b[31m",
+            "\x1b]8;;u\x07",
+            "\0",
+            "\r",
+            "a\r\nb",
+            "\x7f",
+            "\u{85}",
+            "\u{9b}1m",
+            "\u{9c}",
+            "\u{a0}",
+            "©",
+            "\u{c0}",
+            "–",
+            "\t",
+            "\n",
+            "🐝",
+            "\x1b",
+            "x\ry",
+        ];
+        for a in pieces {
+            for b in pieces {
+                for at in 0..18 {
+                    let text = format!(
+                        "{}{a}{}{b}{}",
+                        "x".repeat(at),
+                        "é".repeat(at % 3),
+                        "z".repeat(9)
+                    );
+                    let (mut want_map, mut got_map) = (Vec::new(), Vec::new());
+                    let want = run(&text, Some(&mut want_map), false);
+                    let got = run(&text, Some(&mut got_map), true);
+                    assert_eq!(got, want, "{text:?}");
+                    assert_eq!(got_map, want_map, "{text:?}");
+                    assert_eq!(strip(&text), want, "{text:?}");
+                }
+            }
+        }
     }
 
     #[test]

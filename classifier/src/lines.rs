@@ -81,6 +81,9 @@ pub struct LineReader {
     fed: u64,
     /// Longest line kept whole.
     limit: usize,
+    /// The longest line so far that did not sit in one chunk: the room taken at once for the
+    /// next such line, which is then copied once rather than grown again and again.
+    span_hint: usize,
 }
 
 impl Default for LineReader {
@@ -107,6 +110,7 @@ impl LineReader {
             number: 0,
             fed: 0,
             limit,
+            span_hint: 0,
         }
     }
 
@@ -189,6 +193,12 @@ impl LineReader {
         if !self.over {
             // One byte of slack for a `\r` that the `\n` will show to be a terminator.
             if self.len <= self.limit as u64 + 1 {
+                if self.buf.is_empty() {
+                    // At most 4 MiB ahead: one giant line does not make every later one
+                    // take as much.
+                    let room = self.span_hint.min(4 << 20).min(self.limit + 1);
+                    self.buf.reserve(room.max(piece.len()));
+                }
                 self.buf.extend_from_slice(piece);
                 return;
             }
@@ -216,6 +226,9 @@ impl LineReader {
         let over_blank = std::mem::replace(&mut self.over_blank, true);
         let last_cr = std::mem::replace(&mut self.last_cr, false);
         let mut bytes = std::mem::take(&mut self.buf);
+        if !over {
+            self.span_hint = self.span_hint.max(bytes.len());
+        }
         if over {
             if !over_blank {
                 out(Line {
