@@ -1,6 +1,7 @@
 //! The lean parse of a rollout line's `payload` ([`crate::lean`]): the payload without the
 //! fields no Codex row or summary reads — the system prompt of `session_meta`, the whole of
-//! `world_state`, all but the model of `turn_context`, rate limits, per-response usage,
+//! `world_state`, all but the model of `turn_context`, rate limits, per-response usage and
+//! the totals' `total_tokens`, a usage record's turn and response ids,
 //! encrypted reasoning, the mirrors' copies of messages and reasoning… Most of a rollout's
 //! bytes are those, and a field skipped is checked as JSON but never built.
 //!
@@ -26,7 +27,19 @@ pub(crate) enum Of<'a> {
     /// A map of which only one field is read (`thread_settings`: its `model`; `token_count`'s
     /// `info`: its `total_token_usage`).
     Only(&'a str),
+    /// A token usage (`total_token_usage`, a `token_usage_record`'s turn and thread usage):
+    /// the counts a turn's row and the summary read ([`USAGE_KEYS`]).
+    Usage,
 }
+
+/// The counts of a token usage that are read (`rows::usage_line`, the summary's totals).
+const USAGE_KEYS: &[&str] = &[
+    "input_tokens",
+    "cached_input_tokens",
+    "cache_write_input_tokens",
+    "output_tokens",
+    "reasoning_output_tokens",
+];
 
 /// Whether field `key` of a map that is `of`, whose `type` is `ty` (`None`: not yet seen or
 /// none), is read by a row or the summary.
@@ -35,7 +48,10 @@ fn keeps(of: Of, ty: Option<&str>, key: &str) -> bool {
         (Of::Payload("world_state"), _) => false,
         (Of::Payload("session_meta"), _) => key != "base_instructions",
         (Of::Payload("turn_context"), _) => key == "model",
-        (Of::Payload("token_usage_record"), _) => key != "usage",
+        (Of::Payload("token_usage_record"), _) => matches!(
+            key,
+            "thread_id" | "session_id" | "turn_token_usage" | "thread_token_usage"
+        ),
         (Of::Payload("response_item"), Some("reasoning")) => {
             matches!(key, "summary" | "content" | "id")
         }
@@ -81,6 +97,7 @@ fn keeps(of: Of, ty: Option<&str>, key: &str) -> bool {
             matches!(key, "id" | "changes" | "status" | "stdout" | "stderr")
         }
         (Of::Only(only), _) => key == only,
+        (Of::Usage, _) => USAGE_KEYS.contains(&key),
         _ => true,
     }
 }
@@ -98,6 +115,10 @@ impl Shape for Of<'_> {
             }
             (Of::Payload("event_msg"), Some("token_count"), "info") => {
                 Some(Of::Only("total_token_usage"))
+            }
+            (Of::Only("total_token_usage"), _, "total_token_usage")
+            | (Of::Payload("token_usage_record"), _, "turn_token_usage" | "thread_token_usage") => {
+                Some(Of::Usage)
             }
             _ => None,
         }
