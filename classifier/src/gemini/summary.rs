@@ -12,8 +12,9 @@
 //! - Subagents: `invoke_agent` calls; files changed: `write_file`/`replace` paths.
 //! - No cost: `cost_usd` stays `null`.
 
+use std::collections::{HashSet, VecDeque};
+
 use crate::field::Field;
-use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -71,6 +72,21 @@ pub(crate) struct SummaryPart {
     message_tokens: Tokens,
     /// Hashes of the message and call ids counted, oldest first.
     ids: VecDeque<u64>,
+    /// The same hashes as a set, for [`SummaryPart::first`]: not carried, made again from
+    /// `ids` when they differ (a part read back).
+    #[serde(skip)]
+    seen: Seen,
+}
+
+/// The hashes of `SummaryPart::ids`, found at once rather than by a scan of all of them.
+#[derive(Debug, Clone, Default)]
+struct Seen(HashSet<u64>);
+
+/// Derived data: parts are equal by what they carry, whatever their sets.
+impl PartialEq for Seen {
+    fn eq(&self, _: &Seen) -> bool {
+        true
+    }
 }
 
 impl SummaryPart {
@@ -113,7 +129,7 @@ impl SummaryPart {
                 {
                     for m in msgs
                         .iter()
-                        .filter(|m| m.field("type") == Some(&"gemini".into()))
+                        .filter(|m| m.field("type").and_then(Value::as_str) == Some("gemini"))
                     {
                         self.message(m, summary, files);
                     }
@@ -150,7 +166,11 @@ impl SummaryPart {
             let name = c.field("name").and_then(Value::as_str);
             call(name, c.field("args"), summary, files);
             let exit = c
-                .pointer("/result/0/functionResponse/response/output")
+                .field("result")
+                .and_then(|r| r.get(0))
+                .field("functionResponse")
+                .field("response")
+                .field("output")
                 .and_then(Value::as_str)
                 .and_then(super::tools::shell_exit)
                 .filter(|e| *e != 0);
@@ -166,11 +186,16 @@ impl SummaryPart {
             return true;
         }
         let h = digest(id);
-        if self.ids.contains(&h) {
+        if self.seen.0.len() != self.ids.len() {
+            self.seen.0 = self.ids.iter().copied().collect();
+        }
+        if !self.seen.0.insert(h) {
             return false;
         }
-        if self.ids.len() >= MAX_IDS {
-            self.ids.pop_front();
+        if self.ids.len() >= MAX_IDS
+            && let Some(old) = self.ids.pop_front()
+        {
+            self.seen.0.remove(&old);
         }
         self.ids.push_back(h);
         true
@@ -224,5 +249,34 @@ fn model(m: Option<&str>, summary: &mut Summary) {
         && !summary.models.iter().any(|x| x == m)
     {
         summary.models.push(m.to_owned());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Ids are counted once while remembered, the oldest forgotten past [`MAX_IDS`], and a
+    /// part read back (its set of hashes not carried) answers as the part it was.
+    #[test]
+    fn an_id_counts_once_while_remembered_also_read_back() {
+        let id = |k: usize| format!("id-{k}");
+        let mut part = SummaryPart::default();
+        for k in 0..MAX_IDS + 44 {
+            assert!(part.first(&id(k)), "{k} is new");
+        }
+        assert!(part.first(""), "an empty id always counts");
+        let mut back: SummaryPart =
+            serde_json::from_str(&serde_json::to_string(&part).unwrap()).unwrap();
+        assert_eq!(back, part);
+        for p in [&mut part, &mut back] {
+            for k in 44..MAX_IDS + 44 {
+                assert!(!p.first(&id(k)), "{k} is remembered");
+            }
+            // The 44 oldest were forgotten: each counts again (and pushes out another).
+            assert!(p.first(&id(0)));
+            assert!(p.first(&id(44)), "pushed out by 0");
+            assert!(!p.first(&id(MAX_IDS + 43)));
+        }
     }
 }
