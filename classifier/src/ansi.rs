@@ -53,7 +53,7 @@ pub(crate) fn strips_at(b: &[u8], i: usize) -> bool {
 /// no C0 control but `\n` and `\t`, no DEL, no 0xC2 (the first byte of a C1 control, and of
 /// other characters: those are looked at one by one).
 fn plain_word(w: u64) -> bool {
-    use crate::text::{bytes_below_space, bytes_eq};
+    use crate::swar::{bytes_below_space, bytes_eq};
     let odd = (bytes_below_space(w) & !bytes_eq(w, b'\n') & !bytes_eq(w, b'\t'))
         | bytes_eq(w, 0x7f)
         | bytes_eq(w, 0xc2);

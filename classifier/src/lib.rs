@@ -47,6 +47,7 @@ pub mod partial;
 pub mod redact;
 mod stream;
 mod summary;
+mod swar;
 mod text;
 mod time;
 mod tools;

@@ -1,5 +1,7 @@
 //! Small text helpers shared by the classifiers: previews, line counts, cleaning.
 
+use crate::swar::{bytes_below_space, bytes_eq};
+
 /// Cuts `s` to at most `max` characters, adding `…` when anything was cut.
 pub fn truncate_chars(s: &str, max: usize) -> String {
     match s.char_indices().nth(max) {
@@ -84,26 +86,6 @@ pub(crate) struct Found {
     pub strip: bool,
     /// A bidirectional control ([`is_bidi_control`]).
     pub bidi: bool,
-}
-
-pub(crate) const ONES: u64 = 0x0101_0101_0101_0101;
-pub(crate) const HIGH: u64 = 0x8080_8080_8080_8080;
-const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-
-/// The high bit of each byte of `w` that is zero, and no other bit (no carry crosses bytes:
-/// each byte's low seven bits plus 0x7F is at most 0xFE).
-pub(crate) fn zero_bytes(w: u64) -> u64 {
-    !(((w & LOW7) + LOW7) | w) & HIGH
-}
-
-/// The high bit of each byte of `w` equal to `c`.
-pub(crate) fn bytes_eq(w: u64, c: u8) -> u64 {
-    zero_bytes(w ^ (ONES * u64::from(c)))
-}
-
-/// The high bit of each byte of `w` below 0x20.
-pub(crate) fn bytes_below_space(w: u64) -> u64 {
-    !(((w & LOW7) + ONES * 0x60) | w) & HIGH
 }
 
 /// Whether the byte at `i` of `b` starts a [`is_bidi_control`] character: all are

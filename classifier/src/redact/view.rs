@@ -7,7 +7,7 @@
 
 use memchr::memchr_iter;
 
-use crate::text::{HIGH, bytes_below_space, bytes_eq};
+use crate::swar::{HIGH, bytes_below_space, bytes_eq};
 
 /// A text as read, each of its bytes mapped to the bytes of the original it came from.
 pub(super) struct View {
