@@ -24,3 +24,31 @@ pub(crate) fn bytes_eq(w: u64, c: u8) -> u64 {
 pub(crate) fn bytes_below_space(w: u64) -> u64 {
     !(((w & LOW7) + ONES * 0x60) | w) & HIGH
 }
+
+/// The high bit of each byte of `w` that may start what `ansi::strip` removes: a C0 control
+/// but `\n` and `\t`, DEL, or 0xC2 (the first byte of a C1 control, and of other characters,
+/// which the caller looks at byte by byte with `ansi::strips_at`).
+pub(crate) fn maybe_control(w: u64) -> u64 {
+    (bytes_below_space(w) & !bytes_eq(w, b'\n') & !bytes_eq(w, b'\t'))
+        | bytes_eq(w, 0x7f)
+        | bytes_eq(w, 0xc2)
+}
+
+/// Texts that put `a` and then `b` at every offset of an eight-byte word, so that a scan
+/// eight bytes at a time meets each piece inside a word and straddling two; `fill` goes
+/// between them (one to two copies, or none).
+#[cfg(test)]
+pub(crate) fn at_every_offset<'a>(
+    a: &'a str,
+    b: &'a str,
+    fill: &'a str,
+) -> impl Iterator<Item = String> + 'a {
+    (0..20).map(move |at| {
+        format!(
+            "{}{a}{}{b}{}",
+            "x".repeat(at),
+            fill.repeat(at % 3),
+            "z".repeat(9)
+        )
+    })
+}

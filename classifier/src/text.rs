@@ -1,6 +1,6 @@
 //! Small text helpers shared by the classifiers: previews, line counts, cleaning.
 
-use crate::swar::{bytes_below_space, bytes_eq};
+use crate::swar::{bytes_eq, maybe_control};
 
 /// Cuts `s` to at most `max` characters, adding `…` when anything was cut.
 pub fn truncate_chars(s: &str, max: usize) -> String {
@@ -114,10 +114,7 @@ pub(crate) fn scan(s: &str) -> Found {
     let tail = b.len() - words.remainder().len();
     for (k, word) in words.enumerate() {
         let w = u64::from_le_bytes(word.try_into().expect("eight bytes"));
-        let mut odd = (bytes_below_space(w) & !bytes_eq(w, b'\n') & !bytes_eq(w, b'\t'))
-            | bytes_eq(w, 0x7f)
-            | bytes_eq(w, 0xc2)
-            | bytes_eq(w, 0xe2);
+        let mut odd = maybe_control(w) | bytes_eq(w, 0xe2);
         while odd != 0 {
             look(k * 8 + (odd.trailing_zeros() / 8) as usize, &mut found);
             odd &= odd - 1;
@@ -183,13 +180,7 @@ mod tests {
         ];
         for a in pieces {
             for b in pieces {
-                for at in 0..20 {
-                    let text = format!(
-                        "{}{a}{}{b}{}",
-                        "x".repeat(at),
-                        "y".repeat(at % 3),
-                        "z".repeat(9)
-                    );
+                for text in crate::swar::at_every_offset(a, b, "y") {
                     let bytes = text.as_bytes();
                     let strip = (0..bytes.len()).any(|i| crate::ansi::strips_at(bytes, i));
                     let bidi = text.chars().any(is_bidi_control);

@@ -7,7 +7,7 @@
 
 use memchr::memchr_iter;
 
-use crate::swar::{HIGH, bytes_below_space, bytes_eq};
+use crate::swar::{HIGH, bytes_eq, maybe_control};
 
 /// A text as read, each of its bytes mapped to the bytes of the original it came from.
 pub(super) struct View {
@@ -78,10 +78,7 @@ fn needs_view(b: &[u8]) -> bool {
     let tail = b.len() - words.remainder().len();
     for (n, word) in words.enumerate() {
         let w = u64::from_le_bytes(word.try_into().unwrap_or_default());
-        let odd = (w & HIGH)
-            | (bytes_below_space(w) & !bytes_eq(w, b'\n') & !bytes_eq(w, b'\t'))
-            | bytes_eq(w, 0x7f)
-            | bytes_eq(w, b'\\');
+        let odd = (w & HIGH) | maybe_control(w) | bytes_eq(w, b'\\');
         if odd != 0 && (n * 8..n * 8 + 8).any(odd_at) {
             return true;
         }
