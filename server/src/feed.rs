@@ -11,6 +11,9 @@
 //! `crate::store::Store::index_entry` as of now: the latest state) to every subscriber, as
 //! one pre-rendered `event: session` frame. A session is sent at most once per [`EVERY`]: a
 //! change within that time of the last send waits for its end (and goes as the state then).
+//! An entry the same as the last one sent is not sent again: one commit may mark a session
+//! more than once (its writer's publish, then on PostgreSQL its own `NOTIFY` coming back
+//! through `LISTEN`), and only a change is news.
 //!
 //! Subscribers hold a bounded broadcast receiver; one that falls [`CAPACITY`] frames behind
 //! is sent `event: reset` (read the index again) instead of what it missed.
@@ -130,6 +133,13 @@ pub fn session_frame(entry: &serde_json::Value) -> Bytes {
     Bytes::from(out)
 }
 
+fn digest(frame: &[u8]) -> u64 {
+    use std::hash::{DefaultHasher, Hasher};
+    let mut h = DefaultHasher::new();
+    h.write(frame);
+    h.finish()
+}
+
 /// The sending task: until nobody listens (or `until` resolves: the server shuts down), each
 /// marked session's entry, read by `entry_of` (`None`: no such session, nothing sent), at
 /// most once per [`EVERY`].
@@ -142,6 +152,9 @@ pub async fn run<F, Fut>(
     Fut: std::future::Future<Output = Option<serde_json::Value>>,
 {
     let mut sent: HashMap<String, Instant> = HashMap::new();
+    // Each session's last frame sent, as a digest (for as long as the task runs: a new
+    // subscriber reads the index after subscribing, so it has at least that state).
+    let mut last: HashMap<String, u64> = HashMap::new();
     let mut until = std::pin::pin!(until);
     loop {
         let now = Instant::now();
@@ -153,9 +166,15 @@ pub async fn run<F, Fut>(
             let Some(entry) = entry_of(id.clone()).await else {
                 continue;
             };
+            let frame = session_frame(&entry);
+            let digest = digest(&frame);
+            if last.get(&id) == Some(&digest) {
+                continue;
+            }
             // No receivers left is fine: `take_due` ends the task next.
-            let _ = feed.tx.send(session_frame(&entry));
-            sent.insert(id, Instant::now());
+            let _ = feed.tx.send(frame);
+            sent.insert(id.clone(), Instant::now());
+            last.insert(id, digest);
         }
         let wait = next.unwrap_or_else(|| Instant::now() + Duration::from_secs(1));
         tokio::select! {
@@ -166,5 +185,51 @@ pub async fn run<F, Fut>(
                 return;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Regression (CI, stop 31): on PostgreSQL a commit marked its session twice (the
+    /// writer's publish, then its own `NOTIFY` back through `LISTEN`), and when the first
+    /// mark had been sent already the same entry went again 250 ms later.
+    #[tokio::test(start_paused = true)]
+    async fn an_entry_marked_again_unchanged_is_not_sent_again() {
+        let feed = Arc::new(IndexFeed::default());
+        let (mut rx, start) = feed.subscribe();
+        assert!(start);
+        let state = Arc::new(Mutex::new(1));
+        let entry_of = {
+            let state = state.clone();
+            move |id: String| {
+                let n = *state.lock().unwrap();
+                async move { Some(serde_json::json!({"id": id, "n": n})) }
+            }
+        };
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let task = tokio::spawn(run(feed.clone(), entry_of, async move {
+            let _ = stopped.await;
+        }));
+        let frame = |n: i32| session_frame(&serde_json::json!({"id": "s", "n": n}));
+        feed.changed("s");
+        assert_eq!(rx.recv().await.unwrap(), frame(1));
+        // Marked again with nothing changed, before and after the 250 ms: nothing.
+        feed.changed("s");
+        tokio::time::sleep(EVERY * 2).await;
+        feed.changed("s");
+        tokio::time::sleep(EVERY * 2).await;
+        assert!(rx.try_recv().is_err());
+        // A change goes.
+        *state.lock().unwrap() = 2;
+        feed.changed("s");
+        assert_eq!(rx.recv().await.unwrap(), frame(2));
+        // And back to the first state is a change too.
+        *state.lock().unwrap() = 1;
+        feed.changed("s");
+        assert_eq!(rx.recv().await.unwrap(), frame(1));
+        stop.send(()).unwrap();
+        task.await.unwrap();
     }
 }
