@@ -23,6 +23,7 @@
 //! Nested fields are read lean by shape ([`shaped`]); the lines before may tell what a line's
 //! rows will not read ([`Hints`], from the classifying context).
 
+pub(crate) mod build;
 pub(crate) mod checked;
 pub(crate) mod shaped;
 
@@ -30,8 +31,9 @@ use crate::field::Field;
 use std::fmt;
 
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, Visitor};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
+use self::build::{Entries, Whole};
 use self::checked::{Checked, Key};
 
 /// Line types Claude Code declares that carry nothing a reader needs as a row. (`result`,
@@ -174,7 +176,7 @@ impl<'de> Visitor<'de> for Top {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Option<Value>, A::Error> {
-        let mut map = Map::new();
+        let mut map = Entries::new();
         let mut keep = Keep::All;
         let (mut typed, mut skipped, mut whole) = (false, false, false);
         // A Gemini field was read lean: the line must be Gemini's.
@@ -207,7 +209,7 @@ impl<'de> Visitor<'de> for Top {
                     gemini = true;
                     access.next_value_seed(crate::gemini::lean::set(self.0.gemini_history_seen))?
                 }
-                _ => access.next_value()?,
+                _ => access.next_value_seed(Whole)?,
             };
             match key.as_ref() {
                 // A second `type` could make a skipped field one that is read.
@@ -225,8 +227,9 @@ impl<'de> Visitor<'de> for Top {
                 }
                 _ => {}
             }
-            map.insert(key.into_owned(), value);
+            map.push(key.into_owned(), value);
         }
+        let map = map.into_map();
         // A `user` line without a `message` is not Claude Code's (a Gemini chat record's is
         // `content`): only the whole value can say what it is.
         whole |= skipped && keep == Keep::Message && !map.has("message");

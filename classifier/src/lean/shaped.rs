@@ -1,13 +1,15 @@
 //! A lean parse guided by a [`Shape`]: a JSON value built as a [`Value`], but for its maps'
 //! fields that the shape says no row reads, which are checked ([`Checked`]) and never built.
 //! The rollout payloads of Codex ([`crate::codex::lean`]) and the records of a Gemini chat
-//! recording ([`crate::gemini::lean`]) are read through it. Depends only on [`super::checked`].
+//! recording ([`crate::gemini::lean`]) are read through it. Depends only on [`super::checked`]
+//! and [`super::build`].
 
 use std::fmt;
 
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde_json::{Map, Number, Value};
+use serde_json::{Number, Value};
 
+use super::build::{Entries, Whole};
 use super::checked::{Checked, Key};
 
 /// What a value is, for a lean parse: which fields of its maps are kept, and how their values
@@ -45,7 +47,7 @@ impl<'de, S: Shape> Visitor<'de> for Lean<S> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
-        let mut map = Map::new();
+        let mut map = Entries::new();
         let mut ty: Option<String> = None;
         while let Some(key) = access.next_key::<Key<'de>>()? {
             let key = key.0;
@@ -56,7 +58,7 @@ impl<'de, S: Shape> Visitor<'de> for Lean<S> {
             }
             let value: Value = match self.0.field(ty.as_deref(), &key) {
                 Some(shape) if !is_type => access.next_value_seed(Lean(shape))?,
-                _ => access.next_value()?,
+                _ => access.next_value_seed(Whole)?,
             };
             if is_type {
                 // A second `type` could make a dropped field one that is read: keep the rest.
@@ -65,9 +67,9 @@ impl<'de, S: Shape> Visitor<'de> for Lean<S> {
                     _ => Some(String::new()),
                 };
             }
-            map.insert(key.into_owned(), value);
+            map.push(key.into_owned(), value);
         }
-        Ok(Value::Object(map))
+        Ok(Value::Object(map.into_map()))
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
@@ -79,7 +81,7 @@ impl<'de, S: Shape> Visitor<'de> for Lean<S> {
                 }
             }
             None => {
-                while let Some(v) = seq.next_element::<Value>()? {
+                while let Some(v) = seq.next_element_seed(Whole)? {
                     out.push(v);
                 }
             }
