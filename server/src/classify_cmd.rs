@@ -155,6 +155,7 @@ pub(crate) fn pump(
     mut emit: impl FnMut(TermEnvelope) -> io::Result<()>,
 ) -> Result<(), Failure> {
     let mut buf = vec![0u8; CHUNK];
+    let mut envs = Vec::new();
     let mut result = Ok(());
     // After a write error, later envelopes are dropped and reading stops.
     let mut send = |result: &mut io::Result<()>, env: TermEnvelope| {
@@ -169,7 +170,12 @@ pub(crate) fn pump(
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(Failure::Read(e)),
         };
-        log.feed(&buf[..n], |env| send(&mut result, env));
+        // A read's envelopes are classified, then written, each phase on its own: the
+        // classifier's code and the writer's do not take turns in the instruction cache.
+        log.feed(&buf[..n], |env| envs.push(env));
+        for env in envs.drain(..) {
+            send(&mut result, env);
+        }
         if result.is_err() {
             break;
         }

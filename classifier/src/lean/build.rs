@@ -140,7 +140,9 @@ mod tests {
     /// included), or an error where it has one.
     fn check(text: &str) {
         let mut de = serde_json::Deserializer::from_str(text);
-        let got = Whole.deserialize(&mut de).and_then(|v| de.end().map(|()| v));
+        let got = Whole
+            .deserialize(&mut de)
+            .and_then(|v| de.end().map(|()| v));
         let want = serde_json::from_str::<Value>(text);
         match (got, want) {
             (Ok(got), Ok(want)) => {
@@ -196,7 +198,10 @@ mod tests {
         FREE.with(|free| {
             let free = free.borrow();
             assert!(free.len() <= POOL);
-            assert!(free.iter().all(|l| l.is_empty() && l.capacity() <= KEEP_FIELDS));
+            assert!(
+                free.iter()
+                    .all(|l| l.is_empty() && l.capacity() <= KEEP_FIELDS)
+            );
         });
     }
 }
