@@ -10,7 +10,7 @@
 //! unknown names) is the generic row under its own name.
 
 use crate::field::Field;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use crate::ctx::ClassifyCtx;
 use crate::msg::{BodyFormat, TermMsg};
@@ -21,7 +21,10 @@ pub(super) fn call_row(name: &str, args: &Value) -> TermMsg {
     let (claude, input) = match name {
         "run_shell_command" => (
             "Bash",
-            json!({"command": a("command"), "run_in_background": a("is_background")}),
+            object([
+                ("command", a("command")),
+                ("run_in_background", a("is_background")),
+            ]),
         ),
         "read_file" => {
             let start = args.field("start_line").and_then(Value::as_u64);
@@ -32,42 +35,62 @@ pub(super) fn call_row(name: &str, args: &Value) -> TermMsg {
             };
             (
                 "Read",
-                json!({"file_path": a("file_path"), "offset": a("start_line"), "limit": limit}),
+                object([
+                    ("file_path", a("file_path")),
+                    ("offset", a("start_line")),
+                    ("limit", limit),
+                ]),
             )
         }
-        "write_file" => ("Write", json!({"file_path": a("file_path")})),
+        "write_file" => ("Write", object([("file_path", a("file_path"))])),
         "replace" => (
             "Edit",
-            json!({"file_path": a("file_path"), "old_string": a("old_string"),
-                   "new_string": a("new_string"), "replace_all": a("allow_multiple")}),
+            object([
+                ("file_path", a("file_path")),
+                ("old_string", a("old_string")),
+                ("new_string", a("new_string")),
+                ("replace_all", a("allow_multiple")),
+            ]),
         ),
         "glob" => (
             "Glob",
-            json!({"pattern": a("pattern"), "path": a("dir_path")}),
+            object([("pattern", a("pattern")), ("path", a("dir_path"))]),
         ),
         "grep_search" | "search_file_content" => (
             "Grep",
-            json!({"pattern": a("pattern"), "path": a("dir_path"), "glob": a("include")}),
+            object([
+                ("pattern", a("pattern")),
+                ("path", a("dir_path")),
+                ("glob", a("include")),
+            ]),
         ),
         "list_directory" => match args.field("dir_path").and_then(Value::as_str) {
             Some(dir) => (
                 "Glob",
-                json!({"pattern": format!("{}/*", dir.trim_end_matches('/'))}),
+                object([(
+                    "pattern",
+                    Value::String(format!("{}/*", dir.trim_end_matches('/'))),
+                )]),
             ),
             None => (name, args.clone()),
         },
-        "google_web_search" => ("WebSearch", json!({"query": a("query")})),
+        "google_web_search" => ("WebSearch", object([("query", a("query"))])),
         "web_fetch" => match args
             .field("prompt")
             .and_then(Value::as_str)
             .and_then(first_url)
         {
-            Some(url) => ("WebFetch", json!({ "url": url })),
+            Some(url) => ("WebFetch", object([("url", Value::from(url))])),
             None => (name, args.clone()),
         },
         _ => (name, args.clone()),
     };
     crate::tools::tool_use_row(claude, &input)
+}
+
+/// A tool's input of `fields`, in their order (made at its size).
+fn object<const N: usize>(fields: [(&str, Value); N]) -> Value {
+    Value::Object(fields.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
 }
 
 /// The first `http://` or `https://` word of a text.
@@ -79,10 +102,7 @@ fn first_url(s: &str) -> Option<&str> {
 /// The result row of call `id` (remembered in `ctx` with its name): `text`, an error when
 /// `error` is true.
 pub(super) fn result_row(id: &str, text: &str, error: bool, ctx: &mut ClassifyCtx) -> TermMsg {
-    let mut block = Map::new();
-    block.insert("content".to_owned(), Value::String(text.to_owned()));
-    block.insert("is_error".to_owned(), Value::Bool(error));
-    crate::stream::tool_result_row(&block, Some(id), ctx)
+    crate::stream::result_text_row(text, error, Some(id), ctx)
 }
 
 /// A recorded call's diff (`resultDisplay.fileDiff` of `write_file`/`replace`) from its first

@@ -180,10 +180,20 @@ pub(crate) fn tool_result_row(
 ) -> TermMsg {
     let is_error = b.field("is_error").and_then(Value::as_bool) == Some(true);
     let raw = result_text(b.field("content"));
+    result_text_row(&raw, is_error, id, ctx)
+}
+
+/// The row of a tool result whose content is `raw` (an error when `is_error`), of call `id`.
+pub(crate) fn result_text_row(
+    raw: &str,
+    is_error: bool,
+    id: Option<&str>,
+    ctx: &mut ClassifyCtx,
+) -> TermMsg {
     let text = if is_error {
-        strip_tool_use_error(&raw)
+        strip_tool_use_error(raw)
     } else {
-        &raw
+        raw
     };
     let text = text.trim_matches(|c: char| c == '\n' || c == '\r');
     let tool = id.and_then(|id| ctx.tool_name(id));
