@@ -15,7 +15,8 @@
 //! - [`export`]: "save as one file" made in a worker by the `onefile` crate.
 //! - [`unzip`]: a zstd-compressed log decompressed before it is read (wasm).
 //! - `job` (wasm): the log's stream read ahead into buffers that go round, each chunk
-//!   classified and its rows posted; [`run`]: the classifier worker's loop;
+//!   classified and its rows posted; `range_read` (wasm): a range read again for the search
+//!   into one reused buffer; [`run`]: the classifier worker's loop;
 //!   [`markdown`]: the markdown worker's.
 
 pub mod body_search;
@@ -25,6 +26,8 @@ pub mod export;
 pub mod job;
 pub mod markdown;
 pub mod protocol;
+#[cfg(target_arch = "wasm32")]
+pub mod range_read;
 pub mod read_ahead;
 pub mod run;
 pub mod trigrams;

@@ -28,11 +28,15 @@ mod imp {
     use crate::worker::protocol::port::{receive, reply, scope};
     use crate::worker::protocol::row_batch::{self, strip};
     use crate::worker::protocol::{FromWorker, Part, RowKey, ToWorker};
+    use crate::worker::range_read::RangeRead;
 
     /// A search of the bodies.
     struct Find {
         id: u64,
         s: Search,
+        /// The range being read for it, and the bytes of the last one.
+        read: RangeRead,
+        bytes: Vec<u8>,
         /// Hits not sent yet, and when some were last sent (each batch refilters the page's
         /// rows: a few a second at most).
         hits: Vec<RowKey>,
@@ -131,11 +135,20 @@ mod imp {
                 ToWorker::Bodies { job, want } => self.bodies(job, &want),
                 ToWorker::Search { job, id, query } => {
                     {
+                        let me: Weak<RefCell<State>> = Rc::downgrade(&self.0);
+                        // A read of the search came: a step can search it.
+                        let on_read: Rc<dyn Fn()> = Rc::new(move || {
+                            if let Some(w) = me.upgrade().map(Worker) {
+                                w.schedule();
+                            }
+                        });
                         let mut s = self.0.borrow_mut();
                         let ours = s.job.as_ref().is_some_and(|j| j.id == job);
                         s.find = (!query.is_empty() && ours).then(|| Find {
                             id,
                             s: Search::new(&query, classifier::MAX_LINE_BYTES),
+                            read: RangeRead::new(on_read),
+                            bytes: Vec::new(),
                             hits: Vec::new(),
                             sent_at: 0.0,
                         });
@@ -149,7 +162,8 @@ mod imp {
         /// A step, unless one is scheduled or there is nothing to do.
         fn schedule(&self) {
             let mut s = self.0.borrow_mut();
-            if !s.scheduled && (s.job.as_ref().is_some_and(Job::ready) || s.find.is_some()) {
+            let find = s.find.as_ref().is_some_and(|f| !f.read.waiting());
+            if !s.scheduled && (s.job.as_ref().is_some_and(Job::ready) || find) {
                 s.scheduled = true;
                 let _ = s.channel.port1().post_message(&JsValue::NULL);
             }
@@ -196,17 +210,17 @@ mod imp {
             {
                 let mut s = self.0.borrow_mut();
                 s.scheduled = false;
-                let State {
-                    reader, job, find, ..
-                } = &mut *s;
+                let State { job, find, .. } = &mut *s;
                 if let Some(j) = job.as_mut().filter(|j| j.ready())
                     && let Err(e) = j.step()
                 {
                     error(Some(j.id), e);
                     *job = None;
                 }
-                if let (Some(f), Some(j)) = (find.as_mut(), job.as_ref()) {
-                    match search_step(reader, j, f) {
+                if let (Some(f), Some(j)) = (find.as_mut(), job.as_ref())
+                    && !f.read.waiting()
+                {
+                    match search_step(j, f) {
                         Ok(true) => {}
                         Ok(false) => *find = None,
                         Err(e) => {
@@ -238,17 +252,19 @@ mod imp {
         }
     }
 
-    /// A chunk of the search (spans that cannot hold a hit are passed over); whether there
-    /// is more.
-    fn search_step(reader: &FileReaderSync, j: &Job, f: &mut Find) -> Result<bool, String> {
+    /// A chunk of the search (spans that cannot hold a hit are passed over): the range read
+    /// searched, the next asked for; whether there is more.
+    fn search_step(j: &Job, f: &mut Find) -> Result<bool, String> {
         let total = j.total as u64;
-        let mut hits = match f.s.next_read(&j.c, total) {
-            Some((from, to)) => {
-                let bytes = j.read(reader, from as f64, to as f64)?;
-                f.s.push(&bytes, to, &j.c, total)
-            }
+        let mut hits = match f.read.take(&mut f.bytes)? {
+            Some((_, to)) => f.s.push(&f.bytes, to, &j.c, total),
             None => Vec::new(),
         };
+        if !f.read.busy()
+            && let Some((from, to)) = f.s.next_read(&j.c, total)
+        {
+            f.read.start(&j.blob, from, to)?;
+        }
         let done = f.s.is_done();
         f.hits.append(&mut hits);
         let now = js_sys::Date::now();
