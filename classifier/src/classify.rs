@@ -106,7 +106,7 @@ pub fn classify_log_event(event: &LogEvent, ctx: &mut ClassifyCtx) -> TermEnvelo
 /// envelope's `seq` is [`Line::number`]. The one public way to classify a line: a whole line
 /// from elsewhere is [`Line::whole`]`(seq, bytes)`.
 pub fn classify_line(line: &Line, ctx: &mut ClassifyCtx) -> TermEnvelope {
-    let event = line_event_lean(line, ctx.lean_hints());
+    let event = line_event_lean(&line.bytes, line.oversize, ctx.lean_hints());
     classify_log_event_at(&event, ctx, line.number)
 }
 

@@ -164,10 +164,11 @@ pub fn line_event(line: &Line) -> LogEvent {
 }
 
 /// [`line_event`] for classifying only ([`parse_line_lean`]): the same envelope and summary.
-pub(crate) fn line_event_lean(line: &Line, hints: Hints) -> LogEvent {
-    match line.oversize {
-        None => parse_line_lean(&line.bytes, hints),
-        Some(over) => LogEvent::at(None, over_limit(&line.bytes, over)),
+/// `bytes`: the line's (its head when `oversize`).
+pub(crate) fn line_event_lean(bytes: &[u8], oversize: Option<Oversize>, hints: Hints) -> LogEvent {
+    match oversize {
+        None => parse_line_lean(bytes, hints),
+        Some(over) => LogEvent::at(None, over_limit(bytes, over)),
     }
 }
 

@@ -17,7 +17,10 @@
 //!
 //! Cost: one `memchr` scan per chunk, one copy per line (a line inside one chunk is copied
 //! straight out of it; a line spanning chunks is gathered in an amortised buffer), so a huge
-//! line arriving in small chunks stays linear.
+//! line arriving in small chunks stays linear. [`LineReader::push_ref`] lends a line inside one
+//! chunk instead of copying it (what `LogClassifier` reads: it parses the line at once).
+
+use std::borrow::Cow;
 
 /// The one line limit: the longest line kept whole, 64 MiB; the default of every path that
 /// reads a log ([`LogClassifier`](crate::LogClassifier), so `hiveterm classify` and the page's
@@ -57,6 +60,25 @@ impl Line {
             number,
             bytes: bytes.into(),
             oversize: None,
+        }
+    }
+}
+
+/// A [`Line`] as [`LineReader::push_ref`] hands it: borrowed from the chunk when the whole
+/// line sits in it (no copy), else the reader's own bytes.
+#[derive(Debug)]
+pub(crate) struct LineRef<'a> {
+    pub(crate) number: u64,
+    pub(crate) bytes: Cow<'a, [u8]>,
+    pub(crate) oversize: Option<Oversize>,
+}
+
+impl LineRef<'_> {
+    fn into_line(self) -> Line {
+        Line {
+            number: self.number,
+            bytes: self.bytes.into_owned(),
+            oversize: self.oversize,
         }
     }
 }
@@ -133,6 +155,11 @@ impl LineReader {
 
     /// Feeds a chunk; calls `out` for each complete non-blank line, in order.
     pub fn push(&mut self, chunk: &[u8], mut out: impl FnMut(Line)) {
+        self.push_ref(chunk, |line| out(line.into_line()));
+    }
+
+    /// [`push`](Self::push), a line that sits whole in `chunk` lent rather than copied.
+    pub(crate) fn push_ref(&mut self, chunk: &[u8], mut out: impl FnMut(LineRef<'_>)) {
         self.fed += chunk.len() as u64;
         let mut rest = chunk;
         while let Some(i) = memchr::memchr(b'\n', rest) {
@@ -140,15 +167,15 @@ impl LineReader {
             rest = &rest[i + 1..];
             self.number += 1;
             if self.len == 0 {
-                // The whole line sits in this chunk: judge and copy it straight from there.
+                // The whole line sits in this chunk: judge it and lend it straight from there.
                 let piece = piece.strip_suffix(b"\r").unwrap_or(piece);
                 if is_blank(piece) {
                     continue;
                 }
                 if piece.len() <= self.limit {
-                    out(Line {
+                    out(LineRef {
                         number: self.number,
-                        bytes: piece.to_vec(),
+                        bytes: Cow::Borrowed(piece),
                         oversize: None,
                     });
                 } else {
@@ -166,6 +193,11 @@ impl LineReader {
 
     /// Ends the stream; yields a last line that had no newline.
     pub fn finish(&mut self, mut out: impl FnMut(Line)) {
+        self.finish_ref(|line| out(line.into_line()));
+    }
+
+    /// [`finish`](Self::finish) for [`push_ref`](Self::push_ref).
+    pub(crate) fn finish_ref(&mut self, mut out: impl FnMut(LineRef<'_>)) {
         if self.len > 0 {
             self.number += 1;
             self.end_line(&mut out);
@@ -220,7 +252,7 @@ impl LineReader {
     }
 
     /// Yields the gathered line (already counted in `number`) and resets for the next.
-    fn end_line(&mut self, out: &mut impl FnMut(Line)) {
+    fn end_line(&mut self, out: &mut impl FnMut(LineRef<'_>)) {
         let len = std::mem::replace(&mut self.len, 0);
         let over = std::mem::replace(&mut self.over, false);
         let over_blank = std::mem::replace(&mut self.over_blank, true);
@@ -231,9 +263,9 @@ impl LineReader {
         }
         if over {
             if !over_blank {
-                out(Line {
+                out(LineRef {
                     number: self.number,
-                    bytes,
+                    bytes: Cow::Owned(bytes),
                     oversize: Some(Oversize {
                         len: len - u64::from(last_cr),
                         limit: self.limit as u64,
@@ -249,9 +281,9 @@ impl LineReader {
             return;
         }
         if bytes.len() <= self.limit {
-            out(Line {
+            out(LineRef {
                 number: self.number,
-                bytes,
+                bytes: Cow::Owned(bytes),
                 oversize: None,
             });
         } else {
@@ -259,11 +291,11 @@ impl LineReader {
         }
     }
 
-    fn oversize_line(&self, line: &[u8], len: u64) -> Line {
+    fn oversize_line(&self, line: &[u8], len: u64) -> LineRef<'static> {
         let head = OVERSIZE_HEAD_BYTES.min(self.limit).min(line.len());
-        Line {
+        LineRef {
             number: self.number,
-            bytes: line[..head].to_vec(),
+            bytes: Cow::Owned(line[..head].to_vec()),
             oversize: Some(Oversize {
                 len,
                 limit: self.limit as u64,

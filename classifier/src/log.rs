@@ -3,7 +3,7 @@
 use crate::classify::classify_log_event_at;
 use crate::ctx::ClassifyCtx;
 use crate::event::line_event_lean;
-use crate::lines::{Line, LineReader, MAX_LINE_BYTES};
+use crate::lines::{LineReader, LineRef, MAX_LINE_BYTES};
 use crate::msg::TermEnvelope;
 use crate::summary::{Summary, SummaryFold};
 
@@ -131,7 +131,7 @@ impl LogClassifier {
     pub fn feed(&mut self, chunk: &[u8], mut out: impl FnMut(TermEnvelope)) {
         let mut batch = Batch::new(self.ctx.lean_hints());
         let (ctx, fold, base) = (&mut self.ctx, &mut self.fold, self.base);
-        self.reader.push(chunk, |line: Line| {
+        self.reader.push_ref(chunk, |line: LineRef<'_>| {
             if batch.parse(&line) {
                 batch.classify(base, ctx, fold, &mut out);
             }
@@ -143,7 +143,7 @@ impl LogClassifier {
     pub fn finish(&mut self, mut out: impl FnMut(TermEnvelope)) {
         let mut batch = Batch::new(self.ctx.lean_hints());
         let (ctx, fold, base) = (&mut self.ctx, &mut self.fold, self.base);
-        self.reader.finish(|line: Line| {
+        self.reader.finish_ref(|line: LineRef<'_>| {
             batch.parse(&line);
         });
         batch.classify(base, ctx, fold, &mut out);
@@ -211,9 +211,9 @@ impl Batch {
     }
 
     /// Parses `line` into the batch; whether the batch is full.
-    fn parse(&mut self, line: &Line) -> bool {
-        self.lines
-            .push((line.number, line_event_lean(line, self.hints)));
+    fn parse(&mut self, line: &LineRef<'_>) -> bool {
+        let event = line_event_lean(&line.bytes, line.oversize, self.hints);
+        self.lines.push((line.number, event));
         self.bytes += line.bytes.len();
         self.lines.len() >= BATCH_LINES || self.bytes >= BATCH_BYTES
     }
