@@ -29,7 +29,8 @@ pub(crate) struct Entries(Vec<(String, Value)>);
 impl Entries {
     /// An empty list (a reused one when there is).
     pub(crate) fn new() -> Entries {
-        let list = FREE.with(|free| free.borrow_mut().pop());
+        // (`try_with`: no pool while the thread ends.)
+        let list = FREE.try_with(|free| free.borrow_mut().pop()).ok().flatten();
         Entries(list.unwrap_or_else(|| Vec::with_capacity(16)))
     }
 
@@ -61,7 +62,7 @@ impl Drop for Entries {
         }
         let mut list = std::mem::take(&mut self.0);
         list.clear();
-        FREE.with(|free| {
+        let _ = FREE.try_with(|free| {
             let mut free = free.borrow_mut();
             if free.len() < POOL {
                 free.push(list);
