@@ -12,7 +12,7 @@ use std::cell::RefCell;
 use std::fmt;
 
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde_json::{Map, Number, Value};
+use serde_json::{Map, Value};
 
 /// Lists kept for reuse (one per level of nesting being read).
 const POOL: usize = 32;
@@ -71,6 +71,39 @@ impl Drop for Entries {
     }
 }
 
+/// The scalar `visit_*` methods of a [`Visitor`] of [`Value`]: each scalar as
+/// `serde_json::Value` holds it. [`Whole`] and the shaped reader (`super::shaped::Lean`) share
+/// them.
+macro_rules! scalars {
+    () => {
+        fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+            Ok(Value::Bool(v))
+        }
+        fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+            Ok(Value::Number(v.into()))
+        }
+        fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+            Ok(Value::Number(v.into()))
+        }
+        fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+            Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
+        }
+        fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+            Ok(Value::String(v.to_owned()))
+        }
+        fn visit_string<E>(self, v: String) -> Result<Value, E> {
+            Ok(Value::String(v))
+        }
+        fn visit_unit<E>(self) -> Result<Value, E> {
+            Ok(Value::Null)
+        }
+        fn visit_none<E>(self) -> Result<Value, E> {
+            Ok(Value::Null)
+        }
+    };
+}
+pub(crate) use scalars;
+
 /// Any JSON value, read whole.
 #[derive(Clone, Copy)]
 pub(crate) struct Whole;
@@ -107,30 +140,7 @@ impl<'de> Visitor<'de> for Whole {
         Ok(Value::Array(out))
     }
 
-    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
-        Ok(Value::Bool(v))
-    }
-    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
-        Ok(Value::Number(v.into()))
-    }
-    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
-        Ok(Value::Number(v.into()))
-    }
-    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
-        Ok(Number::from_f64(v).map_or(Value::Null, Value::Number))
-    }
-    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
-        Ok(Value::String(v.to_owned()))
-    }
-    fn visit_string<E>(self, v: String) -> Result<Value, E> {
-        Ok(Value::String(v))
-    }
-    fn visit_unit<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-    fn visit_none<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
+    scalars!();
 }
 
 #[cfg(test)]

@@ -7,9 +7,9 @@
 use std::fmt;
 
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde_json::{Number, Value};
+use serde_json::Value;
 
-use super::build::{Entries, Whole};
+use super::build::{Entries, Whole, scalars};
 use super::checked::{Checked, Key};
 
 /// What a value is, for a lean parse: which fields of its maps are kept, and how their values
@@ -73,43 +73,15 @@ impl<'de, S: Shape> Visitor<'de> for Lean<S> {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let Some(shape) = self.0.element() else {
+            return Whole.visit_seq(seq);
+        };
         let mut out = Vec::new();
-        match self.0.element() {
-            Some(shape) => {
-                while let Some(v) = seq.next_element_seed(Lean(shape))? {
-                    out.push(v);
-                }
-            }
-            None => {
-                while let Some(v) = seq.next_element_seed(Whole)? {
-                    out.push(v);
-                }
-            }
+        while let Some(v) = seq.next_element_seed(Lean(shape))? {
+            out.push(v);
         }
         Ok(Value::Array(out))
     }
-    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
-        Ok(Value::Bool(v))
-    }
-    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
-        Ok(Value::Number(v.into()))
-    }
-    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
-        Ok(Value::Number(v.into()))
-    }
-    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
-        Ok(Number::from_f64(v).map_or(Value::Null, Value::Number))
-    }
-    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
-        Ok(Value::String(v.to_owned()))
-    }
-    fn visit_string<E>(self, v: String) -> Result<Value, E> {
-        Ok(Value::String(v))
-    }
-    fn visit_unit<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-    fn visit_none<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
+
+    scalars!();
 }
