@@ -146,9 +146,8 @@ impl Job {
             wasm_bindgen_futures::spawn_local(async move {
                 let r = wasm_bindgen_futures::JsFuture::from(p).await;
                 *g.borrow_mut() = Some(r.map_err(|e| message_of(&e)).map(|r| {
-                    let done = get(&r, "done").as_bool().unwrap_or(false);
-                    let value = get(&r, "value");
-                    (!done && !value.is_undefined()).then(|| value.unchecked_into())
+                    let (done, view) = read_result(&r);
+                    view.filter(|_| !done)
                 }));
                 on_read();
             });
@@ -299,8 +298,16 @@ pub fn message_of(e: &JsValue) -> String {
         .unwrap_or_else(|| format!("{e:?}"))
 }
 
-fn get(data: &JsValue, k: &str) -> JsValue {
-    Reflect::get(data, &k.into()).unwrap_or(JsValue::UNDEFINED)
+/// What a BYOB reader's read gave (`{done, value}`): whether the stream ended, and the view
+/// it filled (its buffer comes back in it; at the end an empty one), if any.
+pub fn read_result(r: &JsValue) -> (bool, Option<Uint8Array>) {
+    let get = |k: &str| Reflect::get(r, &k.into()).unwrap_or(JsValue::UNDEFINED);
+    let done = get("done").as_bool().unwrap_or(false);
+    let value = get("value");
+    (
+        done,
+        (!value.is_undefined()).then(|| value.unchecked_into()),
+    )
 }
 
 /// Milliseconds on the worker's clock.

@@ -7,15 +7,13 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use js_sys::{ArrayBuffer, Reflect, Uint8Array};
-use wasm_bindgen::{JsCast, JsValue};
+use js_sys::{ArrayBuffer, Uint8Array};
 use web_sys::{Blob, ReadableStreamByobReader};
 
-use crate::worker::job::message_of;
+use crate::worker::job::{message_of, read_result};
 use crate::worker::read_ahead::CHUNK;
 
-/// What a read brought: whether the stream ended, and the view it filled (the buffer comes
-/// back in it; at the end an empty one), or why not.
+/// What a read brought ([`read_result`]), or why not.
 type Came = Result<(bool, Option<Uint8Array>), String>;
 
 /// Reads one range at a time into one buffer of [`CHUNK`] bytes.
@@ -131,14 +129,7 @@ impl Flight {
         let got = self.got.clone();
         wasm_bindgen_futures::spawn_local(async move {
             let r = wasm_bindgen_futures::JsFuture::from(p).await;
-            *got.borrow_mut() = Some(r.map_err(|e| message_of(&e)).map(|r| {
-                let ended = get(&r, "done").as_bool().unwrap_or(false);
-                let value = get(&r, "value");
-                (
-                    ended,
-                    (!value.is_undefined()).then(|| value.unchecked_into()),
-                )
-            }));
+            *got.borrow_mut() = Some(r.map_err(|e| message_of(&e)).map(|r| read_result(&r)));
             on_read();
         });
     }
@@ -158,8 +149,4 @@ fn copy(buffer: Option<&ArrayBuffer>, n: u32, out: &mut Vec<u8>) {
     if let Some(buffer) = buffer.filter(|_| n > 0) {
         Uint8Array::new_with_byte_offset_and_length(buffer, 0, n).copy_to(out);
     }
-}
-
-fn get(data: &JsValue, k: &str) -> JsValue {
-    Reflect::get(data, &k.into()).unwrap_or(JsValue::UNDEFINED)
 }
