@@ -59,20 +59,27 @@ fn plain_word(w: u64) -> bool {
 /// `s` without escape sequences or control characters other than `\n` and `\t`, with
 /// carriage returns applied as overwrites (see the module doc).
 pub(crate) fn strip(s: &str) -> String {
-    run(s, None, true)
+    run(s, None, true, false)
+}
+
+/// [`strip`], and the bidirectional controls ([`crate::text::is_bidi_control`]) removed in the
+/// same pass: what [`crate::sanitize`] does to a text that needs stripping, in one copy.
+pub(crate) fn strip_with_bidi(s: &str) -> String {
+    run(s, None, true, true)
 }
 
 /// [`strip`], and for each byte of the result the index in `s` of the byte it is (the
 /// redactor reads what a reader sees and maps what it finds back to the original).
 pub(crate) fn strip_mapped(s: &str) -> (String, Vec<u32>) {
     let mut map = Vec::with_capacity(s.len());
-    let out = run(s, Some(&mut map), true);
+    let out = run(s, Some(&mut map), true, false);
     (out, map)
 }
 
 /// The scan of [`strip`]; `runs`: plain text copied a run at a time (`false` only in tests:
-/// a character at a time, the reference the runs are held to).
-fn run(s: &str, map: Option<&mut Vec<u32>>, runs: bool) -> String {
+/// a character at a time, the reference the runs are held to); `bidi`: bidirectional controls
+/// removed too.
+fn run(s: &str, map: Option<&mut Vec<u32>>, runs: bool, bidi: bool) -> String {
     let mut st = Stripper {
         out: String::with_capacity(s.len()),
         line_start: 0,
@@ -80,6 +87,7 @@ fn run(s: &str, map: Option<&mut Vec<u32>>, runs: bool) -> String {
         next: 0,
         at: 0,
         map,
+        bidi,
     };
     let mut state = State::Text;
     loop {
@@ -132,6 +140,8 @@ struct Stripper<'a> {
     at: usize,
     /// When asked: the input index of each output byte.
     map: Option<&'a mut Vec<u32>>,
+    /// Bidirectional controls are removed too.
+    bidi: bool,
 }
 
 impl Stripper<'_> {
@@ -157,14 +167,15 @@ impl Stripper<'_> {
         let mut n = 0;
         loop {
             while let Some(word) = b.get(n..n + 8) {
-                if !plain_word(u64::from_le_bytes(word.try_into().expect("eight bytes"))) {
+                let w = u64::from_le_bytes(word.try_into().expect("eight bytes"));
+                if !plain_word(w) || (self.bidi && crate::swar::bytes_eq(w, 0xe2) != 0) {
                     break;
                 }
                 n += 8;
             }
             // Byte by byte through the word that may hold a control (or the last bytes).
             let end = (n + 8).min(b.len());
-            while n < end && !strips_at(b, n) {
+            while n < end && !strips_at(b, n) && !(self.bidi && crate::text::bidi_at(b, n)) {
                 n += 1;
             }
             if n < end || n == b.len() {
@@ -218,6 +229,7 @@ impl Stripper<'_> {
             }
             '\t' => self.push('\t'),
             c if c.is_control() => {}
+            c if self.bidi && crate::text::is_bidi_control(c) => {}
             c => self.push(c),
         }
         State::Text
@@ -243,7 +255,7 @@ mod tests {
     /// (escape and `\r` included), DEL, or a C1 control. Cheap: one pass over the bytes, eight
     /// at a time ([`crate::text::scan`], which [`crate::text::sanitize`] calls).
     fn needs_strip(s: &str) -> bool {
-        crate::text::scan(s).strip
+        crate::text::scan(s) == crate::text::Clean::Strip
     }
 
     /// `input` stripped is `expect`; and the fast check agrees that it needed stripping.
@@ -291,16 +303,24 @@ mod tests {
             "🐝",
             "\x1b",
             "x\ry",
+            "\u{202E}",
+            "\u{2069}",
+            "├─",
         ];
         for a in pieces {
             for b in pieces {
                 for text in crate::swar::at_every_offset(a, b, "é") {
                     let (mut want_map, mut got_map) = (Vec::new(), Vec::new());
-                    let want = run(&text, Some(&mut want_map), false);
-                    let got = run(&text, Some(&mut got_map), true);
+                    let want = run(&text, Some(&mut want_map), false, false);
+                    let got = run(&text, Some(&mut got_map), true, false);
                     assert_eq!(got, want, "{text:?}");
                     assert_eq!(got_map, want_map, "{text:?}");
                     assert_eq!(strip(&text), want, "{text:?}");
+                    let want = run(&text, None, false, true);
+                    assert_eq!(strip_with_bidi(&text), want, "{text:?}");
+                    let mut two_passes = strip(&text);
+                    two_passes.retain(|c| !crate::text::is_bidi_control(c));
+                    assert_eq!(want, two_passes, "{text:?}");
                 }
             }
         }

@@ -4,13 +4,21 @@ use crate::swar::{bytes_eq, maybe_control};
 
 /// Cuts `s` to at most `max` characters, adding `…` when anything was cut.
 pub fn truncate_chars(s: &str, max: usize) -> String {
+    let head = first_chars(s, max);
+    if head.len() == s.len() {
+        return s.to_owned();
+    }
+    let mut out = String::with_capacity(head.len() + '…'.len_utf8());
+    out.push_str(head);
+    out.push('…');
+    out
+}
+
+/// The first `max` characters of `s` (all of it when it has no more), borrowed.
+pub(crate) fn first_chars(s: &str, max: usize) -> &str {
     match s.char_indices().nth(max) {
-        None => s.to_owned(),
-        Some((at, _)) => {
-            let mut out = s[..at].to_owned();
-            out.push('…');
-            out
-        }
+        None => s,
+        Some((at, _)) => &s[..at],
     }
 }
 
@@ -56,12 +64,10 @@ pub fn line_count(s: &str) -> usize {
 /// Untrusted terminal output never reaches a page raw. Text with nothing to remove is left
 /// untouched after one cheap scan.
 pub fn sanitize(s: &mut String) {
-    let found = scan(s);
-    if found.strip {
-        *s = crate::ansi::strip(s);
-    }
-    if found.bidi {
-        s.retain(|c| !is_bidi_control(c));
+    match scan(s) {
+        Clean::Strip => *s = crate::ansi::strip_with_bidi(s),
+        Clean::Bidi => s.retain(|c| !is_bidi_control(c)),
+        Clean::Nothing => {}
     }
 }
 
@@ -79,18 +85,21 @@ pub fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
-/// What [`sanitize`] has to remove from a text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(crate) struct Found {
-    /// Something [`crate::ansi::strip`] removes (a control character or escape sequence).
-    pub strip: bool,
-    /// A bidirectional control ([`is_bidi_control`]).
-    pub bidi: bool,
+/// What [`sanitize`] has to do to a text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Clean {
+    /// Nothing: the text is clean.
+    Nothing,
+    /// Remove its bidirectional controls ([`is_bidi_control`]), and nothing else.
+    Bidi,
+    /// Strip it ([`crate::ansi::strip_with_bidi`]: a control character or escape sequence,
+    /// and any bidirectional control with them, in one pass).
+    Strip,
 }
 
 /// Whether the byte at `i` of `b` starts a [`is_bidi_control`] character: all are
 /// `E2 80 AA..=AE` or `E2 81 A6..=A9` in UTF-8.
-fn bidi_at(b: &[u8], i: usize) -> bool {
+pub(crate) fn bidi_at(b: &[u8], i: usize) -> bool {
     b[i] == 0xE2
         && matches!(
             (b.get(i + 1), b.get(i + 2)),
@@ -98,35 +107,36 @@ fn bidi_at(b: &[u8], i: usize) -> bool {
         )
 }
 
-/// What [`sanitize`] must remove from `s`, in one pass over its bytes, eight at a time: a
-/// word with no byte below 0x20 but `\n` and `\t`, no DEL, no 0xC2 (the lead byte of a C1
-/// control) and no 0xE2 (of a bidirectional control) — nearly every word of most text — is
-/// passed over after a few arithmetic operations; the bytes of the others are looked at one
-/// by one.
-pub(crate) fn scan(s: &str) -> Found {
+/// What [`sanitize`] must do to `s`, in one pass over its bytes, eight at a time: a word with
+/// no byte below 0x20 but `\n` and `\t`, no DEL, no 0xC2 (the lead byte of a C1 control) and
+/// no 0xE2 (of a bidirectional control) — nearly every word of most text — is passed over
+/// after a few arithmetic operations; the bytes of the others are looked at one by one. The
+/// first thing to strip ends the scan: the strip removes the bidirectional controls after it
+/// too.
+pub(crate) fn scan(s: &str) -> Clean {
     let b = s.as_bytes();
-    let mut found = Found::default();
-    let look = |i: usize, found: &mut Found| {
-        found.strip |= crate::ansi::strips_at(b, i);
-        found.bidi |= bidi_at(b, i);
-    };
+    let mut bidi = false;
     let words = b.chunks_exact(8);
     let tail = b.len() - words.remainder().len();
     for (k, word) in words.enumerate() {
         let w = u64::from_le_bytes(word.try_into().expect("eight bytes"));
         let mut odd = maybe_control(w) | bytes_eq(w, 0xe2);
         while odd != 0 {
-            look(k * 8 + (odd.trailing_zeros() / 8) as usize, &mut found);
+            let i = k * 8 + (odd.trailing_zeros() / 8) as usize;
+            if crate::ansi::strips_at(b, i) {
+                return Clean::Strip;
+            }
+            bidi |= bidi_at(b, i);
             odd &= odd - 1;
-        }
-        if found.strip && found.bidi {
-            return found;
         }
     }
     for i in tail..b.len() {
-        look(i, &mut found);
+        if crate::ansi::strips_at(b, i) {
+            return Clean::Strip;
+        }
+        bidi |= bidi_at(b, i);
     }
-    found
+    if bidi { Clean::Bidi } else { Clean::Nothing }
 }
 
 #[cfg(test)]
@@ -184,14 +194,23 @@ mod tests {
                     let bytes = text.as_bytes();
                     let strip = (0..bytes.len()).any(|i| crate::ansi::strips_at(bytes, i));
                     let bidi = text.chars().any(is_bidi_control);
-                    assert_eq!(scan(&text), Found { strip, bidi }, "{text:?}");
+                    let want = match (strip, bidi) {
+                        (true, _) => Clean::Strip,
+                        (false, true) => Clean::Bidi,
+                        (false, false) => Clean::Nothing,
+                    };
+                    assert_eq!(scan(&text), want, "{text:?}");
                     let mut clean = text.clone();
                     sanitize(&mut clean);
-                    assert_eq!(scan(&clean), Found::default(), "{text:?} → {clean:?}");
+                    assert_eq!(scan(&clean), Clean::Nothing, "{text:?} → {clean:?}");
+                    // One pass is the strip, then the bidirectional controls removed.
+                    let mut two_passes = crate::ansi::strip(&text);
+                    two_passes.retain(|c| !is_bidi_control(c));
+                    assert_eq!(clean, two_passes, "{text:?}");
                 }
             }
         }
-        assert_eq!(scan(""), Found::default());
+        assert_eq!(scan(""), Clean::Nothing);
     }
 
     #[test]

@@ -29,7 +29,7 @@ pub(crate) enum Of {
     Tokens,
     /// A model message's `thoughts`, or one of them: its subject and description.
     Thoughts,
-    /// A `$set` update's value; `true` once a message was shown.
+    /// A `$set` update's value (its `messages` and `summary`); `true` once a message was shown.
     Set(bool),
     /// A `$set` update's `messages`, or one of them.
     Message(bool),
@@ -66,7 +66,9 @@ impl Shape for Of {
             Of::Response => key == "response",
             Of::Tokens => matches!(key, "input" | "output" | "cached" | "thoughts"),
             Of::Thoughts => matches!(key, "subject" | "description"),
-            Of::Set(_) => true,
+            // Of an update, rows read only the history and a subagent's result (`lastUpdated`,
+            // `sessionId`, … never).
+            Of::Set(_) => matches!(key, "messages" | "summary"),
             // Only the model's messages count once the history's rows are decided.
             Of::Message(true) => match ty {
                 Some("gemini") | None => true,

@@ -233,7 +233,7 @@ pub(crate) fn result_text_row(
         .map(str::trim)
         .find(|l| !l.is_empty())
         .unwrap_or("");
-    let headline: String = headline.chars().take(HEADLINE_CHARS).collect();
+    let headline = crate::text::first_chars(headline, HEADLINE_CHARS);
     TermMsg::new(level, format!("{}l · {headline}…", line_count(text)))
         .icon(icon)
         .body(text)
