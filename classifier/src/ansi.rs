@@ -58,14 +58,10 @@ fn plain_word(w: u64) -> bool {
 
 /// `s` without escape sequences or control characters other than `\n` and `\t`, with
 /// carriage returns applied as overwrites (see the module doc).
-pub(crate) fn strip(s: &str) -> String {
-    run(s, None, true, false)
-}
-
-/// [`strip`], and the bidirectional controls ([`crate::text::is_bidi_control`]) removed in the
-/// same pass: what [`crate::sanitize`] does to a text that needs stripping, in one copy.
-pub(crate) fn strip_with_bidi(s: &str) -> String {
-    run(s, None, true, true)
+/// With `bidi`, the bidirectional controls ([`crate::text::is_bidi_control`]) are removed in
+/// the same pass: what [`crate::sanitize`] does to a text that needs stripping, in one copy.
+pub(crate) fn strip(s: &str, bidi: bool) -> String {
+    run(s, None, true, bidi)
 }
 
 /// [`strip`], and for each byte of the result the index in `s` of the byte it is (the
@@ -260,7 +256,7 @@ mod tests {
 
     /// `input` stripped is `expect`; and the fast check agrees that it needed stripping.
     fn check(input: &str, expect: &str) {
-        assert_eq!(strip(input), expect, "strip({input:?})");
+        assert_eq!(strip(input, false), expect, "strip({input:?})");
         // The mapped strip keeps the same bytes, each mapped to the input byte it is.
         let (mapped, map) = strip_mapped(input);
         assert_eq!(mapped, expect, "strip_mapped({input:?})");
@@ -315,10 +311,10 @@ mod tests {
                     let got = run(&text, Some(&mut got_map), true, false);
                     assert_eq!(got, want, "{text:?}");
                     assert_eq!(got_map, want_map, "{text:?}");
-                    assert_eq!(strip(&text), want, "{text:?}");
+                    assert_eq!(strip(&text, false), want, "{text:?}");
                     let want = run(&text, None, false, true);
-                    assert_eq!(strip_with_bidi(&text), want, "{text:?}");
-                    let mut two_passes = strip(&text);
+                    assert_eq!(strip(&text, true), want, "{text:?}");
+                    let mut two_passes = strip(&text, false);
                     two_passes.retain(|c| !crate::text::is_bidi_control(c));
                     assert_eq!(want, two_passes, "{text:?}");
                 }
@@ -430,10 +426,10 @@ mod tests {
     #[test]
     fn stays_linear_on_long_sequences() {
         let long = "\x1b[".to_owned() + &"1;".repeat(200_000) + "m" + "text";
-        assert_eq!(strip(&long), "text");
+        assert_eq!(strip(&long, false), "text");
         let many = "\r".repeat(100_000) + "x";
-        assert_eq!(strip(&many), "x");
+        assert_eq!(strip(&many, false), "x");
         let csi = "\x1b[".repeat(100_000);
-        assert_eq!(strip(&csi), "");
+        assert_eq!(strip(&csi, false), "");
     }
 }

@@ -65,7 +65,7 @@ pub fn line_count(s: &str) -> usize {
 /// untouched after one cheap scan.
 pub fn sanitize(s: &mut String) {
     match scan(s) {
-        Clean::Strip => *s = crate::ansi::strip_with_bidi(s),
+        Clean::Strip => *s = crate::ansi::strip(s, true),
         Clean::Bidi => s.retain(|c| !is_bidi_control(c)),
         Clean::Nothing => {}
     }
@@ -92,7 +92,7 @@ pub(crate) enum Clean {
     Nothing,
     /// Remove its bidirectional controls ([`is_bidi_control`]), and nothing else.
     Bidi,
-    /// Strip it ([`crate::ansi::strip_with_bidi`]: a control character or escape sequence,
+    /// Strip it ([`crate::ansi::strip`]: a control character or escape sequence,
     /// and any bidirectional control with them, in one pass).
     Strip,
 }
@@ -204,7 +204,7 @@ mod tests {
                     sanitize(&mut clean);
                     assert_eq!(scan(&clean), Clean::Nothing, "{text:?} → {clean:?}");
                     // One pass is the strip, then the bidirectional controls removed.
-                    let mut two_passes = crate::ansi::strip(&text);
+                    let mut two_passes = crate::ansi::strip(&text, false);
                     two_passes.retain(|c| !is_bidi_control(c));
                     assert_eq!(clean, two_passes, "{text:?}");
                 }
