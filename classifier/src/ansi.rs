@@ -37,6 +37,21 @@ enum State {
     StrEscape,
 }
 
+/// A bidirectional embedding, override or isolate control.
+pub(crate) fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// Whether the byte at `i` of `b` starts a [`is_bidi_control`] character: all are
+/// `E2 80 AA..=AE` or `E2 81 A6..=A9` in UTF-8.
+pub(crate) fn bidi_at(b: &[u8], i: usize) -> bool {
+    b[i] == 0xE2
+        && matches!(
+            (b.get(i + 1), b.get(i + 2)),
+            (Some(0x80), Some(0xAA..=0xAE)) | (Some(0x81), Some(0xA6..=0xA9))
+        )
+}
+
 /// Whether the byte at `i` of `b` starts something [`strip`] removes: a C0 control other than `\n`
 /// and `\t`, DEL, or the first byte of a C1 control.
 pub(crate) fn strips_at(b: &[u8], i: usize) -> bool {
@@ -58,7 +73,7 @@ fn plain_word(w: u64) -> bool {
 
 /// `s` without escape sequences or control characters other than `\n` and `\t`, with
 /// carriage returns applied as overwrites (see the module doc).
-/// With `bidi`, the bidirectional controls ([`crate::text::is_bidi_control`]) are removed in
+/// With `bidi`, the bidirectional controls ([`is_bidi_control`]) are removed in
 /// the same pass: what [`crate::sanitize`] does to a text that needs stripping, in one copy.
 pub(crate) fn strip(s: &str, bidi: bool) -> String {
     run(s, None, true, bidi)
@@ -171,7 +186,7 @@ impl Stripper<'_> {
             }
             // Byte by byte through the word that may hold a control (or the last bytes).
             let end = (n + 8).min(b.len());
-            while n < end && !strips_at(b, n) && !(self.bidi && crate::text::bidi_at(b, n)) {
+            while n < end && !strips_at(b, n) && !(self.bidi && bidi_at(b, n)) {
                 n += 1;
             }
             if n < end || n == b.len() {
@@ -225,7 +240,7 @@ impl Stripper<'_> {
             }
             '\t' => self.push('\t'),
             c if c.is_control() => {}
-            c if self.bidi && crate::text::is_bidi_control(c) => {}
+            c if self.bidi && is_bidi_control(c) => {}
             c => self.push(c),
         }
         State::Text
@@ -315,7 +330,7 @@ mod tests {
                     let want = run(&text, None, false, true);
                     assert_eq!(strip(&text, true), want, "{text:?}");
                     let mut two_passes = strip(&text, false);
-                    two_passes.retain(|c| !crate::text::is_bidi_control(c));
+                    two_passes.retain(|c| !is_bidi_control(c));
                     assert_eq!(want, two_passes, "{text:?}");
                 }
             }

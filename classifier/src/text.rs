@@ -1,5 +1,6 @@
 //! Small text helpers shared by the classifiers: previews, line counts, cleaning.
 
+use crate::ansi::{bidi_at, is_bidi_control};
 use crate::swar::{bytes_eq, maybe_control};
 
 /// Cuts `s` to at most `max` characters, adding `…` when anything was cut.
@@ -80,11 +81,6 @@ pub(crate) fn tag<'a>(s: &'a str, name: &str) -> Option<&'a str> {
     Some(&s[start..start + len])
 }
 
-/// A bidirectional embedding, override or isolate control.
-pub fn is_bidi_control(c: char) -> bool {
-    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
-}
-
 /// What [`sanitize`] has to do to a text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Clean {
@@ -95,16 +91,6 @@ pub(crate) enum Clean {
     /// Strip it ([`crate::ansi::strip`]: a control character or escape sequence,
     /// and any bidirectional control with them, in one pass).
     Strip,
-}
-
-/// Whether the byte at `i` of `b` starts a [`is_bidi_control`] character: all are
-/// `E2 80 AA..=AE` or `E2 81 A6..=A9` in UTF-8.
-pub(crate) fn bidi_at(b: &[u8], i: usize) -> bool {
-    b[i] == 0xE2
-        && matches!(
-            (b.get(i + 1), b.get(i + 2)),
-            (Some(0x80), Some(0xAA..=0xAE)) | (Some(0x81), Some(0xA6..=0xA9))
-        )
 }
 
 /// What [`sanitize`] must do to `s`, in one pass over its bytes, eight at a time: a word with
