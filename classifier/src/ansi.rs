@@ -14,6 +14,9 @@
 //! - Carriage returns, the way a terminal shows them: `\r` before `\n` (any run of them) or at
 //!   the end is dropped; a `\r` followed by more text starts the line over, so only the text
 //!   after the last such `\r` of a line is kept (a progress bar `10%\r20%\r30%` shows `30%`).
+//!
+//! Asked to (`strip(s, true)`, what [`crate::sanitize`] does), the same pass also drops the
+//! bidirectional controls ([`is_bidi_control`]), so a text that needs both is copied once.
 
 const ESC: char = '\u{1b}';
 const BEL: char = '\u{7}';

@@ -2,7 +2,8 @@
 //! calls without what no row or summary reads (their `description`, `displayName`, of a
 //! `resultDisplay` all but its `fileDiff` — a file's whole old and new contents —, of a
 //! `result` all but the function's `response`), its `tokens` and `thoughts` without their
-//! unread counts and times, and a `$set` update's message history without the messages whose
+//! unread counts and times, and of a `$set` update only its `messages` and `summary` (its
+//! `lastUpdated`, `sessionId`… are read by nothing), the history without the messages whose
 //! rows were already decided.
 //!
 //! A `$set`'s `messages` are read by the rows only while no message was shown yet
