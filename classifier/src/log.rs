@@ -36,8 +36,8 @@ use crate::summary::{Summary, SummaryFold};
 /// A server that must store each line before classifying it (and classify again when the
 /// classifier changes) uses the same two halves this type joins, and gets the same envelopes:
 /// 1. **Split, don't classify:** feed the bytes to a [`LineReader`] (same limit) and store
-///    each [`Line`] as it comes: its `bytes` and, for an over-long line, its
-///    [`oversize`](Line::oversize) (`len` and `limit`; `bytes` then holds only the first
+///    each [`Line`](crate::lines::Line) as it comes: its `bytes` and, for an over-long line, its
+///    [`oversize`](crate::lines::Line::oversize) (`len` and `limit`; `bytes` then holds only the first
 ///    [`OVERSIZE_HEAD_BYTES`](crate::lines::OVERSIZE_HEAD_BYTES)). Nothing more is needed to
 ///    show that line's row later.
 /// 2. **Classify a stored line:** rebuild `Line { number: seq, bytes, oversize }` and call
