@@ -65,6 +65,9 @@ impl ActiveTools {
             LiveEvent::Stream { value } => claude(value, &mut started, &mut answered),
             LiveEvent::Codex { value } => codex(value, &mut started, &mut answered),
             LiveEvent::Gemini { value } => gemini(value, &mut started, &mut answered),
+            LiveEvent::GeminiRecord { record } => {
+                gemini_calls(record, &mut started, &mut answered);
+            }
             _ => {}
         }
         self.calls.retain(|c| !answered.contains(&c.id));
@@ -203,20 +206,32 @@ fn gemini(value: &Value, started: &mut Vec<(String, String)>, answered: &mut Vec
                 answered.push(id.to_owned());
             }
         }
-        _ => {
-            let calls = value.field("toolCalls").and_then(Value::as_array);
-            for call in calls.into_iter().flatten() {
-                let Some(id) = str_of(call, "id") else {
-                    continue;
-                };
-                let running = str_of(call, "status").is_some_and(|s| GEMINI_RUNNING.contains(&s));
-                if running {
-                    let name = str_of(call, "name").unwrap_or("tool");
-                    started.push((id.to_owned(), name.to_owned()));
-                } else {
-                    answered.push(id.to_owned());
-                }
-            }
+        _ if value.field("toolCalls").is_some() => {
+            gemini_calls(&crate::gemini::Record::of_value(value), started, answered);
+        }
+        _ => {}
+    }
+}
+
+/// The running and the finished calls of a recording's message.
+fn gemini_calls(
+    record: &crate::gemini::Record,
+    started: &mut Vec<(String, String)>,
+    answered: &mut Vec<String>,
+) {
+    for call in record.tool_calls.iter().flatten() {
+        let Some(id) = call.id.as_deref() else {
+            continue;
+        };
+        let running = call
+            .status
+            .as_deref()
+            .is_some_and(|s| GEMINI_RUNNING.contains(&s));
+        if running {
+            let name = call.name.as_deref().unwrap_or("tool");
+            started.push((id.to_owned(), name.to_owned()));
+        } else {
+            answered.push(id.to_owned());
         }
     }
 }

@@ -57,6 +57,13 @@ pub enum LiveEvent {
         /// The line's JSON value.
         value: Value,
     },
+    /// A Google Gemini CLI chat recording's message record (`type` `user`, `gemini`, `info`,
+    /// `warning` or `error`), read typed ([`crate::gemini`]): every other Gemini line is a
+    /// [`LiveEvent::Gemini`].
+    GeminiRecord {
+        /// The record's fields that are read.
+        record: Box<crate::gemini::Record>,
+    },
     /// Agent state changed: status (never a row; the header reads it).
     StatusChanged {
         /// The new status.
@@ -137,6 +144,14 @@ fn parse(line: &[u8], lean: Option<Hints>) -> LogEvent {
         Some(rest) => (rest, true),
         None => (line, false),
     };
+    if lean.is_some()
+        && let Some((record, ts)) = crate::gemini::fast(line)
+    {
+        let record = Box::new(record);
+        let mut event = LogEvent::at(ts, LiveEvent::GeminiRecord { record });
+        event.bom = bom;
+        return event;
+    }
     let value = lean.and_then(|hints| crate::lean::parse(line, hints));
     let mut parsed = match value.map_or_else(|| serde_json::from_slice::<Value>(line), Ok) {
         Ok(value) => from_value(value),
@@ -214,6 +229,10 @@ pub fn from_value(value: Value) -> LogEvent {
     }
     if crate::gemini::is_gemini(map) {
         let ts = crate::gemini::timestamp(map);
+        if crate::gemini::is_message_record(map) {
+            let record = Box::new(crate::gemini::Record::of_value(&value));
+            return LogEvent::at(ts, LiveEvent::GeminiRecord { record });
+        }
         return LogEvent::at(ts, LiveEvent::Gemini { value });
     }
     if let Some(kind) = map.field("kind") {

@@ -139,6 +139,18 @@ fn same_id(a: &str, b: &str) -> bool {
 /// The `parent` of the envelope at `seq` holding `event`; learns the subagent calls it makes
 /// and the subagents they started.
 pub(crate) fn link(event: &LiveEvent, nest: &mut Nest, seq: u64) -> Option<u64> {
+    if let LiveEvent::GeminiRecord { record } = event {
+        let n = &record.nest;
+        let parent = parent(
+            n.parent_tool_use_id.as_ref(),
+            record.ty.as_deref(),
+            n.is_sidechain,
+            n.agent_id.as_deref(),
+            nest,
+        );
+        learn_calls(record, nest, seq);
+        return parent;
+    }
     let obj = match event {
         LiveEvent::Stream { value } | LiveEvent::Gemini { value } => value.as_object(),
         _ => None,
@@ -152,16 +164,34 @@ pub(crate) fn link(event: &LiveEvent, nest: &mut Nest, seq: u64) -> Option<u64> 
 }
 
 fn parent_of(obj: &Map<String, Value>, nest: &mut Nest) -> Option<u64> {
-    if let Some(p) = obj.field("parent_tool_use_id") {
+    let s = |k: &str| obj.field(k).and_then(Value::as_str);
+    parent(
+        obj.field("parent_tool_use_id"),
+        s("type"),
+        obj.field("isSidechain").and_then(Value::as_bool),
+        s("agentId"),
+        nest,
+    )
+}
+
+/// The parent of a line with these fields (`parent_tool_use_id` as written; `type`,
+/// `isSidechain`, `agentId`).
+fn parent(
+    parent_tool_use_id: Option<&Value>,
+    ty: Option<&str>,
+    sidechain: Option<bool>,
+    agent: Option<&str>,
+    nest: &mut Nest,
+) -> Option<u64> {
+    if let Some(p) = parent_tool_use_id {
         return p.as_str().and_then(|id| nest.call(id));
     }
-    let ty = obj.field("type").and_then(Value::as_str);
     if !matches!(ty, Some("user" | "assistant")) {
         return nest.file;
     }
-    match obj.field("isSidechain").and_then(Value::as_bool) {
+    match sidechain {
         Some(false) => None,
-        sidechain => match obj.field("agentId").and_then(Value::as_str) {
+        sidechain => match agent {
             Some(agent) => nest.agent(agent),
             None if sidechain == Some(true) => {
                 nest.file.or_else(|| nest.calls.back().map(|c| c.seq))
@@ -201,21 +231,13 @@ fn learn(obj: &Map<String, Value>, nest: &mut Nest, seq: u64) {
                 }
             }
         }
-        // Gemini: a recording's answer with its tool calls, a stream-json call.
-        Some("gemini") => {
-            let calls = obj.field("toolCalls").and_then(Value::as_array);
-            for c in calls.map_or(&[][..], Vec::as_slice) {
-                if c.field("name").and_then(Value::as_str) == Some("invoke_agent")
-                    && let Some(id) = c.field("id").and_then(Value::as_str)
-                {
-                    nest.add(id, seq);
-                    // The subagent it ran (its recording's `sessionId`, its file's name).
-                    if let Some(agent) = c.field("agentId").and_then(Value::as_str) {
-                        nest.bind(id, agent);
-                    }
-                }
-            }
-        }
+        // Gemini: a recording's answer with its tool calls (not read as a record: an update
+        // or metadata line that says `gemini`).
+        Some("gemini") => learn_calls(
+            &crate::gemini::Record::of_value(&Value::Object(obj.clone())),
+            nest,
+            seq,
+        ),
         Some("tool_use") if s("tool_name") == Some("invoke_agent") => {
             if let Some(id) = s("tool_id") {
                 nest.add(id, seq);
@@ -227,6 +249,24 @@ fn learn(obj: &Map<String, Value>, nest: &mut Nest, seq: u64) {
             }
         }
         _ => {}
+    }
+}
+
+/// The subagent calls of a Gemini recording's answer (`invoke_agent`), and the subagent each
+/// ran (its recording's `sessionId`, its file's name).
+fn learn_calls(record: &crate::gemini::Record, nest: &mut Nest, seq: u64) {
+    if record.ty.as_deref() != Some("gemini") {
+        return;
+    }
+    for c in record.tool_calls.iter().flatten() {
+        if c.name.as_deref() == Some("invoke_agent")
+            && let Some(id) = c.id.as_deref()
+        {
+            nest.add(id, seq);
+            if let Some(agent) = c.agent_id.as_deref() {
+                nest.bind(id, agent);
+            }
+        }
     }
 }
 

@@ -159,6 +159,12 @@ impl SummaryFold {
                 self.agent("gemini");
                 return self.gemini.add(value, &mut self.summary, &mut self.files);
             }
+            LiveEvent::GeminiRecord { record } => {
+                self.agent("gemini");
+                return self
+                    .gemini
+                    .add_record(record, &mut self.summary, &mut self.files);
+            }
             LiveEvent::TurnStart { .. }
             | LiveEvent::TurnEnd { .. }
             | LiveEvent::Note { .. }

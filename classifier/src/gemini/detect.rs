@@ -41,3 +41,23 @@ fn is_record(map: &Map<String, Value>) -> bool {
 pub(crate) fn timestamp(map: &Map<String, Value>) -> Option<f64> {
     crate::time::rfc3339(map.field("timestamp").or_else(|| map.field("lastUpdated")))
 }
+
+/// Whether a Gemini line ([`is_gemini`]) is a recording's message record, read as a
+/// [`Record`]: an `id` and a `type` that is not a stream-json event's, and neither an update
+/// (`$set`) nor a metadata line (`projectHash`).
+pub(crate) fn is_message_record(map: &Map<String, Value>) -> bool {
+    is_record_line(map) && !map.has("$set") && !map.has("projectHash")
+}
+
+/// A recording's line: a record by its `id` and `type`, or an update, or metadata.
+pub(super) fn is_record_line(map: &Map<String, Value>) -> bool {
+    map.has("id")
+        && match map.field("type").and_then(Value::as_str) {
+            Some("error") => !map.has("severity"),
+            Some(ty) => !matches!(
+                ty,
+                "init" | "message" | "tool_use" | "tool_result" | "result"
+            ),
+            None => false,
+        }
+}

@@ -9,6 +9,8 @@
 //!   `result`) and the `-o json` document once whole (`session_id` with `response`/`error`);
 //! - [`record`]: a chat recording's metadata, `$set` updates and message records (a message
 //!   written again shows only what is new);
+//! - [`typed`]: a message record read into typed fields ([`Record`]), from its line or from a
+//!   [`Value`] ([`LiveEvent::GeminiRecord`](crate::LiveEvent::GeminiRecord));
 //! - [`tools`]: a Gemini tool call → the existing tool-call row of the same meaning, and its
 //!   result → the existing result row;
 //! - [`lean`]: what a lean parse of a recording line leaves out;
@@ -32,30 +34,33 @@ mod state;
 mod stream;
 mod summary;
 mod tools;
+mod typed;
 
-pub(crate) use self::detect::{is_gemini, timestamp};
+use self::detect::is_record_line;
+pub(crate) use self::detect::{is_gemini, is_message_record, timestamp};
 pub(crate) use self::state::State;
 pub(crate) use self::summary::SummaryPart;
+pub use self::typed::Record;
+pub(crate) use self::typed::fast;
 
 /// The rows of one Gemini line.
 pub(crate) fn classify(value: &Value, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
     let Some(map) = value.as_object() else {
         return vec![crate::stream::unrecognised(value)];
     };
-    let record = map.has("id")
-        && match map.field("type").and_then(Value::as_str) {
-            Some("error") => !map.has("severity"),
-            Some(ty) => !matches!(
-                ty,
-                "init" | "message" | "tool_use" | "tool_result" | "result"
-            ),
-            None => false,
-        };
-    if record || map.has("$set") || map.has("projectHash") {
+    if is_record_line(map) || map.has("$set") || map.has("projectHash") {
         ctx.gemini.text_last = false;
         return record::classify(map, ctx);
     }
     stream::classify(map, ctx)
+}
+
+/// The rows of one message record.
+pub(crate) fn classify_record(record: &Record, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
+    ctx.gemini.text_last = false;
+    let mut rows = Vec::new();
+    record::message(record, ctx, &mut rows);
+    rows
 }
 
 #[cfg(test)]

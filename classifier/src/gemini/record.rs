@@ -37,6 +37,7 @@ use crate::text::{preview, truncate_chars};
 use super::state::{Seen, Shown, digest};
 use super::stream::one_line;
 use super::tools::{call_row, file_diff, result_row, shell_exit, unwrap_context, with_diff};
+use super::typed::{Call, Content, FunctionResponse, Record, Response, Thought};
 
 /// Messages whose rows are remembered.
 pub(crate) const MAX_MESSAGES: usize = 64;
@@ -64,7 +65,11 @@ pub(super) fn classify(map: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<T
     } else if map.has("projectHash") {
         metadata(map, ctx, &mut rows);
     } else {
-        message(map, ctx, &mut rows);
+        message(
+            &Record::of_value(&Value::Object(map.clone())),
+            ctx,
+            &mut rows,
+        );
     }
     rows
 }
@@ -96,7 +101,7 @@ fn set_rows(set: &Value, ctx: &mut ClassifyCtx, rows: &mut Vec<TermMsg>) {
     {
         for m in messages {
             match m.as_object() {
-                Some(m) => message(m, ctx, rows),
+                Some(_) => message(&Record::of_value(m), ctx, rows),
                 None => rows.push(TermMsg::new(
                     Level::Warn,
                     "$set line: a message is not an object",
@@ -136,9 +141,10 @@ fn close_turn(ctx: &mut ClassifyCtx, rows: &mut Vec<TermMsg>) {
     }
 }
 
-fn message(map: &Map<String, Value>, ctx: &mut ClassifyCtx, rows: &mut Vec<TermMsg>) {
-    let id = digest(map.field("id").and_then(Value::as_str).unwrap_or(""));
-    let ty = map.field("type").and_then(Value::as_str).unwrap_or("");
+/// Classifies a message record.
+pub(super) fn message(record: &Record, ctx: &mut ClassifyCtx, rows: &mut Vec<TermMsg>) {
+    let id = digest(record.id());
+    let ty = record.ty();
     let seen = &mut ctx.gemini.seen;
     seen.any = true;
     let at = match seen.messages.iter().position(|m| m.id == id) {
@@ -155,8 +161,7 @@ fn message(map: &Map<String, Value>, ctx: &mut ClassifyCtx, rows: &mut Vec<TermM
             seen.messages.len() - 1
         }
     };
-    let content = map.field("content");
-    let text = content_text(content);
+    let text = content_text(&record.content);
     let hash = digest(&text);
     let new_text = hash != seen.messages[at].text;
     seen.messages[at].text = hash;
@@ -165,13 +170,13 @@ fn message(map: &Map<String, Value>, ctx: &mut ClassifyCtx, rows: &mut Vec<TermM
             if new_text && !text.trim().is_empty() {
                 user_text(&text, ctx, rows);
             }
-            if let Some(parts) = content.and_then(Value::as_array) {
-                for fr in parts.iter().filter_map(|p| p.field("functionResponse")) {
+            if let Content::Parts(parts) = &record.content {
+                for fr in parts.iter().filter_map(|p| p.function_response.as_ref()) {
                     response_part(fr, ctx, rows);
                 }
             }
         }
-        "gemini" => gemini(map, at, &text, new_text, ctx, rows),
+        "gemini" => gemini(record, at, &text, new_text, ctx, rows),
         "info" | "warning" | "error" if new_text => {
             let (level, mark) = match ty {
                 "info" => (Level::Info, "⚙"),
@@ -181,7 +186,10 @@ fn message(map: &Map<String, Value>, ctx: &mut ClassifyCtx, rows: &mut Vec<TermM
             rows.push(one_line(level, mark, &text));
         }
         "info" | "warning" | "error" => {}
-        _ => rows.push(crate::stream::unrecognised(&Value::Object(map.clone()))),
+        // Not a record's type (`is_message_record` lets none through): its fields as read.
+        _ => rows.push(crate::stream::unrecognised(
+            &serde_json::to_value(record).unwrap_or(Value::Null),
+        )),
     }
 }
 
@@ -197,14 +205,14 @@ fn user_text(text: &str, ctx: &mut ClassifyCtx, rows: &mut Vec<TermMsg>) {
 }
 
 /// A `functionResponse` part whose result was not shown with its call.
-fn response_part(fr: &Value, ctx: &mut ClassifyCtx, rows: &mut Vec<TermMsg>) {
-    let id = fr.field("id").and_then(Value::as_str).unwrap_or("");
+fn response_part(fr: &FunctionResponse, ctx: &mut ClassifyCtx, rows: &mut Vec<TermMsg>) {
+    let id = fr.id.as_deref().unwrap_or("");
     if ctx.gemini.seen.shown_result(digest(id)) {
         return;
     }
     ctx.gemini.seen.add_result(digest(id));
-    let name = fr.field("name").and_then(Value::as_str).unwrap_or("");
-    let (text, error) = response_text(name, fr.field("response"), None, false);
+    let name = fr.name.as_deref().unwrap_or("");
+    let (text, error) = response_text(name, fr.response.as_ref(), None, false);
     rows.push(result_row(id, &text, error, ctx));
 }
 
@@ -212,18 +220,18 @@ fn response_part(fr: &Value, ctx: &mut ClassifyCtx, rows: &mut Vec<TermMsg>) {
 /// output with its exit code (not 0: an error), else the output (or the display string).
 fn response_text(
     name: &str,
-    response: Option<&Value>,
-    display: Option<&Value>,
+    response: Option<&Response>,
+    display: Option<&str>,
     failed: bool,
 ) -> (String, bool) {
-    let get = |k: &str| response.and_then(|r| r.field(k)).and_then(Value::as_str);
-    let display = display
-        .and_then(Value::as_str)
-        .filter(|d| !d.trim().is_empty());
-    if let Some(err) = get("error") {
+    let display = display.filter(|d| !d.trim().is_empty());
+    if let Some(err) = response.and_then(|r| r.error.as_deref()) {
         return (err.to_owned(), true);
     }
-    let output = get("output").map(unwrap_context).unwrap_or("");
+    let output = response
+        .and_then(|r| r.output.as_deref())
+        .map(unwrap_context)
+        .unwrap_or("");
     if name == "run_shell_command" {
         let exit = shell_exit(output).filter(|c| *c != 0);
         let mut text = match display {
@@ -246,7 +254,7 @@ fn response_text(
 }
 
 fn gemini(
-    map: &Map<String, Value>,
+    record: &Record,
     at: usize,
     text: &str,
     new_text: bool,
@@ -257,7 +265,7 @@ fn gemini(
         ctx.gemini.turn_open = true;
         rows.push(turn_start_row("user", ""));
     }
-    if let Some(thoughts) = map.field("thoughts").and_then(Value::as_array) {
+    if let Some(thoughts) = &record.thoughts {
         let from = ctx.gemini.seen.messages[at].thoughts.min(thoughts.len());
         for t in &thoughts[from..] {
             rows.push(thought_row(t));
@@ -265,48 +273,46 @@ fn gemini(
         ctx.gemini.seen.messages[at].thoughts = thoughts.len();
     }
     if new_text && !text.trim().is_empty() {
-        let key = map.field("id").and_then(Value::as_str).unwrap_or("");
         rows.push(
             TermMsg::new(Level::Info, "")
                 .body_as(text, BodyFormat::Markdown)
-                .coalesce(format!("gemini-msg:{}", truncate_chars(key, 80))),
+                .coalesce(format!("gemini-msg:{}", truncate_chars(record.id(), 80))),
         );
     }
-    let calls = map.field("toolCalls").and_then(Value::as_array);
-    ctx.gemini.seen.answered = calls.is_none_or(|c| c.is_empty());
+    let calls = record.tool_calls.as_deref();
+    ctx.gemini.seen.answered = calls.is_none_or(<[Call]>::is_empty);
     for call in calls.into_iter().flatten() {
-        let cid = call.field("id").and_then(Value::as_str).unwrap_or("");
+        let cid = call.id.as_deref().unwrap_or("");
         let h = digest(cid);
         if ctx.gemini.seen.messages[at].calls.contains(&h) {
             continue;
         }
         ctx.gemini.seen.messages[at].calls.push(h);
-        let name = call.field("name").and_then(Value::as_str).unwrap_or("tool");
+        let name = call.name.as_deref().unwrap_or("tool");
         ctx.record_tool_use(cid, name);
-        let args = call.field("args").unwrap_or(&Value::Null);
-        let display = call.field("resultDisplay");
-        rows.push(with_diff(call_row(name, args), file_diff(display)));
-        let status = call.field("status").and_then(Value::as_str);
-        let response = call
-            .field("result")
-            .and_then(Value::as_array)
-            .and_then(|r| {
-                r.iter()
-                    .find_map(|p| p.field("functionResponse").field("response"))
-            });
+        let args = call.args.as_ref().unwrap_or(&Value::Null);
+        rows.push(with_diff(
+            call_row(name, args),
+            file_diff(call.display.file_diff.as_deref()),
+        ));
+        let status = call.status.as_deref();
+        let response = call.response();
         if response.is_none() && !matches!(status, Some("success" | "error")) {
             continue;
         }
         ctx.gemini.seen.add_result(h);
+        let display = call.display.text.as_deref();
         let (text, error) = response_text(name, response, display, status == Some("error"));
         rows.push(result_row(cid, &text, error, ctx));
     }
 }
 
 /// `💭 <subject> — <description>` (debug).
-fn thought_row(t: &Value) -> TermMsg {
-    let get = |k: &str| t.field(k).and_then(Value::as_str).unwrap_or("").trim();
-    let text = match (get("subject"), get("description")) {
+fn thought_row(t: &Thought) -> TermMsg {
+    fn get(s: Option<&str>) -> &str {
+        s.unwrap_or("").trim()
+    }
+    let text = match (get(t.subject.as_deref()), get(t.description.as_deref())) {
         ("", "") => "thinking …".to_owned(),
         (s, "") => s.to_owned(),
         ("", d) => d.to_owned(),
@@ -317,21 +323,17 @@ fn thought_row(t: &Value) -> TermMsg {
 
 /// A message's text: a string, or its `text` parts joined by a blank line (borrowed when
 /// there is one).
-fn content_text(content: Option<&Value>) -> Cow<'_, str> {
+fn content_text(content: &Content) -> Cow<'_, str> {
     match content {
-        Some(Value::String(s)) => Cow::Borrowed(s),
-        Some(Value::Array(parts)) => {
-            let texts: Vec<&str> = parts
-                .iter()
-                .filter_map(|p| p.field("text").and_then(Value::as_str))
-                .collect();
+        Content::Text(s) | Content::Json(s) => Cow::Borrowed(s),
+        Content::Parts(parts) => {
+            let texts: Vec<&str> = parts.iter().filter_map(|p| p.text.as_deref()).collect();
             match texts.as_slice() {
                 [] => Cow::Borrowed(""),
                 [one] => Cow::Borrowed(one),
                 _ => Cow::Owned(texts.join("\n\n")),
             }
         }
-        None | Some(Value::Null) => Cow::Borrowed(""),
-        Some(other) => Cow::Owned(other.to_string()),
+        Content::Nothing => Cow::Borrowed(""),
     }
 }

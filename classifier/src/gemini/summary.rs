@@ -20,6 +20,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::state::digest;
+use super::typed::Record;
 use crate::summary::files::FileIndex;
 use crate::summary::report::Summary;
 
@@ -113,7 +114,7 @@ impl SummaryPart {
                 });
                 models(st, summary);
             }
-            Some("gemini") => self.message(value, summary, files),
+            Some("gemini") => self.message(&Record::of_value(value), summary, files),
             None if value.field("session_id").is_some() => {
                 self.runs += 1;
                 if let Some(st) = value.field("stats") {
@@ -131,7 +132,7 @@ impl SummaryPart {
                         .iter()
                         .filter(|m| m.field("type").and_then(Value::as_str) == Some("gemini"))
                     {
-                        self.message(m, summary, files);
+                        self.message(&Record::of_value(m), summary, files);
                     }
                 }
             }
@@ -139,42 +140,50 @@ impl SummaryPart {
         }
     }
 
-    /// A recorded model message: its tokens and calls, once per id.
-    fn message(&mut self, m: &Value, summary: &mut Summary, files: &mut FileIndex) {
-        let id = m.field("id").and_then(Value::as_str).unwrap_or("");
-        if self.first(id) {
-            let t = m.field("tokens");
-            let n = |k: &str| {
-                t.and_then(|v| v.field(k))
-                    .and_then(Value::as_u64)
-                    .unwrap_or(0)
-            };
-            self.message_tokens.add(Tokens {
-                input: n("input"),
-                output: n("output"),
-                cached: n("cached"),
-                thoughts: n("thoughts"),
-            });
-            model(m.field("model").and_then(Value::as_str), summary);
+    /// Folds in one message record.
+    pub(crate) fn add_record(
+        &mut self,
+        record: &Record,
+        summary: &mut Summary,
+        files: &mut FileIndex,
+    ) {
+        if record.ty() == "gemini" {
+            self.message(record, summary, files);
         }
-        let calls = m.field("toolCalls").and_then(Value::as_array);
-        for c in calls.into_iter().flatten() {
-            let cid = c.field("id").and_then(Value::as_str).unwrap_or("");
+    }
+
+    /// A recorded model message: its tokens and calls, once per id.
+    fn message(&mut self, m: &Record, summary: &mut Summary, files: &mut FileIndex) {
+        if self.first(m.id()) {
+            let t = m.tokens.clone().unwrap_or_default();
+            self.message_tokens.add(Tokens {
+                input: t.input.unwrap_or(0),
+                output: t.output.unwrap_or(0),
+                cached: t.cached.unwrap_or(0),
+                thoughts: t.thoughts.unwrap_or(0),
+            });
+            model(m.model.as_deref(), summary);
+        }
+        for c in m.tool_calls.iter().flatten() {
+            let cid = c.id.as_deref().unwrap_or("");
             if !self.first(&format!("call:{cid}")) {
                 continue;
             }
-            let name = c.field("name").and_then(Value::as_str);
-            call(name, c.field("args"), summary, files);
+            call(c.name.as_deref(), c.args.as_ref(), summary, files);
             let exit = c
-                .field("result")
-                .and_then(|r| r.get(0))
-                .field("functionResponse")
-                .field("response")
-                .field("output")
-                .and_then(Value::as_str)
+                .result
+                .first()
+                .and_then(|p| {
+                    p.function_response
+                        .as_ref()?
+                        .response
+                        .as_ref()?
+                        .output
+                        .as_deref()
+                })
                 .and_then(super::tools::shell_exit)
                 .filter(|e| *e != 0);
-            if c.field("status").and_then(Value::as_str) == Some("error") || exit.is_some() {
+            if c.status.as_deref() == Some("error") || exit.is_some() {
                 summary.tool_errors += 1;
             }
         }

@@ -107,8 +107,8 @@ pub(super) fn result_row(id: &str, text: &str, error: bool, ctx: &mut ClassifyCt
 
 /// A recorded call's diff (`resultDisplay.fileDiff` of `write_file`/`replace`) from its first
 /// hunk, for the call row's body; `None` when the record has none.
-pub(super) fn file_diff(display: Option<&Value>) -> Option<String> {
-    let diff = display?.field("fileDiff")?.as_str()?;
+pub(super) fn file_diff(diff: Option<&str>) -> Option<String> {
+    let diff = diff?;
     let at = diff.find("\n@@").map_or(0, |i| i + 1);
     let hunks = diff[at..].trim_end_matches('\n');
     (!hunks.is_empty()).then(|| hunks.to_owned())

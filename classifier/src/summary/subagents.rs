@@ -17,6 +17,7 @@ use serde_json::Value;
 
 use super::report::{SubagentEnd, SubagentSummary, Summary};
 use crate::event::LiveEvent;
+use crate::gemini::Record;
 use crate::msg::{Level, TermEnvelope};
 use crate::text::tag;
 
@@ -169,19 +170,9 @@ fn call(event: &LiveEvent) -> Option<(Option<String>, Option<String>, Option<Str
                 )
             })
         }
+        LiveEvent::GeminiRecord { record } => gemini_call(record),
         LiveEvent::Gemini { value } => match value.field("type")?.as_str()? {
-            "gemini" => value
-                .field("toolCalls")?
-                .as_array()?
-                .iter()
-                .find(|c| c.field("name").and_then(Value::as_str) == Some("invoke_agent"))
-                .map(|c| {
-                    (
-                        text(c.field("args"), "agent_name"),
-                        None,
-                        text(Some(c), "id"),
-                    )
-                }),
+            "gemini" => gemini_call(&Record::of_value(value)),
             "tool_use" if value.field("tool_name")?.as_str()? == "invoke_agent" => Some((
                 text(value.field("parameters"), "agent_name"),
                 None,
@@ -190,6 +181,35 @@ fn call(event: &LiveEvent) -> Option<(Option<String>, Option<String>, Option<Str
             _ => None,
         },
         _ => None,
+    }
+}
+
+/// A recording's answer's first `invoke_agent` call: its agent and call id.
+fn gemini_call(record: &Record) -> Option<(Option<String>, Option<String>, Option<String>)> {
+    if record.ty() != "gemini" {
+        return None;
+    }
+    let c = record
+        .tool_calls
+        .as_ref()?
+        .iter()
+        .find(|c| c.name.as_deref() == Some("invoke_agent"))?;
+    let agent = c.args.as_ref().field("agent_name").and_then(Value::as_str);
+    Some((agent.map(str::to_owned), None, c.id.clone()))
+}
+
+/// Each recorded call's end, by its final `status`.
+fn gemini_ends(record: &Record, mut f: impl FnMut(&str, SubagentEnd)) {
+    for c in record.tool_calls.iter().flatten() {
+        let end = match c.status.as_deref() {
+            Some("success") => SubagentEnd::Ok,
+            Some("error") => SubagentEnd::Failed,
+            Some("cancelled") => SubagentEnd::Interrupted,
+            _ => continue,
+        };
+        if let Some(id) = c.id.as_deref() {
+            f(id, end);
+        }
     }
 }
 
@@ -273,13 +293,11 @@ fn ends(event: &LiveEvent, mut f: impl FnMut(&str, SubagentEnd)) {
                 }
                 return;
             }
-            let calls = value.field("toolCalls").and_then(Value::as_array);
-            for c in calls.into_iter().flatten() {
-                if let (Some(id), Some(end)) = (str_of(c, "id"), status_end(str_of(c, "status"))) {
-                    f(&id, end);
-                }
+            if value.field("toolCalls").is_some() {
+                gemini_ends(&Record::of_value(value), f);
             }
         }
+        LiveEvent::GeminiRecord { record } => gemini_ends(record, f),
         _ => {}
     }
 }

@@ -1,0 +1,113 @@
+//! The line read by [`fast`] is the record [`Record::of_value`] reads from the line's whole
+//! [`Value`]: on every message record of the fixtures and on records of every odd shape.
+
+use super::*;
+
+/// `line`, read both ways: the same record and time, or `fast` declines (`expect_fast`
+/// false) and the line is left to the whole parse.
+fn check(line: &str, expect_fast: bool) {
+    let value: Value = serde_json::from_str(line).expect("test lines are JSON");
+    let got = fast(line.as_bytes());
+    assert_eq!(got.is_some(), expect_fast, "{line}");
+    let Some((record, ts)) = got else {
+        return;
+    };
+    let map = value.as_object().expect("an object");
+    assert!(crate::gemini::is_gemini(map), "{line}: is Gemini's");
+    assert!(super::super::is_message_record(map), "{line}: a record");
+    assert!(!crate::codex::is_codex(map), "{line}: not Codex's");
+    assert_eq!(record, Record::of_value(&value), "{line}");
+    assert_eq!(ts, crate::gemini::timestamp(map), "{line}: time");
+}
+
+#[test]
+fn records_of_every_shape_read_alike() {
+    let fast_lines = [
+        r#"{"id":"u","timestamp":"2026-12-02T14:10:43.422Z","type":"user","content":[{"text":"hi"},{"text":"there"}]}"#,
+        r#"{"id":"u","type":"user","content":"plain"}"#,
+        r#"{"id":"u","type":"user","content":null}"#,
+        r#"{"id":"u","type":"user","content":5}"#,
+        r#"{"id":"u","type":"user","content":-5.25e3}"#,
+        r#"{"id":"u","type":"user","content":true}"#,
+        r#"{"id":"u","type":"user","content":{"b":1,"a":[2,{"c":null}]}}"#,
+        r#"{"id":"u","type":"user","content":[1,"x",null,{"text":7},{"functionResponse":null},{"functionResponse":5},{"functionResponse":{"id":"c","name":"n","response":null}},{"functionResponse":{"response":{"output":"o","error":3}}}]}"#,
+        r#"{"id":7,"type":"info","content":"not a string id"}"#,
+        r#"{"id":"w","type":"warning","content":"x","timestamp":7}"#,
+        r#"{"id":"e","type":"error","content":"x","timestamp":"not a time"}"#,
+        r#"{"id":"g","type":"gemini"}"#,
+        r#"{"id":"g","type":"gemini","content":"a","thoughts":{"subject":"not a list"},"tokens":[1],"model":5,"toolCalls":{}}"#,
+        r#"{"id":"g","type":"gemini","content":"a","thoughts":[1,null,{"subject":"s"},{"description":"d","timestamp":"t"}],"tokens":{"input":-1,"output":2.5,"cached":3,"thoughts":18446744073709551615,"total":9},"model":"m"}"#,
+        r#"{"id":"g","type":"gemini","content":"a","toolCalls":[5,null,{},{"id":"c","name":"run_shell_command","args":{"command":"ls"},"status":"success","result":[{"functionResponse":{"id":"c","response":{"output":"Output: x\nExit Code: 2"}}}],"resultDisplay":"x","agentId":"a1","extra":{"deep":[1,2,3]}}]}"#,
+        r#"{"id":"g","type":"gemini","toolCalls":[{"id":"c","args":null,"result":"not a list","resultDisplay":{"fileDiff":"@@ -1 +1 @@\n-a\n+b","other":1}},{"id":"d","args":[1],"result":[{"text":"t"},{"functionResponse":{"response":"s"}}],"resultDisplay":{"fileDiff":5}},{"resultDisplay":null}]}"#,
+        // A field written twice keeps its last value, as a map does.
+        r#"{"id":"a","id":"b","type":"user","type":"gemini","content":"x","content":"y"}"#,
+        r#"{"id":"g","type":"gemini","toolCalls":[{"id":"c","id":"d","status":"x","status":"success"}]}"#,
+        // Escaped keys and strings.
+        r#"{"id":"g","typ\u0065":"gemini","content":"line\nbreak \u00e9 \ud83d\ude00","model":"m\"q"}"#,
+    ];
+    for line in fast_lines {
+        check(line, true);
+    }
+    let whole_lines = [
+        // Another agent's field, or not a record.
+        r#"{"id":"u","type":"user","content":"x","message":{"content":"claude"}}"#,
+        r#"{"id":"u","type":"user","content":"x","isSidechain":true,"agentId":"a"}"#,
+        r#"{"id":"u","type":"user","content":"x","parent_tool_use_id":"t"}"#,
+        r#"{"id":"e","type":"error","content":"x","severity":"error"}"#,
+        r#"{"id":"u","type":"user"}"#,
+        r#"{"id":"i","type":"init","content":"x"}"#,
+        r#"{"id":"x","type":"hologram","content":"x"}"#,
+        r#"{"id":"x","type":5,"content":"x"}"#,
+        r#"{"id":"x","content":"x"}"#,
+        r#"{"id":"g","type":"gemini","$set":{}}"#,
+        r#"{"id":"g","type":"gemini","projectHash":"h","sessionId":"s"}"#,
+        r#" {"id":"g","type":"gemini"}"#,
+        r#"{"type":"gemini","id":"g"}"#,
+    ];
+    for line in whole_lines {
+        check(line, false);
+    }
+}
+
+#[test]
+fn not_json_is_left_to_the_whole_parse() {
+    for line in [
+        &b"{\"id\":\"g\",\"type\":\"gemini\"} x"[..],
+        b"{\"id\":\"g\",\"type\":\"gemini\"",
+        b"{\"id\":\"\xff\",\"type\":\"gemini\"}",
+        b"{\"id\":\"g\",\"type\":\"gemini\",\"content\":1e999}",
+        b"{\"id\":\"g\",\"type\":\"gemini\",\"content\":\"\\ud800\"}",
+    ] {
+        assert!(fast(line).is_none(), "{}", String::from_utf8_lossy(line));
+    }
+}
+
+/// Real recordings: every model and user message, with thoughts, tool calls, diffs, errors.
+const RECORDINGS: &[&str] = &[
+    include_str!("../../../../fixtures/gemini-0.61.0/gemini.failing_command.session.jsonl"),
+    include_str!("../../../../fixtures/gemini-0.61.0/gemini.file_edit.session.jsonl"),
+    include_str!("../../../../fixtures/gemini-0.61.0/gemini.file_read.session.jsonl"),
+    include_str!("../../../../fixtures/gemini-0.61.0/gemini.reasoning.session.jsonl"),
+    include_str!("../../../../fixtures/gemini-0.61.0/gemini.resume_1_first.session.jsonl"),
+    include_str!("../../../../fixtures/gemini-0.61.0/gemini.shell_command.session.jsonl"),
+    include_str!("../../../../fixtures/gemini-0.61.0/gemini.subagent.session.jsonl"),
+    include_str!(
+        "../../../../fixtures/gemini-0.61.0/gemini.subagent.subagent-3379175b.session.jsonl"
+    ),
+];
+
+#[test]
+fn real_records_read_alike() {
+    let mut records = 0;
+    for line in RECORDINGS.iter().flat_map(|r| r.lines()) {
+        let value: Value = serde_json::from_str(line).expect("a recording's line is JSON");
+        if let Some((record, _)) = fast(line.as_bytes()) {
+            records += 1;
+            assert_eq!(record, Record::of_value(&value), "{line}");
+        }
+    }
+    assert!(
+        records > 30,
+        "the recordings hold message records: {records}"
+    );
+}
