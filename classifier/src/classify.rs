@@ -73,6 +73,12 @@ fn event_rows(event: &LiveEvent, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
         LiveEvent::GeminiRecord { record } => {
             under_harness(crate::gemini::classify_record(record, ctx), ctx)
         }
+        LiveEvent::GeminiMeta { meta } => {
+            under_harness(crate::gemini::classify_meta(meta, ctx), ctx)
+        }
+        LiveEvent::GeminiUpdate { update } => {
+            under_harness(crate::gemini::classify_update(update, ctx), ctx)
+        }
         LiveEvent::StatusChanged { .. }
         | LiveEvent::ModelChanged { .. }
         | LiveEvent::EffortChanged { .. }

@@ -10,6 +10,7 @@ use crate::field::Field;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::gemini::Fast;
 use crate::lean::Hints;
 use crate::lines::{Line, Oversize};
 
@@ -63,6 +64,18 @@ pub enum LiveEvent {
     GeminiRecord {
         /// The record's fields that are read.
         record: Box<crate::gemini::Record>,
+    },
+    /// A Gemini chat recording's metadata line of only a recording's own fields, read typed
+    /// by the classifier's parse (the whole parse keeps it a [`LiveEvent::Gemini`]).
+    GeminiMeta {
+        /// Its fields that are read.
+        meta: Box<crate::gemini::Meta>,
+    },
+    /// A Gemini chat recording's `{"$set": …}` update, read typed by the classifier's parse
+    /// (the whole parse keeps it a [`LiveEvent::Gemini`]).
+    GeminiUpdate {
+        /// Its fields that are read.
+        update: Box<crate::gemini::Update>,
     },
     /// Agent state changed: status (never a row; the header reads it).
     StatusChanged {
@@ -144,11 +157,15 @@ fn parse(line: &[u8], lean: Option<Hints>) -> LogEvent {
         Some(rest) => (rest, true),
         None => (line, false),
     };
-    if lean.is_some()
-        && let Some((record, ts)) = crate::gemini::fast(line)
+    if let Some(hints) = lean
+        && let Some((line, ts)) = crate::gemini::fast(line, hints.gemini_history_seen)
     {
-        let record = Box::new(record);
-        let mut event = LogEvent::at(ts, LiveEvent::GeminiRecord { record });
+        let event = match line {
+            Fast::Message(record) => LiveEvent::GeminiRecord { record },
+            Fast::Meta(meta) => LiveEvent::GeminiMeta { meta },
+            Fast::Update(update) => LiveEvent::GeminiUpdate { update },
+        };
+        let mut event = LogEvent::at(ts, event);
         event.bom = bom;
         return event;
     }

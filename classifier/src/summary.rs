@@ -165,6 +165,16 @@ impl SummaryFold {
                     .gemini
                     .add_record(record, &mut self.summary, &mut self.files);
             }
+            LiveEvent::GeminiUpdate { update } => {
+                self.agent("gemini");
+                return self
+                    .gemini
+                    .add_update(update, &mut self.summary, &mut self.files);
+            }
+            LiveEvent::GeminiMeta { .. } => {
+                self.agent("gemini");
+                return;
+            }
             LiveEvent::TurnStart { .. }
             | LiveEvent::TurnEnd { .. }
             | LiveEvent::Note { .. }

@@ -40,8 +40,8 @@ use self::detect::is_record_line;
 pub(crate) use self::detect::{is_gemini, is_message_record, timestamp};
 pub(crate) use self::state::State;
 pub(crate) use self::summary::SummaryPart;
-pub use self::typed::Record;
-pub(crate) use self::typed::fast;
+pub(crate) use self::typed::{Fast, fast};
+pub use self::typed::{Meta, Record, Update};
 
 /// The rows of one Gemini line.
 pub(crate) fn classify(value: &Value, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
@@ -60,6 +60,22 @@ pub(crate) fn classify_record(record: &Record, ctx: &mut ClassifyCtx) -> Vec<Ter
     ctx.gemini.text_last = false;
     let mut rows = Vec::new();
     record::message(record, ctx, &mut rows);
+    rows
+}
+
+/// The rows of one metadata line read typed.
+pub(crate) fn classify_meta(meta: &Meta, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
+    ctx.gemini.text_last = false;
+    let mut rows = Vec::new();
+    record::metadata(meta, ctx, &mut rows);
+    rows
+}
+
+/// The rows of one update line read typed.
+pub(crate) fn classify_update(update: &Update, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
+    ctx.gemini.text_last = false;
+    let mut rows = Vec::new();
+    record::set_rows(update, ctx, &mut rows);
     rows
 }
 

@@ -37,7 +37,7 @@ use crate::text::{preview, truncate_chars};
 use super::state::{Seen, Shown, digest};
 use super::stream::one_line;
 use super::tools::{call_row, file_diff, result_row, shell_exit, unwrap_context, with_diff};
-use super::typed::{Call, Content, FunctionResponse, Record, Response, Thought};
+use super::typed::{Call, Content, FunctionResponse, Meta, Record, Response, Thought, Update};
 
 /// Messages whose rows are remembered.
 pub(crate) const MAX_MESSAGES: usize = 64;
@@ -61,9 +61,9 @@ impl Seen {
 pub(super) fn classify(map: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
     let mut rows = Vec::new();
     if let Some(set) = map.field("$set") {
-        set_rows(set, ctx, &mut rows);
+        set_rows(&Update::of_value(set), ctx, &mut rows);
     } else if map.has("projectHash") {
-        metadata(map, ctx, &mut rows);
+        metadata(&Meta::of_value(&Value::Object(map.clone())), ctx, &mut rows);
     } else {
         message(
             &Record::of_value(&Value::Object(map.clone())),
@@ -74,8 +74,9 @@ pub(super) fn classify(map: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<T
     rows
 }
 
-fn metadata(map: &Map<String, Value>, ctx: &mut ClassifyCtx, rows: &mut Vec<TermMsg>) {
-    let id = map.field("sessionId").and_then(Value::as_str).unwrap_or("");
+/// A metadata line: `⚙ gemini session <id> · <kind>`, or `… resumed`.
+pub(super) fn metadata(meta: &Meta, ctx: &mut ClassifyCtx, rows: &mut Vec<TermMsg>) {
+    let id = meta.session_id.as_deref().unwrap_or("");
     close_turn(ctx, rows);
     let seen = &mut ctx.gemini.seen;
     let mut summary = format!("⚙ gemini session {}", truncate_chars(id, 40));
@@ -83,7 +84,7 @@ fn metadata(map: &Map<String, Value>, ctx: &mut ClassifyCtx, rows: &mut Vec<Term
         summary.push_str(" resumed");
     } else {
         seen.session = truncate_chars(id, 80);
-        if let Some(kind) = map.field("kind").and_then(Value::as_str) {
+        if let Some(kind) = meta.kind.as_deref() {
             summary.push_str(" · ");
             summary.push_str(&truncate_chars(kind, 20));
         }
@@ -91,17 +92,18 @@ fn metadata(map: &Map<String, Value>, ctx: &mut ClassifyCtx, rows: &mut Vec<Term
     rows.push(TermMsg::new(Level::Debug, summary));
 }
 
-fn set_rows(set: &Value, ctx: &mut ClassifyCtx, rows: &mut Vec<TermMsg>) {
-    let Some(set) = set.as_object() else {
+/// An update: its history's messages while none was shown, and a subagent's result.
+pub(super) fn set_rows(set: &Update, ctx: &mut ClassifyCtx, rows: &mut Vec<TermMsg>) {
+    if set.not_object {
         rows.push(TermMsg::new(Level::Warn, "$set line: not an object"));
         return;
-    };
+    }
     if !ctx.gemini.seen.any
-        && let Some(messages) = set.field("messages").and_then(Value::as_array)
+        && let Some(messages) = &set.messages
     {
         for m in messages {
-            match m.as_object() {
-                Some(_) => message(&Record::of_value(m), ctx, rows),
+            match m {
+                Some(m) => message(m, ctx, rows),
                 None => rows.push(TermMsg::new(
                     Level::Warn,
                     "$set line: a message is not an object",
@@ -109,7 +111,7 @@ fn set_rows(set: &Value, ctx: &mut ClassifyCtx, rows: &mut Vec<TermMsg>) {
             }
         }
     }
-    if let Some(s) = set.field("summary") {
+    if let Some(s) = &set.summary {
         let text = match s {
             Value::String(s) => serde_json::from_str::<Value>(s)
                 .ok()

@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::state::digest;
-use super::typed::Record;
+use super::typed::{Record, Update};
 use crate::summary::files::FileIndex;
 use crate::summary::report::Summary;
 
@@ -149,6 +149,18 @@ impl SummaryPart {
     ) {
         if record.ty() == "gemini" {
             self.message(record, summary, files);
+        }
+    }
+
+    /// Folds in one update: its history's model messages.
+    pub(crate) fn add_update(
+        &mut self,
+        update: &Update,
+        summary: &mut Summary,
+        files: &mut FileIndex,
+    ) {
+        for m in update.messages.iter().flatten().flatten() {
+            self.add_record(m, summary, files);
         }
     }
 

@@ -10,7 +10,7 @@ use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
 use super::shape::{
-    Call, Content, Display, FunctionResponse, Part, Record, Response, Thought, Tokens,
+    Call, Content, Display, FunctionResponse, Meta, Part, Record, Response, Thought, Tokens, Update,
 };
 use crate::lean::checked::{Checked, Key};
 
@@ -139,7 +139,7 @@ impl<'de, T: Read> Visitor<'de> for LaxVisitor<T> {
 }
 
 /// Reads the next value as [`Lax`].
-fn lax<'de, T: Read, A: MapAccess<'de>>(map: &mut A) -> Result<Option<T>, A::Error> {
+pub(super) fn lax<'de, T: Read, A: MapAccess<'de>>(map: &mut A) -> Result<Option<T>, A::Error> {
     Ok(map.next_value::<Lax<T>>()?.0)
 }
 
@@ -334,5 +334,58 @@ impl<'de> Deserialize<'de> for Content {
             }
         }
         de.deserialize_any(V)
+    }
+}
+
+/// A `$set` history's message: a record, or `None` when it is no map; with `SEEN` (a message
+/// of the recording was shown), without its `content` and `thoughts`.
+pub(super) struct Msg<const SEEN: bool>(Option<Record>);
+
+impl<const SEEN: bool> Default for Msg<SEEN> {
+    fn default() -> Self {
+        Msg(None)
+    }
+}
+
+impl<const SEEN: bool> Read for Msg<SEEN> {
+    fn map<'de, A: MapAccess<'de>>(mut map: A) -> Result<Option<Self>, A::Error> {
+        let mut record = Record::default();
+        while let Some(Key(key)) = map.next_key()? {
+            if SEEN && matches!(key.as_ref(), "content" | "thoughts") {
+                skip(&mut map)?;
+            } else {
+                record.field(&key, &mut map)?;
+            }
+        }
+        Ok(Some(Msg(Some(record))))
+    }
+}
+
+/// A `$set`'s value, its messages read as [`Msg<SEEN>`].
+#[derive(Default)]
+pub(super) struct UpdateOf<const SEEN: bool>(pub(super) Update);
+
+impl<const SEEN: bool> Fields for UpdateOf<SEEN> {
+    fn field<'de, A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<(), A::Error> {
+        match key {
+            "messages" => {
+                let list = list::<Msg<SEEN>, A>(map)?;
+                self.0.messages = list.map(|l| l.into_iter().map(|m| m.0).collect());
+            }
+            "summary" => self.0.summary = Some(map.next_value()?),
+            _ => skip(map)?,
+        }
+        Ok(())
+    }
+}
+
+impl Fields for Meta {
+    fn field<'de, A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<(), A::Error> {
+        match key {
+            "sessionId" => self.session_id = lax(map)?,
+            "kind" => self.kind = lax(map)?,
+            _ => skip(map)?,
+        }
+        Ok(())
     }
 }

@@ -35,6 +35,32 @@ pub struct Record {
     pub(crate) nest: Nesting,
 }
 
+/// A recording's metadata line, of only the fields a recording writes there: `sessionId` and
+/// `kind`, when strings.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Meta {
+    #[serde(rename = "sessionId", skip_serializing_if = "Option::is_none")]
+    pub(crate) session_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) kind: Option<String>,
+}
+
+/// A recording's `{"$set": …}` update, of nothing else.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Update {
+    /// `messages`, when an array: each a record, `None` for one that is no map. Once a message
+    /// of the recording was shown, a lean read leaves out their `content` and `thoughts`
+    /// (nothing reads them then).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) messages: Option<Vec<Option<Record>>>,
+    /// `summary` (a subagent's result), as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) summary: Option<Value>,
+    /// The `$set` was no map.
+    #[serde(skip)]
+    pub(crate) not_object: bool,
+}
+
 /// The fields of a line that the nesting reads (`crate::nest`), as it reads them.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct Nesting {

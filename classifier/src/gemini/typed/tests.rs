@@ -1,5 +1,6 @@
-//! The line read by [`fast`] is the record [`Record::of_value`] reads from the line's whole
-//! [`Value`]: on every message record of the fixtures and on records of every odd shape.
+//! The line read by [`fast`] is what the readers of a [`Value`] read from the line's whole
+//! parse ([`Record::of_value`], [`Update::of_value`], [`Meta::of_value`]): on every recording
+//! line of the fixtures and on lines of every odd shape.
 
 use super::*;
 
@@ -7,17 +8,45 @@ use super::*;
 /// false) and the line is left to the whole parse.
 fn check(line: &str, expect_fast: bool) {
     let value: Value = serde_json::from_str(line).expect("test lines are JSON");
-    let got = fast(line.as_bytes());
+    let got = fast(line.as_bytes(), false);
     assert_eq!(got.is_some(), expect_fast, "{line}");
-    let Some((record, ts)) = got else {
+    let Some((read, ts)) = got else {
         return;
     };
     let map = value.as_object().expect("an object");
     assert!(crate::gemini::is_gemini(map), "{line}: is Gemini's");
-    assert!(super::super::is_message_record(map), "{line}: a record");
     assert!(!crate::codex::is_codex(map), "{line}: not Codex's");
-    assert_eq!(record, Record::of_value(&value), "{line}");
     assert_eq!(ts, crate::gemini::timestamp(map), "{line}: time");
+    match read {
+        Fast::Message(record) => {
+            assert!(super::super::is_message_record(map), "{line}: a record");
+            assert_eq!(*record, Record::of_value(&value), "{line}");
+        }
+        Fast::Meta(meta) => {
+            assert!(
+                map.contains_key("projectHash") && !map.contains_key("$set"),
+                "{line}"
+            );
+            assert_eq!(*meta, Meta::of_value(&value), "{line}");
+        }
+        Fast::Update(update) => {
+            assert_eq!(map.len(), 1, "{line}: $set alone");
+            assert_eq!(*update, Update::of_value(&map["$set"]), "{line}");
+            // Once a message was shown, the history's texts are left out, and only they.
+            let Some((Fast::Update(lean), _)) = fast(line.as_bytes(), true) else {
+                panic!("{line}: read lean too");
+            };
+            let strip = |u: &Update| {
+                let mut u = u.clone();
+                for m in u.messages.iter_mut().flatten().flatten() {
+                    m.content = Content::Nothing;
+                    m.thoughts = None;
+                }
+                u
+            };
+            assert_eq!(*lean, strip(&update), "{line}: lean");
+        }
+    }
 }
 
 #[test]
@@ -44,6 +73,16 @@ fn records_of_every_shape_read_alike() {
         r#"{"id":"g","type":"gemini","toolCalls":[{"id":"c","id":"d","status":"x","status":"success"}]}"#,
         // Escaped keys and strings.
         r#"{"id":"g","typ\u0065":"gemini","content":"line\nbreak \u00e9 \ud83d\ude00","model":"m\"q"}"#,
+        // Metadata lines and updates.
+        r#"{"sessionId":"s","projectHash":"h","startTime":"2026-12-02T14:10:43.422Z","lastUpdated":"2026-12-02T14:10:43.422Z","kind":"main"}"#,
+        r#"{"sessionId":"s","projectHash":"h","lastUpdated":5,"kind":["x"],"directories":["/a"]}"#,
+        r#"{"sessionId":7,"projectHash":null}"#,
+        r#"{"$set":{"lastUpdated":"2026-12-02T14:10:43.422Z"}}"#,
+        r#"{"$set":"not a map"}"#,
+        r#"{"$set":{"messages":"not a list","summary":{"a":1}}}"#,
+        r#"{"$set":{"summary":"{\"response\":\"done\"}","sessionId":"s"}}"#,
+        r#"{"$set":{"messages":[5,null,{"id":"u","type":"user","content":[{"text":"<session_context>x"}]},{"id":"g","type":"gemini","content":"a","thoughts":[{"subject":"s"}],"tokens":{"input":3},"toolCalls":[{"id":"c","name":"n"}]}]}}"#,
+        r#"{"$set":{"messages":[]},"$set":{"summary":"last wins"}}"#,
     ];
     for line in fast_lines {
         check(line, true);
@@ -63,6 +102,11 @@ fn records_of_every_shape_read_alike() {
         r#"{"id":"g","type":"gemini","projectHash":"h","sessionId":"s"}"#,
         r#" {"id":"g","type":"gemini"}"#,
         r#"{"type":"gemini","id":"g"}"#,
+        r#"{"sessionId":"s","kind":"main"}"#,
+        r#"{"sessionId":"s","projectHash":"h","type":"user"}"#,
+        r#"{"sessionId":"s","projectHash":"h","timestamp":"2026-12-02T14:10:43.422Z"}"#,
+        r#"{"$set":{},"type":"user"}"#,
+        r#"{"$set":{},"lastUpdated":"2026-12-02T14:10:43.422Z"}"#,
     ];
     for line in whole_lines {
         check(line, false);
@@ -78,7 +122,11 @@ fn not_json_is_left_to_the_whole_parse() {
         b"{\"id\":\"g\",\"type\":\"gemini\",\"content\":1e999}",
         b"{\"id\":\"g\",\"type\":\"gemini\",\"content\":\"\\ud800\"}",
     ] {
-        assert!(fast(line).is_none(), "{}", String::from_utf8_lossy(line));
+        assert!(
+            fast(line, false).is_none(),
+            "{}",
+            String::from_utf8_lossy(line)
+        );
     }
 }
 
@@ -98,16 +146,17 @@ const RECORDINGS: &[&str] = &[
 
 #[test]
 fn real_records_read_alike() {
-    let mut records = 0;
+    let mut read = 0;
     for line in RECORDINGS.iter().flat_map(|r| r.lines()) {
-        let value: Value = serde_json::from_str(line).expect("a recording's line is JSON");
-        if let Some((record, _)) = fast(line.as_bytes()) {
-            records += 1;
-            assert_eq!(record, Record::of_value(&value), "{line}");
+        if fast(line.as_bytes(), false).is_some() {
+            read += 1;
+            check(line, true);
+        } else {
+            assert!(!line.starts_with("{\"id\":"), "{line}: a record read whole");
         }
     }
     assert!(
-        records > 30,
-        "the recordings hold message records: {records}"
+        read > 60,
+        "the recordings hold records, metadata, updates: {read}"
     );
 }

@@ -1,0 +1,209 @@
+//! The recording lines read straight from their bytes ([`fast`]): a message record, a metadata
+//! line or a `{"$set": …}` update, each only when it has no field but the recording's own
+//! there, so that it is no other agent's line and its rows are its whole parse's.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
+
+use super::read::{Fields, Lax, UpdateOf};
+use super::shape::{Meta, Record, Update};
+use crate::lean::checked::Key;
+
+/// A recording line read by [`fast`].
+pub(crate) enum Fast {
+    /// A message record ([`crate::LiveEvent::GeminiRecord`]).
+    Message(Box<Record>),
+    /// A metadata line ([`crate::LiveEvent::GeminiMeta`]).
+    Meta(Box<Meta>),
+    /// An update ([`crate::LiveEvent::GeminiUpdate`]).
+    Update(Box<Update>),
+}
+
+/// A line read, and its time.
+pub(crate) type Parsed = Option<(Fast, Option<f64>)>;
+
+/// The recording line `line` and its time, when it is one with only the fields a recording
+/// writes there (`docs/FORMATS.md`, "Gemini"):
+/// - a message record: `id`, `timestamp`, `type`, `content`, `thoughts`, `tokens`, `model`,
+///   `toolCalls`, of a `type` that makes it one;
+/// - a metadata line: `sessionId`, `projectHash`, `startTime`, `lastUpdated`, `kind`,
+///   `directories`, the first two written;
+/// - an update: `$set` alone (`seen`: a message of the recording was shown, so the texts of
+///   its history are read by nothing).
+///
+/// `None`: read it whole.
+pub(crate) fn fast(line: &[u8], seen: bool) -> Parsed {
+    let read: fn(&str) -> Parsed = if line.starts_with(b"{\"id\":") {
+        read_as::<MessageLine>
+    } else if line.starts_with(b"{\"sessionId\":") {
+        read_as::<MetaLine>
+    } else if line.starts_with(b"{\"$set\":") {
+        if seen {
+            read_as::<UpdateLine<true>>
+        } else {
+            read_as::<UpdateLine<false>>
+        }
+    } else {
+        return None;
+    };
+    read(std::str::from_utf8(line).ok()?)
+}
+
+/// A line of one kind, read whole (an error: not such a line).
+trait Kind: for<'de> Deserialize<'de> {
+    /// The line read, and its time; `None`: not such a line after all.
+    fn into_fast(self) -> Parsed;
+}
+
+fn read_as<K: Kind>(text: &str) -> Parsed {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let line = K::deserialize(&mut de).ok()?;
+    de.end().ok()?;
+    line.into_fast()
+}
+
+/// A line's time.
+fn time(ts: Option<String>) -> Option<f64> {
+    ts.as_deref().and_then(crate::time::parse_rfc3339)
+}
+
+/// A map read by `K`'s [`Lines::field`].
+struct LineVisitor<K>(PhantomData<K>);
+
+/// A line's fields, read one by one.
+trait Lines: Default {
+    /// Reads field `key`; an error for a field such a line does not have.
+    fn field<'de, A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<(), A::Error>;
+}
+
+impl<'de, K: Lines> Visitor<'de> for LineVisitor<K> {
+    type Value = K;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a recording's line")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<K, A::Error> {
+        let mut line = K::default();
+        while let Some(Key(key)) = map.next_key()? {
+            line.field(&key, &mut map)?;
+        }
+        Ok(line)
+    }
+}
+
+fn not_this<E: de::Error>() -> E {
+    E::custom("not a field of this recording line")
+}
+
+/// A message record's line.
+#[derive(Default)]
+struct MessageLine {
+    record: Record,
+    has_id: bool,
+    has_content: bool,
+    timestamp: Option<String>,
+}
+
+impl Lines for MessageLine {
+    fn field<'de, A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<(), A::Error> {
+        match key {
+            "id" => self.has_id = true,
+            "content" => self.has_content = true,
+            "timestamp" => {
+                self.timestamp = map.next_value::<Lax<String>>()?.0;
+                return Ok(());
+            }
+            "type" | "thoughts" | "tokens" | "model" | "toolCalls" => {}
+            _ => return Err(not_this()),
+        }
+        self.record.field(key, map)
+    }
+}
+
+impl Kind for MessageLine {
+    fn into_fast(self) -> Parsed {
+        let is_record = match self.record.ty.as_deref()? {
+            "user" | "info" | "warning" | "error" => self.has_id && self.has_content,
+            "gemini" => self.has_id,
+            _ => false,
+        };
+        is_record.then(|| (Fast::Message(Box::new(self.record)), time(self.timestamp)))
+    }
+}
+
+/// A metadata line.
+#[derive(Default)]
+struct MetaLine {
+    meta: Meta,
+    has_id: bool,
+    has_project: bool,
+    last_updated: Option<String>,
+}
+
+impl Lines for MetaLine {
+    fn field<'de, A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<(), A::Error> {
+        match key {
+            "sessionId" => self.has_id = true,
+            "projectHash" => self.has_project = true,
+            "lastUpdated" => {
+                self.last_updated = map.next_value::<Lax<String>>()?.0;
+                return Ok(());
+            }
+            "kind" | "startTime" | "directories" => {}
+            _ => return Err(not_this()),
+        }
+        self.meta.field(key, map)
+    }
+}
+
+impl Kind for MetaLine {
+    fn into_fast(self) -> Parsed {
+        (self.has_id && self.has_project)
+            .then(|| (Fast::Meta(Box::new(self.meta)), time(self.last_updated)))
+    }
+}
+
+/// An update line, its history read as [`UpdateOf<SEEN>`].
+#[derive(Default)]
+struct UpdateLine<const SEEN: bool>(Option<Update>);
+
+impl<const SEEN: bool> Lines for UpdateLine<SEEN> {
+    fn field<'de, A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<(), A::Error> {
+        if key != "$set" {
+            return Err(not_this());
+        }
+        self.0 = Some(match map.next_value::<Lax<UpdateOf<SEEN>>>()?.0 {
+            Some(update) => update.0,
+            None => Update {
+                not_object: true,
+                ..Update::default()
+            },
+        });
+        Ok(())
+    }
+}
+
+impl<const SEEN: bool> Kind for UpdateLine<SEEN> {
+    fn into_fast(self) -> Parsed {
+        self.0.map(|u| (Fast::Update(Box::new(u)), None))
+    }
+}
+
+macro_rules! line_deserialize {
+    ($($t:ty),*) => {$(
+        impl<'de> Deserialize<'de> for $t {
+            fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+                de.deserialize_map(LineVisitor(PhantomData))
+            }
+        }
+    )*};
+}
+
+line_deserialize!(MessageLine, MetaLine);
+
+impl<'de, const SEEN: bool> Deserialize<'de> for UpdateLine<SEEN> {
+    fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        de.deserialize_map(LineVisitor(PhantomData))
+    }
+}
