@@ -22,8 +22,9 @@
 use serde::Deserialize;
 use serde_json::Value;
 
+use self::line::UpdateOf;
 pub(crate) use self::line::{Fast, fast};
-use self::read::{Lax, UpdateOf};
+use self::read::Lax;
 pub(crate) use self::shape::{Call, Content, FunctionResponse, Response, Thought};
 pub use self::shape::{Meta, Record, Update};
 

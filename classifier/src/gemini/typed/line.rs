@@ -1,13 +1,15 @@
 //! The recording lines read straight from their bytes ([`fast`]): a message record, a metadata
 //! line or a `{"$set": …}` update, each only when it has no field but the recording's own
-//! there, so that it is no other agent's line and its rows are its whole parse's.
+//! there, so that it is no other agent's line and its rows are its whole parse's; and the
+//! readers of an update's value ([`UpdateOf`], its history's messages [`Msg`]) and of a
+//! metadata line's fields, which the readers of a whole parse's `Value` share.
 
 use std::fmt;
 use std::marker::PhantomData;
 
 use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
 
-use super::read::{Fields, Lax, UpdateOf};
+use super::read::{Fields, Lax, Read, lax, list, skip};
 use super::shape::{Meta, Record, Update};
 use crate::lean::checked::Key;
 
@@ -64,9 +66,9 @@ fn read_as<K: Kind>(text: &str) -> Parsed {
     line.into_fast()
 }
 
-/// A line's time.
-fn time(ts: Option<String>) -> Option<f64> {
-    ts.as_deref().and_then(crate::time::parse_rfc3339)
+/// Reads the next value as a line's time (parsed where it is, no string made).
+fn time<'de, A: MapAccess<'de>>(map: &mut A) -> Result<Option<f64>, A::Error> {
+    Ok(map.next_value::<Lax<Stamp>>()?.0.and_then(|t| t.0))
 }
 
 /// A map read by `K`'s [`Lines::field`].
@@ -102,7 +104,7 @@ struct MessageLine {
     record: Record,
     has_id: bool,
     has_content: bool,
-    timestamp: Option<String>,
+    timestamp: Option<f64>,
 }
 
 impl Lines for MessageLine {
@@ -111,7 +113,7 @@ impl Lines for MessageLine {
             "id" => self.has_id = true,
             "content" => self.has_content = true,
             "timestamp" => {
-                self.timestamp = map.next_value::<Lax<String>>()?.0;
+                self.timestamp = time(map)?;
                 return Ok(());
             }
             "type" | "thoughts" | "tokens" | "model" | "toolCalls" => {}
@@ -128,7 +130,7 @@ impl Kind for MessageLine {
             "gemini" => self.has_id,
             _ => false,
         };
-        is_record.then(|| (Fast::Message(Box::new(self.record)), time(self.timestamp)))
+        is_record.then(|| (Fast::Message(Box::new(self.record)), self.timestamp))
     }
 }
 
@@ -138,7 +140,7 @@ struct MetaLine {
     meta: Meta,
     has_id: bool,
     has_project: bool,
-    last_updated: Option<String>,
+    last_updated: Option<f64>,
 }
 
 impl Lines for MetaLine {
@@ -147,7 +149,7 @@ impl Lines for MetaLine {
             "sessionId" => self.has_id = true,
             "projectHash" => self.has_project = true,
             "lastUpdated" => {
-                self.last_updated = map.next_value::<Lax<String>>()?.0;
+                self.last_updated = time(map)?;
                 return Ok(());
             }
             "kind" | "startTime" | "directories" => {}
@@ -160,7 +162,7 @@ impl Lines for MetaLine {
 impl Kind for MetaLine {
     fn into_fast(self) -> Parsed {
         (self.has_id && self.has_project)
-            .then(|| (Fast::Meta(Box::new(self.meta)), time(self.last_updated)))
+            .then(|| (Fast::Meta(Box::new(self.meta)), self.last_updated))
     }
 }
 
@@ -205,5 +207,67 @@ line_deserialize!(MessageLine, MetaLine);
 impl<'de, const SEEN: bool> Deserialize<'de> for UpdateLine<SEEN> {
     fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
         de.deserialize_map(LineVisitor(PhantomData))
+    }
+}
+
+/// A time written as RFC 3339, parsed as it is read (`None`: not one).
+struct Stamp(Option<f64>);
+
+impl Read for Stamp {
+    fn string(s: &str) -> Option<Stamp> {
+        Some(Stamp(crate::time::parse_rfc3339(s)))
+    }
+}
+
+/// A `$set` history's message: a record, or `None` when it is no map; with `SEEN` (a message
+/// of the recording was shown), without its `content` and `thoughts`.
+pub(super) struct Msg<const SEEN: bool>(Option<Record>);
+
+impl<const SEEN: bool> Default for Msg<SEEN> {
+    fn default() -> Self {
+        Msg(None)
+    }
+}
+
+impl<const SEEN: bool> Read for Msg<SEEN> {
+    fn map<'de, A: MapAccess<'de>>(mut map: A) -> Result<Option<Self>, A::Error> {
+        let mut record = Record::default();
+        while let Some(Key(key)) = map.next_key()? {
+            if SEEN && matches!(key.as_ref(), "content" | "thoughts") {
+                skip(&mut map)?;
+            } else {
+                record.field(&key, &mut map)?;
+            }
+        }
+        Ok(Some(Msg(Some(record))))
+    }
+}
+
+/// A `$set`'s value, its messages read as [`Msg<SEEN>`].
+#[derive(Default)]
+pub(super) struct UpdateOf<const SEEN: bool>(pub(super) Update);
+
+impl<const SEEN: bool> Fields for UpdateOf<SEEN> {
+    fn field<'de, A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<(), A::Error> {
+        match key {
+            "messages" => {
+                let list = list::<Msg<SEEN>, A>(map)?;
+                self.0.messages = list.map(|l| l.into_iter().map(|m| m.0).collect());
+            }
+            "summary" => self.0.summary = Some(map.next_value()?),
+            _ => skip(map)?,
+        }
+        Ok(())
+    }
+}
+
+impl Fields for Meta {
+    fn field<'de, A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<(), A::Error> {
+        match key {
+            "sessionId" => self.session_id = lax(map)?,
+            "kind" => self.kind = lax(map)?,
+            _ => skip(map)?,
+        }
+        Ok(())
     }
 }

@@ -2,6 +2,7 @@
 //! value of any other type read as nothing (checked and skipped), as `Value`'s `as_str`,
 //! `as_u64`, `as_array` and `as_object` answer; a map's fields one by one ([`Fields`]).
 
+use std::borrow::Cow;
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -10,7 +11,7 @@ use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
 use super::shape::{
-    Call, Content, Display, FunctionResponse, Meta, Part, Record, Response, Thought, Tokens, Update,
+    Call, Content, Display, FunctionResponse, Part, Record, Response, ResultPart, Thought, Tokens,
 };
 use crate::lean::checked::{Checked, Key};
 
@@ -62,6 +63,20 @@ impl<T: Fields> Read for T {
 impl Read for String {
     fn string(s: &str) -> Option<String> {
         Some(s.to_owned())
+    }
+}
+
+/// A message's `type`: the recording's own types are not copied.
+impl Read for Cow<'static, str> {
+    fn string(s: &str) -> Option<Cow<'static, str>> {
+        Some(match s {
+            "user" => Cow::Borrowed("user"),
+            "gemini" => Cow::Borrowed("gemini"),
+            "info" => Cow::Borrowed("info"),
+            "warning" => Cow::Borrowed("warning"),
+            "error" => Cow::Borrowed("error"),
+            other => Cow::Owned(other.to_owned()),
+        })
     }
 }
 
@@ -144,7 +159,7 @@ pub(super) fn lax<'de, T: Read, A: MapAccess<'de>>(map: &mut A) -> Result<Option
 }
 
 /// Reads the next value as an array of [`Any`] elements, `None` when not an array.
-fn list<'de, T: Read + Default, A: MapAccess<'de>>(
+pub(super) fn list<'de, T: Read + Default, A: MapAccess<'de>>(
     map: &mut A,
 ) -> Result<Option<Vec<T>>, A::Error> {
     Ok(lax::<List<T>, A>(map)?.map(|l| l.0))
@@ -155,7 +170,7 @@ fn any<'de, T: Read + Default, A: MapAccess<'de>>(map: &mut A) -> Result<Option<
     Ok(Some(map.next_value::<Any<T>>()?.0))
 }
 
-fn skip<'de, A: MapAccess<'de>>(map: &mut A) -> Result<(), A::Error> {
+pub(super) fn skip<'de, A: MapAccess<'de>>(map: &mut A) -> Result<(), A::Error> {
     map.next_value::<Checked>().map(drop)
 }
 
@@ -183,6 +198,32 @@ impl Fields for Part {
         match key {
             "text" => self.text = lax(map)?,
             "functionResponse" => self.function_response = any(map)?,
+            _ => skip(map)?,
+        }
+        Ok(())
+    }
+}
+
+impl Fields for ResultPart {
+    fn field<'de, A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<(), A::Error> {
+        match key {
+            "functionResponse" => {
+                self.response = lax::<OnlyResponse, A>(map)?.and_then(|r| r.0);
+            }
+            _ => skip(map)?,
+        }
+        Ok(())
+    }
+}
+
+/// A `functionResponse` of which only the `response` is read.
+#[derive(Default)]
+struct OnlyResponse(Option<Response>);
+
+impl Fields for OnlyResponse {
+    fn field<'de, A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<(), A::Error> {
+        match key {
+            "response" => self.0 = any(map)?,
             _ => skip(map)?,
         }
         Ok(())
@@ -334,58 +375,5 @@ impl<'de> Deserialize<'de> for Content {
             }
         }
         de.deserialize_any(V)
-    }
-}
-
-/// A `$set` history's message: a record, or `None` when it is no map; with `SEEN` (a message
-/// of the recording was shown), without its `content` and `thoughts`.
-pub(super) struct Msg<const SEEN: bool>(Option<Record>);
-
-impl<const SEEN: bool> Default for Msg<SEEN> {
-    fn default() -> Self {
-        Msg(None)
-    }
-}
-
-impl<const SEEN: bool> Read for Msg<SEEN> {
-    fn map<'de, A: MapAccess<'de>>(mut map: A) -> Result<Option<Self>, A::Error> {
-        let mut record = Record::default();
-        while let Some(Key(key)) = map.next_key()? {
-            if SEEN && matches!(key.as_ref(), "content" | "thoughts") {
-                skip(&mut map)?;
-            } else {
-                record.field(&key, &mut map)?;
-            }
-        }
-        Ok(Some(Msg(Some(record))))
-    }
-}
-
-/// A `$set`'s value, its messages read as [`Msg<SEEN>`].
-#[derive(Default)]
-pub(super) struct UpdateOf<const SEEN: bool>(pub(super) Update);
-
-impl<const SEEN: bool> Fields for UpdateOf<SEEN> {
-    fn field<'de, A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<(), A::Error> {
-        match key {
-            "messages" => {
-                let list = list::<Msg<SEEN>, A>(map)?;
-                self.0.messages = list.map(|l| l.into_iter().map(|m| m.0).collect());
-            }
-            "summary" => self.0.summary = Some(map.next_value()?),
-            _ => skip(map)?,
-        }
-        Ok(())
-    }
-}
-
-impl Fields for Meta {
-    fn field<'de, A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<(), A::Error> {
-        match key {
-            "sessionId" => self.session_id = lax(map)?,
-            "kind" => self.kind = lax(map)?,
-            _ => skip(map)?,
-        }
-        Ok(())
     }
 }

@@ -1,6 +1,8 @@
 //! The fields of a message record that are read ([`Record`] and its parts), each as its reader
 //! would find it in the line's `Value`.
 
+use std::borrow::Cow;
+
 use serde::Serialize;
 use serde_json::Value;
 
@@ -14,7 +16,7 @@ pub struct Record {
     pub(crate) id: Option<String>,
     /// `type`, when a string.
     #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
-    pub(crate) ty: Option<String>,
+    pub(crate) ty: Option<Cow<'static, str>>,
     /// `content`.
     pub(crate) content: Content,
     /// `thoughts`, when an array.
@@ -158,7 +160,7 @@ pub(crate) struct Call {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) status: Option<String>,
     /// `result`'s parts, when an array.
-    pub(crate) result: Vec<Part>,
+    pub(crate) result: Vec<ResultPart>,
     /// `resultDisplay`.
     #[serde(rename = "resultDisplay")]
     pub(crate) display: Display,
@@ -178,12 +180,19 @@ pub(crate) struct Display {
     pub(crate) file_diff: Option<String>,
 }
 
+/// A part of a tool call's `result`: of its `functionResponse`, only the `response` is read
+/// (serialised as that alone).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub(crate) struct ResultPart {
+    /// `functionResponse.response`, when the part's `functionResponse` is a map that has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) response: Option<Response>,
+}
+
 impl Call {
     /// The response of the first `result` part that has one.
     pub(crate) fn response(&self) -> Option<&Response> {
-        self.result
-            .iter()
-            .find_map(|p| p.function_response.as_ref()?.response.as_ref())
+        self.result.iter().find_map(|p| p.response.as_ref())
     }
 }
 
