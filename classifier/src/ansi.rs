@@ -179,7 +179,11 @@ impl Stripper<'_> {
     fn copy_plain(&mut self) {
         let b = &self.s.as_bytes()[self.next..];
         let mut n = 0;
+        let bidi = self.bidi;
         loop {
+            n = crate::swar::skip_clean_blocks(b, n, |c| {
+                crate::swar::maybe_control_byte(c) || (bidi && c == 0xe2)
+            });
             while let Some(word) = b.get(n..n + 8) {
                 let w = u64::from_le_bytes(word.try_into().expect("eight bytes"));
                 if !plain_word(w) || (self.bidi && crate::swar::bytes_eq(w, 0xe2) != 0) {

@@ -1,7 +1,7 @@
 //! Small text helpers shared by the classifiers: previews, line counts, cleaning.
 
 use crate::ansi::{bidi_at, is_bidi_control};
-use crate::swar::{bytes_eq, maybe_control};
+use crate::swar::{bytes_eq, maybe_control, maybe_control_byte, skip_clean_blocks};
 
 /// Cuts `s` to at most `max` characters, adding `…` when anything was cut.
 pub fn truncate_chars(s: &str, max: usize) -> String {
@@ -102,21 +102,25 @@ pub(crate) enum Clean {
 pub(crate) fn scan(s: &str) -> Clean {
     let b = s.as_bytes();
     let mut bidi = false;
-    let words = b.chunks_exact(8);
-    let tail = b.len() - words.remainder().len();
-    for (k, word) in words.enumerate() {
+    let mut at = 0;
+    loop {
+        at = skip_clean_blocks(b, at, |c| maybe_control_byte(c) || c == 0xe2);
+        let Some(word) = b.get(at..at + 8) else {
+            break;
+        };
         let w = u64::from_le_bytes(word.try_into().expect("eight bytes"));
         let mut odd = maybe_control(w) | bytes_eq(w, 0xe2);
         while odd != 0 {
-            let i = k * 8 + (odd.trailing_zeros() / 8) as usize;
+            let i = at + (odd.trailing_zeros() / 8) as usize;
             if crate::ansi::strips_at(b, i) {
                 return Clean::Strip;
             }
             bidi |= bidi_at(b, i);
             odd &= odd - 1;
         }
+        at += 8;
     }
-    for i in tail..b.len() {
+    for i in at..b.len() {
         if crate::ansi::strips_at(b, i) {
             return Clean::Strip;
         }
