@@ -3,7 +3,9 @@
 //! and pass over the rest ([`crate::text`], [`crate::ansi`], [`crate::redact`]).
 //!
 //! Each test sets the high bit of every byte that matches and no other bit: no carry crosses
-//! bytes, so the lowest set bit is the first match and every set bit is a true one.
+//! bytes, so the lowest set bit is the first match and every set bit is a true one. Before the
+//! words, [`skip_clean_blocks`] passes over 32-byte blocks with no byte that matters, in
+//! vector compares where the target has them.
 
 pub(crate) const ONES: u64 = 0x0101_0101_0101_0101;
 pub(crate) const HIGH: u64 = 0x8080_8080_8080_8080;
