@@ -87,6 +87,23 @@ fn lines_that_skip_fields_classify_as_the_whole_parse() {
         r#"{"id":"g1","timestamp":"2026-12-02T14:10:44.000Z","type":"gemini","content":"done","thoughts":[{"subject":"s","description":"d"}],"tokens":{"input":7,"output":3},"model":"gemini-x","toolCalls":[{"id":"c1","name":"replace","args":{"file_path":"b.rs","old_string":"a","new_string":"b"},"status":"success","timestamp":"t","description":"edit","displayName":"Edit","renderOutputAsMarkdown":true,"resultDisplay":{"fileDiff":"--- a\n+++ b\n@@ -1 +1 @@\n-a\n+b\n","fileName":"b.rs","originalContent":"a","newContent":"b","diffStat":{"x":1}},"result":[{"functionResponse":{"id":"c1","name":"replace","response":{"output":"ok"}}}]},{"id":"c2","name":"run_shell_command","args":{"command":"false"},"status":"error","resultDisplay":"boom","result":[{"functionResponse":{"id":"c2","name":"run_shell_command","response":{"error":"exit 1"}}}]}]}"#,
         r#"{"$set":{"messages":[{"id":"u0","type":"user","content":[{"text":"<session_context>x"}]},{"id":"g2","type":"gemini","content":"new in a history","tokens":{"input":1,"output":1},"toolCalls":[{"id":"c3","name":"write_file","args":{"file_path":"c.rs","content":"x"},"status":"success","description":"w"}]},{"id":"w1","type":"warning","content":"careful"},{"id":"x","type":"hologram","content":[1]}]}}"#,
         r#"{"$set":{"summary":"{\"response\":\"sub done\"}","messages":[]}}"#,
+        // Gemini lines read typed (`gemini/typed.rs`): records, metadata and updates of odd
+        // shapes — wrong types, repeated keys, escaped keys, no map where one is expected.
+        r#"{"sessionId":"s2","projectHash":"h","lastUpdated":5,"kind":["x"],"directories":["/a"]}"#,
+        r#"{"sessionId":"s2","projectHash":"h","startTime":"t","lastUpdated":"2026-12-02T14:10:45.000Z","kind":"main"}"#,
+        r#"{"$set":"not a map"}"#,
+        r#"{"$set":{"messages":"not a list","summary":{"a":1}}}"#,
+        r#"{"$set":{"messages":[5,null,{"id":"u9","type":"user","content":[{"text":"again"}]},{"id":"g9","type":"gemini","content":"a","thoughts":[{"subject":"s"}],"tokens":{"input":3},"toolCalls":[{"id":"c9","name":"write_file","args":{"file_path":"z.rs"},"status":"error"}]}]}}"#,
+        r#"{"$set":{"messages":[]},"$set":{"summary":"last wins"}}"#,
+        r#"{"id":"u5","type":"user","content":[1,"x",null,{"text":7},{"functionResponse":null},{"functionResponse":5},{"functionResponse":{"id":"c6","name":"n","response":null}},{"functionResponse":{"response":{"output":"o","error":3}}}]}"#,
+        r#"{"id":7,"type":"info","content":{"b":1,"a":[2,{"c":null}]}}"#,
+        r#"{"id":"w5","type":"warning","content":-5.25e3,"timestamp":7}"#,
+        r#"{"id":"g5","type":"gemini","content":"a","thoughts":{"subject":"not a list"},"tokens":[1],"model":5,"toolCalls":{}}"#,
+        r#"{"id":"g6","type":"gemini","toolCalls":[5,null,{},{"id":"c7","name":"run_shell_command","args":{"command":"ls"},"status":"success","result":[{"functionResponse":{"id":"c7","response":{"output":"Output: x\nExit Code: 2"}}}],"resultDisplay":"x","agentId":"a1"},{"id":"c8","args":null,"result":"not a list","resultDisplay":{"fileDiff":"@@ -1 +1 @@\n-a\n+b","other":1}}]}"#,
+        r#"{"id":"a","id":"g7","type":"user","type":"gemini","content":"x","content":"y"}"#,
+        r#"{"id":"g8","typ\u0065":"gemini","content":"line\nbreak \u00e9 \ud83d\ude00","model":"m\"q"}"#,
+        r#"{"id":"u6","type":"user","content":"x","isSidechain":true,"agentId":"a"}"#,
+        r#"{"id":"u7","type":"user","content":"x","parent_tool_use_id":"c7"}"#,
         // Gemini fields read lean on a line that turns out not to be Gemini's.
         r#"{"id":"g3","type":"gemini","toolCalls":[{"id":"c4","description":"d"}],"message":{"content":"claude's"}}"#,
         r#"{"type":"gemini","toolCalls":[{"id":"c5","description":"d"}]}"#,
