@@ -200,7 +200,7 @@ impl SummaryPart {
         }
         for c in m.tool_calls.iter().flatten() {
             let cid = c.id.as_deref().unwrap_or("");
-            if !self.first(&format!("call:{cid}")) {
+            if !self.first_call(cid) {
                 continue;
             }
             call(c.name.as_deref(), c.args.as_ref(), summary, files);
@@ -213,6 +213,23 @@ impl SummaryPart {
             if c.status.as_deref() == Some("error") || exit.is_some() {
                 summary.tool_errors += 1;
             }
+        }
+    }
+
+    /// Whether call `cid` is counted for the first time: [`first`](Self::first) of
+    /// `call:<cid>`, made on the stack when short.
+    fn first_call(&mut self, cid: &str) -> bool {
+        const PREFIX: &[u8] = b"call:";
+        let mut buf = [0u8; 128];
+        let n = PREFIX.len() + cid.len();
+        match buf.get_mut(..n) {
+            Some(key) => {
+                key[..PREFIX.len()].copy_from_slice(PREFIX);
+                key[PREFIX.len()..].copy_from_slice(cid.as_bytes());
+                let key = std::str::from_utf8(key).expect("a prefix and a str are UTF-8");
+                self.first(key)
+            }
+            None => self.first(&format!("call:{cid}")),
         }
     }
 
@@ -252,7 +269,13 @@ impl SummaryPart {
 
 fn call(name: Option<&str>, args: Option<&Value>, summary: &mut Summary, files: &mut FileIndex) {
     let name = name.unwrap_or("?");
-    *summary.tool_calls.entry(name.to_owned()).or_insert(0) += 1;
+    // (The name is copied only the first time.)
+    match summary.tool_calls.get_mut(name) {
+        Some(n) => *n += 1,
+        None => {
+            summary.tool_calls.insert(name.to_owned(), 1);
+        }
+    }
     match name {
         "invoke_agent" => summary.subagents += 1,
         "write_file" | "replace" => {
@@ -313,6 +336,21 @@ mod tests {
             assert!(p.first(&id(0)));
             assert!(p.first(&id(44)), "pushed out by 0");
             assert!(!p.first(&id(MAX_IDS + 43)));
+        }
+    }
+
+    /// A call id is counted as `call:<id>` is, short or long (made on the stack or not).
+    #[test]
+    fn a_call_counts_as_its_prefixed_id() {
+        for len in [0, 1, 7, 122, 123, 124, 400] {
+            let cid = "é".repeat(len / 2) + &"c".repeat(len % 2);
+            let mut by_call = SummaryPart::default();
+            let mut by_id = SummaryPart::default();
+            assert!(by_call.first_call(&cid));
+            assert!(by_id.first(&format!("call:{cid}")));
+            assert_eq!(by_call, by_id, "{len}");
+            assert!(!by_call.first_call(&cid), "{len}: counted once");
+            assert!(!by_call.first(&format!("call:{cid}")), "{len}: the same id");
         }
     }
 }
