@@ -61,15 +61,11 @@ impl Seen {
 pub(super) fn classify(map: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
     let mut rows = Vec::new();
     if let Some(set) = map.field("$set") {
-        set_rows(&Update::of_value(set), ctx, &mut rows);
+        set_rows(&Update::of_value(set, ctx.gemini.seen.any), ctx, &mut rows);
     } else if map.has("projectHash") {
-        metadata(&Meta::of_value(&Value::Object(map.clone())), ctx, &mut rows);
+        metadata(&Meta::of_value(map), ctx, &mut rows);
     } else {
-        message(
-            &Record::of_value(&Value::Object(map.clone())),
-            ctx,
-            &mut rows,
-        );
+        message(&Record::of_value(map), ctx, &mut rows);
     }
     rows
 }

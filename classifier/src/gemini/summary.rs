@@ -189,13 +189,14 @@ impl SummaryPart {
     /// A recorded model message: its tokens and calls, once per id.
     fn message(&mut self, m: &Record, summary: &mut Summary, files: &mut FileIndex) {
         if self.first(m.id()) {
-            let t = m.tokens.clone().unwrap_or_default();
-            self.message_tokens.add(Tokens {
-                input: t.input.unwrap_or(0),
-                output: t.output.unwrap_or(0),
-                cached: t.cached.unwrap_or(0),
-                thoughts: t.thoughts.unwrap_or(0),
-            });
+            if let Some(t) = &m.tokens {
+                self.message_tokens.add(Tokens {
+                    input: t.input.unwrap_or(0),
+                    output: t.output.unwrap_or(0),
+                    cached: t.cached.unwrap_or(0),
+                    thoughts: t.thoughts.unwrap_or(0),
+                });
+            }
             model(m.model.as_deref(), summary);
         }
         for c in m.tool_calls.iter().flatten() {

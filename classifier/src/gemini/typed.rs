@@ -19,7 +19,7 @@
 //! [`Value`]'s map does ([`read`]: how each is read; [`shape`]: the types). The tests hold the
 //! two paths to each other on every recording line of the fixtures and on odd ones.
 
-use serde::Deserialize;
+use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
 use self::line::UpdateOf;
@@ -29,8 +29,9 @@ pub(crate) use self::shape::{Call, Content, FunctionResponse, Response, Thought}
 pub use self::shape::{Meta, Record, Update};
 
 impl Record {
-    /// The record a [`Value`] holds (of another shape than a map: an empty record).
-    pub(crate) fn of_value(value: &Value) -> Record {
+    /// The record a [`Value`] (or a `&Map` of one) holds (of another shape than a map: an
+    /// empty record).
+    pub(crate) fn of_value<'de>(value: impl Deserializer<'de>) -> Record {
         // Reading a `Value` fails only where reading the line would have: never here.
         Lax::<Record>::deserialize(value)
             .map_or_else(|_| Record::default(), |r| r.0.unwrap_or_default())
@@ -38,10 +39,16 @@ impl Record {
 }
 
 impl Update {
-    /// The update a `$set`'s value holds.
-    pub(crate) fn of_value(set: &Value) -> Update {
-        match Lax::<UpdateOf<false>>::deserialize(set) {
-            Ok(Lax(Some(update))) => update.0,
+    /// The update a `$set`'s value holds; `seen`: a message of the recording was shown, so the
+    /// texts of its history are left out (nothing reads them then).
+    pub(crate) fn of_value(set: &Value, seen: bool) -> Update {
+        let update = if seen {
+            Lax::<UpdateOf<true>>::deserialize(set).map(|u| u.0.map(|u| u.0))
+        } else {
+            Lax::<UpdateOf<false>>::deserialize(set).map(|u| u.0.map(|u| u.0))
+        };
+        match update {
+            Ok(Some(update)) => update,
             _ => Update {
                 not_object: true,
                 ..Update::default()
@@ -51,8 +58,8 @@ impl Update {
 }
 
 impl Meta {
-    /// The metadata a line's [`Value`] holds.
-    pub(crate) fn of_value(line: &Value) -> Meta {
+    /// The metadata a line's [`Value`] (or its `&Map`) holds.
+    pub(crate) fn of_value<'de>(line: impl Deserializer<'de>) -> Meta {
         Lax::<Meta>::deserialize(line).map_or_else(|_| Meta::default(), |m| m.0.unwrap_or_default())
     }
 }

@@ -31,7 +31,7 @@ fn check(line: &str, expect_fast: bool) {
         }
         Fast::Update(update) => {
             assert_eq!(map.len(), 1, "{line}: $set alone");
-            assert_eq!(*update, Update::of_value(&map["$set"]), "{line}");
+            assert_eq!(*update, Update::of_value(&map["$set"], false), "{line}");
             // Once a message was shown, the history's texts are left out, and only they.
             let Some((Fast::Update(lean), _)) = fast(line.as_bytes(), true) else {
                 panic!("{line}: read lean too");
@@ -45,6 +45,11 @@ fn check(line: &str, expect_fast: bool) {
                 u
             };
             assert_eq!(*lean, strip(&update), "{line}: lean");
+            assert_eq!(
+                *lean,
+                Update::of_value(&map["$set"], true),
+                "{line}: lean, whole"
+            );
         }
     }
 }
