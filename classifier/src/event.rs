@@ -52,6 +52,13 @@ pub enum LiveEvent {
         /// The line's JSON value.
         value: Value,
     },
+    /// A Codex rollout line that gives no row of its own (a token usage record or count, a turn
+    /// context, settings, a turn start, a mirror), read typed by the classifier's parse (the
+    /// whole parse keeps it a [`LiveEvent::Codex`]; [`crate::codex`]).
+    CodexFact {
+        /// What it states.
+        fact: Box<crate::codex::Fact>,
+    },
     /// One raw Google Gemini CLI line (`--output-format stream-json` stdout, a chat recording,
     /// or the `-o json` document), unclassified ([`crate::gemini`]).
     Gemini {
@@ -157,6 +164,13 @@ fn parse(line: &[u8], lean: Option<Hints>) -> LogEvent {
         Some(rest) => (rest, true),
         None => (line, false),
     };
+    if lean.is_some()
+        && let Some((fact, ts)) = crate::codex::fast(line)
+    {
+        let mut event = LogEvent::at(ts, LiveEvent::CodexFact { fact });
+        event.bom = bom;
+        return event;
+    }
     if let Some(hints) = lean
         && let Some((line, ts)) = crate::gemini::fast(line, hints.gemini_history_seen)
     {

@@ -25,6 +25,7 @@
 
 pub(crate) mod build;
 pub(crate) mod checked;
+pub(crate) mod lax;
 pub(crate) mod shaped;
 
 use crate::field::Field;

@@ -155,6 +155,10 @@ impl SummaryFold {
                     .codex
                     .add(value, env, &mut self.summary, &mut self.files);
             }
+            LiveEvent::CodexFact { fact } => {
+                self.agent("codex");
+                return self.codex.add_fact(fact, env, &mut self.summary);
+            }
             LiveEvent::Gemini { value } => {
                 self.agent("gemini");
                 return self.gemini.add(value, &mut self.summary, &mut self.files);

@@ -109,6 +109,19 @@ fn lines_that_skip_fields_classify_as_the_whole_parse() {
         r#"{"type":"gemini","toolCalls":[{"id":"c5","description":"d"}]}"#,
         r#"{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[]},"$set":{"messages":[{"id":"m","type":"user","content":"x"}]}}"#,
         r#"{"$set":{"messages":[{"id":"m","type":"user","content":"x"}]},"timestamp":"t","type":"event_msg","payload":{"type":"hologram"}}"#,
+        // Codex rollout lines read typed (`codex/fact.rs`), of odd shapes, in a turn.
+        r#"{"timestamp":"2026-12-01T10:00:00Z","type":"session_meta","payload":{"id":"s1","cli_version":"9"}}"#,
+        r#"{"timestamp":"2026-12-01T10:00:00Z","type":"turn_context","payload":{"model":"m1"}}"#,
+        r#"{"timestamp":"2026-12-01T10:00:00Z","type":"turn_context","payload":{"model":7}}"#,
+        r#"{"timestamp":"2026-12-01T10:00:00Z","type":"event_msg","payload":{"type":"task_complete","type":"task_started"}}"#,
+        r#"{"timestamp":5,"payload":{"info":{"total_token_usage":{"input_tokens":1,"input_tokens":4,"output_tokens":-2}},"type":"token_count"},"type":"event_msg"}"#,
+        r#"{"timestamp":"2026-12-01T10:00:01Z","type":"event_msg","payload":{"type":"thread_settings_applied","thread_settings":{"model":"m2"}}}"#,
+        r#"{"timestamp":"2026-12-01T10:00:01Z","type":"event_msg","payload":{"type":"item_completed","item":{"type":"AgentMessage","id":"i"}}}"#,
+        r#"{"timestamp":"2026-12-01T10:00:01Z","type":"event_msg","payload":{"type":"item_completed","item":{"type":"CommandExecution","id":"x","command":"ls","exit_code":1,"aggregated_output":"no"}}}"#,
+        r#"{"timestamp":"2026-12-01T10:00:02Z","type":"token_usage_record","payload":{"session_id":"s2","thread_id":5,"turn_token_usage":{"input_tokens":5,"cached_input_tokens":2,"output_tokens":1,"reasoning_output_tokens":7},"thread_token_usage":{"input_tokens":50,"output_tokens":10}}}"#,
+        r#"{"timestamp":"2026-12-01T10:00:02Z","type":"token_usage_record","payload":{"session_id":"s3","thread_token_usage":{"input_tokens":9,"cache_write_input_tokens":3,"output_tokens":2.5}}}"#,
+        r#"{"timestamp":"2026-12-01T10:00:03Z","type":"event_msg","payload":{"type":"task_complete","duration_ms":1500}}"#,
+        r#"{"timestamp":"2026-12-01T10:00:03Z","type":"turn_context","payload":{"model":"m3"},"kind":"note"}"#,
     ];
     let mut log = Vec::new();
     for line in lines {

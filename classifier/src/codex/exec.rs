@@ -9,6 +9,7 @@
 use crate::field::Field;
 use serde_json::{Map, Value, json};
 
+use super::fact::Usage;
 use super::rows::{
     api_error_row, bash_row, error_message, generic_row, plan_row, reasoning_row, result_row,
     text_row, usage_line,
@@ -31,7 +32,10 @@ pub(crate) fn classify(ty: &str, obj: &Map<String, Value>, ctx: &mut ClassifyCtx
         "turn.started" => vec![turn_start_row("user", "")],
         "turn.completed" => {
             let row = turn_ok_row();
-            vec![match usage_line(" (thread so far)", obj.field("usage")) {
+            vec![match usage_line(
+                " (thread so far)",
+                Usage::of_value(obj.field("usage")).as_ref(),
+            ) {
                 Some(line) => row.body(line),
                 None => row,
             }]

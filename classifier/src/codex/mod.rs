@@ -8,6 +8,8 @@
 //! Contents:
 //! - [`detect`]: which lines are Codex's ([`is_codex`], [`ROLLOUT_TYPES`]).
 //! - [`state`]: [`State`], what the log's earlier lines left to know, and its bounds.
+//! - [`fact`]: the rollout lines that give no row of their own, read typed ([`Fact`]), from
+//!   the line ([`fast`]) or a parsed payload.
 //! - [`exec`]: `exec --json` events (`thread.*`, `turn.*`, `item.*`, `error`) → rows.
 //! - [`rollout`]: rollout lines (`{timestamp, type, payload}`) → rows; which of the rollout's
 //!   repeated facts gives the row.
@@ -23,6 +25,7 @@
 mod calls;
 mod detect;
 mod exec;
+mod fact;
 pub(crate) mod lean;
 mod mirror;
 mod rollout;
@@ -41,8 +44,15 @@ use crate::ctx::ClassifyCtx;
 use crate::msg::TermMsg;
 
 pub(crate) use self::detect::{ROLLOUT_TYPES, is_codex};
+pub use self::fact::Fact;
+pub(crate) use self::fact::fast;
 pub(crate) use self::state::State;
 pub(crate) use self::summary::SummaryPart;
+
+/// The rows of a rollout line that states a [`Fact`] (read by the classifier's parse).
+pub(crate) fn classify_fact(fact: &Fact, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
+    rollout::fact(fact, ctx)
+}
 
 /// The rows of one Codex line.
 pub(crate) fn classify(value: &Value, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {

@@ -18,6 +18,7 @@ use crate::field::Field;
 use serde_json::{Map, Value, json};
 
 use super::calls::{custom_row, function_row, output_row};
+use super::fact::Fact;
 use super::mirror::{mirror, strings};
 use super::rows::{
     api_error_row, bash_row, debug_row, error_message, figures, generic_row, reasoning_row,
@@ -37,6 +38,9 @@ pub(crate) fn classify(
     payload: &Map<String, Value>,
     ctx: &mut ClassifyCtx,
 ) -> Vec<TermMsg> {
+    if let Some(fact) = Fact::of_payload(ty, payload) {
+        return self::fact(&fact, ctx);
+    }
     let s = |k: &str| payload.field(k).and_then(Value::as_str);
     match ty {
         "session_meta" => {
@@ -53,25 +57,38 @@ pub(crate) fn classify(
                 format!("⚙ {}", parts.join(" · ")),
             )]
         }
-        "turn_context" => match s("model") {
-            Some(m) if m != ctx.codex.model => {
-                m.clone_into(&mut ctx.codex.model);
-                vec![TermMsg::new(Level::Debug, format!("⚙ model {m}"))]
-            }
-            _ => Vec::new(),
-        },
         "response_item" => response_item(payload, ctx),
         "event_msg" => event_msg(payload, ctx),
-        "token_usage_record" => {
-            ctx.codex.turn_usage = usage_line(" (turn)", payload.field("turn_token_usage"));
-            Vec::new()
-        }
         "compacted" => vec![debug_row("context compacted", s("message").unwrap_or(""))],
         // What the model is told (environment, tools, permissions): a snapshot, not an event.
         "world_state" => Vec::new(),
         _ => vec![crate::stream::unrecognised(
             &json!({ "type": ty, "payload": payload }),
         )],
+    }
+}
+
+/// The rows of a line that states a [`Fact`]: none but a new model's.
+pub(crate) fn fact(fact: &Fact, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
+    match fact {
+        Fact::TurnContext { model: Some(m) } if *m != ctx.codex.model => {
+            m.clone_into(&mut ctx.codex.model);
+            vec![TermMsg::new(Level::Debug, format!("⚙ model {m}"))]
+        }
+        Fact::UsageRecord { turn, .. } => {
+            ctx.codex.turn_usage = usage_line(" (turn)", turn.as_ref());
+            Vec::new()
+        }
+        Fact::TaskStarted => {
+            ctx.codex.turn = Turn::Pending;
+            ctx.codex.pending.clear();
+            ctx.codex.turn_usage = None;
+            Vec::new()
+        }
+        Fact::TurnContext { .. }
+        | Fact::TokenCount { .. }
+        | Fact::Settings { .. }
+        | Fact::Mirror => Vec::new(),
     }
 }
 
@@ -203,12 +220,6 @@ fn injected<'a>(p: &Map<String, Value>, text: &'a str) -> Option<&'a str> {
 fn event_msg(p: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
     let s = |k: &str| p.field(k).and_then(Value::as_str);
     match s("type").unwrap_or("") {
-        "task_started" | "turn_started" => {
-            ctx.codex.turn = Turn::Pending;
-            ctx.codex.pending.clear();
-            ctx.codex.turn_usage = None;
-            Vec::new()
-        }
         "task_complete" | "turn_complete" => {
             let mut rows = open(ctx, Vec::new());
             ctx.codex.turn = Turn::Idle;
@@ -255,6 +266,7 @@ fn event_msg(p: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
             });
             rows
         }
+        // A command's or a file change's (any other is a mirror: a [`Fact`]).
         "item_completed" => match p.field("item") {
             Some(Value::Object(item)) => mirror(item, ctx),
             _ => Vec::new(),
@@ -269,11 +281,9 @@ fn event_msg(p: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
             format!("⚠ {}", preview(s("message").unwrap_or(""))),
         )],
         "context_compacted" => vec![TermMsg::new(Level::Debug, "⚙ context compacted")],
-        // Running totals (the summary reads them), settings, and the legacy mirrors of
-        // response items and of commands and patches (`exec_command_*`, `patch_apply_*`).
-        "token_count"
-        | "thread_settings_applied"
-        | "user_message"
+        // The legacy mirrors of response items and of commands and patches
+        // (`exec_command_*`, `patch_apply_*`); running totals and settings are [`Fact`]s.
+        "user_message"
         | "agent_message"
         | "agent_reasoning"
         | "agent_reasoning_raw_content"

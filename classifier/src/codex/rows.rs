@@ -5,6 +5,7 @@
 use crate::field::Field;
 use serde_json::{Map, Value, json};
 
+use super::fact::Usage;
 use crate::ctx::ClassifyCtx;
 use crate::kind::icon;
 use crate::msg::{BodyFormat, Level, TermMsg};
@@ -143,20 +144,17 @@ pub(crate) fn debug_row(what: &str, text: &str) -> TermMsg {
 
 /// Token figures of a Codex `usage` object for a turn end's body:
 /// `tokens <label>N in (C cached) · N out (R reasoning)`; `None` without figures.
-pub(crate) fn usage_line(label: &str, usage: Option<&Value>) -> Option<String> {
-    let u = usage?.as_object()?;
-    let n = |k: &str| u.field(k).and_then(Value::as_u64);
-    let input = n("input_tokens");
-    let output = n("output_tokens");
-    if input.is_none() && output.is_none() {
+pub(crate) fn usage_line(label: &str, usage: Option<&Usage>) -> Option<String> {
+    let u = usage?;
+    if u.input.is_none() && u.output.is_none() {
         return None;
     }
-    let mut s = format!("tokens{label} {} in", input.unwrap_or(0));
-    if let Some(c) = n("cached_input_tokens").filter(|c| *c > 0) {
+    let mut s = format!("tokens{label} {} in", u.input.unwrap_or(0));
+    if let Some(c) = u.cached.filter(|c| *c > 0) {
         s.push_str(&format!(" ({c} cached)"));
     }
-    s.push_str(&format!(" · {} out", output.unwrap_or(0)));
-    if let Some(r) = n("reasoning_output_tokens").filter(|r| *r > 0) {
+    s.push_str(&format!(" · {} out", u.output.unwrap_or(0)));
+    if let Some(r) = u.reasoning.filter(|r| *r > 0) {
         s.push_str(&format!(" ({r} reasoning)"));
     }
     Some(s)

@@ -6,6 +6,8 @@ use crate::field::Field;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::detect::ROLLOUT_TYPES;
+use super::fact::{Fact, Usage};
 use super::rows::API_ERROR;
 use crate::kind::{RowKind, icon, tool_of, turn_kind};
 use crate::msg::{Level, TermEnvelope};
@@ -17,7 +19,7 @@ const MAX_THREADS: usize = 64;
 
 /// Token counts of one thread's running total: input (cached included), cached, cache
 /// write, output.
-type Usage = [u64; 4];
+type Counts = [u64; 4];
 
 /// A Codex log's share of the summary: what [`crate::SummaryFold`] cannot read from rows.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -26,7 +28,7 @@ pub(crate) struct SummaryPart {
     /// The thread the lines are of (`thread.started`, `session_meta`).
     thread: String,
     /// The last running total of each thread.
-    totals: Vec<(String, Usage)>,
+    totals: Vec<(String, Counts)>,
 }
 
 impl SummaryPart {
@@ -38,31 +40,20 @@ impl SummaryPart {
         summary: &mut Summary,
         files: &mut FileIndex,
     ) {
-        for msg in &env.msgs {
-            if let Some(tool) = tool_of(msg) {
-                match summary.tool_calls.get_mut(tool) {
-                    Some(n) => *n += 1,
-                    None => {
-                        summary.tool_calls.insert(tool.to_owned(), 1);
-                    }
-                }
-            } else if msg.level == Level::Error
-                && turn_kind(msg) == RowKind::Other
-                && !msg.summary.starts_with(API_ERROR)
-            {
-                summary.tool_errors += 1;
-            }
-            if msg.icon.as_deref() == Some(icon::UNRECOGNISED) {
-                summary.lines_not_understood += 1;
-            }
-        }
         let ty = value.field("type").and_then(Value::as_str).unwrap_or("");
         let payload = value.field("payload");
+        if let Some(Value::Object(p)) = payload
+            && ROLLOUT_TYPES.contains(&ty)
+            && let Some(fact) = Fact::of_payload(ty, p)
+        {
+            return self.add_fact(&fact, env, summary);
+        }
+        rows(env, summary);
         let p = |k: &str| payload.and_then(|p| p.field(k));
         let ps = |k: &str| p(k).and_then(Value::as_str);
         match ty {
-            "thread.started" => self.thread(value.field("thread_id")),
-            "turn.completed" => self.total(value.field("usage")),
+            "thread.started" => self.thread(value.field("thread_id").and_then(Value::as_str)),
+            "turn.completed" => self.total(Usage::of_value(value.field("usage")).as_ref()),
             "item.completed" => {
                 let item = value.field("item");
                 let field = |k: &str| item.and_then(|i| i.field(k));
@@ -81,45 +72,45 @@ impl SummaryPart {
                 }
             }
             "session_meta" => {
-                self.thread(p("id").or(p("session_id")));
+                self.thread(p("id").or(p("session_id")).and_then(Value::as_str));
                 if summary.agent_version.is_none()
                     && let Some(v) = ps("cli_version")
                 {
                     summary.agent_version = Some(v.to_owned());
                 }
             }
-            "turn_context" => model(summary, p("model")),
-            "token_usage_record" => {
-                if let Some(t) = p("thread_id").or(p("session_id")) {
-                    self.thread(Some(t));
-                }
-                self.total(p("thread_token_usage"));
-            }
-            "event_msg" => match ps("type") {
-                Some("thread_settings_applied") => {
-                    model(summary, p("thread_settings").and_then(|s| s.field("model")))
-                }
-                Some("token_count") => {
-                    self.total(p("info").and_then(|i| i.field("total_token_usage")));
-                }
-                Some("item_completed") => {
-                    let item = p("item");
-                    let field = |k: &str| item.and_then(|i| i.field(k));
-                    if field("type").and_then(Value::as_str) == Some("FileChange")
-                        && field("status").and_then(Value::as_str) == Some("completed")
-                    {
-                        let changes = field("changes").and_then(Value::as_object);
-                        for (path, c) in changes.into_iter().flatten() {
-                            files.add(path);
-                            if let Some(to) = c.field("move_path").and_then(Value::as_str) {
-                                files.add(to);
-                            }
+            "event_msg" if ps("type") == Some("item_completed") => {
+                let item = p("item");
+                let field = |k: &str| item.and_then(|i| i.field(k));
+                if field("type").and_then(Value::as_str) == Some("FileChange")
+                    && field("status").and_then(Value::as_str) == Some("completed")
+                {
+                    let changes = field("changes").and_then(Value::as_object);
+                    for (path, c) in changes.into_iter().flatten() {
+                        files.add(path);
+                        if let Some(to) = c.field("move_path").and_then(Value::as_str) {
+                            files.add(to);
                         }
                     }
                 }
-                _ => {}
-            },
+            }
             _ => {}
+        }
+    }
+
+    /// Folds in one rollout line that states a [`Fact`] and the rows it gave.
+    pub(crate) fn add_fact(&mut self, fact: &Fact, env: &TermEnvelope, summary: &mut Summary) {
+        rows(env, summary);
+        match fact {
+            Fact::UsageRecord { thread, total, .. } => {
+                self.thread(thread.as_deref());
+                self.total(total.as_ref());
+            }
+            Fact::TokenCount { total } => self.total(total.as_ref()),
+            Fact::TurnContext { model: m } | Fact::Settings { model: m } => {
+                model(summary, m.as_deref());
+            }
+            Fact::TaskStarted | Fact::Mirror => {}
         }
     }
 
@@ -133,8 +124,8 @@ impl SummaryPart {
         }
     }
 
-    fn thread(&mut self, id: Option<&Value>) {
-        if let Some(id) = id.and_then(Value::as_str)
+    fn thread(&mut self, id: Option<&str>) {
+        if let Some(id) = id
             && id != self.thread
         {
             id.clone_into(&mut self.thread);
@@ -142,17 +133,11 @@ impl SummaryPart {
     }
 
     /// A running total of the current thread: replaces the one before.
-    fn total(&mut self, usage: Option<&Value>) {
-        let Some(u) = usage.and_then(Value::as_object) else {
+    fn total(&mut self, usage: Option<&Usage>) {
+        let Some(u) = usage else {
             return;
         };
-        let n = |k: &str| u.field(k).and_then(Value::as_u64).unwrap_or(0);
-        let usage = [
-            n("input_tokens"),
-            n("cached_input_tokens"),
-            n("cache_write_input_tokens"),
-            n("output_tokens"),
-        ];
+        let usage = [u.input, u.cached, u.written, u.output].map(|n| n.unwrap_or(0));
         match self.totals.iter_mut().find(|(t, _)| *t == self.thread) {
             Some((_, last)) => *last = usage,
             None => {
@@ -165,8 +150,30 @@ impl SummaryPart {
     }
 }
 
-fn model(summary: &mut Summary, m: Option<&Value>) {
-    if let Some(m) = m.and_then(Value::as_str)
+/// Counts one line's rows: tool calls by tool, tool errors, lines not understood.
+fn rows(env: &TermEnvelope, summary: &mut Summary) {
+    for msg in &env.msgs {
+        if let Some(tool) = tool_of(msg) {
+            match summary.tool_calls.get_mut(tool) {
+                Some(n) => *n += 1,
+                None => {
+                    summary.tool_calls.insert(tool.to_owned(), 1);
+                }
+            }
+        } else if msg.level == Level::Error
+            && turn_kind(msg) == RowKind::Other
+            && !msg.summary.starts_with(API_ERROR)
+        {
+            summary.tool_errors += 1;
+        }
+        if msg.icon.as_deref() == Some(icon::UNRECOGNISED) {
+            summary.lines_not_understood += 1;
+        }
+    }
+}
+
+fn model(summary: &mut Summary, m: Option<&str>) {
+    if let Some(m) = m
         && !m.is_empty()
         && !summary.models.iter().any(|x| x == m)
     {

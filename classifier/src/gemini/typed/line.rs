@@ -12,6 +12,7 @@ use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
 use super::read::{Fields, Lax, Read, lax, list, skip};
 use super::shape::{Meta, Record, Update};
 use crate::lean::checked::Key;
+use crate::lean::lax::Stamp;
 
 /// A recording line read by [`fast`].
 pub(crate) enum Fast {
@@ -207,15 +208,6 @@ line_deserialize!(MessageLine, MetaLine);
 impl<'de, const SEEN: bool> Deserialize<'de> for UpdateLine<SEEN> {
     fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
         de.deserialize_map(LineVisitor(PhantomData))
-    }
-}
-
-/// A time written as RFC 3339, parsed as it is read (`None`: not one).
-struct Stamp(Option<f64>);
-
-impl Read for Stamp {
-    fn string(s: &str) -> Option<Stamp> {
-        Some(Stamp(crate::time::parse_rfc3339(s)))
     }
 }
 

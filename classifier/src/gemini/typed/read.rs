@@ -4,7 +4,6 @@
 
 use std::borrow::Cow;
 use std::fmt;
-use std::marker::PhantomData;
 
 use serde::de::value::MapAccessDeserializer;
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -13,58 +12,8 @@ use serde_json::Value;
 use super::shape::{
     Call, Content, Display, FunctionResponse, Part, Record, Response, ResultPart, Thought, Tokens,
 };
-use crate::lean::checked::{Checked, Key};
-
-/// A value of the type `T` reads, or nothing for a value of another JSON type (checked and
-/// skipped), as `Value`'s `as_str`, `as_u64`, `as_array`, `as_object` answer.
-pub(super) struct Lax<T>(pub(super) Option<T>);
-
-/// A value read as [`Lax`], its type's default for a value of another JSON type: a field that
-/// counts by being written (`functionResponse`, `response`), or an element of an array.
-struct Any<T>(T);
-
-/// What each type reads from the JSON value of its own type; any other is nothing.
-pub(super) trait Read: Sized {
-    fn string(_: &str) -> Option<Self> {
-        None
-    }
-
-    fn unsigned(_: u64) -> Option<Self> {
-        None
-    }
-
-    fn map<'de, A: MapAccess<'de>>(mut map: A) -> Result<Option<Self>, A::Error> {
-        while map.next_entry::<Checked, Checked>()?.is_some() {}
-        Ok(None)
-    }
-
-    fn seq<'de, A: SeqAccess<'de>>(mut seq: A) -> Result<Option<Self>, A::Error> {
-        while seq.next_element::<Checked>()?.is_some() {}
-        Ok(None)
-    }
-}
-
-/// A map read field by field.
-pub(super) trait Fields: Default {
-    /// Reads the value of field `key` (a value it does not read: checked and skipped).
-    fn field<'de, A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<(), A::Error>;
-}
-
-impl<T: Fields> Read for T {
-    fn map<'de, A: MapAccess<'de>>(mut map: A) -> Result<Option<T>, A::Error> {
-        let mut value = T::default();
-        while let Some(Key(key)) = map.next_key()? {
-            value.field(&key, &mut map)?;
-        }
-        Ok(Some(value))
-    }
-}
-
-impl Read for String {
-    fn string(s: &str) -> Option<String> {
-        Some(s.to_owned())
-    }
-}
+pub(super) use crate::lean::lax::{Fields, Lax, Read, lax, list, skip};
+use crate::lean::lax::{List, any};
 
 /// A message's `type`: the recording's own types are not copied.
 impl Read for Cow<'static, str> {
@@ -78,100 +27,6 @@ impl Read for Cow<'static, str> {
             other => Cow::Owned(other.to_owned()),
         })
     }
-}
-
-impl Read for u64 {
-    fn unsigned(n: u64) -> Option<u64> {
-        Some(n)
-    }
-}
-
-/// An array, its elements read as [`Any`].
-struct List<T>(Vec<T>);
-
-impl<T: Read + Default> Read for List<T> {
-    fn seq<'de, A: SeqAccess<'de>>(mut seq: A) -> Result<Option<List<T>>, A::Error> {
-        let mut list = Vec::with_capacity(seq.size_hint().unwrap_or(0));
-        while let Some(Any(x)) = seq.next_element::<Any<T>>()? {
-            list.push(x);
-        }
-        Ok(Some(List(list)))
-    }
-}
-
-impl<'de, T: Read> Deserialize<'de> for Lax<T> {
-    fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Lax<T>, D::Error> {
-        de.deserialize_any(LaxVisitor(PhantomData))
-    }
-}
-
-impl<'de, T: Read + Default> Deserialize<'de> for Any<T> {
-    fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Any<T>, D::Error> {
-        Ok(Any(Lax::<T>::deserialize(de)?.0.unwrap_or_default()))
-    }
-}
-
-struct LaxVisitor<T>(PhantomData<T>);
-
-impl<'de, T: Read> Visitor<'de> for LaxVisitor<T> {
-    type Value = Lax<T>;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("any JSON value")
-    }
-
-    fn visit_bool<E>(self, _: bool) -> Result<Lax<T>, E> {
-        Ok(Lax(None))
-    }
-
-    fn visit_i64<E>(self, _: i64) -> Result<Lax<T>, E> {
-        Ok(Lax(None))
-    }
-
-    fn visit_u64<E>(self, n: u64) -> Result<Lax<T>, E> {
-        Ok(Lax(T::unsigned(n)))
-    }
-
-    fn visit_f64<E>(self, _: f64) -> Result<Lax<T>, E> {
-        Ok(Lax(None))
-    }
-
-    fn visit_str<E>(self, s: &str) -> Result<Lax<T>, E> {
-        Ok(Lax(T::string(s)))
-    }
-
-    fn visit_unit<E>(self) -> Result<Lax<T>, E> {
-        Ok(Lax(None))
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Lax<T>, A::Error> {
-        T::seq(seq).map(Lax)
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Lax<T>, A::Error> {
-        T::map(map).map(Lax)
-    }
-}
-
-/// Reads the next value as [`Lax`].
-pub(super) fn lax<'de, T: Read, A: MapAccess<'de>>(map: &mut A) -> Result<Option<T>, A::Error> {
-    Ok(map.next_value::<Lax<T>>()?.0)
-}
-
-/// Reads the next value as an array of [`Any`] elements, `None` when not an array.
-pub(super) fn list<'de, T: Read + Default, A: MapAccess<'de>>(
-    map: &mut A,
-) -> Result<Option<Vec<T>>, A::Error> {
-    Ok(lax::<List<T>, A>(map)?.map(|l| l.0))
-}
-
-/// Reads the next value as [`Any`]: `Some` however it is written.
-fn any<'de, T: Read + Default, A: MapAccess<'de>>(map: &mut A) -> Result<Option<T>, A::Error> {
-    Ok(Some(map.next_value::<Any<T>>()?.0))
-}
-
-pub(super) fn skip<'de, A: MapAccess<'de>>(map: &mut A) -> Result<(), A::Error> {
-    map.next_value::<Checked>().map(drop)
 }
 
 impl Fields for Record {
