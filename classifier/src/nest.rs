@@ -233,7 +233,7 @@ fn learn(obj: &Map<String, Value>, nest: &mut Nest, seq: u64) {
         }
         // Gemini: a recording's answer with its tool calls (not read as a record: an update
         // or metadata line that says `gemini`).
-        Some("gemini") => learn_calls(&crate::gemini::Record::of_value(obj), nest, seq),
+        Some("gemini") => learn_calls(&crate::gemini::Record::of_map(obj), nest, seq),
         Some("tool_use") if s("tool_name") == Some("invoke_agent") => {
             if let Some(id) = s("tool_id") {
                 nest.add(id, seq);

@@ -65,7 +65,7 @@ pub(super) fn classify(map: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<T
     } else if map.has("projectHash") {
         metadata(&Meta::of_value(map), ctx, &mut rows);
     } else {
-        message(&Record::of_value(map), ctx, &mut rows);
+        message(&Record::of_map(map), ctx, &mut rows);
     }
     rows
 }

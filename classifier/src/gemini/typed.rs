@@ -20,7 +20,7 @@
 //! two paths to each other on every recording line of the fixtures and on odd ones.
 
 use serde::{Deserialize, Deserializer};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use self::line::UpdateOf;
 pub(crate) use self::line::{Fast, fast};
@@ -29,11 +29,18 @@ pub(crate) use self::shape::{Call, Content, FunctionResponse, Response, Thought}
 pub use self::shape::{Meta, Record, Update};
 
 impl Record {
-    /// The record a [`Value`] (or a `&Map` of one) holds (of another shape than a map: an
-    /// empty record).
-    pub(crate) fn of_value<'de>(value: impl Deserializer<'de>) -> Record {
+    /// The record a [`Value`] holds (of another shape than a map: an empty record).
+    pub(crate) fn of_value(value: &Value) -> Record {
+        value
+            .as_object()
+            .map_or_else(Record::default, Record::of_map)
+    }
+
+    /// The record a line's map holds. (One deserializer, so the page's worker compiles the
+    /// readers once more, not twice.)
+    pub(crate) fn of_map(map: &Map<String, Value>) -> Record {
         // Reading a `Value` fails only where reading the line would have: never here.
-        Lax::<Record>::deserialize(value)
+        Lax::<Record>::deserialize(map)
             .map_or_else(|_| Record::default(), |r| r.0.unwrap_or_default())
     }
 }

@@ -69,9 +69,6 @@ fn facts_of_every_shape_read_alike() {
         ),
         format!(r#"{{{t},"type":"event_msg","payload":{{"type":"item_completed","item":5}}}}"#),
         format!(r#"{{{t},"type":"event_msg","payload":{{"type":"item_completed"}}}}"#),
-        format!(
-            r#"{{{t},"type":"event_msg","payload":{{"type":"item_completed","item":{{"type":7}}}}}}"#
-        ),
         // The payload before the line's type, and the payload's type after its fields.
         format!(
             r#"{{{t},"payload":{{"info":{{"total_token_usage":{{"input_tokens":1}}}},"type":"token_count"}},"type":"event_msg"}}"#
@@ -116,6 +113,10 @@ fn facts_of_every_shape_read_alike() {
         format!(r#"{{{t},"type":"turn_context","payload":[1]}}"#),
         format!(r#"{{{t},"type":7,"payload":{{}}}}"#),
         format!(r#"{{{t},"type":"turn_context","payload":{{}},"type":"response_item"}}"#),
+        // A type that is no string stops the read (the whole parse decides).
+        format!(
+            r#"{{{t},"type":"event_msg","payload":{{"type":"item_completed","item":{{"type":7}}}}}}"#
+        ),
         // A first type of rows stops the read (the whole parse keeps the last).
         format!(
             r#"{{{t},"type":"event_msg","payload":{{"type":"task_complete","type":"task_started"}}}}"#

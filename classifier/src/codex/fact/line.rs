@@ -1,0 +1,106 @@
+//! A rollout line read straight from its bytes ([`fast`]), when it has only a rollout line's
+//! own fields and may state a [`Fact`] ([`may_be_fact`]).
+
+use std::fmt;
+
+use serde::de::{Deserializer, MapAccess, Visitor};
+
+use super::read::{LineType, Payload, PayloadSeed, rows, type_of};
+use super::shape::Fact;
+use crate::lean::checked::{Checked, Key};
+use crate::lean::lax::{Stamp, lax};
+
+/// A line read by [`fast`], and its time.
+pub(crate) type Parsed = Option<(Box<Fact>, Option<f64>)>;
+
+/// The fact of rollout line `line`, and its time, when it is one with only a rollout line's
+/// own fields (`timestamp`, `ordinal`, `type`, `payload`, `metadata`). `None`: read it whole.
+pub(crate) fn fast(line: &[u8]) -> Parsed {
+    if !line.starts_with(b"{\"timestamp\":") || !may_be_fact(line) {
+        return None;
+    }
+    let text = std::str::from_utf8(line).ok()?;
+    let mut de = serde_json::Deserializer::from_str(text);
+    let read = de.deserialize_map(LineVisitor).ok()?;
+    de.end().ok()?;
+    let fact = read.payload?.fact(read.ty?)?;
+    read.has_time.then(|| (Box::new(fact), read.time))
+}
+
+/// Whether `line` may be a fact's, by the first types written in it (the line's, then its
+/// payload's), as a rollout writes them: most lines are of rows, and a read stopped at their
+/// type would cost an error's message. Only ever says no to a line [`fast`] would not read.
+fn may_be_fact(line: &[u8]) -> bool {
+    const TYPE: &[u8] = b"\"type\":\"";
+    let mut rest = line;
+    let mut next_type = || {
+        let at =
+            memchr::memchr_iter(b'"', rest).find(|&i| rest[i..].starts_with(TYPE))? + TYPE.len();
+        let end = at + memchr::memchr(b'"', &rest[at..])?;
+        let ty = &rest[at..end];
+        rest = &rest[end..];
+        Some(ty)
+    };
+    let event = |ty: Option<&[u8]>| {
+        matches!(
+            ty,
+            Some(
+                b"token_count"
+                    | b"thread_settings_applied"
+                    | b"task_started"
+                    | b"turn_started"
+                    | b"item_completed"
+            )
+        )
+    };
+    match next_type() {
+        Some(b"token_usage_record" | b"turn_context") => true,
+        Some(b"event_msg") => event(next_type()),
+        // Not written as a rollout writes it (no type, or the payload's first): the read
+        // decides.
+        None => true,
+        ty => event(ty),
+    }
+}
+
+/// A rollout line's fields, as [`fast`] reads them.
+#[derive(Default)]
+struct Line {
+    ty: Option<LineType>,
+    payload: Option<Payload>,
+    time: Option<f64>,
+    has_time: bool,
+}
+
+struct LineVisitor;
+
+impl<'de> Visitor<'de> for LineVisitor {
+    type Value = Line;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a rollout line")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Line, A::Error> {
+        let mut line = Line::default();
+        while let Some(Key(key)) = map.next_key()? {
+            match key.as_ref() {
+                "timestamp" => {
+                    line.time = lax::<Stamp, A>(&mut map)?.and_then(|t| t.0);
+                    line.has_time = true;
+                }
+                "type" => {
+                    // A line of another type is read whole.
+                    line.ty = Some(LineType::of(&type_of(&mut map)?.0).ok_or_else(rows)?);
+                }
+                // A payload that is no map is no fact's (its row shows the line).
+                "payload" => line.payload = Some(map.next_value_seed(PayloadSeed(line.ty))?),
+                "ordinal" | "metadata" => {
+                    map.next_value::<Checked>()?;
+                }
+                _ => return Err(rows()),
+            }
+        }
+        Ok(line)
+    }
+}
