@@ -107,6 +107,11 @@ fn run(s: &str, map: Option<&mut Vec<u32>>, runs: bool, bidi: bool) -> String {
     loop {
         if runs && state == State::Text {
             st.copy_plain();
+            // A whole CSI sequence next (nearly every escape of a tool's colored output):
+            // passed over at once, as reading it a character at a time would.
+            while st.skip_csi() {
+                st.copy_plain();
+            }
         }
         let Some(c) = st.next_char() else {
             break;
@@ -215,6 +220,27 @@ impl Stripper<'_> {
         self.next += n;
     }
 
+    /// In plain text: passes over a whole 7-bit CSI sequence ahead (`ESC [`, parameter and
+    /// intermediate bytes, a final byte), which leaves nothing, as the states `Escape` and
+    /// `Csi` would; whether there was one. A sequence cut short is left to the states.
+    fn skip_csi(&mut self) -> bool {
+        let b = &self.s.as_bytes()[self.next..];
+        if !b.starts_with(b"\x1b[") {
+            return false;
+        }
+        let params = b[2..]
+            .iter()
+            .take_while(|c| (0x20..=0x3f).contains(*c))
+            .count();
+        match b.get(2 + params) {
+            Some(0x40..=0x7e) => {
+                self.next += 2 + params + 1;
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Keeps `c`, the character read.
     fn push(&mut self, c: char) {
         self.out.push(c);
@@ -304,6 +330,16 @@ mod tests {
     fn runs_of_plain_text_read_as_one_character_at_a_time() {
         let pieces = [
             "\x1b[31m",
+            // CSI sequences passed over at once (`skip_csi`), whole and cut short.
+            "\x1b[1;32m",
+            "\x1b[?25l",
+            "\x1b[1 q",
+            "\x1b[",
+            "\x1b[1",
+            "\x1b[1\u{e9}",
+            "\x1b[1\n",
+            "\x1b[\x1b[m",
+            "\x1b[1\x7f",
             "\x1b]8;;u\x07",
             "\0",
             "\r",
