@@ -124,11 +124,15 @@ pub(super) fn with_diff(row: TermMsg, diff: Option<String>) -> TermMsg {
 
 /// A recorded shell output's text (`Output: …` inside `<untrusted_context>`) and its exit code
 /// (`Exit Code: N`), when it says.
+/// The first line that starts so says it; found many bytes at a time (a file read's output is
+/// long, and every call's is read for it).
 pub(super) fn shell_exit(output: &str) -> Option<i64> {
-    output
-        .lines()
-        .find_map(|l| l.strip_prefix("Exit Code: "))
-        .and_then(|n| n.trim().parse().ok())
+    const EXIT: &str = "Exit Code: ";
+    let b = output.as_bytes();
+    let at = memchr::memmem::find_iter(b, EXIT).find(|&i| i == 0 || b[i - 1] == b'\n')?;
+    let rest = &output[at + EXIT.len()..];
+    let line = rest.split('\n').next().unwrap_or("");
+    line.trim().parse().ok()
 }
 
 /// Text without the `<untrusted_context>` wrapper a recorded tool output carries.
@@ -137,4 +141,44 @@ pub(super) fn unwrap_context(s: &str) -> &str {
     t.strip_prefix("<untrusted_context>")
         .and_then(|r| r.strip_suffix("</untrusted_context>"))
         .map_or(s, |r| r.trim_matches('\n'))
+}
+
+#[cfg(test)]
+mod tests {
+    /// `shell_exit` is the first line's that starts with `Exit Code: `, as `lines()` reads them.
+    #[test]
+    fn shell_exit_reads_the_first_line_that_says() {
+        let reference = |output: &str| -> Option<i64> {
+            output
+                .lines()
+                .find_map(|l| l.strip_prefix("Exit Code: "))
+                .and_then(|n| n.trim().parse().ok())
+        };
+        let pieces = [
+            "",
+            "\n",
+            "\r\n",
+            "\r",
+            "x",
+            "Exit Code: 0",
+            "Exit Code: 2",
+            "Exit Code: -1",
+            "Exit Code:  7 ",
+            "Exit Code: x",
+            "Exit Code: 3\r",
+            " Exit Code: 4",
+            "xExit Code: 5",
+            "Exit Code: ",
+            "Exit Code",
+            "é",
+        ];
+        for a in pieces {
+            for b in pieces {
+                for c in pieces {
+                    let output = format!("{a}{b}{c}");
+                    assert_eq!(super::shell_exit(&output), reference(&output), "{output:?}");
+                }
+            }
+        }
+    }
 }
