@@ -168,3 +168,25 @@ test("a query the server refuses shows its message", { skip: !HAS_SERVE && "hive
   assert.match(await page.$eval(".fleet .fleet-error", (p) => p.textContent), /256 bytes/);
   await page.context().close();
 });
+
+// Regression: every read of the index set `served` again, which drew the fleet's section anew —
+// the search box with it — so a query being typed was lost, and its pending ask read a
+// disposed signal and the page panicked (the test above failed now and then).
+test("the index read again keeps the search box and what is typed in it", { skip: !HAS_SERVE && "hiveterm serve not built", timeout: 30_000 }, async () => {
+  const page = await openPage(browser, `${base}/`);
+  await page.waitForSelector(".fleet-query");
+  await page.waitForFunction(() => document.querySelectorAll(".sessions tbody tr").length >= 3);
+  await page.fill(".fleet-query", "wc -l");
+  const box = await page.$(".fleet-query");
+  // A filter changed and changed back: the index is read twice more.
+  await page.selectOption(".filter-agent", "codex");
+  await page.waitForFunction(() => [...document.querySelectorAll(".sessions tbody tr")].every((t) => t.dataset.session === "e2e-codex"));
+  await page.selectOption(".filter-agent", "");
+  await page.waitForFunction(() => document.querySelectorAll(".sessions tbody tr").length >= 3);
+  await page.waitForTimeout(400);
+  assert.equal(await box.evaluate((i) => i.isConnected), true, "the same search box");
+  assert.equal(await page.$eval(".fleet-query", (i) => i.value), "wc -l");
+  await page.waitForSelector(".fleet-hits .hit");
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

@@ -93,8 +93,11 @@ impl Fleet {
             }
             match got {
                 Ok(page) => {
-                    self.served.set(true);
-                    self.error.set(None);
+                    // Set only when it changes: the fleet's section is drawn anew when `served`
+                    // is set, and with it the search box (a query being typed was lost, and
+                    // its pending ask read a disposed signal: the page panicked).
+                    set_if_changed(self.served, true);
+                    set_if_changed(self.error, None);
                     let mut rows = page.rows;
                     let complete = page.next.is_none();
                     for row in since {
@@ -204,6 +207,11 @@ pub fn StartPage(
     let next = Signal::derive(move || fleet.next.get());
     let error = Signal::derive(move || fleet.error.get());
     let on_more = Callback::new(move |()| fleet.load_more());
+    // Memos: the page (and the fleet's section) is drawn anew only when these change, not each
+    // time what they are made of is set — that drew the search box anew under a query being
+    // typed, and its pending ask read a disposed signal (the page panicked).
+    let shown = Memo::new(move |_| shown.get());
+    let served = Memo::new(move |_| fleet.served.get());
     move || {
         shown.get().then(|| {
             view! {
@@ -217,7 +225,7 @@ pub fn StartPage(
                     <p class="hint">
                         "Claude Code stream-json and transcripts (~/.claude/projects/…), Codex exec --json and rollouts (~/.codex/sessions/…, .jsonl.zst too), Gemini CLI stream-json and chat recordings (~/.gemini/tmp/…/chats/) and hyperhive event logs all work."
                     </p>
-                    {move || fleet.served.get().then(|| view! {
+                    {move || served.get().then(|| view! {
                         <section class="fleet">
                             <h2>"Sessions on this server"</h2>
                             <FleetSearch />
