@@ -7,8 +7,8 @@ use serde::de::{Deserializer, MapAccess, Visitor};
 
 use super::read::{LineType, Payload, PayloadSeed, rows, type_of};
 use super::shape::Fact;
-use crate::lean::checked::{Checked, Key};
-use crate::lean::lax::{Stamp, lax};
+use crate::lean::checked::Key;
+use crate::lean::lax::{Stamp, lax, skip};
 
 /// A line read by [`fast`], and its time.
 pub(crate) type Parsed = Option<(Box<Fact>, Option<f64>)>;
@@ -95,9 +95,7 @@ impl<'de> Visitor<'de> for LineVisitor {
                 }
                 // A payload that is no map is no fact's (its row shows the line).
                 "payload" => line.payload = Some(map.next_value_seed(PayloadSeed(line.ty))?),
-                "ordinal" | "metadata" => {
-                    map.next_value::<Checked>()?;
-                }
+                "ordinal" | "metadata" => skip(&mut map)?,
                 _ => return Err(rows()),
             }
         }
