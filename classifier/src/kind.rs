@@ -169,7 +169,7 @@ pub(crate) fn turn_start_row(from: &str, body: &str) -> TermMsg {
     let summary = if from.trim().is_empty() {
         TURN.to_owned()
     } else {
-        format!("{TURN} ← {from}")
+        [TURN, " ← ", from].concat()
     };
     let row = TermMsg::new(Level::Info, summary).icon(icon::TURN_START);
     if body.trim().is_empty() {

@@ -17,6 +17,10 @@ pub fn truncate_chars(s: &str, max: usize) -> String {
 
 /// The first `max` characters of `s` (all of it when it has no more), borrowed.
 pub(crate) fn first_chars(s: &str, max: usize) -> &str {
+    // A character is at least one byte: a text of no more bytes has no more characters.
+    if s.len() <= max {
+        return s;
+    }
     match s.char_indices().nth(max) {
         None => s,
         Some((at, _)) => &s[..at],

@@ -14,12 +14,12 @@ pub fn parse_rfc3339(s: &str) -> Option<f64> {
     if b.len() < 19 {
         return None;
     }
+    // Every field is all digits, read where it is (no `str::parse`: a line's time is read at
+    // every line).
     let num = |r: std::ops::Range<usize>| -> Option<i64> {
-        let part = s.get(r)?;
-        if !part.bytes().all(|c| c.is_ascii_digit()) {
-            return None;
-        }
-        part.parse().ok()
+        b.get(r)?.iter().try_fold(0i64, |n, &c| {
+            c.is_ascii_digit().then(|| n * 10 + i64::from(c - b'0'))
+        })
     };
     let (year, month, day) = (num(0..4)?, num(5..7)?, num(8..10)?);
     let (hour, min, sec) = (num(11..13)?, num(14..16)?, num(17..19)?);
@@ -43,8 +43,7 @@ pub fn parse_rfc3339(s: &str) -> Option<f64> {
         if i == start {
             return None;
         }
-        // `.123`: the same decimal as `0.123`, so the same nearest f64, without a copy.
-        frac = s[start - 1..i].parse().ok()?;
+        frac = fraction(&s[start..i])?;
     }
     let offset = match b.get(i) {
         Some(b'Z' | b'z') if i + 1 == b.len() => 0,
@@ -57,6 +56,24 @@ pub fn parse_rfc3339(s: &str) -> Option<f64> {
     let days = days_from_civil(year, month, day);
     let secs = days * 86_400 + hour * 3600 + min * 60 + sec - offset;
     Some(secs as f64 + frac)
+}
+
+/// The nearest `f64` to `0.<digits>` (`digits`: ASCII digits, at least one), as `str::parse`
+/// gives it. Up to 15 digits the numerator and `10^n` are both exact in an `f64`, so their one
+/// correctly rounded quotient is that nearest value; longer fractions are parsed.
+fn fraction(digits: &str) -> Option<f64> {
+    const POW10: [f64; 16] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+    ];
+    match POW10.get(digits.len()) {
+        Some(&scale) => {
+            let n = digits
+                .bytes()
+                .fold(0u64, |n, c| n * 10 + u64::from(c - b'0'));
+            Some(n as f64 / scale)
+        }
+        None => format!("0.{digits}").parse().ok(),
+    }
 }
 
 /// `HH:MMZ` of a unix time, in UTC.
@@ -143,6 +160,32 @@ mod tests {
         check("2026-11-30T02:15:21", None);
         check("2026-11-30T02:15:21.Z", None);
         check("２０２６-11-30T02:15:21Z", None);
+    }
+
+    /// The fraction read digit by digit is `str::parse`'s: every fraction of up to four
+    /// digits, and longer ones (to 20 digits, past the 15 read exactly) from a fixed sequence.
+    #[test]
+    fn fraction_is_str_parse() {
+        let same = |digits: &str| {
+            let want: f64 = format!("0.{digits}").parse().unwrap();
+            assert_eq!(fraction(digits), Some(want), "{digits}");
+        };
+        for len in 1..=4 {
+            for n in 0..10u32.pow(len as u32) {
+                same(&format!("{n:0len$}"));
+            }
+        }
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let digits = format!("{x:020}");
+            same(&digits[..5 + (x % 16) as usize]);
+        }
+        same("999999999999999");
+        same("9999999999999999");
+        same("00000000000000000001");
     }
 
     #[test]

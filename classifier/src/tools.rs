@@ -60,6 +60,8 @@ mod builtin;
 mod generic;
 mod hive;
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 use crate::msg::{Level, TermMsg};
@@ -81,11 +83,14 @@ pub(crate) fn tool_use_row(name: &str, input: &Value) -> TermMsg {
     let out = tool
         .format(args)
         .unwrap_or_else(|| Out::args(generic::fmt_args_generic(map)));
-    let summary = if out.args.is_empty() {
-        format!("{short}()")
+    let mut summary = short;
+    if out.args.is_empty() {
+        summary.push_str("()");
     } else {
-        format!("{short} {}", out.args)
-    };
+        summary.reserve(1 + out.args.len());
+        summary.push(' ');
+        summary.push_str(&out.args);
+    }
     let row = TermMsg::new(Level::Info, summary).icon(tool.icon());
     match out.body {
         Some((body, Some(format))) => row.body_as(body, format),
@@ -128,9 +133,9 @@ impl<'a> Tool<'a> {
     /// The name as the summary prints it, on one line.
     fn short_name(self) -> String {
         let name = match self {
-            Tool::Hyperhive(t) | Tool::Bash(t) | Tool::Matrix(t) => format!("{t}*"),
-            Tool::OtherMcp { server, tool } => format!("{server}:{tool}"),
-            Tool::Plain(name) => name.to_owned(),
+            Tool::Hyperhive(t) | Tool::Bash(t) | Tool::Matrix(t) => Cow::Owned(format!("{t}*")),
+            Tool::OtherMcp { server, tool } => Cow::Owned(format!("{server}:{tool}")),
+            Tool::Plain(name) => Cow::Borrowed(name),
         };
         let name = one_line(&name, TOOL_NAME_MAX);
         if fold_whitespace(&name).is_empty() {

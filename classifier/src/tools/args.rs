@@ -137,6 +137,16 @@ pub(super) fn one_line(s: &str, max: usize) -> String {
     let mut out = String::new();
     let mut kept = 0;
     for word in s.split_whitespace() {
+        // A word of no more bytes than the characters left fits whole.
+        if kept < max && word.len() < max - kept {
+            if kept > 0 {
+                out.push(' ');
+                kept += 1;
+            }
+            out.push_str(word);
+            kept += word.chars().count();
+            continue;
+        }
         for c in (kept > 0).then_some(' ').into_iter().chain(word.chars()) {
             if kept == max {
                 out.push('…');
@@ -333,6 +343,19 @@ mod tests {
             }
         }
         check(&"word ".repeat(100), 60);
+        // Words of one to four characters, of one and two bytes, three of them, cut at every
+        // length (a word is pushed whole when its bytes fit).
+        let words = ["a", "ab", "abcd", "é", "éé", "aéa", "ééé\u{1F600}"];
+        for a in words {
+            for b in words {
+                for c in words {
+                    let s = format!("{a} {b}\n\n{c}");
+                    for max in 0..14 {
+                        check(&s, max);
+                    }
+                }
+            }
+        }
         check(&"x".repeat(61), 60);
         assert_eq!(quote("check\nCI"), "\"check CI\"");
     }
