@@ -165,3 +165,28 @@ fn real_records_read_alike() {
         "the recordings hold records, metadata, updates: {read}"
     );
 }
+
+/// An update of `lastUpdated` alone, known from its bytes when its text needs no escape, reads
+/// as the whole parse's update with every character in its text (escaped, quoted, control,
+/// non-ASCII: read as JSON) and with the field spelled otherwise.
+#[test]
+fn a_last_updated_update_reads_alike_whatever_its_text() {
+    for c in (0u8..0x80).map(char::from).chain(['é', '\u{2028}', '😀']) {
+        let text = serde_json::to_string(&format!("2026-12-02T14:10:43.{c}Z")).unwrap();
+        check(&format!(r#"{{"$set":{{"lastUpdated":{text}}}}}"#), true);
+    }
+    for line in [
+        r#"{"$set":{"lastUpdated":""}}"#,
+        r#"{"$set":{"lastUpdated":"x","lastUpdated":"y"}}"#,
+        r#"{"$set":{"lastUpdated":5}}"#,
+        r#"{"$set":{"lastUpdated":"x"} }"#,
+        r#"{"$set":{"lastUpdated" :"x"}}"#,
+        r#"{"$set":{"lastUpdated":"x\/"}}"#,
+        r#"{"$set":{"lastUpdated":"x","summary":"done"}}"#,
+    ] {
+        check(line, true);
+    }
+    // Not JSON: left to the whole parse, never read from the bytes.
+    assert!(fast(br#"{"$set":{"lastUpdated":"x"}}}"#, false).is_none());
+    assert!(fast(b"{\"$set\":{\"lastUpdated\":\"x\xff\"}}", false).is_none());
+}
