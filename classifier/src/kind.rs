@@ -197,7 +197,7 @@ pub(crate) fn turn_ok_row() -> TermMsg {
 pub(crate) fn turn_fail_row(why: Option<&str>) -> TermMsg {
     let why = why.map(str::trim).and_then(|w| w.lines().next());
     let summary = match why {
-        Some(why) if !why.is_empty() => format!("{TURN_FAIL} — {why}"),
+        Some(why) if !why.is_empty() => [TURN_FAIL, " — ", why].concat(),
         _ => TURN_FAIL.to_owned(),
     };
     TermMsg::new(Level::Error, summary).icon(icon::TURN_FAIL)

@@ -75,7 +75,9 @@ pub(super) fn metadata(meta: &Meta, ctx: &mut ClassifyCtx, rows: &mut Vec<TermMs
     let id = meta.session_id.as_deref().unwrap_or("");
     close_turn(ctx, rows);
     let seen = &mut ctx.gemini.seen;
-    let mut summary = String::from("⚙ gemini session ");
+    // Room for the id, ` resumed` or a kind, at once.
+    let mut summary = String::with_capacity(64 + id.len().min(160));
+    summary.push_str("⚙ gemini session ");
     summary.push_str(&truncate_chars(id, 40));
     if !id.is_empty() && seen.session == id {
         summary.push_str(" resumed");
