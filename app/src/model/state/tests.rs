@@ -973,3 +973,26 @@ fn a_blocks_end_comes_from_the_summary_when_its_rows_say_nothing() {
     s.set_subagent_ends(&[]);
     assert!(line(&s, 0).ends_with("… running"), "{}", line(&s, 0));
 }
+
+/// Regression (issue 24): every new summary of a log with subagents set their ends, and that
+/// built the shown list again from every row held: a 1 GB Gemini recording (900,000 rows,
+/// 12,000 subagents, a summary per chunk) spent 8 of its 11 s to open there. The ends change
+/// the block lines only; the shown list, its order and its heights stay as they are.
+#[test]
+fn a_subagents_end_does_not_build_the_shown_list_again() {
+    use crate::model::nest::End;
+    let envs = [
+        one(3, call("Agent Survey the repo [general-purpose]")),
+        sub(5, 3, msg(Level::Info, "Read README.md").icon("📖")),
+        one(7, msg(Level::Info, "after")),
+    ];
+    let mut s = run(&envs);
+    let before = (s.generation(), s.visible_len(), s.layout().total());
+    s.set_subagent_ends(&[(3, End::Ok)]);
+    assert_eq!(
+        (s.generation(), s.visible_len(), s.layout().total()),
+        before
+    );
+    let line = s.block_of(s.visible_row(0).unwrap()).unwrap().0;
+    assert!(line.ends_with("✓ done"), "{line}");
+}
