@@ -140,12 +140,12 @@ impl LogFile {
                 }
                 let any = !envs.is_empty();
                 let t1 = now_ms();
-                if any {
+                if any || done {
                     self.navi.state.update(|s| {
                         for env in envs {
                             apply_lazy(s, env, &lazy);
                         }
-                        s.settle();
+                        s.settle_bulk(done);
                     });
                 }
                 let now = now_ms();
@@ -168,12 +168,16 @@ impl LogFile {
                     }
                 });
             }
-            ReaderEvent::Error(e) => progress.update(|p| {
-                if let Some(p) = p {
-                    p.error = Some(e);
-                    p.done = true;
-                }
-            }),
+            ReaderEvent::Error(e) => {
+                // The rows read before it are all shown.
+                self.navi.state.update(|s| s.settle());
+                progress.update(|p| {
+                    if let Some(p) = p {
+                        p.error = Some(e);
+                        p.done = true;
+                    }
+                });
+            }
         }
     }
 

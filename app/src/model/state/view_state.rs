@@ -64,6 +64,8 @@ pub struct ViewState {
     /// A nested row was added since the shown list was last built: [`ViewState::settle`]
     /// builds it again (once per batch of envelopes, not once per row).
     pub(super) dirty: bool,
+    /// Rows held when the shown list was last built ([`ViewState::settle_bulk`]).
+    pub(super) built_len: usize,
     /// Tool names seen, in first-seen order.
     pub(super) tools: Vec<String>,
     /// Every tool name a row was made with, shared by the rows ([`Row::tool`]).
@@ -107,6 +109,7 @@ impl ViewState {
             blocks_toggled: HashMap::new(),
             subagent_ends: HashMap::new(),
             dirty: false,
+            built_len: 0,
             reset: None,
             earlier_open: false,
             tools: Vec::new(),
@@ -310,6 +313,7 @@ impl ViewState {
         self.visible.clear();
         self.layout = HeightIndex::default();
         self.dirty = false;
+        self.built_len = self.rows.len();
         // Rows before the last conversation reset, folded away unless opened.
         let first = match self.reset {
             Some(r) if !self.earlier_open => (r - self.base) as usize,
