@@ -43,18 +43,25 @@ pub(crate) trait Read: Sized {
 
 /// A map read field by field.
 pub(crate) trait Fields: Default {
-    /// Reads the value of field `key` (a value it does not read: checked and skipped).
+    /// Reads the value of field `key` (a value it does not read: checked and skipped). An
+    /// error stops the read: a line's reader ([`read_line`]) so declines a field its line
+    /// does not have.
     fn field<'de, A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<(), A::Error>;
 }
 
 impl<T: Fields> Read for T {
-    fn map<'de, A: MapAccess<'de>>(mut map: A) -> Result<Option<T>, A::Error> {
-        let mut value = T::default();
-        while let Some(Key(key)) = map.next_key()? {
-            value.field(&key, &mut map)?;
-        }
-        Ok(Some(value))
+    fn map<'de, A: MapAccess<'de>>(map: A) -> Result<Option<T>, A::Error> {
+        fields(map).map(Some)
     }
+}
+
+/// A map's fields read one by one as `T` reads them.
+fn fields<'de, T: Fields, A: MapAccess<'de>>(mut map: A) -> Result<T, A::Error> {
+    let mut value = T::default();
+    while let Some(Key(key)) = map.next_key()? {
+        value.field(&key, &mut map)?;
+    }
+    Ok(value)
 }
 
 impl Read for String {
@@ -133,6 +140,32 @@ impl<'de, T: Read> Visitor<'de> for LaxVisitor<T> {
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Lax<T>, A::Error> {
         T::map(map).map(Lax)
+    }
+}
+
+/// A line of JSON, `text`, read field by field as `T` ([`Fields`]): `None` when it is no object,
+/// is not JSON to its end, or a field's read stopped it (a line the typed readers leave to the
+/// whole parse).
+pub(crate) fn read_line<T: Fields>(text: &str) -> Option<T> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let line = de.deserialize_map(LineVisitor::<T>(PhantomData)).ok()?;
+    de.end().ok()?;
+    Some(line)
+}
+
+/// The object of a line ([`read_line`]), its fields read as `T` reads them (the line itself,
+/// not an `Option` of it: a line's reader holds a whole record, moved once).
+struct LineVisitor<T>(PhantomData<T>);
+
+impl<'de, T: Fields> Visitor<'de> for LineVisitor<T> {
+    type Value = T;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+        fields(map)
     }
 }
 

@@ -1,14 +1,11 @@
 //! A rollout line read straight from its bytes ([`fast`]), when it has only a rollout line's
 //! own fields and may state a [`Fact`] ([`may_be_fact`]).
 
-use std::fmt;
-
-use serde::de::{Deserializer, MapAccess, Visitor};
+use serde::de::MapAccess;
 
 use super::read::{LineType, Payload, PayloadSeed, rows, type_of};
 use super::shape::Fact;
-use crate::lean::checked::Key;
-use crate::lean::lax::{Stamp, lax, skip};
+use crate::lean::lax::{Fields, Stamp, lax, read_line, skip};
 
 /// A line read by [`fast`], and its time.
 pub(crate) type Parsed = Option<(Box<Fact>, Option<f64>)>;
@@ -19,10 +16,7 @@ pub(crate) fn fast(line: &[u8]) -> Parsed {
     if !line.starts_with(b"{\"timestamp\":") || !may_be_fact(line) {
         return None;
     }
-    let text = std::str::from_utf8(line).ok()?;
-    let mut de = serde_json::Deserializer::from_str(text);
-    let read = de.deserialize_map(LineVisitor).ok()?;
-    de.end().ok()?;
+    let read = read_line::<Line>(std::str::from_utf8(line).ok()?)?;
     let fact = read.payload?.fact(read.ty?)?;
     read.has_time.then(|| (Box::new(fact), read.time))
 }
@@ -72,33 +66,22 @@ struct Line {
     has_time: bool,
 }
 
-struct LineVisitor;
-
-impl<'de> Visitor<'de> for LineVisitor {
-    type Value = Line;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a rollout line")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Line, A::Error> {
-        let mut line = Line::default();
-        while let Some(Key(key)) = map.next_key()? {
-            match key.as_ref() {
-                "timestamp" => {
-                    line.time = lax::<Stamp, A>(&mut map)?.and_then(|t| t.0);
-                    line.has_time = true;
-                }
-                "type" => {
-                    // A line of another type is read whole.
-                    line.ty = Some(LineType::of(&type_of(&mut map)?.0).ok_or_else(rows)?);
-                }
-                // A payload that is no map is no fact's (its row shows the line).
-                "payload" => line.payload = Some(map.next_value_seed(PayloadSeed(line.ty))?),
-                "ordinal" | "metadata" => skip(&mut map)?,
-                _ => return Err(rows()),
+impl Fields for Line {
+    fn field<'de, A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<(), A::Error> {
+        match key {
+            "timestamp" => {
+                self.time = lax::<Stamp, A>(map)?.and_then(|t| t.0);
+                self.has_time = true;
             }
+            "type" => {
+                // A line of another type is read whole.
+                self.ty = Some(LineType::of(&type_of(map)?.0).ok_or_else(rows)?);
+            }
+            // A payload that is no map is no fact's (its row shows the line).
+            "payload" => self.payload = Some(map.next_value_seed(PayloadSeed(self.ty))?),
+            "ordinal" | "metadata" => skip(map)?,
+            _ => return Err(rows()),
         }
-        Ok(line)
+        Ok(())
     }
 }

@@ -4,15 +4,12 @@
 //! readers of an update's value ([`UpdateOf`], its history's messages [`Msg`]) and of a
 //! metadata line's fields, which the readers of a whole parse's `Value` share.
 
-use std::fmt;
-use std::marker::PhantomData;
-
-use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
+use serde::de::{self, MapAccess};
 
 use super::read::{Fields, Lax, Read, lax, list, skip};
 use super::shape::{Meta, Record, Update};
 use crate::lean::checked::Key;
-use crate::lean::lax::Stamp;
+use crate::lean::lax::{Stamp, read_line};
 
 /// A recording line read by [`fast`].
 pub(crate) enum Fast {
@@ -70,44 +67,18 @@ fn only_last_updated(line: &[u8]) -> bool {
 }
 
 /// A line of one kind, read whole (an error: not such a line).
-trait Kind: for<'de> Deserialize<'de> {
+trait Kind: Fields {
     /// The line read, and its time; `None`: not such a line after all.
     fn into_fast(self) -> Parsed;
 }
 
 fn read_as<K: Kind>(text: &str) -> Parsed {
-    let mut de = serde_json::Deserializer::from_str(text);
-    let line = K::deserialize(&mut de).ok()?;
-    de.end().ok()?;
-    line.into_fast()
+    read_line::<K>(text)?.into_fast()
 }
 
 /// Reads the next value as a line's time (parsed where it is, no string made).
 fn time<'de, A: MapAccess<'de>>(map: &mut A) -> Result<Option<f64>, A::Error> {
     Ok(map.next_value::<Lax<Stamp>>()?.0.and_then(|t| t.0))
-}
-
-/// A map read by `K`'s [`Lines::field`].
-struct LineVisitor<K>(PhantomData<K>);
-
-/// A line's fields, read one by one.
-trait Lines: Default {
-    /// Reads field `key`; an error for a field such a line does not have.
-    fn field<'de, A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<(), A::Error>;
-}
-
-impl<'de, K: Lines> Visitor<'de> for LineVisitor<K> {
-    type Value = K;
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a recording's line")
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<K, A::Error> {
-        let mut line = K::default();
-        while let Some(Key(key)) = map.next_key()? {
-            line.field(&key, &mut map)?;
-        }
-        Ok(line)
-    }
 }
 
 fn not_this<E: de::Error>() -> E {
@@ -123,7 +94,7 @@ struct MessageLine {
     timestamp: Option<f64>,
 }
 
-impl Lines for MessageLine {
+impl Fields for MessageLine {
     fn field<'de, A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<(), A::Error> {
         match key {
             "id" => self.has_id = true,
@@ -159,7 +130,7 @@ struct MetaLine {
     last_updated: Option<f64>,
 }
 
-impl Lines for MetaLine {
+impl Fields for MetaLine {
     fn field<'de, A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<(), A::Error> {
         match key {
             "sessionId" => self.has_id = true,
@@ -186,7 +157,7 @@ impl Kind for MetaLine {
 #[derive(Default)]
 struct UpdateLine<const SEEN: bool>(Option<Update>);
 
-impl<const SEEN: bool> Lines for UpdateLine<SEEN> {
+impl<const SEEN: bool> Fields for UpdateLine<SEEN> {
     fn field<'de, A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<(), A::Error> {
         if key != "$set" {
             return Err(not_this());
@@ -205,24 +176,6 @@ impl<const SEEN: bool> Lines for UpdateLine<SEEN> {
 impl<const SEEN: bool> Kind for UpdateLine<SEEN> {
     fn into_fast(self) -> Parsed {
         self.0.map(|u| (Fast::Update(Box::new(u)), None))
-    }
-}
-
-macro_rules! line_deserialize {
-    ($($t:ty),*) => {$(
-        impl<'de> Deserialize<'de> for $t {
-            fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
-                de.deserialize_map(LineVisitor(PhantomData))
-            }
-        }
-    )*};
-}
-
-line_deserialize!(MessageLine, MetaLine);
-
-impl<'de, const SEEN: bool> Deserialize<'de> for UpdateLine<SEEN> {
-    fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
-        de.deserialize_map(LineVisitor(PhantomData))
     }
 }
 
