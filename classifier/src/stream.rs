@@ -39,7 +39,7 @@ use self::user::user;
 use crate::lean::QUIET_TYPES;
 
 pub(crate) use self::turns::harness_turn;
-pub(crate) use self::user::{result_text_row, tool_result_row};
+pub(crate) use self::user::result_text_row;
 
 /// Longest raw JSON shown in an unrecognised row's summary.
 const RAW_SUMMARY_CHARS: usize = 200;

@@ -76,6 +76,16 @@ pub fn sanitize(s: &mut String) {
     }
 }
 
+/// [`sanitize`] of a copy of `s`, made in one copy: a text to strip is stripped from `s`
+/// itself (a long tool output with its colours is copied once, not copied and then stripped).
+pub(crate) fn sanitized(s: &str) -> String {
+    match scan(s) {
+        Clean::Strip => crate::ansi::strip(s, true),
+        Clean::Bidi => s.chars().filter(|&c| !is_bidi_control(c)).collect(),
+        Clean::Nothing => s.to_owned(),
+    }
+}
+
 /// The text between `<name>` and `</name>` (the first of each), when `s` has both.
 pub(crate) fn tag<'a>(s: &'a str, name: &str) -> Option<&'a str> {
     let open = format!("<{name}>");
@@ -136,6 +146,41 @@ pub(crate) fn scan(s: &str) -> Clean {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `sanitized` is `sanitize` of a copy, on texts of every kind `scan` tells apart: every
+    /// string of up to three pieces from a set of clean, control, escape, bidi and multi-byte
+    /// ones.
+    #[test]
+    fn sanitized_is_sanitize_of_a_copy() {
+        let pieces = [
+            "",
+            "a",
+            "é",
+            "\n",
+            "\t",
+            "\r",
+            "x\rY",
+            "\u{1b}[31m",
+            "\u{1b}]0;t\u{7}",
+            "\u{7f}",
+            "\u{85}",
+            "\u{202e}",
+            "\u{200f}",
+            "\u{2066}",
+            "\u{1}",
+            "ab\u{202a}cd",
+        ];
+        for a in pieces {
+            for b in pieces {
+                for c in pieces {
+                    let text = format!("{a}{b}{c}");
+                    let mut copy = text.clone();
+                    sanitize(&mut copy);
+                    assert_eq!(sanitized(&text), copy, "{text:?}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn previews() {

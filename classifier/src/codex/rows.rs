@@ -36,10 +36,7 @@ pub(crate) fn result_row(
     } else {
         text
     };
-    let mut block = Map::new();
-    block.insert("content".to_owned(), Value::String(text.to_owned()));
-    block.insert("is_error".to_owned(), Value::Bool(failed));
-    let mut row = crate::stream::tool_result_row(&block, None, ctx);
+    let mut row = crate::stream::result_text_row(text, failed, None, ctx);
     if let Some(code) = exit.filter(|c| *c != 0) {
         row.summary = format!("exit {code} · {}", row.summary);
     }

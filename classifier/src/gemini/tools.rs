@@ -1,5 +1,5 @@
 //! A Gemini tool call → the tool-call row of the same meaning (`docs/TOOLS.md`, "Gemini"),
-//! and its result → the result row (`crate::stream::tool_result_row`).
+//! and its result → the result row (`crate::stream::result_text_row`).
 //!
 //! Built-ins are renamed to the Claude Code built-in of the same meaning and their arguments
 //! to its names, so the rows (icons, summaries, diff bodies) are that tool's:

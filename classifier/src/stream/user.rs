@@ -236,7 +236,7 @@ pub(crate) fn result_text_row(
     let headline = crate::text::first_chars(headline, HEADLINE_CHARS);
     TermMsg::new(level, format!("{}l · {headline}…", line_count(text)))
         .icon(icon)
-        .body(text)
+        .body(crate::text::sanitized(text))
 }
 
 fn is_recv(name: &str) -> bool {
