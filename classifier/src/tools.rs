@@ -75,15 +75,36 @@ const TOOL_NAME_MAX: usize = 80;
 /// The row for a call of tool `name` with `input`. Never fails, whatever `input` holds.
 pub(crate) fn tool_use_row(name: &str, input: &Value) -> TermMsg {
     let tool = Tool::parse(name);
-    let short = tool.short_name();
     let Some(map) = input.as_object() else {
-        return TermMsg::new(Level::Info, short).icon(tool.icon());
+        return TermMsg::new(Level::Info, tool.short_name()).icon(tool.icon());
     };
     let args = Args(map);
     let out = tool
         .format(args)
         .unwrap_or_else(|| Out::args(generic::fmt_args_generic(map)));
-    let mut summary = short;
+    call_row(tool, out)
+}
+
+/// [`tool_use_row`] of a `Bash` call of `command` alone (`{"command": command}`), without
+/// building that input: Codex's shell commands, every command call of its logs.
+pub(crate) fn bash_row(command: &str) -> TermMsg {
+    let out = if command.trim().is_empty() {
+        Out::default()
+    } else {
+        let (args, body) = args::command(command);
+        let out = Out::args(args);
+        match body {
+            Some(body) => out.with_body(&body, None),
+            None => out,
+        }
+    };
+    call_row(Tool::parse("Bash"), out)
+}
+
+/// The row of a call of `tool` formatted as `out`: `<short name> <args>` (`<short name>()`
+/// with none), the tool's icon, `out`'s body.
+fn call_row(tool: Tool<'_>, out: Out) -> TermMsg {
+    let mut summary = tool.short_name();
     if out.args.is_empty() {
         summary.push_str("()");
     } else {
@@ -171,8 +192,26 @@ impl<'a> Tool<'a> {
 mod tests {
     use serde_json::{Value, json};
 
-    use super::tool_use_row;
+    use super::{bash_row, tool_use_row};
     use crate::msg::{BodyFormat, Level};
+
+    /// `bash_row(c)` is the row of a `Bash` call of `{"command": c}`, for commands of every
+    /// form the row tells apart: blank, one line, long, many lines, with whitespace to fold.
+    #[test]
+    fn a_bash_row_is_the_bash_calls_row() {
+        let long = "x".repeat(300);
+        let wide = "é ".repeat(150);
+        let pieces = [
+            "", " ", "ls", "\n", "a\tb", "  c  ", &long, &wide, "\r\n", "$(x)",
+        ];
+        for a in pieces {
+            for b in pieces {
+                let cmd = format!("{a}{b}");
+                let input = json!({ "command": cmd });
+                assert_eq!(bash_row(&cmd), tool_use_row("Bash", &input), "{cmd:?}");
+            }
+        }
+    }
 
     /// The body a case expects.
     enum B<'a> {

@@ -3,7 +3,7 @@
 //! `⚠ api retry` / `✗ api error` rows, and the generic row of an item nobody knows.
 
 use crate::field::Field;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use super::fact::Usage;
 use crate::ctx::ClassifyCtx;
@@ -19,7 +19,7 @@ pub(crate) const API_ERROR: &str = "✗ api error";
 
 /// The Bash row of a shell command (`🖥️ Bash $ <cmd>`), as Claude Code's Bash calls show.
 pub(crate) fn bash_row(cmd: &str) -> TermMsg {
-    crate::tools::tool_use_row("Bash", &json!({ "command": cmd }))
+    crate::tools::bash_row(cmd)
 }
 
 /// A tool's result: the tool result row of Claude Code logs (`← text`, `Nl · …` with a
