@@ -81,7 +81,11 @@ pub fn sanitize(s: &mut String) {
 pub(crate) fn sanitized(s: &str) -> String {
     match scan(s) {
         Clean::Strip => crate::ansi::strip(s, true),
-        Clean::Bidi => s.chars().filter(|&c| !is_bidi_control(c)).collect(),
+        Clean::Bidi => {
+            let mut copy = s.to_owned();
+            copy.retain(|c| !is_bidi_control(c));
+            copy
+        }
         Clean::Nothing => s.to_owned(),
     }
 }

@@ -7,6 +7,7 @@
 //!
 //! - [`stream`]: stream-json events (`init`, `message`, `tool_use`, `tool_result`, `error`,
 //!   `result`) and the `-o json` document once whole (`session_id` with `response`/`error`);
+//! - [`answer`]: a stream-json answer's deltas → one row per paragraph, the last growing;
 //! - [`record`]: a chat recording's metadata, `$set` updates and message records (a message
 //!   written again shows only what is new);
 //! - [`typed`]: a message record read into typed fields ([`Record`]), from its line or from a
@@ -26,6 +27,7 @@ use serde_json::Value;
 use crate::ctx::ClassifyCtx;
 use crate::msg::TermMsg;
 
+mod answer;
 mod detect;
 pub(crate) mod document;
 pub(crate) mod lean;

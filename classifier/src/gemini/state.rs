@@ -8,8 +8,10 @@ use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
+use super::answer::Answer;
+
 /// What classifying a Gemini line needs to know of the lines before it. Bounded: the answer
-/// text of one row ([`TEXT_ROW_BYTES`](super::stream::TEXT_ROW_BYTES)), the last [`MAX_MESSAGES`](super::record::MAX_MESSAGES) messages
+/// text of one row and its first bytes ([`TEXT_ROW_BYTES`](super::stream::TEXT_ROW_BYTES)), the last [`MAX_MESSAGES`](super::record::MAX_MESSAGES) messages
 /// and [`MAX_RESULTS`](super::record::MAX_RESULTS) results of a recording.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
@@ -20,9 +22,9 @@ pub(crate) struct State {
     /// Stream-json: an `init` came and its prompt has not.
     #[serde(skip_serializing_if = "is_false")]
     pub(super) awaiting_prompt: bool,
-    /// Stream-json: the answer text of the row being written (its deltas so far).
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub(super) text: String,
+    /// Stream-json: the answer being written ([`Answer`]).
+    #[serde(skip_serializing_if = "Answer::is_empty")]
+    pub(super) answer: Answer,
     /// Stream-json: the number of answer rows so far (each its own coalesce key).
     #[serde(skip_serializing_if = "is_zero")]
     pub(super) text_rows: u64,

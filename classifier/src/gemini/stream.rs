@@ -3,12 +3,13 @@
 //! - `init` opens a run: a debug row `⚙ gemini session <id> · model <m>`; the turn starts at the
 //!   prompt that follows (`message` role `user`: `◆ TURN ← user` with the prompt). Anything
 //!   else first after an `init` opens the turn without a prompt.
-//! - Assistant `message` deltas are ONE markdown row that grows: each delta's row carries the
-//!   text so far and the coalesce key `gemini-text:<n>`, so the page and the server keep only
-//!   the last (the envelopes keep each). The text of one row is bounded
-//!   ([`TEXT_ROW_BYTES`]); past it the answer goes on in a new row. A delta that starts the
-//!   row's text again (the client retries a stream that broke off and prints the answer from
-//!   the start) gives `⚠ answer restarted (stream retried)` and a new row.
+//! - Assistant `message` deltas are a markdown row per paragraph of the answer, the last one
+//!   growing ([`super::answer`]): each delta's rows carry their paragraph's text so far and the
+//!   coalesce key `gemini-text:<n>`, so the page and the server keep only the last of each (the
+//!   envelopes keep each). The text of one row is bounded ([`TEXT_ROW_BYTES`]); past it the
+//!   paragraph goes on in a new row. A delta that starts the answer again (the client retries
+//!   a stream that broke off and prints the answer from the start) gives
+//!   `⚠ answer restarted (stream retried)` and a new row.
 //! - `tool_use` → the tool's row ([`super::tools`]), `tool_result` → its result row (an error
 //!   row for `status: "error"`, with `error.message`).
 //! - `error` → a warn (`severity: warning`) or error row `⚠ …` / `✗ …`.
@@ -27,6 +28,7 @@ use crate::msg::{BodyFormat, Level, TermMsg};
 use crate::text::truncate_chars;
 use crate::time::millis;
 
+use super::answer::cut;
 use super::tools::{call_row, result_row};
 
 /// Most bytes of answer text one row holds; a longer answer goes on in a new row (so the
@@ -133,12 +135,12 @@ pub(super) fn classify(map: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<T
 fn interrupted(ctx: &mut ClassifyCtx, rows: &mut Vec<TermMsg>) {
     if std::mem::take(&mut ctx.gemini.turn_open) {
         let mut row = interrupted_row();
-        if !ctx.gemini.text.is_empty() {
+        if !ctx.gemini.answer.text.is_empty() {
             row = row.body("the run stopped without a result line, while the answer streamed");
         }
         rows.push(row);
     }
-    ctx.gemini.text.clear();
+    ctx.gemini.answer.start();
 }
 
 /// Opens the turn of a run whose prompt the stream did not carry.
@@ -152,40 +154,38 @@ fn open_turn(ctx: &mut ClassifyCtx, rows: &mut Vec<TermMsg>) {
     }
 }
 
-/// One answer delta: the growing row (or a new one).
+/// One answer delta: the growing row, and the rows of the paragraphs it ends
+/// ([`super::answer`]); a new answer after any other line, or when printed again from its start.
 fn delta_rows(piece: &str, ctx: &mut ClassifyCtx, rows: &mut Vec<TermMsg>) {
     let g = &mut ctx.gemini;
     let restart =
-        g.text_last && piece.trim().len() >= RESTART_MIN_BYTES && g.text.starts_with(piece);
+        g.text_last && piece.trim().len() >= RESTART_MIN_BYTES && g.answer.restarts_with(piece);
     if restart {
         rows.push(TermMsg::new(
             Level::Warn,
             "⚠ answer restarted (stream retried): printed again from its start",
         ));
     }
-    if !g.text_last || restart || g.text.len() + piece.len() > TEXT_ROW_BYTES {
-        g.text.clear();
+    if !g.text_last || restart {
+        g.answer.start();
+        g.text_rows += 1;
+    } else if g.answer.text.len() + piece.len() > TEXT_ROW_BYTES {
+        g.answer.new_row();
         g.text_rows += 1;
     }
-    g.text.push_str(truncate_bytes(piece, TEXT_ROW_BYTES));
     g.text_last = true;
-    rows.push(
-        TermMsg::new(Level::Info, "")
-            .body_as(g.text.clone(), BodyFormat::Markdown)
-            .coalesce(format!("gemini-text:{}", g.text_rows)),
-    );
+    for text in g.answer.push(cut(piece, TEXT_ROW_BYTES)) {
+        rows.push(answer_row(text, g.text_rows));
+        g.text_rows += 1;
+    }
+    rows.push(answer_row(g.answer.text.clone(), g.text_rows));
 }
 
-/// `s` cut to at most `max` bytes at a character boundary.
-fn truncate_bytes(s: &str, max: usize) -> &str {
-    if s.len() <= max {
-        return s;
-    }
-    let mut i = max;
-    while !s.is_char_boundary(i) {
-        i -= 1;
-    }
-    &s[..i]
+/// An answer row: `text` as markdown, its coalesce key the row's number.
+fn answer_row(text: String, n: u64) -> TermMsg {
+    TermMsg::new(Level::Info, "")
+        .body_as(text, BodyFormat::Markdown)
+        .coalesce(format!("gemini-text:{n}"))
 }
 
 /// The text of a `content` (a string; anything else as JSON).

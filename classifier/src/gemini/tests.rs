@@ -125,6 +125,66 @@ fn deltas_grow_one_row() {
     );
 }
 
+/// A paragraph of the answer is a row: the delta that ends one gives its last state (the same
+/// key) and the next one's first (a new key); the last paragraph grows.
+#[test]
+fn each_paragraph_of_an_answer_is_a_row() {
+    let lines = [
+        PROMPT.to_owned(),
+        delta("One.\n"),
+        delta("\nTw"),
+        delta("o.\n\n```\na\n\nb\n```\n\nThree"),
+    ];
+    let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+    let e = envs(&lines);
+    let rows = |i: usize| -> Vec<(String, String)> {
+        e[i].msgs
+            .iter()
+            .map(|m| (m.body.clone().unwrap(), m.coalesce_key.clone().unwrap()))
+            .collect()
+    };
+    let row = |body: &str, n: u32| (body.to_owned(), format!("gemini-text:{n}"));
+    assert_eq!(rows(1), [row("One.\n", 1)]);
+    assert_eq!(rows(2), [row("One.\n", 1), row("Tw", 2)]);
+    assert_eq!(
+        rows(3),
+        [
+            row("Two.\n", 2),
+            row("```\na\n\nb\n```\n", 3),
+            row("Three", 4)
+        ]
+    );
+}
+
+/// Regression (a Gemini stream-json log of long answers was classified at five times the
+/// floor, its rows 32 times its size): every delta's row held the whole answer so far. Now a
+/// delta's rows hold at most its paragraph.
+#[test]
+fn a_deltas_rows_hold_its_paragraph_not_the_answer() {
+    let mut lines = vec![PROMPT.to_owned()];
+    for i in 0..2000 {
+        lines.push(delta(&format!("word{i} ")));
+        if i % 10 == 9 {
+            lines.push(delta("\n\n"));
+        }
+    }
+    let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+    let e = envs(&lines);
+    let longest = e[1..]
+        .iter()
+        .flat_map(|e| &e.msgs)
+        .map(|m| m.body.as_ref().map_or(0, String::len))
+        .max();
+    assert!(longest.is_some_and(|n| n < 100), "{longest:?}");
+    // The whole answer is there, a paragraph a row.
+    let keys: std::collections::BTreeSet<_> = e[1..]
+        .iter()
+        .flat_map(|e| &e.msgs)
+        .filter_map(|m| m.coalesce_key.clone())
+        .collect();
+    assert_eq!(keys.len(), 200);
+}
+
 /// A tool call ends the answer row; the next delta starts a new one. A delta that prints the
 /// answer again from its start (a retried stream) is a warning and a new row.
 #[test]
