@@ -84,6 +84,12 @@ pub enum LiveEvent {
         /// Its fields that are read.
         update: Box<crate::gemini::Update>,
     },
+    /// A Gemini stream-json answer delta of only a delta's own fields, read typed by the
+    /// classifier's parse (the whole parse keeps it a [`LiveEvent::Gemini`]).
+    GeminiDelta {
+        /// The delta's text (its `content`).
+        text: String,
+    },
     /// Agent state changed: status (never a row; the header reads it).
     StatusChanged {
         /// The new status.
@@ -178,6 +184,7 @@ fn parse(line: &[u8], lean: Option<Hints>) -> LogEvent {
             Fast::Message(record) => LiveEvent::GeminiRecord { record },
             Fast::Meta(meta) => LiveEvent::GeminiMeta { meta },
             Fast::Update(update) => LiveEvent::GeminiUpdate { update },
+            Fast::Delta(text) => LiveEvent::GeminiDelta { text },
         };
         let mut event = LogEvent::at(ts, event);
         event.bom = bom;

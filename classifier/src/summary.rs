@@ -175,7 +175,7 @@ impl SummaryFold {
                     .gemini
                     .add_update(update, &mut self.summary, &mut self.files);
             }
-            LiveEvent::GeminiMeta { .. } => {
+            LiveEvent::GeminiMeta { .. } | LiveEvent::GeminiDelta { .. } => {
                 self.agent("gemini");
                 return;
             }

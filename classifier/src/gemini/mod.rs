@@ -81,5 +81,12 @@ pub(crate) fn classify_update(update: &Update, ctx: &mut ClassifyCtx) -> Vec<Ter
     rows
 }
 
+/// The rows of one stream-json answer delta read typed (its text).
+pub(crate) fn classify_delta(text: &str, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
+    let mut rows = Vec::new();
+    stream::delta(text, ctx, &mut rows);
+    rows
+}
+
 #[cfg(test)]
 mod tests;

@@ -46,8 +46,8 @@ pub(super) fn classify(map: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<T
     let s = |k: &str| map.field(k).and_then(Value::as_str);
     let ty = s("type");
     let mut rows = Vec::new();
-    let delta = ty == Some("message") && s("role") == Some("assistant");
-    if !delta {
+    let answer = ty == Some("message") && s("role") == Some("assistant");
+    if !answer {
         ctx.gemini.text_last = false;
     }
     match ty {
@@ -73,10 +73,7 @@ pub(super) fn classify(map: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<T
             ctx.gemini.turn_open = true;
             rows.push(turn_start_row("user", &content_text(map.field("content"))));
         }
-        Some("message") => {
-            open_turn(ctx, &mut rows);
-            delta_rows(&content_text(map.field("content")), ctx, &mut rows);
-        }
+        Some("message") => delta(&content_text(map.field("content")), ctx, &mut rows),
         Some("tool_use") => {
             open_turn(ctx, &mut rows);
             let name = s("tool_name").unwrap_or("tool");
@@ -141,6 +138,13 @@ fn interrupted(ctx: &mut ClassifyCtx, rows: &mut Vec<TermMsg>) {
         rows.push(row);
     }
     ctx.gemini.answer.start();
+}
+
+/// An assistant `message` (an answer delta) of text `piece`: the turn opened if it is not,
+/// then the answer's rows.
+pub(super) fn delta(piece: &str, ctx: &mut ClassifyCtx, rows: &mut Vec<TermMsg>) {
+    open_turn(ctx, rows);
+    delta_rows(piece, ctx, rows);
 }
 
 /// Opens the turn of a run whose prompt the stream did not carry.

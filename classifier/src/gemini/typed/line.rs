@@ -19,6 +19,8 @@ pub(crate) enum Fast {
     Meta(Box<Meta>),
     /// An update ([`crate::LiveEvent::GeminiUpdate`]).
     Update(Box<Update>),
+    /// A stream-json answer delta's text ([`crate::LiveEvent::GeminiDelta`]).
+    Delta(String),
 }
 
 /// A line read, and its time.
@@ -31,7 +33,10 @@ pub(crate) type Parsed = Option<(Fast, Option<f64>)>;
 /// - a metadata line: `sessionId`, `projectHash`, `startTime`, `lastUpdated`, `kind`,
 ///   `directories`, the first two written;
 /// - an update: `$set` alone (`seen`: a message of the recording was shown, so the texts of
-///   its history are read by nothing).
+///   its history are read by nothing);
+/// - and a stream-json answer delta as the Gemini CLI writes it (most lines of a stream-json
+///   log): [`delta`], natively only (the page's worker is held to a size; it reads a delta
+///   whole, into the same rows).
 ///
 /// `None`: read it whole.
 pub(crate) fn fast(line: &[u8], seen: bool) -> Parsed {
@@ -39,6 +44,10 @@ pub(crate) fn fast(line: &[u8], seen: bool) -> Parsed {
         read_as::<MessageLine>
     } else if line.starts_with(b"{\"sessionId\":") {
         read_as::<MetaLine>
+    } else if !cfg!(target_family = "wasm") && line.starts_with(DELTA_HEAD) {
+        // (Not in the page's worker, which is held to a size: there the delta is read whole,
+        // into the same rows.)
+        return delta(line);
     } else if line.starts_with(b"{\"$set\":") {
         if only_last_updated(line) {
             return Some((Fast::Update(Box::default()), None));
@@ -52,6 +61,30 @@ pub(crate) fn fast(line: &[u8], seen: bool) -> Parsed {
         return None;
     };
     read(std::str::from_utf8(line).ok()?)
+}
+
+/// How an answer delta's line begins.
+const DELTA_HEAD: &[u8] = b"{\"type\":\"message\",\"timestamp\":\"";
+
+/// An answer delta written as the Gemini CLI writes it,
+/// `{"type":"message","timestamp":"<time>","role":"assistant","content":<string>,"delta":true}`
+/// (a time with nothing JSON escapes), known from its bytes: its text is the one JSON string
+/// between `"content":` and `,"delta":true}` (read as the whole parse reads it: a slice that is
+/// not exactly one string is left to it), its time the one the whole parse reads. Any other
+/// spelling is read as JSON.
+fn delta(line: &[u8]) -> Parsed {
+    let rest = line.strip_prefix(DELTA_HEAD)?;
+    let end = rest.iter().position(|&c| c == b'"')?;
+    let (time, rest) = rest.split_at(end);
+    if time.iter().any(|&c| c < 0x20 || c == b'\\') {
+        return None;
+    }
+    let text = rest
+        .strip_prefix(b"\",\"role\":\"assistant\",\"content\":")?
+        .strip_suffix(b",\"delta\":true}")?;
+    let text = serde_json::from_slice::<String>(text).ok()?;
+    let time = crate::time::parse_rfc3339(std::str::from_utf8(time).ok()?);
+    Some((Fast::Delta(text), time))
 }
 
 /// Whether `line` is `{"$set":{"lastUpdated":"<text>"}}` with a text of printable ASCII and

@@ -29,6 +29,13 @@ fn check(line: &str, expect_fast: bool) {
             );
             assert_eq!(*meta, Meta::of_value(&value), "{line}");
         }
+        Fast::Delta(text) => {
+            // A stream-json answer delta: its rows read only its `content` string.
+            assert!(!super::super::is_record_line(map), "{line}: not a record");
+            assert_eq!(map["type"], "message", "{line}");
+            assert_eq!(map["role"], "assistant", "{line}");
+            assert_eq!(Some(text.as_str()), map["content"].as_str(), "{line}");
+        }
         Fast::Update(update) => {
             assert_eq!(map.len(), 1, "{line}: $set alone");
             assert_eq!(*update, Update::of_value(&map["$set"], false), "{line}");
@@ -148,6 +155,48 @@ const RECORDINGS: &[&str] = &[
         "../../../../fixtures/gemini-0.61.0/gemini.subagent.subagent-3379175b.session.jsonl"
     ),
 ];
+
+/// A stream-json answer delta is read from its bytes only as the Gemini CLI writes it; any
+/// other spelling (or a text that is not one JSON string) is left to the whole parse.
+#[test]
+fn answer_deltas_read_alike() {
+    let head =
+        r#"{"type":"message","timestamp":"2026-12-02T14:11:05.466Z","role":"assistant","content":"#;
+    let tail = r#","delta":true}"#;
+    for (text, is_fast) in [
+        (r#""Hi""#, true),
+        (r#""""#, true),
+        (r#""\"x\" \\ \n \u00e9 \ud83d\ude00 é 😀""#, true),
+        (r#""a","role":"user""#, false),
+        (r#""a" "#, true),
+        (r#"["Hi"]"#, false),
+        (r#""\ud800""#, false),
+        (r#""tab	in""#, false),
+        (r#""a"#, false),
+    ] {
+        let line = format!("{head}{text}{tail}");
+        // (The page's worker reads every delta whole.)
+        let is_fast = is_fast && !cfg!(target_family = "wasm");
+        assert_eq!(fast(line.as_bytes(), false).is_some(), is_fast, "{line}");
+        if is_fast {
+            check(&line, true);
+        }
+    }
+    let t = r#""timestamp":"2026-12-02T14:11:05.466Z""#;
+    for line in [
+        format!(r#"{{"type":"message",{t},"content":"Hi","role":"assistant","delta":true}}"#),
+        format!(r#"{{"type":"message",{t},"role":"user","content":"Hi","delta":true}}"#),
+        format!(r#"{{"type":"message",{t},"role":"assistant","content":"Hi"}}"#),
+        format!(r#"{{"type":"message",{t},"role":"assistant","content":"Hi","delta":true,"x":1}}"#),
+        r#"{"type":"message","timestamp":"2026-12-02T14:11:05.466Z\n","role":"assistant","content":"Hi","delta":true}"#.to_owned(),
+        r#"{"type":"message","timestamp":"nope","role":"assistant","content":"Hi","delta":true}"#.to_owned(),
+    ] {
+        // Read as JSON (whatever it says, the same as the whole parse's), or left to it.
+        if fast(line.as_bytes(), false).is_some() {
+            check(&line, true);
+        }
+    }
+}
 
 #[test]
 fn real_records_read_alike() {
