@@ -17,7 +17,9 @@
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::stream::TEXT_ROW_BYTES;
+/// Most bytes of answer text one row holds; a longer paragraph goes on in a new row (so the
+/// state, and each envelope, stays bounded).
+pub(super) const TEXT_ROW_BYTES: usize = 16 * 1024;
 
 /// The answer being written: its row's text and what is known of its lines.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

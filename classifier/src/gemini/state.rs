@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::answer::Answer;
 
 /// What classifying a Gemini line needs to know of the lines before it. Bounded: the answer
-/// text of one row and its first bytes ([`TEXT_ROW_BYTES`](super::stream::TEXT_ROW_BYTES)), the last [`MAX_MESSAGES`](super::record::MAX_MESSAGES) messages
+/// text of one row and its first bytes ([`TEXT_ROW_BYTES`](super::answer::TEXT_ROW_BYTES)), the last [`MAX_MESSAGES`](super::record::MAX_MESSAGES) messages
 /// and [`MAX_RESULTS`](super::record::MAX_RESULTS) results of a recording.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]

@@ -28,12 +28,8 @@ use crate::msg::{BodyFormat, Level, TermMsg};
 use crate::text::truncate_chars;
 use crate::time::millis;
 
-use super::answer::cut;
+use super::answer::{TEXT_ROW_BYTES, cut};
 use super::tools::{call_row, result_row};
-
-/// Most bytes of answer text one row holds; a longer answer goes on in a new row (so the
-/// state, and each envelope, stays bounded).
-pub(crate) const TEXT_ROW_BYTES: usize = 16 * 1024;
 
 /// Shortest delta taken as the answer printed again from its start.
 const RESTART_MIN_BYTES: usize = 8;
