@@ -84,8 +84,9 @@ pub enum LiveEvent {
         /// Its fields that are read.
         update: Box<crate::gemini::Update>,
     },
-    /// A Gemini stream-json answer delta of only a delta's own fields, read typed by the
-    /// classifier's parse (the whole parse keeps it a [`LiveEvent::Gemini`]).
+    /// A Gemini stream-json answer delta written as the Gemini CLI writes it, known from its
+    /// bytes by the native classifier's parse (`crate::gemini::typed`; the whole parse, and the
+    /// page's worker, keep it a [`LiveEvent::Gemini`]).
     GeminiDelta {
         /// The delta's text (its `content`).
         text: String,

@@ -11,9 +11,8 @@
 //!
 //! A paragraph ends at a blank line outside a fenced code block, once the next line that is
 //! not blank begins with neither a space nor a tab (an indented line continues a list item, or
-//! is code). Each
-//! line is looked at once, when it is complete: a delta costs its own bytes, plus the copy of
-//! its row.
+//! is code). Each line is looked at once, when it is complete: a delta costs its own bytes,
+//! plus the copy of its row.
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 

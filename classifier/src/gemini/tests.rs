@@ -94,6 +94,14 @@ fn stream_turn() {
     );
 }
 
+/// The body and coalesce key of each row of an envelope of answer rows.
+fn answer_rows(env: &TermEnvelope) -> Vec<(String, String)> {
+    env.msgs
+        .iter()
+        .map(|m| (m.body.clone().unwrap(), m.coalesce_key.clone().unwrap()))
+        .collect()
+}
+
 /// Deltas make one row that grows: each row holds the text so far, one key per answer.
 #[test]
 fn deltas_grow_one_row() {
@@ -106,15 +114,7 @@ fn deltas_grow_one_row() {
     ];
     let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
     let e = envs(&lines);
-    let bodies: Vec<_> = e[2..]
-        .iter()
-        .map(|e| {
-            (
-                e.msgs[0].body.clone().unwrap(),
-                e.msgs[0].coalesce_key.clone().unwrap(),
-            )
-        })
-        .collect();
+    let bodies: Vec<_> = e[2..].iter().flat_map(answer_rows).collect();
     assert_eq!(
         bodies,
         [
@@ -137,12 +137,7 @@ fn each_paragraph_of_an_answer_is_a_row() {
     ];
     let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
     let e = envs(&lines);
-    let rows = |i: usize| -> Vec<(String, String)> {
-        e[i].msgs
-            .iter()
-            .map(|m| (m.body.clone().unwrap(), m.coalesce_key.clone().unwrap()))
-            .collect()
-    };
+    let rows = |i: usize| answer_rows(&e[i]);
     let row = |body: &str, n: u32| (body.to_owned(), format!("gemini-text:{n}"));
     assert_eq!(rows(1), [row("One.\n", 1)]);
     assert_eq!(rows(2), [row("One.\n", 1), row("Tw", 2)]);
