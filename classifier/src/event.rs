@@ -85,8 +85,8 @@ pub enum LiveEvent {
         update: Box<crate::gemini::Update>,
     },
     /// A Gemini stream-json answer delta written as the Gemini CLI writes it, known from its
-    /// bytes by the native classifier's parse (`crate::gemini::typed`; the whole parse, and the
-    /// page's worker, keep it a [`LiveEvent::Gemini`]).
+    /// bytes by the classifier's parse (`crate::gemini::typed`; the whole parse keeps it a
+    /// [`LiveEvent::Gemini`]).
     GeminiDelta {
         /// The delta's text (its `content`).
         text: String,

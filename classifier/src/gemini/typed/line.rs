@@ -35,8 +35,7 @@ pub(crate) type Parsed = Option<(Fast, Option<f64>)>;
 /// - an update: `$set` alone (`seen`: a message of the recording was shown, so the texts of
 ///   its history are read by nothing);
 /// - and a stream-json answer delta as the Gemini CLI writes it (most lines of a stream-json
-///   log): [`delta`], natively only (the page's worker is held to a size; it reads a delta
-///   whole, into the same rows).
+///   log): [`delta`].
 ///
 /// `None`: read it whole.
 pub(crate) fn fast(line: &[u8], seen: bool) -> Parsed {
@@ -44,9 +43,7 @@ pub(crate) fn fast(line: &[u8], seen: bool) -> Parsed {
         read_as::<MessageLine>
     } else if line.starts_with(b"{\"sessionId\":") {
         read_as::<MetaLine>
-    } else if !cfg!(target_family = "wasm") && line.starts_with(DELTA_HEAD) {
-        // (Not in the page's worker, which is held to a size: there the delta is read whole,
-        // into the same rows.)
+    } else if line.starts_with(DELTA_HEAD) {
         return delta(line);
     } else if line.starts_with(b"{\"$set\":") {
         if only_last_updated(line) {

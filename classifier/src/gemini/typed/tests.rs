@@ -175,8 +175,6 @@ fn answer_deltas_read_alike() {
         (r#""a"#, false),
     ] {
         let line = format!("{head}{text}{tail}");
-        // (The page's worker reads every delta whole.)
-        let is_fast = is_fast && !cfg!(target_family = "wasm");
         assert_eq!(fast(line.as_bytes(), false).is_some(), is_fast, "{line}");
         if is_fast {
             check(&line, true);
