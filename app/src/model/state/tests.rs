@@ -1049,3 +1049,67 @@ fn a_log_read_in_bulk_builds_its_shown_list_a_few_times() {
     // Closed blocks: the 1,600 subagent rows are under their calls.
     assert_eq!(bulk.visible_len(), 2400);
 }
+
+/// The worker takes out the rows the page would replace at once
+/// (`row_batch::drop_replaced`): every run of three envelopes (none, one or two rows each, of
+/// growing rows, a plain one, a turn start with a key, a subagent's) ends in the same page.
+#[test]
+fn rows_the_worker_drops_as_replaced_leave_the_same_page() {
+    use crate::worker::protocol::row_batch::{drop_replaced, strip};
+    let rows = [
+        msg(Level::Info, "").body("a").coalesce("k1"),
+        msg(Level::Info, "").body("a b").coalesce("k1"),
+        msg(Level::Info, "").coalesce("k2"),
+        msg(Level::Info, "plain"),
+        msg(Level::Info, "TURN ← go").icon("◆").coalesce("k1"),
+    ];
+    let mut contents: Vec<Vec<TermMsg>> = vec![vec![]];
+    for a in &rows {
+        contents.push(vec![a.clone()]);
+        for b in &rows {
+            contents.push(vec![a.clone(), b.clone()]);
+        }
+    }
+    let page = |envs: Vec<TermEnvelope>| {
+        let mut envs = envs;
+        let lazy = strip(&mut envs);
+        let mut s = ViewState::default();
+        for e in envs {
+            apply_lazy(&mut s, e, &lazy);
+        }
+        s.settle();
+        let rows: Vec<Row> = s
+            .rows()
+            .map(|r| Row {
+                uid: 0,
+                ..Row::clone(r)
+            })
+            .collect();
+        let visible: Vec<_> = (0..s.visible_len())
+            .map(|n| s.visible_row(n).map(|r| (r.seq, r.idx)))
+            .collect();
+        (rows, visible, s.tools().to_vec(), s.turns_in_flight())
+    };
+    let mut dropped = 0;
+    for (i, a) in contents.iter().enumerate() {
+        for (j, b) in contents.iter().enumerate() {
+            for (k, c) in contents.iter().enumerate() {
+                let parent = |n: usize| (n % 2 == 1).then_some(1);
+                let envs: Vec<TermEnvelope> = [(a, i), (b, j), (c, k)]
+                    .into_iter()
+                    .enumerate()
+                    .map(|(n, (msgs, at))| TermEnvelope {
+                        parent: parent(at + n),
+                        ..env(n as u64 + 2, n as f64, msgs.clone())
+                    })
+                    .collect();
+                let mut fewer = envs.clone();
+                drop_replaced(&mut fewer);
+                dropped += envs.iter().map(|e| e.msgs.len()).sum::<usize>()
+                    - fewer.iter().map(|e| e.msgs.len()).sum::<usize>();
+                assert_eq!(page(fewer), page(envs.clone()), "{envs:?}");
+            }
+        }
+    }
+    assert!(dropped > 1000, "{dropped}");
+}

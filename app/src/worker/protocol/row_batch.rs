@@ -16,9 +16,9 @@
 //! varint length and its UTF-8 (icon, summary, body, coalesce key), then the left body's line
 //! count (varint).
 
-use classifier::{BodyFormat, Level, TermEnvelope, TermMsg};
+use classifier::{BodyFormat, Level, RowKind, TermEnvelope, TermMsg};
 
-use classifier::line_count;
+use classifier::{line_count, row_kind};
 
 use super::Lazy;
 
@@ -285,6 +285,40 @@ pub fn strip(envs: &mut [TermEnvelope]) -> Vec<Lazy> {
         }
     }
     lazy
+}
+
+/// Takes out of `envs` each row that the page would replace with the next row it is given (a
+/// row that grows, such as an answer streamed a few words at a time, comes again whole at
+/// every line: `coalesce_key`): one that is the last of its envelope when the next envelope's
+/// first row has its key, both the main agent's plain rows (`RowKind::Other`: no turn, no
+/// tool call),
+/// as the page's reducer replaces a row (`crate::model::state::apply_lazy`). The page ends
+/// with the same rows, and the worker neither strips nor sends the replaced ones. Rows keep
+/// their index (only an envelope's last row is taken), and every envelope stays.
+pub fn drop_replaced(envs: &mut [TermEnvelope]) {
+    let mut last: Option<usize> = None;
+    for i in 0..envs.len() {
+        let Some(next) = envs[i].msgs.first() else {
+            continue;
+        };
+        if let Some(at) = last
+            && envs[at].parent.is_none()
+            && envs[i].parent.is_none()
+            && envs[at].msgs.last().is_some_and(|row| replaced(row, next))
+        {
+            envs[at].msgs.pop();
+        }
+        last = Some(i);
+    }
+}
+
+/// Whether the page replaces `row` with `next` and `row` leaves nothing behind (no turn, no
+/// reset, no tool call to list).
+fn replaced(row: &TermMsg, next: &TermMsg) -> bool {
+    row.coalesce_key.is_some()
+        && row.coalesce_key == next.coalesce_key
+        && row_kind(row) == RowKind::Other
+        && row_kind(next) == RowKind::Other
 }
 
 #[cfg(test)]
