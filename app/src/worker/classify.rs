@@ -11,6 +11,7 @@
 use classifier::{ClassifyCtx, LogClassifier, Summary, TermEnvelope};
 
 use crate::worker::protocol::RowKey;
+use crate::worker::protocol::row_batch::drop_replaced;
 use crate::worker::trigrams::Trigrams;
 
 /// Fewest bytes between two checkpoints (a body is re-read from the one before its line, so
@@ -100,7 +101,7 @@ impl Classifier {
     pub fn next_file(&mut self, agent: Option<&str>) -> Vec<TermEnvelope> {
         let mut out = Vec::new();
         self.log.finish(|env| keep(&mut out, env));
-        self.index(&out);
+        self.index(&mut out);
         self.line_base += self.log.lines_seen();
         self.byte_base += self.fed;
         self.fed = 0;
@@ -147,7 +148,7 @@ impl Classifier {
         let mut out = Vec::new();
         self.log.feed(chunk, |env| keep(&mut out, env));
         self.fed += chunk.len() as u64;
-        self.index(&out);
+        self.index(&mut out);
         let last = self.checkpoints.last().map_or(0, |c| c.offset);
         if self.line_start() >= last + every.max(1) {
             self.checkpoints
@@ -161,13 +162,17 @@ impl Classifier {
     pub fn finish(&mut self) -> Vec<TermEnvelope> {
         let mut out = Vec::new();
         self.log.finish(|env| keep(&mut out, env));
-        self.index(&out);
+        self.index(&mut out);
         self.done = true;
         out
     }
 
-    /// The bodies of `envs`, all after the last checkpoint, into its span's set.
-    fn index(&mut self, envs: &[TermEnvelope]) {
+    /// The rows of `envs` that the page would replace at once taken out
+    /// ([`drop_replaced`]: a streamed answer's row comes again whole at every line), then the
+    /// bodies left, all after the last checkpoint, into its span's set. (A replaced row's body
+    /// is not searched for: the page never shows it.)
+    fn index(&mut self, envs: &mut [TermEnvelope]) {
+        drop_replaced(envs);
         if let Some(t) = self.spans.last_mut() {
             for body in envs
                 .iter()

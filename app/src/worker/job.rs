@@ -15,7 +15,7 @@ use web_sys::{Blob, FileReaderSync, ReadableStreamByobReader};
 
 use crate::worker::classify::Classifier;
 use crate::worker::protocol::port::{reply, scope};
-use crate::worker::protocol::row_batch::{self, drop_replaced, strip};
+use crate::worker::protocol::row_batch::{self, strip};
 use crate::worker::protocol::{FromWorker, PHASES, Part, Rows};
 
 /// Changed files listed in the summary of every chunk but the last (the summary header shows
@@ -218,9 +218,6 @@ impl Job {
             j.done = true;
         }
         lap(j, 1);
-        // A streamed answer's row comes again whole at every line: the page keeps only the
-        // last of a run, so the others are neither stripped nor sent.
-        drop_replaced(&mut envs);
         let lazy = strip(&mut envs);
         lap(j, 2);
         let buf = row_batch::encode(&envs, &lazy);

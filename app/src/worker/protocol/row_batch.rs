@@ -293,7 +293,8 @@ pub fn strip(envs: &mut [TermEnvelope]) -> Vec<Lazy> {
 /// first row has its key, both the main agent's plain rows (`RowKind::Other`: no turn, no
 /// tool call),
 /// as the page's reducer replaces a row (`crate::model::state::apply_lazy`). The page ends
-/// with the same rows, and the worker neither strips nor sends the replaced ones. Rows keep
+/// with the same rows, and the worker neither indexes, strips nor sends the replaced ones
+/// (`crate::worker::classify::Classifier` takes them out of each chunk's rows). Rows keep
 /// their index (only an envelope's last row is taken), and every envelope stays.
 pub fn drop_replaced(envs: &mut [TermEnvelope]) {
     let mut last: Option<usize> = None;
