@@ -291,11 +291,11 @@ pub fn strip(envs: &mut [TermEnvelope]) -> Vec<Lazy> {
 /// row that grows, such as an answer streamed a few words at a time, comes again whole at
 /// every line: `coalesce_key`): one that is the last of its envelope when the next envelope's
 /// first row has its key, both the main agent's plain rows (`RowKind::Other`: no turn, no
-/// tool call),
-/// as the page's reducer replaces a row (`crate::model::state::apply_lazy`). The page ends
-/// with the same rows, and the worker neither indexes, strips nor sends the replaced ones
-/// (`crate::worker::classify::Classifier` takes them out of each chunk's rows). Rows keep
-/// their index (only an envelope's last row is taken), and every envelope stays.
+/// tool call), as the page's reducer replaces a row (`crate::model::state::apply_lazy`). The
+/// page ends with the same rows, and the worker neither indexes, strips nor sends the
+/// replaced ones (`crate::worker::classify::Classifier` takes them out of each chunk's rows).
+/// Rows keep their index (only an envelope's last row is taken), and every envelope stays,
+/// even one left without rows.
 pub fn drop_replaced(envs: &mut [TermEnvelope]) {
     let mut last: Option<usize> = None;
     for i in 0..envs.len() {
