@@ -11,7 +11,7 @@
 use classifier::{ClassifyCtx, LogClassifier, Summary, TermEnvelope};
 
 use crate::worker::protocol::RowKey;
-use crate::worker::protocol::row_batch::drop_replaced;
+use crate::worker::protocol::row_batch::push_kept;
 use crate::worker::trigrams::Trigrams;
 
 /// Fewest bytes between two checkpoints (a body is re-read from the one before its line, so
@@ -100,8 +100,8 @@ impl Classifier {
     /// Answers the envelopes that ending completed.
     pub fn next_file(&mut self, agent: Option<&str>) -> Vec<TermEnvelope> {
         let mut out = Vec::new();
-        self.log.finish(|env| keep(&mut out, env));
-        self.index(&mut out);
+        self.log.finish(|env| push_kept(&mut out, env));
+        self.index(&out);
         self.line_base += self.log.lines_seen();
         self.byte_base += self.fed;
         self.fed = 0;
@@ -146,9 +146,9 @@ impl Classifier {
     /// Classifies one chunk, a checkpoint after it when the last is `every` bytes back.
     pub fn push_every(&mut self, chunk: &[u8], every: u64) -> Vec<TermEnvelope> {
         let mut out = Vec::new();
-        self.log.feed(chunk, |env| keep(&mut out, env));
+        self.log.feed(chunk, |env| push_kept(&mut out, env));
         self.fed += chunk.len() as u64;
-        self.index(&mut out);
+        self.index(&out);
         let last = self.checkpoints.last().map_or(0, |c| c.offset);
         if self.line_start() >= last + every.max(1) {
             self.checkpoints
@@ -161,18 +161,16 @@ impl Classifier {
     /// Ends the input.
     pub fn finish(&mut self) -> Vec<TermEnvelope> {
         let mut out = Vec::new();
-        self.log.finish(|env| keep(&mut out, env));
-        self.index(&mut out);
+        self.log.finish(|env| push_kept(&mut out, env));
+        self.index(&out);
         self.done = true;
         out
     }
 
-    /// The rows of `envs` that the page would replace at once taken out
-    /// ([`drop_replaced`]: a streamed answer's row comes again whole at every line), then the
-    /// bodies left, all after the last checkpoint, into its span's set. (A replaced row's body
-    /// is not searched for: the page never shows it.)
-    fn index(&mut self, envs: &mut [TermEnvelope]) {
-        drop_replaced(envs);
+    /// The bodies of `envs`, all after the last checkpoint, into its span's set (the rows
+    /// the page would replace at once are out already: [`push_kept`]; the page never shows
+    /// them, so their bodies are never a hit).
+    fn index(&mut self, envs: &[TermEnvelope]) {
         if let Some(t) = self.spans.last_mut() {
             for body in envs
                 .iter()
@@ -237,12 +235,6 @@ impl Classifier {
     /// The line limit.
     pub fn limit(&self) -> usize {
         self.limit
-    }
-}
-
-fn keep(out: &mut Vec<TermEnvelope>, env: TermEnvelope) {
-    if !env.msgs.is_empty() {
-        out.push(env);
     }
 }
 

@@ -208,6 +208,13 @@ fn session(files: &[(&str, Option<&str>)]) -> (Vec<Vec<u8>>, Vec<TermEnvelope>) 
     (bytes, want)
 }
 
+/// `hiveterm classify`'s envelopes as the worker sends them: those with rows.
+fn keep(out: &mut Vec<TermEnvelope>, env: TermEnvelope) {
+    if !env.msgs.is_empty() {
+        out.push(env);
+    }
+}
+
 /// Classifies `files` as one stream, split every `split` bytes and at each file's start.
 fn run_files(
     files: &[Vec<u8>],

@@ -287,30 +287,28 @@ pub fn strip(envs: &mut [TermEnvelope]) -> Vec<Lazy> {
     lazy
 }
 
-/// Takes out of `envs` each row that the page would replace with the next row it is given (a
-/// row that grows, such as an answer streamed a few words at a time, comes again whole at
-/// every line: `coalesce_key`): one that is the last of its envelope when the next envelope's
-/// first row has its key, both the main agent's plain rows (`RowKind::Other`: no turn, no
-/// tool call), as the page's reducer replaces a row (`crate::model::state::apply_lazy`). The
-/// page ends with the same rows, and the worker neither indexes, strips nor sends the
-/// replaced ones (`crate::worker::classify::Classifier` takes them out of each chunk's rows).
-/// Rows keep their index (only an envelope's last row is taken), and every envelope stays,
-/// even one left without rows.
-pub fn drop_replaced(envs: &mut [TermEnvelope]) {
-    let mut last: Option<usize> = None;
-    for i in 0..envs.len() {
-        let Some(next) = envs[i].msgs.first() else {
-            continue;
-        };
-        if let Some(at) = last
-            && envs[at].parent.is_none()
-            && envs[i].parent.is_none()
-            && envs[at].msgs.last().is_some_and(|row| replaced(row, next))
-        {
-            envs[at].msgs.pop();
-        }
-        last = Some(i);
+/// Pushes `env` onto the rows to send, `out`, when it has rows; first takes out the row
+/// that `env`'s first row replaces. A row that grows, such as an answer streamed a few words
+/// at a time, comes again whole at every line (`coalesce_key`); the page replaces it with the
+/// next row of its key (`crate::model::state::apply_lazy`). So the last row of the envelope
+/// before is taken out when `env`'s first row has its key and both are the main agent's plain
+/// rows (`RowKind::Other`: no turn, no tool call). The page ends with the same rows, and the
+/// worker neither indexes, strips nor sends the replaced ones; it frees each as soon as the
+/// row that replaces it is made (`crate::worker::classify::Classifier` pushes every envelope
+/// through here). Rows keep their index (only an envelope's last row is taken), and an
+/// envelope left without rows stays.
+pub fn push_kept(out: &mut Vec<TermEnvelope>, env: TermEnvelope) {
+    let Some(next) = env.msgs.first() else {
+        return;
+    };
+    if let Some(prev) = out.last_mut()
+        && prev.parent.is_none()
+        && env.parent.is_none()
+        && prev.msgs.last().is_some_and(|row| replaced(row, next))
+    {
+        prev.msgs.pop();
     }
+    out.push(env);
 }
 
 /// Whether the page replaces `row` with `next` and `row` leaves nothing behind (no turn, no
