@@ -70,6 +70,7 @@ fn event_rows(event: &LiveEvent, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
         LiveEvent::Stream { value } => crate::stream::classify_value(value, ctx),
         LiveEvent::Codex { value } => under_harness(crate::codex::classify(value, ctx), ctx),
         LiveEvent::CodexFact { fact } => under_harness(crate::codex::classify_fact(fact, ctx), ctx),
+        LiveEvent::CodexExec { exec } => under_harness(crate::codex::classify_exec(exec, ctx), ctx),
         LiveEvent::Gemini { value } => under_harness(crate::gemini::classify(value, ctx), ctx),
         LiveEvent::GeminiRecord { record } => {
             under_harness(crate::gemini::classify_record(record, ctx), ctx)

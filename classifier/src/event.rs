@@ -59,6 +59,13 @@ pub enum LiveEvent {
         /// What it states.
         fact: Box<crate::codex::Fact>,
     },
+    /// A `codex exec --json` line whose rows come from its typed fields (not an MCP call, a
+    /// search or a plan item), read typed by the classifier's parse (the whole parse keeps it
+    /// a [`LiveEvent::Codex`]; [`crate::codex`]).
+    CodexExec {
+        /// Its fields that are read.
+        exec: Box<crate::codex::Exec>,
+    },
     /// One raw Google Gemini CLI line (`--output-format stream-json` stdout, a chat recording,
     /// or the `-o json` document), unclassified ([`crate::gemini`]).
     Gemini {
@@ -175,6 +182,13 @@ fn parse(line: &[u8], lean: Option<Hints>) -> LogEvent {
         && let Some((fact, ts)) = crate::codex::fast(line)
     {
         let mut event = LogEvent::at(ts, LiveEvent::CodexFact { fact });
+        event.bom = bom;
+        return event;
+    }
+    if lean.is_some()
+        && let Some(exec) = crate::codex::exec_fast(line)
+    {
+        let mut event = LogEvent::at(None, LiveEvent::CodexExec { exec });
         event.bom = bom;
         return event;
     }

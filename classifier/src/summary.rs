@@ -159,6 +159,12 @@ impl SummaryFold {
                 self.agent("codex");
                 return self.codex.add_fact(fact, env, &mut self.summary);
             }
+            LiveEvent::CodexExec { exec } => {
+                self.agent("codex");
+                return self
+                    .codex
+                    .add_exec(exec, env, &mut self.summary, &mut self.files);
+            }
             LiveEvent::Gemini { value } => {
                 self.agent("gemini");
                 return self.gemini.add(value, &mut self.summary, &mut self.files);

@@ -6,10 +6,12 @@
 //! seen (a stream read from its middle, an item type printed only when done) gives both.
 //! So parallel items read as Claude Code's parallel tool calls do: calls, then results.
 
+use std::ops::ControlFlow;
+
 use crate::field::Field;
 use serde_json::{Map, Value, json};
 
-use super::fact::Usage;
+use super::exec_line::{Change, Exec, ExecType, Item, ItemKind};
 use super::rows::{
     api_error_row, bash_row, error_message, generic_row, plan_row, reasoning_row, result_row,
     text_row, usage_line,
@@ -21,53 +23,121 @@ use crate::msg::{Level, TermMsg};
 
 /// Classifies one `exec --json` line of type `ty`.
 pub(crate) fn classify(ty: &str, obj: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
-    let s = |k: &str| obj.field(k).and_then(Value::as_str);
-    match ty {
-        "thread.started" => {
-            // A new process: its item ids start again at item_0.
-            ctx.codex.started.clear();
-            let id = s("thread_id").unwrap_or("?");
-            vec![TermMsg::new(Level::Debug, format!("⚙ codex thread {id}"))]
-        }
-        "turn.started" => vec![turn_start_row("user", "")],
-        "turn.completed" => {
-            let row = turn_ok_row();
-            vec![match usage_line(
-                " (thread so far)",
-                Usage::of_value(obj.field("usage")).as_ref(),
-            ) {
-                Some(line) => row.body(line),
-                None => row,
-            }]
-        }
-        "turn.failed" => {
-            let why = obj
-                .field("error")
-                .and_then(|e| e.field("message").and_then(Value::as_str))
-                .map(error_message);
-            vec![turn_fail_row(why.as_deref())]
-        }
-        "error" => vec![api_error_row(s("message").unwrap_or("error"))],
-        "item.started" | "item.updated" | "item.completed" => match obj.field("item") {
-            Some(Value::Object(item)) => item_rows(ty, item, ctx),
-            _ => vec![TermMsg::new(Level::Warn, format!("{ty} line: no item"))],
-        },
+    if let Some(exec) = Exec::of_map(ty, obj) {
+        return rows(&exec, ctx);
+    }
+    match (ExecType::of(ty), obj.field("item")) {
+        (Some(ty), Some(Value::Object(item))) => item_rows(ty, item, ctx),
         _ => vec![crate::stream::unrecognised(&Value::Object(obj.clone()))],
     }
 }
 
-/// The rows of one item event.
-fn item_rows(ty: &str, item: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
+/// The rows of an exec line read typed ([`Exec`]).
+pub(crate) fn rows(exec: &Exec, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
+    match exec.ty {
+        ExecType::ThreadStarted => {
+            // A new process: its item ids start again at item_0.
+            ctx.codex.started.clear();
+            let id = exec.thread_id.as_deref().unwrap_or("?");
+            vec![TermMsg::new(Level::Debug, format!("⚙ codex thread {id}"))]
+        }
+        ExecType::TurnStarted => vec![turn_start_row("user", "")],
+        ExecType::TurnCompleted => {
+            let row = turn_ok_row();
+            vec![match usage_line(" (thread so far)", exec.usage.as_ref()) {
+                Some(line) => row.body(line),
+                None => row,
+            }]
+        }
+        ExecType::TurnFailed => {
+            let why = exec.failure.as_deref().map(error_message);
+            vec![turn_fail_row(why.as_deref())]
+        }
+        ExecType::Error => vec![api_error_row(exec.message.as_deref().unwrap_or("error"))],
+        ExecType::ItemStarted | ExecType::ItemUpdated | ExecType::ItemCompleted => {
+            match &exec.item {
+                Some(item) => typed_item_rows(exec.ty, item, ctx),
+                None => vec![TermMsg::new(
+                    Level::Warn,
+                    format!("{} line: no item", exec.ty.as_str()),
+                )],
+            }
+        }
+    }
+}
+
+/// The rows of one event of an item read typed.
+fn typed_item_rows(ty: ExecType, item: &Item, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
+    fn s(f: Option<&String>) -> &str {
+        f.map_or("", String::as_str)
+    }
+    let call = match item.kind {
+        Some(ItemKind::CommandExecution) => Some(bash_row(&unwrap_command(s(item.command.as_ref())))),
+        Some(ItemKind::FileChange) => Some(file_change_row(&item.changes)),
+        _ => None,
+    };
+    let mut rows = match call_rows(ty, s(item.id.as_ref()), call, ctx) {
+        ControlFlow::Break(rows) => return rows,
+        ControlFlow::Continue(rows) => rows,
+    };
+    match item.kind {
+        Some(ItemKind::AgentMessage) => rows.extend(text_row(s(item.text.as_ref()))),
+        Some(ItemKind::Reasoning) => rows.push(reasoning_row(s(item.text.as_ref()), "")),
+        Some(ItemKind::CommandExecution) => {
+            let failed = matches!(item.status.as_deref(), Some("failed" | "declined"));
+            rows.push(result_row(s(item.output.as_ref()), item.exit_code, failed, ctx));
+        }
+        Some(ItemKind::FileChange) => rows.push(match item.status.as_deref() {
+            Some("completed") | None => result_row("applied", None, false, ctx),
+            Some(other) => result_row(&format!("patch {other}"), None, true, ctx),
+        }),
+        Some(ItemKind::Error) => rows.push(TermMsg::new(
+            Level::Warn,
+            format!("⚠ {}", item.message.as_deref().unwrap_or("error")),
+        )),
+        None => {}
+    }
+    rows
+}
+
+/// An item event's rows before its result. A tool item that starts and then completes shows
+/// its call once (see the module's doc): `Break`: the event shows these rows and nothing
+/// more (a start, an update); `Continue`: the item is complete, and its result row follows
+/// these (its call's, when its start was not seen).
+fn call_rows(
+    ty: ExecType,
+    id: &str,
+    call: Option<TermMsg>,
+    ctx: &mut ClassifyCtx,
+) -> ControlFlow<Vec<TermMsg>, Vec<TermMsg>> {
+    match ty {
+        // The item's final state comes with `item.completed`.
+        ExecType::ItemUpdated => ControlFlow::Break(Vec::new()),
+        ExecType::ItemStarted => ControlFlow::Break(match call {
+            Some(call) => {
+                ctx.codex.remember_started(id);
+                vec![call]
+            }
+            // Text, reasoning and unknown items are shown when complete.
+            None => Vec::new(),
+        }),
+        _ => {
+            let started = ctx.codex.forget_started(id);
+            ControlFlow::Continue(call.filter(|_| !started).into_iter().collect())
+        }
+    }
+}
+
+/// The rows of one event of an item not read typed (an MCP call, a search, a plan, a kind
+/// not known yet).
+fn item_rows(ty: ExecType, item: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
     let s = |k: &str| item.field(k).and_then(Value::as_str);
     let id = s("id").unwrap_or("");
     let kind = s("type").unwrap_or("?");
-    let value = || Value::Object(item.clone());
     if kind == "todo_list" {
         return vec![plan_row(&todo_items(item), id)];
     }
     let call = match kind {
-        "command_execution" => Some(bash_row(&unwrap_command(s("command").unwrap_or("")))),
-        "file_change" => Some(file_change_row(item)),
         "mcp_tool_call" => {
             let server = s("server").unwrap_or("?");
             let tool = s("tool").unwrap_or("?");
@@ -87,42 +157,11 @@ fn item_rows(ty: &str, item: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<
         )),
         _ => None,
     };
-    if ty == "item.updated" {
-        // The item's final state comes with `item.completed`.
-        return Vec::new();
-    }
-    if ty == "item.started" {
-        let Some(call) = call else {
-            // Text, reasoning and unknown items are shown when complete.
-            return Vec::new();
-        };
-        ctx.codex.remember_started(id);
-        return vec![call];
-    }
-    let started = ctx.codex.forget_started(id);
-    let mut rows = Vec::new();
-    if let Some(call) = call
-        && !started
-    {
-        rows.push(call);
-    }
+    let mut rows = match call_rows(ty, id, call, ctx) {
+        ControlFlow::Break(rows) => return rows,
+        ControlFlow::Continue(rows) => rows,
+    };
     match kind {
-        "agent_message" => rows.extend(text_row(s("text").unwrap_or(""))),
-        "reasoning" => rows.push(reasoning_row(s("text").unwrap_or(""), "")),
-        "command_execution" => {
-            let exit = item.field("exit_code").and_then(Value::as_i64);
-            let failed = matches!(s("status"), Some("failed" | "declined"));
-            rows.push(result_row(
-                s("aggregated_output").unwrap_or(""),
-                exit,
-                failed,
-                ctx,
-            ));
-        }
-        "file_change" => rows.push(match s("status") {
-            Some("completed") | None => result_row("applied", None, false, ctx),
-            Some(other) => result_row(&format!("patch {other}"), None, true, ctx),
-        }),
         "mcp_tool_call" => {
             let error = item
                 .field("error")
@@ -136,22 +175,20 @@ fn item_rows(ty: &str, item: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<
             rows.push(result_row(&text, None, failed, ctx));
         }
         "web_search" | "collab_tool_call" => {}
-        "error" => rows.push(TermMsg::new(
-            Level::Warn,
-            format!("⚠ {}", s("message").unwrap_or("error")),
+        other => rows.push(generic_row(
+            &format!("{other} item"),
+            &Value::Object(item.clone()),
         )),
-        other => rows.push(generic_row(&format!("{other} item"), &value())),
     }
     rows
 }
 
 /// A `file_change` item's row: `✏️ apply_patch +added, updated, -deleted` (no diff: the
 /// stream has none, only the rollout does).
-fn file_change_row(item: &Map<String, Value>) -> TermMsg {
-    let changes = item.field("changes").and_then(Value::as_array);
-    let files = changes.into_iter().flatten().map(|c| {
-        let path = c.field("path").and_then(Value::as_str).unwrap_or("?");
-        match c.field("kind").and_then(Value::as_str) {
+fn file_change_row(changes: &[Change]) -> TermMsg {
+    let files = changes.iter().map(|c| {
+        let path = c.path.as_deref().unwrap_or("?");
+        match c.kind.as_deref() {
             Some("add") => format!("+{path}"),
             Some("delete") => format!("-{path}"),
             _ => path.to_owned(),

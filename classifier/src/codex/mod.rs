@@ -10,6 +10,8 @@
 //! - [`state`]: [`State`], what the log's earlier lines left to know, and its bounds.
 //! - [`fact`]: the rollout lines that give no row of their own, read typed ([`Fact`]), from
 //!   the line ([`fast`]) or a parsed payload.
+//! - [`exec_line`]: an `exec --json` line read typed ([`Exec`]), from the line ([`exec_fast`])
+//!   or a parsed map, for the events whose rows come from their typed fields.
 //! - [`exec`]: `exec --json` events (`thread.*`, `turn.*`, `item.*`, `error`) → rows.
 //! - [`rollout`]: rollout lines (`{timestamp, type, payload}`) → rows; which of the rollout's
 //!   repeated facts gives the row.
@@ -25,6 +27,7 @@
 mod calls;
 mod detect;
 mod exec;
+mod exec_line;
 mod fact;
 pub(crate) mod lean;
 mod mirror;
@@ -44,6 +47,8 @@ use crate::ctx::ClassifyCtx;
 use crate::msg::TermMsg;
 
 pub(crate) use self::detect::{ROLLOUT_TYPES, is_codex};
+pub use self::exec_line::Exec;
+pub(crate) use self::exec_line::fast as exec_fast;
 pub use self::fact::Fact;
 pub(crate) use self::fact::fast;
 pub(crate) use self::state::State;
@@ -52,6 +57,11 @@ pub(crate) use self::summary::SummaryPart;
 /// The rows of a rollout line that states a [`Fact`] (read by the classifier's parse).
 pub(crate) fn classify_fact(fact: &Fact, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
     rollout::fact(fact, ctx)
+}
+
+/// The rows of an `exec --json` line read typed (by the classifier's parse).
+pub(crate) fn classify_exec(exec: &Exec, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
+    exec::rows(exec, ctx)
 }
 
 /// The rows of one Codex line.

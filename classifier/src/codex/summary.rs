@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::detect::ROLLOUT_TYPES;
+use super::exec_line::{Exec, ExecType, ItemKind};
 use super::fact::{Fact, Usage};
 use super::rows::API_ERROR;
 use crate::kind::{RowKind, icon, tool_of, turn_kind};
@@ -48,29 +49,13 @@ impl SummaryPart {
         {
             return self.add_fact(&fact, env, summary);
         }
+        if let Some(exec) = value.as_object().and_then(|obj| Exec::of_map(ty, obj)) {
+            return self.add_exec(&exec, env, summary, files);
+        }
         rows(env, summary);
         let p = |k: &str| payload.and_then(|p| p.field(k));
         let ps = |k: &str| p(k).and_then(Value::as_str);
         match ty {
-            "thread.started" => self.thread(value.field("thread_id").and_then(Value::as_str)),
-            "turn.completed" => self.total(Usage::of_value(value.field("usage")).as_ref()),
-            "item.completed" => {
-                let item = value.field("item");
-                let field = |k: &str| item.and_then(|i| i.field(k));
-                if field("type").and_then(Value::as_str) == Some("file_change")
-                    && field("status").and_then(Value::as_str) == Some("completed")
-                {
-                    for c in field("changes")
-                        .and_then(Value::as_array)
-                        .into_iter()
-                        .flatten()
-                    {
-                        if let Some(path) = c.field("path").and_then(Value::as_str) {
-                            files.add(path);
-                        }
-                    }
-                }
-            }
             "session_meta" => {
                 self.thread(p("id").or(p("session_id")).and_then(Value::as_str));
                 if summary.agent_version.is_none()
@@ -92,6 +77,30 @@ impl SummaryPart {
                             files.add(to);
                         }
                     }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Folds in one `exec --json` line read typed and the rows it gave.
+    pub(crate) fn add_exec(
+        &mut self,
+        exec: &Exec,
+        env: &TermEnvelope,
+        summary: &mut Summary,
+        files: &mut FileIndex,
+    ) {
+        rows(env, summary);
+        match (exec.ty, &exec.item) {
+            (ExecType::ThreadStarted, _) => self.thread(exec.thread_id.as_deref()),
+            (ExecType::TurnCompleted, _) => self.total(exec.usage.as_ref()),
+            (ExecType::ItemCompleted, Some(item))
+                if item.kind == Some(ItemKind::FileChange)
+                    && item.status.as_deref() == Some("completed") =>
+            {
+                for path in item.changes.iter().filter_map(|c| c.path.as_deref()) {
+                    files.add(path);
                 }
             }
             _ => {}

@@ -30,6 +30,10 @@ pub(crate) trait Read: Sized {
         None
     }
 
+    fn signed(_: i64) -> Option<Self> {
+        None
+    }
+
     fn map<'de, A: MapAccess<'de>>(mut map: A) -> Result<Option<Self>, A::Error> {
         while map.next_entry::<Checked, Checked>()?.is_some() {}
         Ok(None)
@@ -64,6 +68,14 @@ fn fields<'de, T: Fields, A: MapAccess<'de>>(mut map: A) -> Result<T, A::Error> 
     Ok(value)
 }
 
+/// A map read field by field into a box, where it stays: a big record is not moved through
+/// each reader that returns it.
+impl<T: Fields> Fields for Box<T> {
+    fn field<'de, A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<(), A::Error> {
+        (**self).field(key, map)
+    }
+}
+
 impl Read for String {
     fn string(s: &str) -> Option<String> {
         Some(s.to_owned())
@@ -72,6 +84,17 @@ impl Read for String {
 
 impl Read for u64 {
     fn unsigned(n: u64) -> Option<u64> {
+        Some(n)
+    }
+}
+
+/// As `Value::as_i64` reads it: a count above `i64::MAX` is none.
+impl Read for i64 {
+    fn unsigned(n: u64) -> Option<i64> {
+        i64::try_from(n).ok()
+    }
+
+    fn signed(n: i64) -> Option<i64> {
         Some(n)
     }
 }
@@ -114,8 +137,8 @@ impl<'de, T: Read> Visitor<'de> for LaxVisitor<T> {
         Ok(Lax(None))
     }
 
-    fn visit_i64<E>(self, _: i64) -> Result<Lax<T>, E> {
-        Ok(Lax(None))
+    fn visit_i64<E>(self, n: i64) -> Result<Lax<T>, E> {
+        Ok(Lax(T::signed(n)))
     }
 
     fn visit_u64<E>(self, n: u64) -> Result<Lax<T>, E> {
