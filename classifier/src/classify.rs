@@ -81,6 +81,9 @@ fn event_rows(event: &LiveEvent, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
         LiveEvent::GeminiUpdate { update } => {
             under_harness(crate::gemini::classify_update(update, ctx), ctx)
         }
+        LiveEvent::GeminiEvent { event } => {
+            under_harness(crate::gemini::classify_event(event, ctx), ctx)
+        }
         LiveEvent::GeminiDelta { text } => {
             under_harness(crate::gemini::classify_delta(text, ctx), ctx)
         }

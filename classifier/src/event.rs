@@ -98,6 +98,13 @@ pub enum LiveEvent {
         /// The delta's text (its `content`).
         text: String,
     },
+    /// A Gemini stream-json `init`, prompt or `tool_result` of only the fields the Gemini CLI
+    /// writes there, read typed by the classifier's parse (`crate::gemini::typed`; the whole
+    /// parse keeps it a [`LiveEvent::Gemini`]).
+    GeminiEvent {
+        /// Its fields that are read.
+        event: Box<crate::gemini::Event>,
+    },
     /// Agent state changed: status (never a row; the header reads it).
     StatusChanged {
         /// The new status.
@@ -200,6 +207,7 @@ fn parse(line: &[u8], lean: Option<Hints>) -> LogEvent {
             Fast::Meta(meta) => LiveEvent::GeminiMeta { meta },
             Fast::Update(update) => LiveEvent::GeminiUpdate { update },
             Fast::Delta(text) => LiveEvent::GeminiDelta { text },
+            Fast::Event(event) => LiveEvent::GeminiEvent { event },
         };
         let mut event = LogEvent::at(ts, event);
         event.bom = bom;

@@ -181,6 +181,10 @@ impl SummaryFold {
                     .gemini
                     .add_update(update, &mut self.summary, &mut self.files);
             }
+            LiveEvent::GeminiEvent { event } => {
+                self.agent("gemini");
+                return crate::gemini::SummaryPart::add_event(event, &mut self.summary);
+            }
             LiveEvent::GeminiMeta { .. } | LiveEvent::GeminiDelta { .. } => {
                 self.agent("gemini");
                 return;

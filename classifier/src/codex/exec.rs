@@ -72,7 +72,9 @@ fn typed_item_rows(ty: ExecType, item: &Item, ctx: &mut ClassifyCtx) -> Vec<Term
         f.map_or("", String::as_str)
     }
     let call = match item.kind {
-        Some(ItemKind::CommandExecution) => Some(bash_row(&unwrap_command(s(item.command.as_ref())))),
+        Some(ItemKind::CommandExecution) => {
+            Some(bash_row(&unwrap_command(s(item.command.as_ref()))))
+        }
         Some(ItemKind::FileChange) => Some(file_change_row(&item.changes)),
         _ => None,
     };
@@ -85,7 +87,12 @@ fn typed_item_rows(ty: ExecType, item: &Item, ctx: &mut ClassifyCtx) -> Vec<Term
         Some(ItemKind::Reasoning) => rows.push(reasoning_row(s(item.text.as_ref()), "")),
         Some(ItemKind::CommandExecution) => {
             let failed = matches!(item.status.as_deref(), Some("failed" | "declined"));
-            rows.push(result_row(s(item.output.as_ref()), item.exit_code, failed, ctx));
+            rows.push(result_row(
+                s(item.output.as_ref()),
+                item.exit_code,
+                failed,
+                ctx,
+            ));
         }
         Some(ItemKind::FileChange) => rows.push(match item.status.as_deref() {
             Some("completed") | None => result_row("applied", None, false, ctx),

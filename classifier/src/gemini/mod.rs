@@ -42,8 +42,8 @@ use self::detect::is_record_line;
 pub(crate) use self::detect::{is_gemini, is_message_record, timestamp};
 pub(crate) use self::state::State;
 pub(crate) use self::summary::SummaryPart;
+pub use self::typed::{Event, Meta, Record, Update};
 pub(crate) use self::typed::{Fast, fast};
-pub use self::typed::{Meta, Record, Update};
 
 /// The rows of one Gemini line.
 pub(crate) fn classify(value: &Value, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
@@ -78,6 +78,32 @@ pub(crate) fn classify_update(update: &Update, ctx: &mut ClassifyCtx) -> Vec<Ter
     ctx.gemini.text_last = false;
     let mut rows = Vec::new();
     record::set_rows(update, ctx, &mut rows);
+    rows
+}
+
+/// The rows of one stream-json `init`, prompt or `tool_result` read typed.
+pub(crate) fn classify_event(event: &Event, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
+    ctx.gemini.text_last = false;
+    let mut rows = Vec::new();
+    match event {
+        Event::Init { session_id, model } => {
+            stream::init(session_id.as_deref(), model.as_deref(), ctx, &mut rows);
+        }
+        Event::Prompt { content } => stream::prompt(content, ctx, &mut rows),
+        Event::ToolResult {
+            tool_id,
+            status,
+            output,
+            error,
+        } => stream::tool_result(
+            tool_id.as_deref(),
+            status.as_deref(),
+            output.as_deref(),
+            error.as_deref(),
+            ctx,
+            &mut rows,
+        ),
+    }
     rows
 }
 

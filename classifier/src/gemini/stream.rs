@@ -47,27 +47,9 @@ pub(super) fn classify(map: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<T
         ctx.gemini.text_last = false;
     }
     match ty {
-        Some("init") => {
-            interrupted(ctx, &mut rows);
-            ctx.gemini.awaiting_prompt = true;
-            let mut summary = "⚙ gemini session".to_owned();
-            if let Some(id) = s("session_id") {
-                summary.push(' ');
-                summary.push_str(&truncate_chars(id, 40));
-            }
-            if let Some(m) = s("model") {
-                summary.push_str(" · model ");
-                summary.push_str(&truncate_chars(m, 60));
-            }
-            rows.push(TermMsg::new(Level::Debug, summary));
-        }
+        Some("init") => init(s("session_id"), s("model"), ctx, &mut rows),
         Some("message") if s("role") == Some("user") => {
-            if !ctx.gemini.awaiting_prompt {
-                interrupted(ctx, &mut rows);
-            }
-            ctx.gemini.awaiting_prompt = false;
-            ctx.gemini.turn_open = true;
-            rows.push(turn_start_row("user", &content_text(map.field("content"))));
+            prompt(&content_text(map.field("content")), ctx, &mut rows);
         }
         Some("message") => delta(&content_text(map.field("content")), ctx, &mut rows),
         Some("tool_use") => {
@@ -82,19 +64,11 @@ pub(super) fn classify(map: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<T
             ));
         }
         Some("tool_result") => {
-            let error = s("status") == Some("error");
             let msg = map
                 .field("error")
                 .and_then(|e| e.field("message"))
                 .and_then(Value::as_str);
-            let text = match (error, msg, s("output")) {
-                (true, Some(m), _) => m,
-                (_, _, Some(o)) => o,
-                (_, Some(m), None) => m,
-                (false, None, None) => "",
-                (true, None, None) => "failed",
-            };
-            rows.push(result_row(s("tool_id").unwrap_or(""), text, error, ctx));
+            tool_result(s("tool_id"), s("status"), s("output"), msg, ctx, &mut rows);
         }
         Some("error") => {
             let text = s("message").unwrap_or("(no message)");
@@ -122,6 +96,58 @@ pub(super) fn classify(map: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<T
         Some(_) => rows.push(crate::stream::unrecognised(&Value::Object(map.clone()))),
     }
     rows
+}
+
+/// An `init` (of a session and model): a new run.
+pub(super) fn init(
+    session_id: Option<&str>,
+    model: Option<&str>,
+    ctx: &mut ClassifyCtx,
+    rows: &mut Vec<TermMsg>,
+) {
+    interrupted(ctx, rows);
+    ctx.gemini.awaiting_prompt = true;
+    let mut summary = "⚙ gemini session".to_owned();
+    if let Some(id) = session_id {
+        summary.push(' ');
+        summary.push_str(&truncate_chars(id, 40));
+    }
+    if let Some(m) = model {
+        summary.push_str(" · model ");
+        summary.push_str(&truncate_chars(m, 60));
+    }
+    rows.push(TermMsg::new(Level::Debug, summary));
+}
+
+/// A run's prompt (a `message` of role `user`): its turn starts.
+pub(super) fn prompt(content: &str, ctx: &mut ClassifyCtx, rows: &mut Vec<TermMsg>) {
+    if !ctx.gemini.awaiting_prompt {
+        interrupted(ctx, rows);
+    }
+    ctx.gemini.awaiting_prompt = false;
+    ctx.gemini.turn_open = true;
+    rows.push(turn_start_row("user", content));
+}
+
+/// A `tool_result` of call `tool_id`: its result row, an error row for `status: "error"`
+/// (with `error.message`, `msg`).
+pub(super) fn tool_result(
+    tool_id: Option<&str>,
+    status: Option<&str>,
+    output: Option<&str>,
+    msg: Option<&str>,
+    ctx: &mut ClassifyCtx,
+    rows: &mut Vec<TermMsg>,
+) {
+    let error = status == Some("error");
+    let text = match (error, msg, output) {
+        (true, Some(m), _) => m,
+        (_, _, Some(o)) => o,
+        (_, Some(m), None) => m,
+        (false, None, None) => "",
+        (true, None, None) => "failed",
+    };
+    rows.push(result_row(tool_id.unwrap_or(""), text, error, ctx));
 }
 
 /// A turn stopped with no `result` when a new run starts while it is open.

@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::state::digest;
-use super::typed::{Record, Update};
+use super::typed::{Event, Record, Update};
 use crate::summary::files::FileIndex;
 use crate::summary::report::Summary;
 
@@ -159,6 +159,15 @@ impl SummaryPart {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// Folds in one stream-json event read typed (it leaves nothing in the part).
+    pub(crate) fn add_event(event: &Event, summary: &mut Summary) {
+        if let Event::ToolResult { status, .. } = event
+            && status.as_deref() == Some("error")
+        {
+            summary.tool_errors += 1;
         }
     }
 

@@ -8,6 +8,9 @@
 //! strings a row shows are allocated, and a field nobody reads is checked as JSON but never
 //! built. Every path reads the same:
 //!
+//! A stream-json `init`, prompt or `tool_result` of only the CLI's fields is read typed too
+//! ([`Event`], in [`event`]); its rows are the whole parse's by the same row makers.
+//!
 //! - the line itself, when its fields are all the recording's own ([`fast`], in [`line`]: the
 //!   classifier's parse of a line; any other field, and the line is read as a [`Value`]);
 //! - a [`Value`] ([`Record::of_value`]: a line parsed whole, and every message record becomes
@@ -22,6 +25,7 @@
 use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
 
+pub use self::event::Event;
 use self::line::UpdateOf;
 pub(crate) use self::line::{Fast, fast};
 use self::read::Lax;
@@ -71,6 +75,7 @@ impl Meta {
     }
 }
 
+mod event;
 mod line;
 mod read;
 mod shape;

@@ -17,7 +17,7 @@ use serde_json::Value;
 
 use super::report::{SubagentEnd, SubagentSummary, Summary};
 use crate::event::LiveEvent;
-use crate::gemini::Record;
+use crate::gemini::{Event, Record};
 use crate::msg::{Level, TermEnvelope};
 use crate::text::tag;
 
@@ -278,16 +278,10 @@ fn ends(event: &LiveEvent, mut f: impl FnMut(&str, SubagentEnd)) {
             _ => {}
         },
         LiveEvent::Gemini { value } => {
-            let status_end = |s: Option<String>| match s.as_deref() {
-                Some("success") => Some(SubagentEnd::Ok),
-                Some("error") => Some(SubagentEnd::Failed),
-                Some("cancelled") => Some(SubagentEnd::Interrupted),
-                _ => None,
-            };
             if value.field("type").and_then(Value::as_str) == Some("tool_result") {
                 if let (Some(id), Some(end)) = (
                     str_of(value, "tool_id"),
-                    status_end(str_of(value, "status")),
+                    status_end(str_of(value, "status").as_deref()),
                 ) {
                     f(&id, end);
                 }
@@ -298,7 +292,28 @@ fn ends(event: &LiveEvent, mut f: impl FnMut(&str, SubagentEnd)) {
             }
         }
         LiveEvent::GeminiRecord { record } => gemini_ends(record, f),
+        LiveEvent::GeminiEvent { event } => {
+            if let Event::ToolResult {
+                tool_id: Some(id),
+                status,
+                ..
+            } = &**event
+                && let Some(end) = status_end(status.as_deref())
+            {
+                f(id, end);
+            }
+        }
         _ => {}
+    }
+}
+
+/// How a Gemini stream-json `tool_result` of status `status` ends its call's subagent.
+fn status_end(status: Option<&str>) -> Option<SubagentEnd> {
+    match status {
+        Some("success") => Some(SubagentEnd::Ok),
+        Some("error") => Some(SubagentEnd::Failed),
+        Some("cancelled") => Some(SubagentEnd::Interrupted),
+        _ => None,
     }
 }
 

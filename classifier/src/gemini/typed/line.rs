@@ -21,6 +21,8 @@ pub(crate) enum Fast {
     Update(Box<Update>),
     /// A stream-json answer delta's text ([`crate::LiveEvent::GeminiDelta`]).
     Delta(String),
+    /// Another stream-json event ([`crate::LiveEvent::GeminiEvent`]).
+    Event(Box<super::event::Event>),
 }
 
 /// A line read, and its time.
@@ -34,8 +36,10 @@ pub(crate) type Parsed = Option<(Fast, Option<f64>)>;
 ///   `directories`, the first two written;
 /// - an update: `$set` alone (`seen`: a message of the recording was shown, so the texts of
 ///   its history are read by nothing);
-/// - and a stream-json answer delta as the Gemini CLI writes it (most lines of a stream-json
-///   log): [`delta`].
+/// - a stream-json answer delta as the Gemini CLI writes it (most lines of a stream-json
+///   log): [`delta`];
+/// - and a stream-json `init`, prompt or `tool_result` of only the CLI's fields
+///   ([`super::event`]).
 ///
 /// `None`: read it whole.
 pub(crate) fn fast(line: &[u8], seen: bool) -> Parsed {
@@ -44,7 +48,11 @@ pub(crate) fn fast(line: &[u8], seen: bool) -> Parsed {
     } else if line.starts_with(b"{\"sessionId\":") {
         read_as::<MetaLine>
     } else if line.starts_with(DELTA_HEAD) {
-        return delta(line);
+        return delta(line).or_else(|| super::event::event(line));
+    } else if line.starts_with(b"{\"type\":\"init\",")
+        || line.starts_with(b"{\"type\":\"tool_result\",")
+    {
+        return super::event::event(line);
     } else if line.starts_with(b"{\"$set\":") {
         if only_last_updated(line) {
             return Some((Fast::Update(Box::default()), None));
@@ -107,11 +115,11 @@ fn read_as<K: Kind>(text: &str) -> Parsed {
 }
 
 /// Reads the next value as a line's time (parsed where it is, no string made).
-fn time<'de, A: MapAccess<'de>>(map: &mut A) -> Result<Option<f64>, A::Error> {
+pub(super) fn time<'de, A: MapAccess<'de>>(map: &mut A) -> Result<Option<f64>, A::Error> {
     Ok(map.next_value::<Lax<Stamp>>()?.0.and_then(|t| t.0))
 }
 
-fn not_this<E: de::Error>() -> E {
+pub(super) fn not_this<E: de::Error>() -> E {
     E::custom("not a field of this recording line")
 }
 

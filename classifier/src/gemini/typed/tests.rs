@@ -36,6 +36,34 @@ fn check(line: &str, expect_fast: bool) {
             assert_eq!(map["role"], "assistant", "{line}");
             assert_eq!(Some(text.as_str()), map["content"].as_str(), "{line}");
         }
+        Fast::Event(event) => {
+            assert!(!super::super::is_record_line(map), "{line}: not a record");
+            let s = |k: &str| map.get(k).and_then(Value::as_str).map(str::to_owned);
+            let want = match map["type"].as_str() {
+                Some("init") => Event::Init {
+                    session_id: s("session_id"),
+                    model: s("model"),
+                },
+                Some("message") => {
+                    assert_eq!(map["role"], "user", "{line}");
+                    Event::Prompt {
+                        content: s("content").unwrap_or_default(),
+                    }
+                }
+                Some("tool_result") => Event::ToolResult {
+                    tool_id: s("tool_id"),
+                    status: s("status"),
+                    output: s("output"),
+                    error: map
+                        .get("error")
+                        .and_then(|e| e.get("message"))
+                        .and_then(Value::as_str)
+                        .map(str::to_owned),
+                },
+                _ => panic!("{line}: not an event read typed"),
+            };
+            assert_eq!(*event, want, "{line}");
+        }
         Fast::Update(update) => {
             assert_eq!(map.len(), 1, "{line}: $set alone");
             assert_eq!(*update, Update::of_value(&map["$set"], false), "{line}");
@@ -193,6 +221,79 @@ fn answer_deltas_read_alike() {
         if fast(line.as_bytes(), false).is_some() {
             check(&line, true);
         }
+    }
+}
+
+#[test]
+fn stream_events_read_alike() {
+    let t = r#""timestamp":"2026-12-02T14:10:43.426Z""#;
+    for (line, is_fast) in [
+        (
+            format!(r#"{{"type":"init",{t},"session_id":"92b3","model":"auto"}}"#),
+            true,
+        ),
+        (
+            r#"{"type":"init","timestamp":null,"session_id":5,"model":"m","model":7}"#.to_owned(),
+            true,
+        ),
+        (
+            format!(
+                r#"{{"type":"message",{t},"role":"user","content":"Summarise \"it\" \u00e9"}}"#
+            ),
+            true,
+        ),
+        (format!(r#"{{"type":"message",{t},"role":"user"}}"#), true),
+        (
+            format!(
+                r#"{{"type":"tool_result",{t},"tool_id":"t1","status":"success","output":"ok"}}"#
+            ),
+            true,
+        ),
+        (
+            format!(
+                r#"{{"type":"tool_result",{t},"tool_id":"t2","status":"error","error":{{"type":"x","message":"boom"}}}}"#
+            ),
+            true,
+        ),
+        (
+            format!(r#"{{"type":"tool_result",{t},"status":"error","error":"plain","output":5}}"#),
+            true,
+        ),
+        // The time makes `init` and `tool_result` Gemini's; a content that is no string shows
+        // as JSON; any other field or role: read whole.
+        (r#"{"type":"init","session_id":"s"}"#.to_owned(), false),
+        (r#"{"type":"tool_result","tool_id":"t"}"#.to_owned(), false),
+        (
+            format!(r#"{{"type":"message",{t},"role":"user","content":null}}"#),
+            false,
+        ),
+        (
+            format!(r#"{{"type":"message",{t},"role":"user","content":["x"]}}"#),
+            false,
+        ),
+        (
+            format!(r#"{{"type":"message",{t},"role":"model","content":"x"}}"#),
+            false,
+        ),
+        (format!(r#"{{"type":"message",{t},"content":"x"}}"#), false),
+        (
+            format!(r#"{{"type":"message",{t},"role":"user","content":"x","delta":true}}"#),
+            false,
+        ),
+        (
+            format!(r#"{{"type":"tool_result",{t},"tool_id":"t","id":"r1"}}"#),
+            false,
+        ),
+        (
+            format!(r#"{{"type":"init",{t},"payload":{{"a":1}}}}"#),
+            false,
+        ),
+        (
+            format!(r#"{{"type":"init",{t},"type":"result","status":"success","stats":{{}}}}"#),
+            false,
+        ),
+    ] {
+        check(&line, is_fast);
     }
 }
 
