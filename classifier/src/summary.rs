@@ -183,7 +183,7 @@ impl SummaryFold {
             }
             LiveEvent::GeminiEvent { event } => {
                 self.agent("gemini");
-                return crate::gemini::SummaryPart::add_event(event, &mut self.summary);
+                return self.gemini.add_event(event, &mut self.summary);
             }
             LiveEvent::GeminiMeta { .. } | LiveEvent::GeminiDelta { .. } => {
                 self.agent("gemini");

@@ -151,6 +151,12 @@ fn lines_that_skip_fields_classify_as_the_whole_parse() {
         r#"{"type":"init","session_id":"no time"}"#,
         r#"{"type":"tool_result","timestamp":"2026-12-02T14:10:46Z","tool_id":"t4","id":"r1"}"#,
         r#"{"type":"init","timestamp":"2026-12-02T14:10:47Z","payload":{"a":1}}"#,
+        r#"{"type":"result","timestamp":"2026-12-02T14:10:48Z","status":"success","stats":{"total_tokens":9,"input_tokens":8,"output_tokens":1,"cached":0,"duration_ms":203,"tool_calls":2,"models":{"gemini-a":{"total_tokens":4},"auto":{},"gemini-b":{}}}}"#,
+        r#"{"type":"message","timestamp":"2026-12-02T14:10:49Z","role":"user","content":"again"}"#,
+        r#"{"type":"result","timestamp":"2026-12-02T14:10:50Z","status":"error","error":{"type":"x","message":"[API Error: {\"error\":{\"code\":429,\"message\":\"quota\"}}]"},"stats":{"duration_ms":-1.5,"input_tokens":-3,"output_tokens":2.0,"models":{"b":1,"a":2,"b":3}}}"#,
+        r#"{"type":"result","timestamp":"2026-12-02T14:10:51Z","status":"success","error":null,"stats":null}"#,
+        r#"{"type":"result","timestamp":"2026-12-02T14:10:52Z","status":5,"error":"plain why","stats":{"models":[1],"duration_ms":"x"}}"#,
+        r#"{"type":"result","timestamp":"2026-12-02T14:10:53Z","status":"success","stats":{},"session_id":"s"}"#,
     ];
     let mut log = Vec::new();
     for line in lines {

@@ -8,10 +8,12 @@
 //! - [`stream`]: stream-json events (`init`, `message`, `tool_use`, `tool_result`, `error`,
 //!   `result`) and the `-o json` document once whole (`session_id` with `response`/`error`);
 //! - [`answer`]: a stream-json answer's deltas → one row per paragraph, the last growing;
+//! - [`run_end`]: how a run ended: why it failed, and its figures;
 //! - [`record`]: a chat recording's metadata, `$set` updates and message records (a message
 //!   written again shows only what is new);
 //! - [`typed`]: a message record read into typed fields ([`Record`]), from its line or from a
-//!   [`Value`] ([`LiveEvent::GeminiRecord`](crate::LiveEvent::GeminiRecord));
+//!   [`Value`] ([`LiveEvent::GeminiRecord`](crate::LiveEvent::GeminiRecord)); a stream-json
+//!   `init`, prompt, `tool_result` or `result` read from its line ([`Event`]);
 //! - [`tools`]: a Gemini tool call → the existing tool-call row of the same meaning, and its
 //!   result → the existing result row;
 //! - [`lean`]: what a lean parse of a recording line leaves out;
@@ -32,6 +34,7 @@ mod detect;
 pub(crate) mod document;
 pub(crate) mod lean;
 mod record;
+mod run_end;
 mod state;
 mod stream;
 mod summary;
@@ -90,6 +93,18 @@ pub(crate) fn classify_event(event: &Event, ctx: &mut ClassifyCtx) -> Vec<TermMs
             stream::init(session_id.as_deref(), model.as_deref(), ctx, &mut rows);
         }
         Event::Prompt { content } => stream::prompt(content, ctx, &mut rows),
+        Event::Result {
+            status,
+            failed,
+            error,
+            stats,
+        } => stream::result(
+            status.as_deref(),
+            failed.then(|| run_end::Why(error.as_deref())),
+            stats.as_ref(),
+            ctx,
+            &mut rows,
+        ),
         Event::ToolResult {
             tool_id,
             status,

@@ -26,16 +26,14 @@ use crate::ctx::ClassifyCtx;
 use crate::kind::{interrupted_row, timed, turn_fail_row, turn_ok_row, turn_start_row};
 use crate::msg::{BodyFormat, Level, TermMsg};
 use crate::text::truncate_chars;
-use crate::time::millis;
 
 use super::answer::{TEXT_ROW_BYTES, cut};
+use super::run_end::{Why, error_text, figures, json_figures, why, why_text, with_figures};
 use super::tools::{call_row, result_row};
+use super::typed::Stats;
 
 /// Shortest delta taken as the answer printed again from its start.
 const RESTART_MIN_BYTES: usize = 8;
-
-/// Longest `<why>` of a failed turn.
-const WHY_CHARS: usize = 160;
 
 /// Classifies one stream-json event (or the `-o json` document).
 pub(super) fn classify(map: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
@@ -79,18 +77,10 @@ pub(super) fn classify(map: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<T
             rows.push(one_line(level, mark, text));
         }
         Some("result") => {
-            ctx.gemini.turn_open = false;
-            ctx.gemini.awaiting_prompt = false;
-            let row = if s("status") == Some("error") || map.field("error").is_some() {
-                turn_fail_row(Some(&why(map.field("error"))))
-            } else {
-                turn_ok_row()
-            };
-            let ms = map
-                .field("stats")
-                .and_then(|st| st.field("duration_ms"))
-                .and_then(Value::as_f64);
-            rows.push(with_figures(timed(row, ms), figures(map.field("stats"))));
+            let error = map.field("error");
+            let stats = Stats::of_value(map.field("stats"));
+            let why = error.is_some().then(|| error_text(error));
+            result(s("status"), why, stats.as_ref(), ctx, &mut rows);
         }
         None => document(map, ctx, &mut rows),
         Some(_) => rows.push(crate::stream::unrecognised(&Value::Object(map.clone()))),
@@ -148,6 +138,26 @@ pub(super) fn tool_result(
         (true, None, None) => "failed",
     };
     rows.push(result_row(tool_id.unwrap_or(""), text, error, ctx));
+}
+
+/// A run's `result` (of `status`; `error` when one is written, with its message if it has
+/// one): `✅ turn ok` or `❌ turn fail — <why>`, with the run's figures.
+pub(super) fn result(
+    status: Option<&str>,
+    error: Option<Why<'_>>,
+    stats: Option<&Stats>,
+    ctx: &mut ClassifyCtx,
+    rows: &mut Vec<TermMsg>,
+) {
+    ctx.gemini.turn_open = false;
+    ctx.gemini.awaiting_prompt = false;
+    let row = if status == Some("error") || error.is_some() {
+        turn_fail_row(Some(&why_text(error.and_then(|w| w.0))))
+    } else {
+        turn_ok_row()
+    };
+    let ms = stats.and_then(|st| st.duration_ms);
+    rows.push(with_figures(timed(row, ms), figures(stats)));
 }
 
 /// A turn stopped with no `result` when a new run starts while it is open.
@@ -234,79 +244,6 @@ pub(super) fn one_line(level: Level, mark: &str, text: &str) -> TermMsg {
     }
 }
 
-/// Why a run failed, from its `error` {`type`, `message`}: an `[API Error: <JSON>]` message as
-/// `API error <code>: <its message>`.
-pub(super) fn why(err: Option<&Value>) -> String {
-    let msg = err
-        .and_then(|e| e.field("message"))
-        .and_then(Value::as_str)
-        .or_else(|| err.and_then(Value::as_str))
-        .unwrap_or("error");
-    let inner = msg
-        .trim()
-        .strip_prefix("[API Error: ")
-        .and_then(|r| r.strip_suffix(']'))
-        .unwrap_or(msg.trim());
-    let api = serde_json::from_str::<Value>(inner).ok();
-    let api = api.as_ref().and_then(|v| v.field("error"));
-    let why = match api {
-        Some(e) => {
-            let m = e.field("message").and_then(Value::as_str).unwrap_or("");
-            match e.field("code").and_then(Value::as_i64) {
-                Some(code) => format!("API error {code}: {m}"),
-                None => format!("API error: {m}"),
-            }
-        }
-        None => msg.trim().lines().next().unwrap_or("error").to_owned(),
-    };
-    truncate_chars(&why, WHY_CHARS)
-}
-
-fn with_figures(row: TermMsg, figures: String) -> TermMsg {
-    if figures.is_empty() {
-        row
-    } else {
-        row.body(figures)
-    }
-}
-
-/// A stream-json `result`'s figures, one a line: `time`, `tokens … in · … out · … cache read
-/// · … total`, `tool calls N`, `models a, b`.
-fn figures(stats: Option<&Value>) -> String {
-    let Some(st) = stats.and_then(Value::as_object) else {
-        return String::new();
-    };
-    let n = |k: &str| st.field(k).and_then(Value::as_u64);
-    let mut out = Vec::new();
-    if let Some(ms) = st.field("duration_ms").and_then(Value::as_f64)
-        && let Some(d) = millis(ms)
-    {
-        out.push(format!("time {d}"));
-    }
-    let tokens: Vec<String> = [
-        ("input_tokens", "in"),
-        ("output_tokens", "out"),
-        ("cached", "cache read"),
-        ("total_tokens", "total"),
-    ]
-    .iter()
-    .filter_map(|(k, label)| n(k).map(|v| format!("{v} {label}")))
-    .collect();
-    if !tokens.is_empty() {
-        out.push(format!("tokens {}", tokens.join(" · ")));
-    }
-    if let Some(t) = n("tool_calls") {
-        out.push(format!("tool calls {t}"));
-    }
-    if let Some(models) = st.field("models").and_then(Value::as_object)
-        && !models.is_empty()
-    {
-        let names: Vec<&str> = models.keys().map(String::as_str).collect();
-        out.push(format!("models {}", names.join(", ")));
-    }
-    out.join("\n")
-}
-
 /// The `-o json` document: one whole run.
 fn document(map: &Map<String, Value>, ctx: &mut ClassifyCtx, rows: &mut Vec<TermMsg>) {
     interrupted(ctx, rows);
@@ -335,49 +272,4 @@ fn document(map: &Map<String, Value>, ctx: &mut ClassifyCtx, rows: &mut Vec<Term
         turn_ok_row(),
         json_figures(map.field("stats")),
     ));
-}
-
-/// The `-o json` document's figures: API time, tokens summed over its models, tool calls,
-/// models, lines changed.
-fn json_figures(stats: Option<&Value>) -> String {
-    let Some(st) = stats else {
-        return String::new();
-    };
-    let mut out = Vec::new();
-    let t = super::summary::json_tokens(st);
-    let mut api_ms = 0.0;
-    let mut names = Vec::new();
-    if let Some(models) = st.field("models").and_then(Value::as_object) {
-        for (name, m) in models {
-            names.push(name.as_str());
-            api_ms += m
-                .pointer("/api/totalLatencyMs")
-                .and_then(Value::as_f64)
-                .unwrap_or(0.0);
-        }
-    }
-    if let Some(d) = millis(api_ms).filter(|_| api_ms > 0.0) {
-        out.push(format!("API time {d}"));
-    }
-    out.push(format!(
-        "tokens {} in · {} out · {} cache read · {} thoughts",
-        t.input, t.output, t.cached, t.thoughts
-    ));
-    if let Some(calls) = st.pointer("/tools/totalCalls").and_then(Value::as_u64) {
-        let fail = st
-            .pointer("/tools/totalFail")
-            .and_then(Value::as_u64)
-            .unwrap_or(0);
-        out.push(format!("tool calls {calls} ({fail} failed)"));
-    }
-    if !names.is_empty() {
-        out.push(format!("models {}", names.join(", ")));
-    }
-    let lines = |k: &str| st.pointer(&format!("/files/{k}")).and_then(Value::as_u64);
-    if let (Some(a), Some(r)) = (lines("totalLinesAdded"), lines("totalLinesRemoved"))
-        && a + r > 0
-    {
-        out.push(format!("lines +{a} -{r}"));
-    }
-    out.join("\n")
 }

@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::state::digest;
-use super::typed::{Event, Record, Update};
+use super::typed::{Event, Record, Stats, Update};
 use crate::summary::files::FileIndex;
 use crate::summary::report::Summary;
 
@@ -124,18 +124,7 @@ impl SummaryPart {
                 }
             }
             Some("tool_result") if s("status") == Some("error") => summary.tool_errors += 1,
-            Some("result") => {
-                self.runs += 1;
-                let st = value.field("stats");
-                let n = |k: &str| st.and_then(|v| v.field(k)).and_then(Value::as_u64);
-                self.run_tokens.add(Tokens {
-                    input: n("input_tokens").unwrap_or(0),
-                    output: n("output_tokens").unwrap_or(0),
-                    cached: n("cached").unwrap_or(0),
-                    thoughts: 0,
-                });
-                models(st, summary);
-            }
+            Some("result") => self.result(Stats::of_value(value.field("stats")).as_ref(), summary),
             Some("gemini") => self.message(&Record::of_value(value), summary, files),
             None if value.field("session_id").is_some() => {
                 self.runs += 1;
@@ -162,12 +151,29 @@ impl SummaryPart {
         }
     }
 
-    /// Folds in one stream-json event read typed (it leaves nothing in the part).
-    pub(crate) fn add_event(event: &Event, summary: &mut Summary) {
-        if let Event::ToolResult { status, .. } = event
-            && status.as_deref() == Some("error")
-        {
-            summary.tool_errors += 1;
+    /// Folds in one stream-json event read typed.
+    pub(crate) fn add_event(&mut self, event: &Event, summary: &mut Summary) {
+        match event {
+            Event::ToolResult { status, .. } if status.as_deref() == Some("error") => {
+                summary.tool_errors += 1;
+            }
+            Event::Result { stats, .. } => self.result(stats.as_ref(), summary),
+            _ => {}
+        }
+    }
+
+    /// A stream-json run's `result`, of figures `stats`.
+    fn result(&mut self, stats: Option<&Stats>, summary: &mut Summary) {
+        self.runs += 1;
+        let n = |f: fn(&Stats) -> Option<u64>| stats.and_then(f).unwrap_or(0);
+        self.run_tokens.add(Tokens {
+            input: n(|s| s.input_tokens),
+            output: n(|s| s.output_tokens),
+            cached: n(|s| s.cached),
+            thoughts: 0,
+        });
+        for name in stats.and_then(|s| s.models.as_ref()).into_iter().flatten() {
+            model(Some(name), summary);
         }
     }
 

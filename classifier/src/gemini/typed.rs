@@ -25,7 +25,7 @@
 use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
 
-pub use self::event::Event;
+pub use self::event::{Event, Stats};
 use self::line::UpdateOf;
 pub(crate) use self::line::{Fast, fast};
 use self::read::Lax;

@@ -34,6 +34,10 @@ pub(crate) trait Read: Sized {
         None
     }
 
+    fn float(_: f64) -> Option<Self> {
+        None
+    }
+
     fn map<'de, A: MapAccess<'de>>(mut map: A) -> Result<Option<Self>, A::Error> {
         while map.next_entry::<Checked, Checked>()?.is_some() {}
         Ok(None)
@@ -84,6 +88,21 @@ impl Read for String {
 
 impl Read for u64 {
     fn unsigned(n: u64) -> Option<u64> {
+        Some(n)
+    }
+}
+
+/// As `Value::as_f64` reads it: any number.
+impl Read for f64 {
+    fn unsigned(n: u64) -> Option<f64> {
+        Some(n as f64)
+    }
+
+    fn signed(n: i64) -> Option<f64> {
+        Some(n as f64)
+    }
+
+    fn float(n: f64) -> Option<f64> {
         Some(n)
     }
 }
@@ -145,8 +164,8 @@ impl<'de, T: Read> Visitor<'de> for LaxVisitor<T> {
         Ok(Lax(T::unsigned(n)))
     }
 
-    fn visit_f64<E>(self, _: f64) -> Result<Lax<T>, E> {
-        Ok(Lax(None))
+    fn visit_f64<E>(self, n: f64) -> Result<Lax<T>, E> {
+        Ok(Lax(T::float(n)))
     }
 
     fn visit_str<E>(self, s: &str) -> Result<Lax<T>, E> {

@@ -1,13 +1,15 @@
 //! The stream-json events read straight from their bytes besides answer deltas ([`event`]): a
-//! run's `init`, its prompt (`message` of role `user`) and a `tool_result`, each only with the
-//! fields the Gemini CLI writes there, so that it is no other agent's line and its rows are its
+//! run's `init`, its prompt (`message` of role `user`), a `tool_result` and its `result`, each
+//! only with the fields the Gemini CLI writes there, so that it is no other agent's line and its rows are its
 //! whole parse's (`super::super::stream`, whose rows both paths share).
 
 use serde::Serialize;
 use serde::de::MapAccess;
 
+use serde_json::Value;
+
 use super::line::{Fast, Parsed, not_this, time};
-use super::read::{Fields, lax, skip};
+use super::read::{Fields, Lax, Read, lax, skip};
 use crate::lean::checked::Key;
 use crate::lean::lax::read_line;
 
@@ -26,6 +28,17 @@ pub enum Event {
         /// `content` (a string; none written: empty).
         content: String,
     },
+    /// `result`: the run's end.
+    Result {
+        /// `status` (`success`, `error`).
+        status: Option<String>,
+        /// An `error` was written (of any type).
+        failed: bool,
+        /// Its `message`, or itself when a string.
+        error: Option<String>,
+        /// `stats`, when a map.
+        stats: Option<Stats>,
+    },
     /// `tool_result`.
     ToolResult {
         /// `tool_id`.
@@ -39,28 +52,125 @@ pub enum Event {
     },
 }
 
-/// The event of stream-json line `line`, and its time: `init`, a prompt or a `tool_result`,
-/// with only the fields the CLI writes there (`type` and `timestamp`; `session_id`, `model`;
-/// `role` `user`, a string `content`; `tool_id`, `status`, `output`, `error`). `None`: read it
-/// whole.
+/// A run's figures (`stats` of a `result`), each as `Value`'s `as_f64`, `as_u64` read it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Stats {
+    /// `duration_ms`.
+    pub(crate) duration_ms: Option<f64>,
+    /// `input_tokens`.
+    pub(crate) input_tokens: Option<u64>,
+    /// `output_tokens`.
+    pub(crate) output_tokens: Option<u64>,
+    /// `cached`.
+    pub(crate) cached: Option<u64>,
+    /// `total_tokens`.
+    pub(crate) total_tokens: Option<u64>,
+    /// `tool_calls`.
+    pub(crate) tool_calls: Option<u64>,
+    /// The names of `models`, when a map: each once, in the order first written.
+    pub(crate) models: Option<Vec<String>>,
+}
+
+impl Stats {
+    /// The figures a whole parse's `stats` holds (`None` when it is no map): written back
+    /// as JSON and read by the line's own reader (one reader; a `result` line is one a run).
+    pub(crate) fn of_value(stats: Option<&Value>) -> Option<Stats> {
+        let text = serde_json::to_string(stats?).ok()?;
+        serde_json::from_str::<Lax<Stats>>(&text).ok()?.0
+    }
+}
+
+impl Fields for Stats {
+    fn field<'de, A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<(), A::Error> {
+        match key {
+            "duration_ms" => self.duration_ms = lax(map)?,
+            "input_tokens" => self.input_tokens = lax(map)?,
+            "output_tokens" => self.output_tokens = lax(map)?,
+            "cached" => self.cached = lax(map)?,
+            "total_tokens" => self.total_tokens = lax(map)?,
+            "tool_calls" => self.tool_calls = lax(map)?,
+            "models" => self.models = lax::<Names, A>(map)?.map(|n| n.0),
+            _ => skip(map)?,
+        }
+        Ok(())
+    }
+}
+
+/// A map's keys, each once, in the order first written (as a `Value`'s map keeps them).
+struct Names(Vec<String>);
+
+impl Read for Names {
+    fn map<'de, A: MapAccess<'de>>(mut map: A) -> Result<Option<Names>, A::Error> {
+        let mut names: Vec<String> = Vec::new();
+        while let Some(Key(key)) = map.next_key()? {
+            skip(&mut map)?;
+            if !names.iter().any(|n| *n == key) {
+                names.push(key.into_owned());
+            }
+        }
+        Ok(Some(Names(names)))
+    }
+}
+
+/// An `error`: its `message` when a map (`map`), itself when a string.
+struct Why {
+    message: Option<String>,
+    map: bool,
+}
+
+impl Read for Why {
+    fn string(s: &str) -> Option<Why> {
+        Some(Why {
+            message: Some(s.to_owned()),
+            map: false,
+        })
+    }
+
+    fn map<'de, A: MapAccess<'de>>(mut map: A) -> Result<Option<Why>, A::Error> {
+        let mut message = None;
+        while let Some(Key(key)) = map.next_key()? {
+            if key == "message" {
+                message = lax(&mut map)?;
+            } else {
+                skip(&mut map)?;
+            }
+        }
+        Ok(Some(Why { message, map: true }))
+    }
+}
+
+/// The event of stream-json line `line`, and its time: `init`, a prompt, a `tool_result` or a
+/// `result`, with no field but those the CLI writes on these events (`type`, `timestamp`;
+/// `session_id`, `model`; `role` `user`, a string `content`; `tool_id`, `status`, `output`,
+/// `error`; `stats`), each a field the whole parse's rows read or pass over alike. `None`: read
+/// it whole.
 pub(super) fn event(line: &[u8]) -> Parsed {
     let read = read_line::<EventLine>(std::str::from_utf8(line).ok()?)?;
     let event = match read.ty? {
         // `init` and `tool_result` are Gemini's by their time (`crate::gemini::is_gemini`).
-        Ty::Init if read.has_time => Event::Init {
+        Ty::Init if read.seen(TIME) => Event::Init {
             session_id: read.session_id,
             model: read.model,
         },
-        Ty::ToolResult if read.has_time => Event::ToolResult {
+        Ty::ToolResult if read.seen(TIME) => Event::ToolResult {
             tool_id: read.tool_id,
             status: read.status,
             output: read.output,
-            error: read.error.and_then(|e| e.message),
+            error: read.error,
+        },
+        // A `result` is Gemini's by its `status` and `stats`.
+        Ty::Result if read.seen(STATUS) && read.seen(STATS) => Event::Result {
+            failed: read.seen(ERROR),
+            status: read.status,
+            error: read.why,
+            stats: read.stats,
         },
         // A content of another type than a string shows as JSON: read whole.
-        Ty::Message if read.role.as_deref() == Some("user") && !read.odd_content => Event::Prompt {
-            content: read.content.unwrap_or_default(),
-        },
+        Ty::Message if read.role.as_deref() == Some("user") && !read.seen(ODD_CONTENT) => {
+            Event::Prompt {
+                content: read.content.unwrap_or_default(),
+            }
+        }
         _ => return None,
     };
     Some((Fast::Event(Box::new(event)), read.time))
@@ -72,24 +182,45 @@ enum Ty {
     Init,
     Message,
     ToolResult,
+    Result,
 }
 
 /// A line's fields, as [`event`] reads them.
 #[derive(Default)]
 struct EventLine {
     ty: Option<Ty>,
+    /// The fields written of those whose being written counts ([`TIME`], [`STATUS`]…).
+    seen: u8,
     time: Option<f64>,
-    has_time: bool,
     session_id: Option<String>,
     model: Option<String>,
     role: Option<String>,
     content: Option<String>,
-    /// A `content` written that is no string.
-    odd_content: bool,
     tool_id: Option<String>,
     status: Option<String>,
     output: Option<String>,
-    error: Option<Failure>,
+    /// `error.message`, as a `tool_result` reads it.
+    error: Option<String>,
+    stats: Option<Stats>,
+    /// `error` as a `result` reads it.
+    why: Option<String>,
+}
+
+/// `timestamp` written.
+const TIME: u8 = 1;
+/// `status` written.
+const STATUS: u8 = 2;
+/// `stats` written.
+const STATS: u8 = 4;
+/// `error` written.
+const ERROR: u8 = 8;
+/// A `content` written that is no string.
+const ODD_CONTENT: u8 = 16;
+
+impl EventLine {
+    fn seen(&self, field: u8) -> bool {
+        self.seen & field != 0
+    }
 }
 
 impl Fields for EventLine {
@@ -100,41 +231,46 @@ impl Fields for EventLine {
                     "init" => Ty::Init,
                     "message" => Ty::Message,
                     "tool_result" => Ty::ToolResult,
+                    "result" => Ty::Result,
                     _ => return Err(not_this()),
                 });
             }
             "timestamp" => {
                 self.time = time(map)?;
-                self.has_time = true;
+                self.seen |= TIME;
             }
             "session_id" => self.session_id = lax(map)?,
             "model" => self.model = lax(map)?,
             "role" => self.role = lax(map)?,
             "content" => {
                 self.content = lax(map)?;
-                self.odd_content = self.content.is_none();
+                if self.content.is_none() {
+                    self.seen |= ODD_CONTENT;
+                } else {
+                    self.seen &= !ODD_CONTENT;
+                }
             }
             "tool_id" => self.tool_id = lax(map)?,
-            "status" => self.status = lax(map)?,
+            "status" => {
+                self.status = lax(map)?;
+                self.seen |= STATUS;
+            }
             "output" => self.output = lax(map)?,
-            "error" => self.error = lax(map)?,
+            "stats" => {
+                self.stats = lax(map)?;
+                self.seen |= STATS;
+            }
+            // Read as a `tool_result` and as a `result` read it: the type may come after.
+            "error" => {
+                let why = lax::<Why, A>(map)?;
+                self.error = why
+                    .as_ref()
+                    .filter(|w| w.map)
+                    .and_then(|w| w.message.clone());
+                self.why = why.and_then(|w| w.message);
+                self.seen |= ERROR;
+            }
             _ => return Err(not_this()),
-        }
-        Ok(())
-    }
-}
-
-/// A failed tool's `error`: its `message`.
-#[derive(Default)]
-struct Failure {
-    message: Option<String>,
-}
-
-impl Fields for Failure {
-    fn field<'de, A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<(), A::Error> {
-        match key {
-            "message" => self.message = lax(map)?,
-            _ => skip(map)?,
         }
         Ok(())
     }

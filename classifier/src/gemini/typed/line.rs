@@ -38,7 +38,7 @@ pub(crate) type Parsed = Option<(Fast, Option<f64>)>;
 ///   its history are read by nothing);
 /// - a stream-json answer delta as the Gemini CLI writes it (most lines of a stream-json
 ///   log): [`delta`];
-/// - and a stream-json `init`, prompt or `tool_result` of only the CLI's fields
+/// - and a stream-json `init`, prompt, `tool_result` or `result` of only the CLI's fields
 ///   ([`super::event`]).
 ///
 /// `None`: read it whole.
@@ -49,8 +49,13 @@ pub(crate) fn fast(line: &[u8], seen: bool) -> Parsed {
         read_as::<MetaLine>
     } else if line.starts_with(DELTA_HEAD) {
         return delta(line).or_else(|| super::event::event(line));
-    } else if line.starts_with(b"{\"type\":\"init\",")
-        || line.starts_with(b"{\"type\":\"tool_result\",")
+    } else if [
+        &b"{\"type\":\"init\","[..],
+        b"{\"type\":\"tool_result\",",
+        b"{\"type\":\"result\",",
+    ]
+    .iter()
+    .any(|head| line.starts_with(head))
     {
         return super::event::event(line);
     } else if line.starts_with(b"{\"$set\":") {

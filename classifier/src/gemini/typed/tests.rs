@@ -60,6 +60,31 @@ fn check(line: &str, expect_fast: bool) {
                         .and_then(Value::as_str)
                         .map(str::to_owned),
                 },
+                Some("result") => Event::Result {
+                    status: s("status"),
+                    failed: map.contains_key("error"),
+                    error: map.get("error").and_then(|e| {
+                        e.get("message")
+                            .and_then(Value::as_str)
+                            .or_else(|| e.as_str())
+                            .map(str::to_owned)
+                    }),
+                    stats: map.get("stats").and_then(Value::as_object).map(|st| {
+                        let n = |k: &str| st.get(k).and_then(Value::as_u64);
+                        Stats {
+                            duration_ms: st.get("duration_ms").and_then(Value::as_f64),
+                            input_tokens: n("input_tokens"),
+                            output_tokens: n("output_tokens"),
+                            cached: n("cached"),
+                            total_tokens: n("total_tokens"),
+                            tool_calls: n("tool_calls"),
+                            models: st
+                                .get("models")
+                                .and_then(Value::as_object)
+                                .map(|m| m.keys().cloned().collect()),
+                        }
+                    }),
+                },
                 _ => panic!("{line}: not an event read typed"),
             };
             assert_eq!(*event, want, "{line}");
@@ -290,7 +315,44 @@ fn stream_events_read_alike() {
         ),
         (
             format!(r#"{{"type":"init",{t},"type":"result","status":"success","stats":{{}}}}"#),
+            true,
+        ),
+        (
+            format!(
+                r#"{{"type":"result",{t},"status":"success","stats":{{"total_tokens":9222,"input_tokens":8744,"output_tokens":439,"cached":0,"input":8744,"duration_ms":203,"tool_calls":0,"models":{{"gemini-a":{{"total_tokens":849}},"gemini-b":{{}}}}}}}}"#
+            ),
+            true,
+        ),
+        (
+            format!(
+                r#"{{"type":"result",{t},"status":"error","error":{{"type":"x","message":"[API Error: {{\"error\":{{\"code\":429,\"message\":\"quota\"}}}}]"}},"stats":{{"duration_ms":-1.5,"input_tokens":-3,"output_tokens":2.0,"models":{{"b":1,"a":2,"b":3}}}}}}"#
+            ),
+            true,
+        ),
+        (
+            format!(r#"{{"type":"result",{t},"status":"success","error":null,"stats":null}}"#),
+            true,
+        ),
+        (
+            format!(
+                r#"{{"type":"result",{t},"status":5,"error":"plain why","stats":{{"models":[1],"duration_ms":"x","tool_calls":18446744073709551615}}}}"#
+            ),
+            true,
+        ),
+        (
+            format!(
+                r#"{{"type":"result",{t},"status":"success","error":{{"message":7}},"stats":{{"models":{{}}}}}}"#
+            ),
+            true,
+        ),
+        (format!(r#"{{"type":"result",{t},"stats":{{}}}}"#), false),
+        (
+            format!(r#"{{"type":"result",{t},"status":"success"}}"#),
             false,
+        ),
+        (
+            format!(r#"{{"type":"result",{t},"status":"success","stats":{{}},"session_id":"s"}}"#),
+            true,
         ),
     ] {
         check(&line, is_fast);
