@@ -193,7 +193,7 @@ fn parse(line: &[u8], lean: Option<Hints>) -> LogEvent {
         return event;
     }
     if lean.is_some()
-        && let Some(exec) = crate::codex::exec_fast(line)
+        && let Some(exec) = crate::codex::exec_line::fast(line)
     {
         let mut event = LogEvent::at(None, LiveEvent::CodexExec { exec });
         event.bom = bom;

@@ -10,7 +10,7 @@
 //! - [`state`]: [`State`], what the log's earlier lines left to know, and its bounds.
 //! - [`fact`]: the rollout lines that give no row of their own, read typed ([`Fact`]), from
 //!   the line ([`fast`]) or a parsed payload.
-//! - [`exec_line`]: an `exec --json` line read typed ([`Exec`]), from the line ([`exec_fast`])
+//! - [`exec_line`]: an `exec --json` line read typed ([`Exec`]), from the line ([`exec_line::fast`])
 //!   or a parsed map, for the events whose rows come from their typed fields.
 //! - [`exec`]: `exec --json` events (`thread.*`, `turn.*`, `item.*`, `error`) → rows.
 //! - [`rollout`]: rollout lines (`{timestamp, type, payload}`) → rows; which of the rollout's
@@ -27,7 +27,7 @@
 mod calls;
 mod detect;
 mod exec;
-mod exec_line;
+pub(crate) mod exec_line;
 mod fact;
 pub(crate) mod lean;
 mod mirror;
@@ -48,7 +48,6 @@ use crate::msg::TermMsg;
 
 pub(crate) use self::detect::{ROLLOUT_TYPES, is_codex};
 pub use self::exec_line::Exec;
-pub(crate) use self::exec_line::fast as exec_fast;
 pub use self::fact::Fact;
 pub(crate) use self::fact::fast;
 pub(crate) use self::state::State;

@@ -8,8 +8,7 @@ use serde::de::MapAccess;
 
 use serde_json::Value;
 
-use super::line::{Fast, Parsed, not_this, time};
-use super::read::{Fields, Lax, Read, lax, skip};
+use super::read::{Fields, Lax, Read, lax, not_this, skip, time};
 use crate::lean::checked::Key;
 use crate::lean::lax::read_line;
 
@@ -144,7 +143,7 @@ impl Read for Why {
 /// `session_id`, `model`; `role` `user`, a string `content`; `tool_id`, `status`, `output`,
 /// `error`; `stats`), each a field the whole parse's rows read or pass over alike. `None`: read
 /// it whole.
-pub(super) fn event(line: &[u8]) -> Parsed {
+pub(super) fn event(line: &[u8]) -> Option<(Box<Event>, Option<f64>)> {
     let read = read_line::<EventLine>(std::str::from_utf8(line).ok()?)?;
     let event = match read.ty? {
         // `init` and `tool_result` are Gemini's by their time (`crate::gemini::is_gemini`).
@@ -173,7 +172,7 @@ pub(super) fn event(line: &[u8]) -> Parsed {
         }
         _ => return None,
     };
-    Some((Fast::Event(Box::new(event)), read.time))
+    Some((Box::new(event), read.time))
 }
 
 /// The event types read typed.

@@ -4,12 +4,12 @@
 //! readers of an update's value ([`UpdateOf`], its history's messages [`Msg`]) and of a
 //! metadata line's fields, which the readers of a whole parse's `Value` share.
 
-use serde::de::{self, MapAccess};
+use serde::de::MapAccess;
 
-use super::read::{Fields, Lax, Read, lax, list, skip};
+use super::read::{Fields, Lax, Read, lax, list, not_this, skip, time};
 use super::shape::{Meta, Record, Update};
 use crate::lean::checked::Key;
-use crate::lean::lax::{Stamp, read_line};
+use crate::lean::lax::read_line;
 
 /// A recording line read by [`fast`].
 pub(crate) enum Fast {
@@ -48,7 +48,7 @@ pub(crate) fn fast(line: &[u8], seen: bool) -> Parsed {
     } else if line.starts_with(b"{\"sessionId\":") {
         read_as::<MetaLine>
     } else if line.starts_with(DELTA_HEAD) {
-        return delta(line).or_else(|| super::event::event(line));
+        return delta(line).or_else(|| event(line));
     } else if [
         &b"{\"type\":\"init\","[..],
         b"{\"type\":\"tool_result\",",
@@ -57,7 +57,7 @@ pub(crate) fn fast(line: &[u8], seen: bool) -> Parsed {
     .iter()
     .any(|head| line.starts_with(head))
     {
-        return super::event::event(line);
+        return event(line);
     } else if line.starts_with(b"{\"$set\":") {
         if only_last_updated(line) {
             return Some((Fast::Update(Box::default()), None));
@@ -71,6 +71,12 @@ pub(crate) fn fast(line: &[u8], seen: bool) -> Parsed {
         return None;
     };
     read(std::str::from_utf8(line).ok()?)
+}
+
+/// A stream-json event read typed ([`super::event`]).
+fn event(line: &[u8]) -> Parsed {
+    let (event, time) = super::event::event(line)?;
+    Some((Fast::Event(event), time))
 }
 
 /// How an answer delta's line begins.
@@ -117,15 +123,6 @@ trait Kind: Fields {
 
 fn read_as<K: Kind>(text: &str) -> Parsed {
     read_line::<K>(text)?.into_fast()
-}
-
-/// Reads the next value as a line's time (parsed where it is, no string made).
-pub(super) fn time<'de, A: MapAccess<'de>>(map: &mut A) -> Result<Option<f64>, A::Error> {
-    Ok(map.next_value::<Lax<Stamp>>()?.0.and_then(|t| t.0))
-}
-
-pub(super) fn not_this<E: de::Error>() -> E {
-    E::custom("not a field of this recording line")
 }
 
 /// A message record's line.

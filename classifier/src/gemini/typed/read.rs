@@ -6,14 +6,14 @@ use std::borrow::Cow;
 use std::fmt;
 
 use serde::de::value::MapAccessDeserializer;
-use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
 use super::shape::{
     Call, Content, Display, FunctionResponse, Part, Record, Response, ResultPart, Thought, Tokens,
 };
 pub(super) use crate::lean::lax::{Fields, Lax, Read, lax, list, skip};
-use crate::lean::lax::{List, any};
+use crate::lean::lax::{List, Stamp, any};
 
 /// A message's `type`: the recording's own types are not copied.
 impl Read for Cow<'static, str> {
@@ -231,4 +231,14 @@ impl<'de> Deserialize<'de> for Content {
         }
         de.deserialize_any(V)
     }
+}
+
+/// Reads the next value as a line's time (parsed where it is, no string made).
+pub(super) fn time<'de, A: MapAccess<'de>>(map: &mut A) -> Result<Option<f64>, A::Error> {
+    Ok(map.next_value::<Lax<Stamp>>()?.0.and_then(|t| t.0))
+}
+
+/// Stops a line's read: a field its kind of line does not have.
+pub(super) fn not_this<E: de::Error>() -> E {
+    E::custom("not a field of this recording line")
 }
