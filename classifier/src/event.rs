@@ -98,8 +98,8 @@ pub enum LiveEvent {
         /// The delta's text (its `content`).
         text: String,
     },
-    /// A Gemini stream-json `init`, prompt or `tool_result` of only the fields the Gemini CLI
-    /// writes there, read typed by the classifier's parse (`crate::gemini::typed`; the whole
+    /// A Gemini stream-json `init`, prompt, `tool_result` or `result` of only the fields the
+    /// Gemini CLI writes there, read typed by the classifier's parse (`crate::gemini::typed`; the whole
     /// parse keeps it a [`LiveEvent::Gemini`]).
     GeminiEvent {
         /// Its fields that are read.

@@ -24,8 +24,7 @@ use serde_json::{Map, Value};
 
 use super::fact::Usage;
 use crate::field::Field;
-use crate::lean::checked::Key;
-use crate::lean::lax::{Fields, lax, list, read_line, skip};
+use crate::lean::lax::{Fields, Message, lax, list, read_line, skip, type_of};
 
 /// The `exec --json` event types.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -242,7 +241,7 @@ pub(crate) fn fast(line: &[u8]) -> Option<Box<Exec>> {
         ty,
         thread_id: read.thread_id,
         usage: read.usage,
-        failure: read.failure.and_then(|f| f.message),
+        failure: Message::of_map_only(read.failure),
         message: read.message,
         item,
     }))
@@ -254,15 +253,9 @@ struct Line {
     ty: Option<ExecType>,
     thread_id: Option<String>,
     usage: Option<Usage>,
-    failure: Option<Failure>,
+    failure: Option<Message>,
     message: Option<String>,
     item: Option<Box<Item>>,
-}
-
-/// Reads the next value as [`Key`]: a type, a string (anything else, or a type not read
-/// typed, stops the read: the line is read whole).
-fn type_of<'de, A: MapAccess<'de>>(map: &mut A) -> Result<Key<'de>, A::Error> {
-    map.next_value::<Key<'de>>()
 }
 
 fn whole<E: de::Error>() -> E {
@@ -279,22 +272,6 @@ impl Fields for Line {
             "message" => self.message = lax(map)?,
             "item" => self.item = lax(map)?,
             _ => return Err(whole()),
-        }
-        Ok(())
-    }
-}
-
-/// A failed turn's `error`: its `message`.
-#[derive(Default)]
-struct Failure {
-    message: Option<String>,
-}
-
-impl Fields for Failure {
-    fn field<'de, A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<(), A::Error> {
-        match key {
-            "message" => self.message = lax(map)?,
-            _ => skip(map)?,
         }
         Ok(())
     }

@@ -84,7 +84,7 @@ pub(crate) fn classify_update(update: &Update, ctx: &mut ClassifyCtx) -> Vec<Ter
     rows
 }
 
-/// The rows of one stream-json `init`, prompt or `tool_result` read typed.
+/// The rows of one stream-json `init`, prompt, `tool_result` or `result` read typed.
 pub(crate) fn classify_event(event: &Event, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
     ctx.gemini.text_last = false;
     let mut rows = Vec::new();

@@ -8,7 +8,7 @@
 //! strings a row shows are allocated, and a field nobody reads is checked as JSON but never
 //! built. Every path reads the same:
 //!
-//! A stream-json `init`, prompt or `tool_result` of only the CLI's fields is read typed too
+//! A stream-json `init`, prompt, `tool_result` or `result` of only the CLI's fields is read typed too
 //! ([`Event`], in [`event`]); its rows are the whole parse's by the same row makers.
 //!
 //! - the line itself, when its fields are all the recording's own ([`fast`], in [`line`]: the

@@ -1,9 +1,11 @@
 //! Typed reads of JSON that answer as a [`Value`](serde_json::Value) would: a field of the JSON
 //! type it is read as ([`Read`]), a value of any other type read as nothing (checked and
 //! skipped: [`Lax`]), as `Value`'s `as_str`, `as_u64`, `as_array` and `as_object` answer; a map's
-//! fields one by one ([`Fields`]). Shared by the typed readers of Gemini recordings
-//! (`crate::gemini::typed`) and Codex rollouts (`crate::codex::fact`); depends only on
-//! [`checked`](super::checked) (and `crate::time` for [`Stamp`]).
+//! fields one by one ([`Fields`]); a type ([`type_of`]) and an error's message ([`Message`]).
+//! Shared by the typed readers of Gemini recordings and stream-json events
+//! (`crate::gemini::typed`), Codex rollouts (`crate::codex::fact`) and `exec --json` lines
+//! (`crate::codex::exec_line`); depends only on [`checked`](super::checked) (and `crate::time`
+//! for [`Stamp`]).
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -228,6 +230,48 @@ pub(crate) fn any<'de, T: Read + Default, A: MapAccess<'de>>(
     map: &mut A,
 ) -> Result<Option<T>, A::Error> {
     Ok(Some(map.next_value::<Any<T>>()?.0))
+}
+
+/// Reads the next value as a line's or an item's type, a string borrowed from the line when it
+/// has no escapes (anything else stops the read: a type that is no string is never one a typed
+/// reader reads, and the line is read whole).
+pub(crate) fn type_of<'de, A: MapAccess<'de>>(map: &mut A) -> Result<Key<'de>, A::Error> {
+    map.next_value::<Key<'de>>()
+}
+
+/// An `error`'s message, as the rows of both agents read it: its `message` when a map
+/// (`of_map`), itself when a string, nothing when of another type.
+pub(crate) struct Message {
+    pub(crate) text: Option<String>,
+    pub(crate) of_map: bool,
+}
+
+impl Message {
+    /// The message of a map's `error` only (`error.message`).
+    pub(crate) fn of_map_only(message: Option<Message>) -> Option<String> {
+        message.filter(|m| m.of_map).and_then(|m| m.text)
+    }
+}
+
+impl Read for Message {
+    fn string(s: &str) -> Option<Message> {
+        Some(Message {
+            text: Some(s.to_owned()),
+            of_map: false,
+        })
+    }
+
+    fn map<'de, A: MapAccess<'de>>(mut map: A) -> Result<Option<Message>, A::Error> {
+        let mut text = None;
+        while let Some(Key(key)) = map.next_key()? {
+            if key == "message" {
+                text = lax(&mut map)?;
+            } else {
+                skip(&mut map)?;
+            }
+        }
+        Ok(Some(Message { text, of_map: true }))
+    }
 }
 
 pub(crate) fn skip<'de, A: MapAccess<'de>>(map: &mut A) -> Result<(), A::Error> {

@@ -3,9 +3,9 @@
 
 use serde::de::MapAccess;
 
-use super::read::{LineType, Payload, PayloadSeed, rows, type_of};
+use super::read::{LineType, Payload, PayloadSeed, rows};
 use super::shape::Fact;
-use crate::lean::lax::{Fields, Stamp, lax, read_line, skip};
+use crate::lean::lax::{Fields, Stamp, lax, read_line, skip, type_of};
 
 /// A line read by [`fast`], and its time.
 pub(crate) type Parsed = Option<(Box<Fact>, Option<f64>)>;

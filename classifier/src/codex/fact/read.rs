@@ -8,7 +8,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
 
 use super::shape::{Fact, Usage};
 use crate::lean::checked::Key;
-use crate::lean::lax::{Fields, lax, skip};
+use crate::lean::lax::{Fields, lax, skip, type_of};
 
 /// The rollout line types that may state a fact.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -50,13 +50,6 @@ impl Event {
             _ => Event::Other,
         }
     }
-}
-
-/// Reads the next value as a type, a string (anything else stops the read: a type that is
-/// no string is never a fact's, or a row's for the whole parse to make). The readers here
-/// are few, so the page's worker stays small: a type is read as a key is.
-pub(super) fn type_of<'de, A: MapAccess<'de>>(map: &mut A) -> Result<Key<'de>, A::Error> {
-    map.next_value::<Key<'de>>()
 }
 
 /// What a payload of any line type that may state a fact has.

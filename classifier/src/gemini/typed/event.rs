@@ -1,18 +1,18 @@
 //! The stream-json events read straight from their bytes besides answer deltas ([`event`]): a
 //! run's `init`, its prompt (`message` of role `user`), a `tool_result` and its `result`, each
-//! only with the fields the Gemini CLI writes there, so that it is no other agent's line and its rows are its
-//! whole parse's (`super::super::stream`, whose rows both paths share).
+//! only with the fields the Gemini CLI writes there, so that it is no other agent's line and
+//! its rows are its whole parse's (`super::super::stream`, whose rows both paths share).
 
 use serde::Serialize;
 use serde::de::MapAccess;
-
 use serde_json::Value;
 
 use super::read::{Fields, Lax, Read, lax, not_this, skip, time};
 use crate::lean::checked::Key;
-use crate::lean::lax::read_line;
+use crate::lean::lax::{Message, read_line, type_of};
 
-/// A stream-json event read typed ([`crate::LiveEvent::GeminiEvent`]).
+/// A stream-json event read typed ([`crate::LiveEvent::GeminiEvent`]): `init`, a prompt, a
+/// `tool_result` or a `result`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub enum Event {
     /// `init`: a run begins.
@@ -111,33 +111,6 @@ impl Read for Names {
     }
 }
 
-/// An `error`: its `message` when a map (`map`), itself when a string.
-struct Why {
-    message: Option<String>,
-    map: bool,
-}
-
-impl Read for Why {
-    fn string(s: &str) -> Option<Why> {
-        Some(Why {
-            message: Some(s.to_owned()),
-            map: false,
-        })
-    }
-
-    fn map<'de, A: MapAccess<'de>>(mut map: A) -> Result<Option<Why>, A::Error> {
-        let mut message = None;
-        while let Some(Key(key)) = map.next_key()? {
-            if key == "message" {
-                message = lax(&mut map)?;
-            } else {
-                skip(&mut map)?;
-            }
-        }
-        Ok(Some(Why { message, map: true }))
-    }
-}
-
 /// The event of stream-json line `line`, and its time: `init`, a prompt, a `tool_result` or a
 /// `result`, with no field but those the CLI writes on these events (`type`, `timestamp`;
 /// `session_id`, `model`; `role` `user`, a string `content`; `tool_id`, `status`, `output`,
@@ -155,13 +128,13 @@ pub(super) fn event(line: &[u8]) -> Option<(Box<Event>, Option<f64>)> {
             tool_id: read.tool_id,
             status: read.status,
             output: read.output,
-            error: read.error,
+            error: Message::of_map_only(read.error),
         },
         // A `result` is Gemini's by its `status` and `stats`.
         Ty::Result if read.seen(STATUS) && read.seen(STATS) => Event::Result {
             failed: read.seen(ERROR),
             status: read.status,
-            error: read.why,
+            error: read.error.and_then(|m| m.text),
             stats: read.stats,
         },
         // A content of another type than a string shows as JSON: read whole.
@@ -198,11 +171,8 @@ struct EventLine {
     tool_id: Option<String>,
     status: Option<String>,
     output: Option<String>,
-    /// `error.message`, as a `tool_result` reads it.
-    error: Option<String>,
+    error: Option<Message>,
     stats: Option<Stats>,
-    /// `error` as a `result` reads it.
-    why: Option<String>,
 }
 
 /// `timestamp` written.
@@ -226,7 +196,7 @@ impl Fields for EventLine {
     fn field<'de, A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<(), A::Error> {
         match key {
             "type" => {
-                self.ty = Some(match &*map.next_value::<Key<'de>>()?.0 {
+                self.ty = Some(match &*type_of(map)?.0 {
                     "init" => Ty::Init,
                     "message" => Ty::Message,
                     "tool_result" => Ty::ToolResult,
@@ -259,14 +229,10 @@ impl Fields for EventLine {
                 self.stats = lax(map)?;
                 self.seen |= STATS;
             }
-            // Read as a `tool_result` and as a `result` read it: the type may come after.
+            // A `tool_result` reads a map's `message`, a `result` a string's too: the type
+            // may come after.
             "error" => {
-                let why = lax::<Why, A>(map)?;
-                self.error = why
-                    .as_ref()
-                    .filter(|w| w.map)
-                    .and_then(|w| w.message.clone());
-                self.why = why.and_then(|w| w.message);
+                self.error = lax(map)?;
                 self.seen |= ERROR;
             }
             _ => return Err(not_this()),
