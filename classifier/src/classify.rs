@@ -17,10 +17,16 @@ pub fn classify(event: &LiveEvent, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
     // A line of a JSON document written over many lines (docs/FORMATS.md, Gemini CLI).
     let out = ctx.gemini.doc.step(event);
     let mut rows = crate::gemini::document::rows(&out);
-    match out.now {
-        Now::Other => rows.extend(event_rows(event, ctx)),
-        Now::Done(value, _) => rows.extend(event_rows(&from_value(*value).event, ctx)),
-        Now::Open(_) | Now::InBroken => {}
+    let more = match out.now {
+        Now::Other => event_rows(event, ctx),
+        Now::Done(value, _) => event_rows(&from_value(*value).event, ctx),
+        Now::Open(_) | Now::InBroken => Vec::new(),
+    };
+    // (Nearly every line has no document rows: its own are taken as they are.)
+    if rows.is_empty() {
+        rows = more;
+    } else {
+        rows.extend(more);
     }
     for row in &mut rows {
         sanitize(&mut row.summary);

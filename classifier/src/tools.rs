@@ -65,7 +65,6 @@ use std::borrow::Cow;
 use serde_json::Value;
 
 use crate::msg::{Level, TermMsg};
-use crate::text::fold_whitespace;
 
 use self::args::{Args, Out, one_line};
 
@@ -159,7 +158,7 @@ impl<'a> Tool<'a> {
             Tool::Plain(name) => Cow::Borrowed(name),
         };
         let name = one_line(&name, TOOL_NAME_MAX);
-        if fold_whitespace(&name).is_empty() {
+        if name.split_whitespace().next().is_none() {
             "tool".to_owned()
         } else {
             name

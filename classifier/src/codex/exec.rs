@@ -71,7 +71,7 @@ fn typed_item_rows(ty: ExecType, item: &Item, ctx: &mut ClassifyCtx) -> Vec<Term
     fn s(f: Option<&String>) -> &str {
         f.map_or("", String::as_str)
     }
-    let call = match item.kind {
+    let call = || match item.kind {
         Some(ItemKind::CommandExecution) => {
             Some(bash_row(&unwrap_command(s(item.command.as_ref()))))
         }
@@ -110,17 +110,18 @@ fn typed_item_rows(ty: ExecType, item: &Item, ctx: &mut ClassifyCtx) -> Vec<Term
 /// An item event's rows before its result. A tool item that starts and then completes shows
 /// its call once (see the module's doc): `Break`: the event shows these rows and nothing
 /// more (a start, an update); `Continue`: the item is complete, and its result row follows
-/// these (its call's, when its start was not seen).
+/// these (its call's, when its start was not seen). `call` makes the item's call row (`None`
+/// for an item that is no call); it is made only when shown.
 fn call_rows(
     ty: ExecType,
     id: &str,
-    call: Option<TermMsg>,
+    call: impl FnOnce() -> Option<TermMsg>,
     ctx: &mut ClassifyCtx,
 ) -> ControlFlow<Vec<TermMsg>, Vec<TermMsg>> {
     match ty {
         // The item's final state comes with `item.completed`.
         ExecType::ItemUpdated => ControlFlow::Break(Vec::new()),
-        ExecType::ItemStarted => ControlFlow::Break(match call {
+        ExecType::ItemStarted => ControlFlow::Break(match call() {
             Some(call) => {
                 ctx.codex.remember_started(id);
                 vec![call]
@@ -130,7 +131,8 @@ fn call_rows(
         }),
         _ => {
             let started = ctx.codex.forget_started(id);
-            ControlFlow::Continue(call.filter(|_| !started).into_iter().collect())
+            let call = if started { None } else { call() };
+            ControlFlow::Continue(call.into_iter().collect())
         }
     }
 }
@@ -144,7 +146,7 @@ fn item_rows(ty: ExecType, item: &Map<String, Value>, ctx: &mut ClassifyCtx) -> 
     if kind == "todo_list" {
         return vec![plan_row(&todo_items(item), id)];
     }
-    let call = match kind {
+    let call = || match kind {
         "mcp_tool_call" => {
             let server = s("server").unwrap_or("?");
             let tool = s("tool").unwrap_or("?");

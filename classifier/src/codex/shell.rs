@@ -12,9 +12,10 @@ const SHELLS: &[&str] = &["bash", "sh", "zsh", "dash"];
 /// split as a POSIX shell splits it; `cmd` itself when it does not split, or is no such
 /// wrapper).
 pub(crate) fn unwrap_command(cmd: &str) -> Cow<'_, str> {
-    match split_words(cmd) {
-        Some(argv) => match inner(&argv) {
-            Some(i) => Cow::Owned(argv[i].clone()),
+    // A wrapper is three or four words ([`inner`]): a longer command is not split further.
+    match split_words(cmd, 4) {
+        Some(mut argv) => match inner(&argv) {
+            Some(i) => Cow::Owned(argv.swap_remove(i)),
             None => Cow::Borrowed(cmd),
         },
         None => Cow::Borrowed(cmd),
@@ -56,60 +57,84 @@ fn quote(w: &str) -> Cow<'_, str> {
 }
 
 /// `s` split into words as a POSIX shell does (quotes and backslashes; no expansion);
-/// `None` for an unterminated quote or a trailing backslash.
-fn split_words(s: &str) -> Option<Vec<String>> {
+/// `None` for an unterminated quote or a trailing backslash, or when it has more than `max`
+/// words (found before the end: the split stops there). Plain runs and quoted texts are
+/// copied whole; only the shell's own bytes, all ASCII, are looked at one by one.
+pub(crate) fn split_words(s: &str, max: usize) -> Option<Vec<String>> {
+    /// Bytes that end a plain run.
+    fn special(b: u8) -> bool {
+        matches!(b, b' ' | b'\t' | b'\n' | b'\'' | b'"' | b'\\')
+    }
+    let b = s.as_bytes();
     let mut words = Vec::new();
     let mut word = String::new();
     let mut in_word = false;
-    let mut chars = s.chars();
-    while let Some(c) = chars.next() {
+    let mut i = 0;
+    while let Some(&c) = b.get(i) {
         match c {
-            ' ' | '\t' | '\n' => {
+            b' ' | b'\t' | b'\n' => {
                 if in_word {
+                    if words.len() == max {
+                        return None;
+                    }
                     words.push(std::mem::take(&mut word));
                     in_word = false;
                 }
+                i += 1;
             }
-            '\'' => {
+            b'\'' => {
                 in_word = true;
+                let len = memchr::memchr(b'\'', &b[i + 1..])?;
+                word.push_str(&s[i + 1..i + 1 + len]);
+                i += len + 2;
+            }
+            b'"' => {
+                in_word = true;
+                i += 1;
                 loop {
-                    match chars.next()? {
-                        '\'' => break,
-                        c => word.push(c),
+                    let at = i + memchr::memchr2(b'"', b'\\', &b[i..])?;
+                    word.push_str(&s[i..at]);
+                    if b[at] == b'"' {
+                        i = at + 1;
+                        break;
+                    }
+                    match *b.get(at + 1)? {
+                        c @ (b'$' | b'`' | b'"' | b'\\') => {
+                            word.push(char::from(c));
+                            i = at + 2;
+                        }
+                        b'\n' => i = at + 2,
+                        // The backslash stays; the character after it starts the next run.
+                        _ => {
+                            word.push('\\');
+                            i = at + 1;
+                        }
                     }
                 }
             }
-            '"' => {
+            b'\\' => {
                 in_word = true;
-                loop {
-                    match chars.next()? {
-                        '"' => break,
-                        '\\' => match chars.next()? {
-                            c @ ('$' | '`' | '"' | '\\') => word.push(c),
-                            '\n' => {}
-                            c => {
-                                word.push('\\');
-                                word.push(c);
-                            }
-                        },
-                        c => word.push(c),
-                    }
+                let next = s[i + 1..].chars().next()?;
+                if next != '\n' {
+                    word.push(next);
                 }
+                i += 1 + next.len_utf8();
             }
-            '\\' => {
+            _ => {
                 in_word = true;
-                match chars.next()? {
-                    '\n' => {}
-                    c => word.push(c),
-                }
-            }
-            c => {
-                in_word = true;
-                word.push(c);
+                let len = b[i..]
+                    .iter()
+                    .position(|&c| special(c))
+                    .unwrap_or(b.len() - i);
+                word.push_str(&s[i..i + len]);
+                i += len;
             }
         }
     }
     if in_word {
+        if words.len() == max {
+            return None;
+        }
         words.push(word);
     }
     Some(words)

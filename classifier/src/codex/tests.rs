@@ -228,6 +228,98 @@ fn commands_are_unwrapped_as_typed() {
     );
 }
 
+/// The split as it was written first, a character at a time: the reference
+/// [`super::shell::split_words`] is held to.
+fn split_words_by_chars(s: &str) -> Option<Vec<String>> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            ' ' | '\t' | '\n' => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            '\'' => {
+                in_word = true;
+                loop {
+                    match chars.next()? {
+                        '\'' => break,
+                        c => word.push(c),
+                    }
+                }
+            }
+            '"' => {
+                in_word = true;
+                loop {
+                    match chars.next()? {
+                        '"' => break,
+                        '\\' => match chars.next()? {
+                            c @ ('$' | '`' | '"' | '\\') => word.push(c),
+                            '\n' => {}
+                            c => {
+                                word.push('\\');
+                                word.push(c);
+                            }
+                        },
+                        c => word.push(c),
+                    }
+                }
+            }
+            '\\' => {
+                in_word = true;
+                match chars.next()? {
+                    '\n' => {}
+                    c => word.push(c),
+                }
+            }
+            c => {
+                in_word = true;
+                word.push(c);
+            }
+        }
+    }
+    if in_word {
+        words.push(word);
+    }
+    Some(words)
+}
+
+/// The byte-wise split is the character-wise one on every string of up to five pieces from
+/// the shell's own bytes, plain text and a multi-byte character; with a limit of words, it is
+/// `None` exactly when the whole split has more.
+#[test]
+fn split_words_is_the_character_split() {
+    use super::shell::split_words;
+    let pieces = [
+        " ", "\t", "\n", "'", "\"", "\\", "$", "`", "a", "bc", "é", "\r", "-lc",
+    ];
+    let mut texts = vec![String::new()];
+    for _ in 0..5 {
+        let mut next = Vec::new();
+        for t in &texts {
+            for p in pieces {
+                next.push(format!("{t}{p}"));
+            }
+        }
+        texts.extend(next);
+        texts.sort();
+        texts.dedup();
+    }
+    assert!(texts.len() > 300_000, "{}", texts.len());
+    for t in &texts {
+        let want = split_words_by_chars(t);
+        assert_eq!(split_words(t, usize::MAX), want, "{t:?}");
+        for max in 0..4 {
+            let capped = want.clone().filter(|w| w.len() <= max);
+            assert_eq!(split_words(t, max), capped, "{t:?} at most {max}");
+        }
+    }
+}
+
 #[test]
 fn summary_tokens_are_the_logs_own_totals() {
     let summary = |log: &[u8]| {

@@ -134,7 +134,8 @@ fn item_text(v: &Value) -> String {
 /// `…`: `truncate_chars(&fold_whitespace(s), max)`, but reading only as much of `s` as it
 /// keeps, so a megabyte argument costs no more than a short one.
 pub(super) fn one_line(s: &str, max: usize) -> String {
-    let mut out = String::new();
+    // At most `max` characters of four bytes, and the `…`.
+    let mut out = String::with_capacity(s.len().min(4 * max) + '…'.len_utf8());
     let mut kept = 0;
     for word in s.split_whitespace() {
         // A word of no more bytes than the characters left fits whole.
@@ -306,11 +307,14 @@ pub(super) fn command(cmd: &str) -> (String, Option<String>) {
     let mut lines = cmd.lines();
     let first = one_line(lines.next().unwrap_or(""), CMD_MAX);
     let more_lines = lines.next().is_some();
-    let mut summary = format!("$ {first}");
+    let mut summary = String::with_capacity(first.len() + 6);
+    summary.push_str("$ ");
+    summary.push_str(&first);
     if more_lines && !summary.ends_with('…') {
         summary.push_str(" …");
     }
-    let long = more_lines || cmd.chars().count() > CMD_MAX;
+    // (No more bytes than the limit is no more characters.)
+    let long = more_lines || (cmd.len() > CMD_MAX && cmd.chars().count() > CMD_MAX);
     (summary, long.then(|| cmd.to_owned()))
 }
 
