@@ -45,6 +45,22 @@ pub fn fold_whitespace(s: &str) -> String {
     out
 }
 
+/// Appends `n` in decimal, as `n.to_string()` writes it, without the formatting machinery
+/// (row makers that run on every line: counts, keys, durations).
+pub(crate) fn push_u64(out: &mut String, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.push_str(std::str::from_utf8(&digits[at..]).expect("ASCII digits"));
+}
+
 /// Number of lines in `s` as a reader counts them: a trailing newline ends the last line
 /// rather than starting an empty one; the empty string has none.
 pub fn line_count(s: &str) -> usize {
@@ -150,6 +166,23 @@ pub(crate) fn scan(s: &str) -> Clean {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `push_u64` writes what `to_string` writes: every number below 100,000, each power of
+    /// ten and its neighbours, and the largest.
+    #[test]
+    fn push_u64_is_to_string() {
+        let mut numbers: Vec<u64> = (0..100_000).collect();
+        for p in 0..20 {
+            let ten = 10u64.pow(p);
+            numbers.extend([ten - 1, ten, ten + 1]);
+        }
+        numbers.extend([u64::MAX - 1, u64::MAX]);
+        for n in numbers {
+            let mut out = String::from("x");
+            push_u64(&mut out, n);
+            assert_eq!(out, format!("x{n}"));
+        }
+    }
 
     /// `sanitized` is `sanitize` of a copy, on texts of every kind `scan` tells apart: every
     /// string of up to three pieces from a set of clean, control, escape, bidi and multi-byte

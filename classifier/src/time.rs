@@ -124,16 +124,26 @@ pub fn duration(secs: f64) -> String {
         return String::new();
     }
     let ms = (secs * 1000.0).round();
+    let mut out = String::with_capacity(8);
+    let push = crate::text::push_u64;
     if ms < 1000.0 {
-        return format!("{}ms", ms as u64);
+        push(&mut out, ms as u64);
+        out.push_str("ms");
+        return out;
     }
     let tenths = (secs * 10.0).round() as u64;
     if tenths < 100 {
-        return format!("{}.{}s", tenths / 10, tenths % 10);
+        push(&mut out, tenths / 10);
+        out.push('.');
+        push(&mut out, tenths % 10);
+        out.push('s');
+        return out;
     }
     let s = secs.round() as u64;
     if s < 60 {
-        format!("{s}s")
+        push(&mut out, s);
+        out.push('s');
+        out
     } else if s < 3600 {
         format!("{}m {:02}s", s / 60, s % 60)
     } else {

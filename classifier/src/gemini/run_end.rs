@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::typed::Stats;
 use crate::msg::TermMsg;
-use crate::text::truncate_chars;
+use crate::text::{push_u64, truncate_chars};
 use crate::time::millis;
 
 /// Longest `<why>` of a failed turn.
@@ -67,33 +67,53 @@ pub(super) fn figures(stats: Option<&Stats>) -> String {
     let Some(st) = stats else {
         return String::new();
     };
-    let mut out = Vec::new();
+    let mut out = String::new();
+    let line = |out: &mut String, head: &str| {
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(head);
+    };
     if let Some(ms) = st.duration_ms
         && let Some(d) = millis(ms)
     {
-        out.push(format!("time {d}"));
+        line(&mut out, "time ");
+        out.push_str(&d);
     }
-    let tokens: Vec<String> = [
-        (st.input_tokens, "in"),
-        (st.output_tokens, "out"),
-        (st.cached, "cache read"),
-        (st.total_tokens, "total"),
-    ]
-    .iter()
-    .filter_map(|(n, label)| n.map(|v| format!("{v} {label}")))
-    .collect();
-    if !tokens.is_empty() {
-        out.push(format!("tokens {}", tokens.join(" · ")));
+    let tokens = [
+        (st.input_tokens, " in"),
+        (st.output_tokens, " out"),
+        (st.cached, " cache read"),
+        (st.total_tokens, " total"),
+    ];
+    let mut first = true;
+    for (n, label) in tokens {
+        let Some(n) = n else { continue };
+        if first {
+            line(&mut out, "tokens ");
+            first = false;
+        } else {
+            out.push_str(" · ");
+        }
+        push_u64(&mut out, n);
+        out.push_str(label);
     }
     if let Some(t) = st.tool_calls {
-        out.push(format!("tool calls {t}"));
+        line(&mut out, "tool calls ");
+        push_u64(&mut out, t);
     }
     if let Some(models) = &st.models
         && !models.is_empty()
     {
-        out.push(format!("models {}", models.join(", ")));
+        line(&mut out, "models ");
+        for (i, m) in models.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            out.push_str(m);
+        }
     }
-    out.join("\n")
+    out
 }
 
 /// The `-o json` document's figures: API time, tokens summed over its models, tool calls,

@@ -221,7 +221,16 @@ fn delta_rows(piece: &str, ctx: &mut ClassifyCtx, rows: &mut Vec<TermMsg>) {
 fn answer_row(text: String, n: u64) -> TermMsg {
     TermMsg::new(Level::Info, "")
         .body_as(text, BodyFormat::Markdown)
-        .coalesce(format!("gemini-text:{n}"))
+        .coalesce(text_key(n))
+}
+
+/// `gemini-text:<n>`, the coalesce key of the answer's row `n`.
+fn text_key(n: u64) -> String {
+    const HEAD: &str = "gemini-text:";
+    let mut key = String::with_capacity(HEAD.len() + 20);
+    key.push_str(HEAD);
+    crate::text::push_u64(&mut key, n);
+    key
 }
 
 /// The text of a `content` (a string; anything else as JSON).
