@@ -66,7 +66,22 @@ impl Answer {
 
     /// A new answer.
     pub(super) fn start(&mut self) {
-        *self = Answer::default();
+        // `Answer::default()`, its texts' room kept for the next answer (a new answer at every
+        // run would otherwise grow its two texts again, delta by delta).
+        let Answer {
+            text,
+            head,
+            at,
+            fence,
+            content,
+            blank,
+        } = self;
+        text.clear();
+        head.clear();
+        *at = 0;
+        *fence = None;
+        *content = false;
+        *blank = None;
     }
 
     /// Whether `piece` is the answer printed again from its start.
@@ -183,6 +198,19 @@ mod tests {
         }
         out.push(a.text);
         out
+    }
+
+    /// `start` leaves the answer as a new one, whatever it held (an open fence, a blank run).
+    #[test]
+    fn start_is_a_new_answer() {
+        for deltas in [&["a\n\n", "```rust\nfn x"][..], &["text  \n\n\n"], &["x"]] {
+            let mut a = Answer::default();
+            for d in deltas {
+                a.push(d);
+            }
+            a.start();
+            assert_eq!(a, Answer::default(), "{deltas:?}");
+        }
     }
 
     fn check(text: &str, expect: &[&str]) {

@@ -67,7 +67,7 @@ pub(super) fn figures(stats: Option<&Stats>) -> String {
     let Some(st) = stats else {
         return String::new();
     };
-    let mut out = String::new();
+    let mut out = String::with_capacity(128);
     let line = |out: &mut String, head: &str| {
         if !out.is_empty() {
             out.push('\n');

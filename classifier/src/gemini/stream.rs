@@ -97,7 +97,8 @@ pub(super) fn init(
 ) {
     interrupted(ctx, rows);
     ctx.gemini.awaiting_prompt = true;
-    let mut summary = "⚙ gemini session".to_owned();
+    let mut summary = String::with_capacity(128);
+    summary.push_str("⚙ gemini session");
     if let Some(id) = session_id {
         summary.push(' ');
         summary.push_str(&truncate_chars(id, 40));
@@ -257,7 +258,8 @@ pub(super) fn one_line(level: Level, mark: &str, text: &str) -> TermMsg {
 fn document(map: &Map<String, Value>, ctx: &mut ClassifyCtx, rows: &mut Vec<TermMsg>) {
     interrupted(ctx, rows);
     ctx.gemini.awaiting_prompt = false;
-    let mut summary = "⚙ gemini session".to_owned();
+    let mut summary = String::with_capacity(128);
+    summary.push_str("⚙ gemini session");
     if let Some(id) = map.field("session_id").and_then(Value::as_str) {
         summary.push(' ');
         summary.push_str(&truncate_chars(id, 40));
