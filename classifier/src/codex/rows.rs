@@ -9,7 +9,7 @@ use super::fact::Usage;
 use crate::ctx::ClassifyCtx;
 use crate::kind::icon;
 use crate::msg::{BodyFormat, Level, TermMsg};
-use crate::text::{fold_whitespace, preview, truncate_chars};
+use crate::text::{fold_whitespace, preview, push_u64, truncate_chars};
 use crate::time::millis;
 
 /// Longest error text in a one-line summary.
@@ -89,7 +89,11 @@ pub(crate) fn api_error_row(message: &str) -> TermMsg {
     }
     let why = error_message(message);
     let one = truncate_chars(&fold_whitespace(&why), ERROR_CHARS);
-    let row = TermMsg::new(Level::Error, format!("{API_ERROR} · {one}"));
+    let mut summary = String::with_capacity(API_ERROR.len() + " · ".len() + one.len());
+    summary.push_str(API_ERROR);
+    summary.push_str(" · ");
+    summary.push_str(&one);
+    let row = TermMsg::new(Level::Error, summary);
     if one == why.trim() {
         row
     } else {
@@ -146,13 +150,24 @@ pub(crate) fn usage_line(label: &str, usage: Option<&Usage>) -> Option<String> {
     if u.input.is_none() && u.output.is_none() {
         return None;
     }
-    let mut s = format!("tokens{label} {} in", u.input.unwrap_or(0));
+    let mut s = String::with_capacity(96);
+    s.push_str("tokens");
+    s.push_str(label);
+    s.push(' ');
+    push_u64(&mut s, u.input.unwrap_or(0));
+    s.push_str(" in");
     if let Some(c) = u.cached.filter(|c| *c > 0) {
-        s.push_str(&format!(" ({c} cached)"));
+        s.push_str(" (");
+        push_u64(&mut s, c);
+        s.push_str(" cached)");
     }
-    s.push_str(&format!(" · {} out", u.output.unwrap_or(0)));
+    s.push_str(" · ");
+    push_u64(&mut s, u.output.unwrap_or(0));
+    s.push_str(" out");
     if let Some(r) = u.reasoning.filter(|r| *r > 0) {
-        s.push_str(&format!(" ({r} reasoning)"));
+        s.push_str(" (");
+        push_u64(&mut s, r);
+        s.push_str(" reasoning)");
     }
     Some(s)
 }

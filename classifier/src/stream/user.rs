@@ -234,7 +234,12 @@ pub(crate) fn result_text_row(
         .find(|l| !l.is_empty())
         .unwrap_or("");
     let headline = crate::text::first_chars(headline, HEADLINE_CHARS);
-    TermMsg::new(level, format!("{}l · {headline}…", line_count(text)))
+    let mut summary = String::with_capacity(24 + headline.len());
+    crate::text::push_u64(&mut summary, line_count(text) as u64);
+    summary.push_str("l · ");
+    summary.push_str(headline);
+    summary.push('…');
+    TermMsg::new(level, summary)
         .icon(icon)
         .body(crate::text::sanitized(text))
 }
