@@ -160,3 +160,67 @@ pub(super) fn json_figures(stats: Option<&Value>) -> String {
     }
     out.join("\n")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `figures` as it was first written, a `format!`ed line per figure: the reference.
+    fn figures_by_format(st: &Stats) -> String {
+        let mut out = Vec::new();
+        if let Some(ms) = st.duration_ms
+            && let Some(d) = millis(ms)
+        {
+            out.push(format!("time {d}"));
+        }
+        let tokens: Vec<String> = [
+            (st.input_tokens, "in"),
+            (st.output_tokens, "out"),
+            (st.cached, "cache read"),
+            (st.total_tokens, "total"),
+        ]
+        .iter()
+        .filter_map(|(n, label)| n.map(|v| format!("{v} {label}")))
+        .collect();
+        if !tokens.is_empty() {
+            out.push(format!("tokens {}", tokens.join(" · ")));
+        }
+        if let Some(t) = st.tool_calls {
+            out.push(format!("tool calls {t}"));
+        }
+        if let Some(models) = &st.models
+            && !models.is_empty()
+        {
+            out.push(format!("models {}", models.join(", ")));
+        }
+        out.join("\n")
+    }
+
+    /// Every figure present or not (durations of no text included), with every list of models.
+    #[test]
+    fn figures_are_the_formatted_lines() {
+        let models = [
+            None,
+            Some(vec![]),
+            Some(vec!["gemini-3".to_owned()]),
+            Some(vec!["a".to_owned(), "b".to_owned()]),
+        ];
+        for mask in 0..128u32 {
+            let has = |bit: u32| mask & (1 << bit) != 0;
+            let n = |bit: u32, v: u64| has(bit).then_some(v);
+            for models in &models {
+                let st = Stats {
+                    duration_ms: has(0).then_some(if has(6) { 1234.0 } else { -1.0 }),
+                    input_tokens: n(1, 0),
+                    output_tokens: n(2, 42),
+                    cached: n(3, u64::MAX),
+                    total_tokens: n(4, 1_000_000),
+                    tool_calls: n(5, 7),
+                    models: models.clone(),
+                };
+                assert_eq!(figures(Some(&st)), figures_by_format(&st), "{st:?}");
+            }
+        }
+        assert_eq!(figures(None), "");
+    }
+}
