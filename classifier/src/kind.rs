@@ -215,13 +215,7 @@ pub(crate) fn timed(mut row: TermMsg, ms: Option<f64>) -> TermMsg {
         RowKind::TurnFail => TURN_FAIL,
         _ => return row,
     };
-    let rest = &row.summary[head.len()..];
-    let mut summary = String::with_capacity(row.summary.len() + " · ".len() + d.len());
-    summary.push_str(head);
-    summary.push_str(" · ");
-    summary.push_str(&d);
-    summary.push_str(rest);
-    row.summary = summary;
+    row.summary = [head, " · ", &d, &row.summary[head.len()..]].concat();
     row
 }
 

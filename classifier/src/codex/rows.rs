@@ -89,11 +89,7 @@ pub(crate) fn api_error_row(message: &str) -> TermMsg {
     }
     let why = error_message(message);
     let one = truncate_chars(&fold_whitespace(&why), ERROR_CHARS);
-    let mut summary = String::with_capacity(API_ERROR.len() + " · ".len() + one.len());
-    summary.push_str(API_ERROR);
-    summary.push_str(" · ");
-    summary.push_str(&one);
-    let row = TermMsg::new(Level::Error, summary);
+    let row = TermMsg::new(Level::Error, [API_ERROR, " · ", &one].concat());
     if one == why.trim() {
         row
     } else {

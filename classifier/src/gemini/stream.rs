@@ -258,8 +258,7 @@ pub(super) fn one_line(level: Level, mark: &str, text: &str) -> TermMsg {
 fn document(map: &Map<String, Value>, ctx: &mut ClassifyCtx, rows: &mut Vec<TermMsg>) {
     interrupted(ctx, rows);
     ctx.gemini.awaiting_prompt = false;
-    let mut summary = String::with_capacity(128);
-    summary.push_str("⚙ gemini session");
+    let mut summary = "⚙ gemini session".to_owned();
     if let Some(id) = map.field("session_id").and_then(Value::as_str) {
         summary.push(' ');
         summary.push_str(&truncate_chars(id, 40));

@@ -307,9 +307,7 @@ pub(super) fn command(cmd: &str) -> (String, Option<String>) {
     let mut lines = cmd.lines();
     let first = one_line(lines.next().unwrap_or(""), CMD_MAX);
     let more_lines = lines.next().is_some();
-    let mut summary = String::with_capacity(first.len() + 6);
-    summary.push_str("$ ");
-    summary.push_str(&first);
+    let mut summary = ["$ ", &first].concat();
     if more_lines && !summary.ends_with('…') {
         summary.push_str(" …");
     }
