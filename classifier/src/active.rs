@@ -57,7 +57,10 @@ pub struct ActiveTools {
 }
 
 impl ActiveTools {
-    /// Folds in one event and the envelope it classified to (its `ts` is the calls' time).
+    /// Folds in one event and the envelope it classified to (its `ts` is the calls' time). The
+    /// event is a whole parse's ([`crate::parse_line`]): the lines read typed by the
+    /// classifier's own parse (Codex `exec --json` items, Gemini stream-json events) are not
+    /// looked at.
     pub fn apply(&mut self, event: &LogEvent, env: &TermEnvelope) {
         let mut started: Vec<(String, String)> = Vec::new();
         let mut answered: Vec<String> = Vec::new();

@@ -98,9 +98,9 @@ pub enum LiveEvent {
         /// The delta's text (its `content`).
         text: String,
     },
-    /// A Gemini stream-json `init`, prompt, `tool_result` or `result` of only the fields the
-    /// Gemini CLI writes there, read typed by the classifier's parse (`crate::gemini::typed`; the whole
-    /// parse keeps it a [`LiveEvent::Gemini`]).
+    /// A Gemini stream-json `init`, prompt, `tool_use`, `tool_result` or `result` of only the
+    /// fields the Gemini CLI writes there, read typed by the classifier's parse
+    /// (`crate::gemini::typed`; the whole parse keeps it a [`LiveEvent::Gemini`]).
     GeminiEvent {
         /// Its fields that are read.
         event: Box<crate::gemini::Event>,

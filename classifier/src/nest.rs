@@ -151,6 +151,18 @@ pub(crate) fn link(event: &LiveEvent, nest: &mut Nest, seq: u64) -> Option<u64> 
         learn_calls(record, nest, seq);
         return parent;
     }
+    if let LiveEvent::GeminiEvent { event } = event {
+        if let crate::gemini::Event::ToolUse {
+            tool_name: Some(name),
+            tool_id: Some(id),
+            ..
+        } = &**event
+            && name == "invoke_agent"
+        {
+            nest.add(id, seq);
+        }
+        return nest.file;
+    }
     let obj = match event {
         LiveEvent::Stream { value } | LiveEvent::Gemini { value } => value.as_object(),
         _ => None,

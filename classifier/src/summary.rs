@@ -183,7 +183,9 @@ impl SummaryFold {
             }
             LiveEvent::GeminiEvent { event } => {
                 self.agent("gemini");
-                return self.gemini.add_event(event, &mut self.summary);
+                return self
+                    .gemini
+                    .add_event(event, &mut self.summary, &mut self.files);
             }
             LiveEvent::GeminiMeta { .. } | LiveEvent::GeminiDelta { .. } => {
                 self.agent("gemini");

@@ -13,7 +13,7 @@
 //!   written again shows only what is new);
 //! - [`typed`]: a message record read into typed fields ([`Record`]), from its line or from a
 //!   [`Value`] ([`LiveEvent::GeminiRecord`](crate::LiveEvent::GeminiRecord)); a stream-json
-//!   `init`, prompt, `tool_result` or `result` read from its line ([`Event`]);
+//!   `init`, prompt, `tool_use`, `tool_result` or `result` read from its line ([`Event`]);
 //! - [`tools`]: a Gemini tool call → the existing tool-call row of the same meaning, and its
 //!   result → the existing result row;
 //! - [`lean`]: what a lean parse of a recording line leaves out;
@@ -84,7 +84,7 @@ pub(crate) fn classify_update(update: &Update, ctx: &mut ClassifyCtx) -> Vec<Ter
     rows
 }
 
-/// The rows of one stream-json `init`, prompt, `tool_result` or `result` read typed.
+/// The rows of one stream-json `init`, prompt, `tool_use`, `tool_result` or `result` read typed.
 pub(crate) fn classify_event(event: &Event, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
     ctx.gemini.text_last = false;
     let mut rows = Vec::new();
@@ -102,6 +102,17 @@ pub(crate) fn classify_event(event: &Event, ctx: &mut ClassifyCtx) -> Vec<TermMs
             status.as_deref(),
             failed.then(|| run_end::Why(error.as_deref())),
             stats.as_ref(),
+            ctx,
+            &mut rows,
+        ),
+        Event::ToolUse {
+            tool_name,
+            tool_id,
+            parameters,
+        } => stream::tool_use(
+            tool_name.as_deref(),
+            tool_id.as_deref(),
+            parameters,
             ctx,
             &mut rows,
         ),

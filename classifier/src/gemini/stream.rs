@@ -50,17 +50,13 @@ pub(super) fn classify(map: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<T
             prompt(&content_text(map.field("content")), ctx, &mut rows);
         }
         Some("message") => delta(&content_text(map.field("content")), ctx, &mut rows),
-        Some("tool_use") => {
-            open_turn(ctx, &mut rows);
-            let name = s("tool_name").unwrap_or("tool");
-            if let Some(id) = s("tool_id") {
-                ctx.record_tool_use(id, name);
-            }
-            rows.push(call_row(
-                name,
-                map.field("parameters").unwrap_or(&Value::Null),
-            ));
-        }
+        Some("tool_use") => tool_use(
+            s("tool_name"),
+            s("tool_id"),
+            map.field("parameters").unwrap_or(&Value::Null),
+            ctx,
+            &mut rows,
+        ),
         Some("tool_result") => {
             let msg = map
                 .field("error")
@@ -118,6 +114,23 @@ pub(super) fn prompt(content: &str, ctx: &mut ClassifyCtx, rows: &mut Vec<TermMs
     ctx.gemini.awaiting_prompt = false;
     ctx.gemini.turn_open = true;
     rows.push(turn_start_row("user", content));
+}
+
+/// A `tool_use`: a call of tool `name` (none: `tool`) with `parameters`, remembered by its
+/// `tool_id`.
+pub(super) fn tool_use(
+    name: Option<&str>,
+    tool_id: Option<&str>,
+    parameters: &Value,
+    ctx: &mut ClassifyCtx,
+    rows: &mut Vec<TermMsg>,
+) {
+    open_turn(ctx, rows);
+    let name = name.unwrap_or("tool");
+    if let Some(id) = tool_id {
+        ctx.record_tool_use(id, name);
+    }
+    rows.push(call_row(name, parameters));
 }
 
 /// A `tool_result` of call `tool_id`: its result row, an error row for `status: "error"`

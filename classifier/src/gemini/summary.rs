@@ -152,8 +152,20 @@ impl SummaryPart {
     }
 
     /// Folds in one stream-json event read typed.
-    pub(crate) fn add_event(&mut self, event: &Event, summary: &mut Summary) {
+    pub(crate) fn add_event(
+        &mut self,
+        event: &Event,
+        summary: &mut Summary,
+        files: &mut FileIndex,
+    ) {
         match event {
+            Event::ToolUse {
+                tool_name,
+                tool_id,
+                parameters,
+            } if self.first(tool_id.as_deref().unwrap_or("")) => {
+                call(tool_name.as_deref(), Some(parameters), summary, files);
+            }
             Event::ToolResult { status, .. } if status.as_deref() == Some("error") => {
                 summary.tool_errors += 1;
             }

@@ -8,8 +8,9 @@
 //! strings a row shows are allocated, and a field nobody reads is checked as JSON but never
 //! built. Every path reads the same:
 //!
-//! A stream-json `init`, prompt, `tool_result` or `result` of only the CLI's fields is read typed too
-//! ([`Event`], in [`event`]); its rows are the whole parse's by the same row makers.
+//! A stream-json `init`, prompt, `tool_use`, `tool_result` or `result` of only the CLI's fields
+//! is read typed too ([`Event`], in [`event`]); its rows are the whole parse's by the same row
+//! makers.
 //!
 //! - the line itself, when its fields are all the recording's own ([`fast`], in [`line`]: the
 //!   classifier's parse of a line; any other field, and the line is read as a [`Value`]);

@@ -171,6 +171,16 @@ fn call(event: &LiveEvent) -> Option<(Option<String>, Option<String>, Option<Str
             })
         }
         LiveEvent::GeminiRecord { record } => gemini_call(record),
+        LiveEvent::GeminiEvent { event } => match &**event {
+            Event::ToolUse {
+                tool_name: Some(name),
+                tool_id,
+                parameters,
+            } if name == "invoke_agent" => {
+                Some((text(Some(parameters), "agent_name"), None, tool_id.clone()))
+            }
+            _ => None,
+        },
         LiveEvent::Gemini { value } => match value.field("type")?.as_str()? {
             "gemini" => gemini_call(&Record::of_value(value)),
             "tool_use" if value.field("tool_name")?.as_str()? == "invoke_agent" => Some((

@@ -1,7 +1,9 @@
 //! The stream-json events read straight from their bytes besides answer deltas ([`event`]): a
-//! run's `init`, its prompt (`message` of role `user`), a `tool_result` and its `result`, each
-//! only with the fields the Gemini CLI writes there, so that it is no other agent's line and
-//! its rows are its whole parse's (`super::super::stream`, whose rows both paths share).
+//! run's `init`, its prompt (`message` of role `user`), a `tool_use`, a `tool_result` and its
+//! `result`, each only with the fields the Gemini CLI writes there, so that it is no other
+//! agent's line and its rows are its whole parse's (`super::super::stream`, whose rows both
+//! paths share). A call's `parameters` are kept whole (a [`Value`]): its row reads them by the
+//! names of each tool.
 
 use serde::Serialize;
 use serde::de::MapAccess;
@@ -12,7 +14,7 @@ use crate::lean::checked::Key;
 use crate::lean::lax::{Message, read_line, type_of};
 
 /// A stream-json event read typed ([`crate::LiveEvent::GeminiEvent`]): `init`, a prompt, a
-/// `tool_result` or a `result`.
+/// `tool_use`, a `tool_result` or a `result`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub enum Event {
     /// `init`: a run begins.
@@ -37,6 +39,15 @@ pub enum Event {
         error: Option<String>,
         /// `stats`, when a map.
         stats: Option<Stats>,
+    },
+    /// `tool_use`: a tool call.
+    ToolUse {
+        /// `tool_name`.
+        tool_name: Option<String>,
+        /// `tool_id`.
+        tool_id: Option<String>,
+        /// `parameters`, whatever it is (none written: `null`).
+        parameters: Value,
     },
     /// `tool_result`.
     ToolResult {
@@ -111,18 +122,24 @@ impl Read for Names {
     }
 }
 
-/// The event of stream-json line `line`, and its time: `init`, a prompt, a `tool_result` or a
-/// `result`, with no field but those the CLI writes on these events (`type`, `timestamp`;
-/// `session_id`, `model`; `role` `user`, a string `content`; `tool_id`, `status`, `output`,
-/// `error`; `stats`), each a field the whole parse's rows read or pass over alike. `None`: read
-/// it whole.
+/// The event of stream-json line `line`, and its time: `init`, a prompt, a `tool_use`, a
+/// `tool_result` or a `result`, with no field but those the CLI writes on these events (`type`,
+/// `timestamp`; `session_id`, `model`; `role` `user`, a string `content`; `tool_name`,
+/// `tool_id`, `parameters`; `status`, `output`, `error`; `stats`), each a field the whole
+/// parse's rows read or pass over alike. `None`: read it whole.
 pub(super) fn event(line: &[u8]) -> Option<(Box<Event>, Option<f64>)> {
     let read = read_line::<EventLine>(std::str::from_utf8(line).ok()?)?;
     let event = match read.ty? {
-        // `init` and `tool_result` are Gemini's by their time (`crate::gemini::is_gemini`).
+        // `init`, `tool_use` and `tool_result` are Gemini's by their time
+        // (`crate::gemini::is_gemini`).
         Ty::Init if read.seen(TIME) => Event::Init {
             session_id: read.session_id,
             model: read.model,
+        },
+        Ty::ToolUse if read.seen(TIME) => Event::ToolUse {
+            tool_name: read.tool_name,
+            tool_id: read.tool_id,
+            parameters: read.parameters,
         },
         Ty::ToolResult if read.seen(TIME) => Event::ToolResult {
             tool_id: read.tool_id,
@@ -153,6 +170,7 @@ pub(super) fn event(line: &[u8]) -> Option<(Box<Event>, Option<f64>)> {
 enum Ty {
     Init,
     Message,
+    ToolUse,
     ToolResult,
     Result,
 }
@@ -168,7 +186,9 @@ struct EventLine {
     model: Option<String>,
     role: Option<String>,
     content: Option<String>,
+    tool_name: Option<String>,
     tool_id: Option<String>,
+    parameters: Value,
     status: Option<String>,
     output: Option<String>,
     error: Option<Message>,
@@ -199,6 +219,7 @@ impl Fields for EventLine {
                 self.ty = Some(match &*type_of(map)?.0 {
                     "init" => Ty::Init,
                     "message" => Ty::Message,
+                    "tool_use" => Ty::ToolUse,
                     "tool_result" => Ty::ToolResult,
                     "result" => Ty::Result,
                     _ => return Err(not_this()),
@@ -219,7 +240,9 @@ impl Fields for EventLine {
                     self.seen &= !ODD_CONTENT;
                 }
             }
+            "tool_name" => self.tool_name = lax(map)?,
             "tool_id" => self.tool_id = lax(map)?,
+            "parameters" => self.parameters = map.next_value()?,
             "status" => {
                 self.status = lax(map)?;
                 self.seen |= STATUS;

@@ -38,8 +38,8 @@ pub(crate) type Parsed = Option<(Fast, Option<f64>)>;
 ///   its history are read by nothing);
 /// - a stream-json answer delta as the Gemini CLI writes it (most lines of a stream-json
 ///   log): [`delta`];
-/// - and a stream-json `init`, prompt, `tool_result` or `result` of only the CLI's fields
-///   ([`super::event`]).
+/// - and a stream-json `init`, prompt, `tool_use`, `tool_result` or `result` of only the
+///   CLI's fields ([`super::event`]).
 ///
 /// `None`: read it whole.
 pub(crate) fn fast(line: &[u8], seen: bool) -> Parsed {
@@ -51,6 +51,7 @@ pub(crate) fn fast(line: &[u8], seen: bool) -> Parsed {
         return delta(line).or_else(|| event(line));
     } else if [
         &b"{\"type\":\"init\","[..],
+        b"{\"type\":\"tool_use\",",
         b"{\"type\":\"tool_result\",",
         b"{\"type\":\"result\",",
     ]

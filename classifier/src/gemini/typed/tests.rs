@@ -50,6 +50,11 @@ fn check(line: &str, expect_fast: bool) {
                         content: s("content").unwrap_or_default(),
                     }
                 }
+                Some("tool_use") => Event::ToolUse {
+                    tool_name: s("tool_name"),
+                    tool_id: s("tool_id"),
+                    parameters: map.get("parameters").cloned().unwrap_or(Value::Null),
+                },
                 Some("tool_result") => Event::ToolResult {
                     tool_id: s("tool_id"),
                     status: s("status"),
@@ -284,9 +289,34 @@ fn stream_events_read_alike() {
             format!(r#"{{"type":"tool_result",{t},"status":"error","error":"plain","output":5}}"#),
             true,
         ),
-        // The time makes `init` and `tool_result` Gemini's; a content that is no string shows
-        // as JSON; any other field or role: read whole.
+        (
+            format!(
+                r#"{{"type":"tool_use",{t},"tool_name":"replace","tool_id":"r1","parameters":{{"file_path":"a","old_string":"x\ny","new_string":"\u00e9"}}}}"#
+            ),
+            true,
+        ),
+        (
+            format!(r#"{{"type":"tool_use",{t},"tool_name":7,"tool_id":["x"],"parameters":5}}"#),
+            true,
+        ),
+        (format!(r#"{{"type":"tool_use",{t}}}"#), true),
+        (
+            format!(
+                r#"{{"type":"tool_use",{t},"parameters":{{"a":1}},"parameters":null,"tool_name":"glob","tool_name":"grep_search"}}"#
+            ),
+            true,
+        ),
+        // The time makes `init`, `tool_use` and `tool_result` Gemini's; a content that is no
+        // string shows as JSON; any other field or role: read whole.
         (r#"{"type":"init","session_id":"s"}"#.to_owned(), false),
+        (
+            r#"{"type":"tool_use","tool_name":"glob","parameters":{}}"#.to_owned(),
+            false,
+        ),
+        (
+            format!(r#"{{"type":"tool_use",{t},"tool_name":"glob","id":"x"}}"#),
+            false,
+        ),
         (r#"{"type":"tool_result","tool_id":"t"}"#.to_owned(), false),
         (
             format!(r#"{{"type":"message",{t},"role":"user","content":null}}"#),
