@@ -139,7 +139,7 @@ pub(super) fn event(line: &[u8]) -> Option<(Box<Event>, Option<f64>)> {
         Ty::ToolUse if read.seen(TIME) => Event::ToolUse {
             tool_name: read.tool_name,
             tool_id: read.tool_id,
-            parameters: read.parameters,
+            parameters: read.parameters.map_or(Value::Null, |p| *p),
         },
         Ty::ToolResult if read.seen(TIME) => Event::ToolResult {
             tool_id: read.tool_id,
@@ -152,7 +152,7 @@ pub(super) fn event(line: &[u8]) -> Option<(Box<Event>, Option<f64>)> {
             failed: read.seen(ERROR),
             status: read.status,
             error: read.error.and_then(|m| m.text),
-            stats: read.stats,
+            stats: read.stats.map(|s| *s),
         },
         // A content of another type than a string shows as JSON: read whole.
         Ty::Message if read.role.as_deref() == Some("user") && !read.seen(ODD_CONTENT) => {
@@ -188,11 +188,12 @@ struct EventLine {
     content: Option<String>,
     tool_name: Option<String>,
     tool_id: Option<String>,
-    parameters: Value,
+    /// (Boxed, as `stats` is: the line is moved whole a few times as it is read.)
+    parameters: Option<Box<Value>>,
     status: Option<String>,
     output: Option<String>,
     error: Option<Message>,
-    stats: Option<Stats>,
+    stats: Option<Box<Stats>>,
 }
 
 /// `timestamp` written.
@@ -242,7 +243,7 @@ impl Fields for EventLine {
             }
             "tool_name" => self.tool_name = lax(map)?,
             "tool_id" => self.tool_id = lax(map)?,
-            "parameters" => self.parameters = map.next_value()?,
+            "parameters" => self.parameters = Some(Box::new(map.next_value()?)),
             "status" => {
                 self.status = lax(map)?;
                 self.seen |= STATUS;
