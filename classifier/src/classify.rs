@@ -14,6 +14,8 @@ use crate::text::{sanitize, truncate_chars};
 /// none, a Claude Code line to as many rows as it has parts. Never fails and never panics;
 /// every string in the result is free of escape sequences and control characters.
 pub fn classify(event: &LiveEvent, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
+    // (Set only by this line's rows.)
+    ctx.clean_last = false;
     // A line of a JSON document written over many lines (docs/FORMATS.md, Gemini CLI).
     let out = ctx.gemini.doc.step(event);
     let mut rows = crate::gemini::document::rows(&out);
@@ -28,10 +30,17 @@ pub fn classify(event: &LiveEvent, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
     } else {
         rows.extend(more);
     }
-    for row in &mut rows {
+    // A Gemini answer's growing row is known clean: its text is not scanned whole again.
+    let clean_last = std::mem::take(&mut ctx.clean_last);
+    let last = rows.len().wrapping_sub(1);
+    for (i, row) in rows.iter_mut().enumerate() {
         sanitize(&mut row.summary);
         if let Some(body) = &mut row.body {
-            sanitize(body);
+            if clean_last && i == last {
+                debug_assert_eq!(crate::text::scan(body), crate::text::Clean::Nothing);
+            } else {
+                sanitize(body);
+            }
         }
     }
     rows

@@ -35,6 +35,10 @@ pub struct ClassifyCtx {
     pub(crate) gemini: crate::gemini::State,
     /// The subagent calls seen, for each envelope's `parent` ([`crate::nest`]).
     pub(crate) nest: crate::nest::Nest,
+    /// The line being classified ends with a Gemini answer's growing row, its body known
+    /// clean (`crate::gemini::answer`): `crate::classify` takes it and does not scan that body
+    /// again. Only while a line is classified; never saved.
+    pub(crate) clean_last: bool,
 }
 
 /// Where a log is in its turns (the rules are in `stream.rs`'s docs and docs/ROWS.md).

@@ -16,6 +16,8 @@
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::text::{Clean, scan};
+
 /// Most bytes of answer text one row holds; a longer paragraph goes on in a new row (so the
 /// state, and each envelope, stays bounded).
 pub(super) const TEXT_ROW_BYTES: usize = 16 * 1024;
@@ -37,6 +39,11 @@ pub(crate) struct Answer {
     /// Where a run of blank lines after the row's content starts, when one ends at `at`: the
     /// paragraph may end there.
     pub(super) blank: Option<usize>,
+    /// `text` is known to need no sanitizing: every piece added since the row began was
+    /// clean ([`scan`]). (Whether a text needs it is a property of each of its characters, so
+    /// a text of clean pieces, and any part of it, is clean.) The growing row is then not
+    /// scanned again whole at every delta (`crate::classify`).
+    pub(super) clean: bool,
 }
 
 /// Saved as its two texts, `[text, head]` (what was known of the row's lines is learnt again
@@ -75,6 +82,7 @@ impl Answer {
             fence,
             content,
             blank,
+            clean,
         } = self;
         text.clear();
         head.clear();
@@ -82,6 +90,7 @@ impl Answer {
         *fence = None;
         *content = false;
         *blank = None;
+        *clean = false;
     }
 
     /// Whether `piece` is the answer printed again from its start.
@@ -96,6 +105,7 @@ impl Answer {
         self.at = 0;
         self.content = false;
         self.blank = None;
+        self.clean = false;
     }
 
     /// Adds `piece` to the row; each paragraph it ends, as the text of its row (the row being
@@ -103,6 +113,7 @@ impl Answer {
     pub(super) fn push(&mut self, piece: &str) -> Vec<String> {
         let room = TEXT_ROW_BYTES.saturating_sub(self.head.len());
         self.head.push_str(cut(piece, room));
+        self.clean = (self.clean || self.text.is_empty()) && scan(piece) == Clean::Nothing;
         self.text.push_str(piece);
         let mut ended = Vec::new();
         loop {

@@ -229,6 +229,7 @@ fn delta_rows(piece: &str, ctx: &mut ClassifyCtx, rows: &mut Vec<TermMsg>) {
         g.text_rows += 1;
     }
     rows.push(answer_row(g.answer.text.clone(), g.text_rows));
+    ctx.clean_last = ctx.gemini.answer.clean;
 }
 
 /// An answer row: `text` as markdown, its coalesce key the row's number.

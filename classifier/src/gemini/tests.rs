@@ -125,6 +125,51 @@ fn deltas_grow_one_row() {
     );
 }
 
+/// A growing row is sanitized as a whole at every delta, though its clean pieces are scanned
+/// once: an escape sequence split over two deltas, a bidirectional control, a C1 control, and
+/// clean text after them, in one paragraph and the next (regression: the growing row's text
+/// is not scanned again when all its pieces were clean).
+#[test]
+fn a_growing_row_is_sanitized_whole() {
+    let pieces = [
+        "clean ",
+        "red \u{1b}",
+        "[31mtext",
+        " more",
+        "\n\nnext ",
+        "par",
+        "\u{202e}bidi",
+        " \u{85}c1",
+        " end",
+    ];
+    let mut lines = vec![INIT.to_owned(), PROMPT.to_owned()];
+    lines.extend(pieces.iter().map(|p| delta(p)));
+    let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+    let e = envs(&lines);
+    let got: Vec<String> = e[2..]
+        .iter()
+        .map(|env| env.msgs.last().unwrap().body.clone().unwrap())
+        .collect();
+    // Each delta's last row: its paragraph so far, sanitized whole.
+    let mut text = String::new();
+    let want: Vec<String> = pieces
+        .iter()
+        .map(|p| {
+            text.push_str(p);
+            let para = text.rsplit("\n\n").next().unwrap().to_owned();
+            let mut para = if para.is_empty() { text.clone() } else { para };
+            crate::text::sanitize(&mut para);
+            para
+        })
+        .collect();
+    assert_eq!(got, want);
+    assert!(
+        got.iter()
+            .all(|b| !b.contains('\u{1b}') && !b.contains('\u{202e}'))
+    );
+    assert_eq!(got[2], "clean red text");
+}
+
 /// A paragraph of the answer is a row: the delta that ends one gives its last state (the same
 /// key) and the next one's first (a new key); the last paragraph grows.
 #[test]
