@@ -134,6 +134,10 @@ fn item_text(v: &Value) -> String {
 /// `…`: `truncate_chars(&fold_whitespace(s), max)`, but reading only as much of `s` as it
 /// keeps, so a megabyte argument costs no more than a short one.
 pub(super) fn one_line(s: &str, max: usize) -> String {
+    // Most names, paths and commands are one line already, and short: copied as they are.
+    if s.len() <= max && is_folded_ascii(s.as_bytes()) {
+        return s.to_owned();
+    }
     // At most `max` characters of four bytes, and the `…`.
     let mut out = String::with_capacity(s.len().min(4 * max) + '…'.len_utf8());
     let mut kept = 0;
@@ -158,6 +162,22 @@ pub(super) fn one_line(s: &str, max: usize) -> String {
         }
     }
     out
+}
+
+/// Whether `b` is ASCII that [`one_line`] folds to itself: no whitespace but single spaces
+/// between other characters, and no control character.
+fn is_folded_ascii(b: &[u8]) -> bool {
+    // (No space first.)
+    let mut after_space = true;
+    for &c in b {
+        match c {
+            b' ' if after_space => return false,
+            b' ' => after_space = true,
+            0..b' ' | 0x80.. => return false,
+            _ => after_space = false,
+        }
+    }
+    b.is_empty() || !after_space
 }
 
 /// Characters in the quoted `"…"` preview.
@@ -359,6 +379,32 @@ mod tests {
             }
         }
         check(&"x".repeat(61), 60);
+        // Every text of up to five of these characters (ASCII and not, blank and not, a
+        // control), cut at every length: the texts copied as they are and the others.
+        let chars = [
+            ' ', 'a', '\t', '\n', '\u{1}', 'é', '\u{85}', '\u{a0}', '\u{3000}',
+        ];
+        let mut texts = vec![String::new()];
+        for _ in 0..5 {
+            let longer: Vec<String> = texts
+                .iter()
+                .filter(|t| t.chars().count() == texts.last().map_or(0, |l| l.chars().count()))
+                .flat_map(|t| {
+                    chars.iter().map(move |c| {
+                        let mut t = t.clone();
+                        t.push(*c);
+                        t
+                    })
+                })
+                .collect();
+            texts.extend(longer);
+        }
+        assert_eq!(texts.len(), 1 + 9 + 81 + 729 + 6561 + 59049);
+        for t in &texts {
+            for max in 0..7 {
+                check(t, max);
+            }
+        }
         assert_eq!(quote("check\nCI"), "\"check CI\"");
     }
 
