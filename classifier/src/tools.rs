@@ -77,10 +77,33 @@ pub(crate) fn tool_use_row(name: &str, input: &Value) -> TermMsg {
     let Some(map) = input.as_object() else {
         return TermMsg::new(Level::Info, tool.short_name()).icon(tool.icon());
     };
-    let args = Args(map);
     let out = tool
-        .format(args)
+        .format(Args::new(map))
         .unwrap_or_else(|| Out::args(generic::fmt_args_generic(map)));
+    call_row(tool, out)
+}
+
+/// [`tool_use_row`] of built-in `name` with the input `names` makes of another agent's
+/// `input` (each pair: the name the built-in reads, the name in `input`; a name absent from
+/// `input` is `null`), read in place: Gemini's calls of the built-ins of the same meaning.
+pub(crate) fn renamed_row(name: &str, input: &Value, names: &[(&str, &str)]) -> TermMsg {
+    let tool = Tool::parse(name);
+    let empty = serde_json::Map::new();
+    let map = input.as_object().unwrap_or(&empty);
+    let out = tool.format(Args::renamed(map, names)).unwrap_or_else(|| {
+        // (No built-in read so gives no summary of its own; the generic form of the input
+        // made, to be whole.)
+        let made: serde_json::Map<String, Value> = names
+            .iter()
+            .map(|(k, from)| {
+                (
+                    (*k).to_owned(),
+                    map.get(*from).cloned().unwrap_or(Value::Null),
+                )
+            })
+            .collect();
+        Out::args(generic::fmt_args_generic(&made))
+    });
     call_row(tool, out)
 }
 

@@ -17,15 +17,42 @@ use crate::msg::{BodyFormat, TermMsg};
 
 /// The call row of tool `name` with `args`.
 pub(super) fn call_row(name: &str, args: &Value) -> TermMsg {
+    // The built-ins whose input is Gemini's under other names: read in place.
+    let renamed: Option<(&str, &[(&str, &str)])> = match name {
+        "run_shell_command" => Some((
+            "Bash",
+            &[
+                ("command", "command"),
+                ("run_in_background", "is_background"),
+            ],
+        )),
+        "write_file" => Some(("Write", &[("file_path", "file_path")])),
+        "replace" => Some((
+            "Edit",
+            &[
+                ("file_path", "file_path"),
+                ("old_string", "old_string"),
+                ("new_string", "new_string"),
+                ("replace_all", "allow_multiple"),
+            ],
+        )),
+        "glob" => Some(("Glob", &[("pattern", "pattern"), ("path", "dir_path")])),
+        "grep_search" | "search_file_content" => Some((
+            "Grep",
+            &[
+                ("pattern", "pattern"),
+                ("path", "dir_path"),
+                ("glob", "include"),
+            ],
+        )),
+        "google_web_search" => Some(("WebSearch", &[("query", "query")])),
+        _ => None,
+    };
+    if let Some((claude, names)) = renamed {
+        return crate::tools::renamed_row(claude, args, names);
+    }
     let a = |k: &str| args.field(k).cloned().unwrap_or(Value::Null);
     let (claude, input) = match name {
-        "run_shell_command" => (
-            "Bash",
-            object([
-                ("command", a("command")),
-                ("run_in_background", a("is_background")),
-            ]),
-        ),
         "read_file" => {
             let start = args.field("start_line").and_then(Value::as_u64);
             let end = args.field("end_line").and_then(Value::as_u64);
@@ -42,28 +69,6 @@ pub(super) fn call_row(name: &str, args: &Value) -> TermMsg {
                 ]),
             )
         }
-        "write_file" => ("Write", object([("file_path", a("file_path"))])),
-        "replace" => (
-            "Edit",
-            object([
-                ("file_path", a("file_path")),
-                ("old_string", a("old_string")),
-                ("new_string", a("new_string")),
-                ("replace_all", a("allow_multiple")),
-            ]),
-        ),
-        "glob" => (
-            "Glob",
-            object([("pattern", a("pattern")), ("path", a("dir_path"))]),
-        ),
-        "grep_search" | "search_file_content" => (
-            "Grep",
-            object([
-                ("pattern", a("pattern")),
-                ("path", a("dir_path")),
-                ("glob", a("include")),
-            ]),
-        ),
         "list_directory" => match args.field("dir_path").and_then(Value::as_str) {
             Some(dir) => (
                 "Glob",
@@ -74,7 +79,6 @@ pub(super) fn call_row(name: &str, args: &Value) -> TermMsg {
             ),
             None => (name, args.clone()),
         },
-        "google_web_search" => ("WebSearch", object([("query", a("query"))])),
         "web_fetch" => match args
             .field("prompt")
             .and_then(Value::as_str)
@@ -145,6 +149,109 @@ pub(super) fn unwrap_context(s: &str) -> &str {
 
 #[cfg(test)]
 mod tests {
+    use serde_json::{Value, json};
+
+    /// A Gemini call of a renamed built-in reads as the input of the names it is renamed to,
+    /// made (as it was made before it was read in place): every tool, every mix of its
+    /// arguments absent, null, of each type, blank or not, on one line or not, with an
+    /// argument of no name read, and inputs that are no object.
+    #[test]
+    fn renamed_calls_read_as_their_input_made() {
+        let made = |name: &str, args: &Value| {
+            let a = |k: &str| args.get(k).cloned().unwrap_or(Value::Null);
+            let (claude, fields): (&str, Vec<(&str, Value)>) = match name {
+                "run_shell_command" => (
+                    "Bash",
+                    vec![
+                        ("command", a("command")),
+                        ("run_in_background", a("is_background")),
+                    ],
+                ),
+                "write_file" => ("Write", vec![("file_path", a("file_path"))]),
+                "replace" => (
+                    "Edit",
+                    vec![
+                        ("file_path", a("file_path")),
+                        ("old_string", a("old_string")),
+                        ("new_string", a("new_string")),
+                        ("replace_all", a("allow_multiple")),
+                    ],
+                ),
+                "glob" => (
+                    "Glob",
+                    vec![("pattern", a("pattern")), ("path", a("dir_path"))],
+                ),
+                "grep_search" | "search_file_content" => (
+                    "Grep",
+                    vec![
+                        ("pattern", a("pattern")),
+                        ("path", a("dir_path")),
+                        ("glob", a("include")),
+                    ],
+                ),
+                "google_web_search" => ("WebSearch", vec![("query", a("query"))]),
+                _ => unreachable!(),
+            };
+            let input: serde_json::Map<String, Value> =
+                fields.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
+            crate::tools::tool_use_row(claude, &Value::Object(input))
+        };
+        let values = [
+            None,
+            Some(Value::Null),
+            Some(json!("src/a b.rs")),
+            Some(json!("  two\n lines\t ")),
+            Some(json!("")),
+            Some(json!("é\u{1b}[31m")),
+            Some(json!(7)),
+            Some(json!(true)),
+            Some(json!([1, "x"])),
+            Some(json!({"a": 1})),
+        ];
+        let tools: [(&str, &[&str]); 7] = [
+            ("run_shell_command", &["command", "is_background"]),
+            ("write_file", &["file_path"]),
+            (
+                "replace",
+                &["file_path", "old_string", "new_string", "allow_multiple"],
+            ),
+            ("glob", &["pattern", "dir_path"]),
+            ("grep_search", &["pattern", "dir_path", "include"]),
+            ("search_file_content", &["pattern", "dir_path", "include"]),
+            ("google_web_search", &["query"]),
+        ];
+        let mut cases = 0;
+        for (name, keys) in tools {
+            for odd in [json!(null), json!(5), json!("x"), json!([1]), json!({})] {
+                assert_eq!(
+                    super::call_row(name, &odd),
+                    made(name, &odd),
+                    "{name} {odd}"
+                );
+            }
+            let n = keys.len();
+            for pick in 0..values.len().pow(n as u32) {
+                let mut args = serde_json::Map::new();
+                args.insert("description".to_owned(), json!("not read"));
+                let mut p = pick;
+                for k in keys {
+                    if let Some(v) = &values[p % values.len()] {
+                        args.insert((*k).to_owned(), v.clone());
+                    }
+                    p /= values.len();
+                }
+                let args = Value::Object(args);
+                assert_eq!(
+                    super::call_row(name, &args),
+                    made(name, &args),
+                    "{name} {args}"
+                );
+                cases += 1;
+            }
+        }
+        assert_eq!(cases, 100 + 10 + 10_000 + 100 + 1000 + 1000 + 10);
+    }
+
     /// `shell_exit` is the first line's that starts with `Exit Code: `, as `lines()` reads them.
     #[test]
     fn shell_exit_reads_the_first_line_that_says() {

@@ -20,19 +20,51 @@ pub(super) const LIST_MAX: usize = 8;
 /// Longest a list item or a generic key runs before it is cut.
 pub(super) const ITEM_MAX: usize = 40;
 
-/// A tool's input object.
+/// A tool's input object, read by its own names, or by the names of the Claude Code tool of
+/// the same meaning ([`Args::renamed`]).
 #[derive(Clone, Copy)]
-pub(super) struct Args<'a>(pub(super) &'a Map<String, Value>);
+pub(super) struct Args<'a> {
+    map: &'a Map<String, Value>,
+    names: Option<&'a [(&'a str, &'a str)]>,
+}
 
 impl<'a> Args<'a> {
+    /// The input `map`, read by its own names.
+    pub(super) fn new(map: &'a Map<String, Value>) -> Args<'a> {
+        Args { map, names: None }
+    }
+
+    /// Another agent's input `map` read as the input of a Claude Code tool: `names` pairs
+    /// each name that tool reads with the name `map` has it under; no other name is read.
+    /// (What the input made of those names alone would be, without making it.)
+    pub(super) fn renamed(
+        map: &'a Map<String, Value>,
+        names: &'a [(&'a str, &'a str)],
+    ) -> Args<'a> {
+        Args {
+            map,
+            names: Some(names),
+        }
+    }
+
+    /// The value of `key`, when present.
+    pub(super) fn field(&self, key: &str) -> Option<&'a Value> {
+        let key = match self.names {
+            None => key,
+            Some(names) => names.iter().find(|(k, _)| *k == key)?.1,
+        };
+        // (Most inputs are a few fields: looked at in turn, not hashed.)
+        crate::field::Field::field(self.map, key)
+    }
+
     /// The values of `keys` that are present and not null, in order.
     fn values<'k>(&self, keys: &'k [&'k str]) -> impl Iterator<Item = &'a Value> + 'k
     where
         'a: 'k,
     {
-        let map = self.0;
+        let args = *self;
         keys.iter()
-            .filter_map(move |k| map.get(*k))
+            .filter_map(move |k| args.field(k))
             .filter(|v| !v.is_null())
     }
 

@@ -81,7 +81,7 @@ pub(super) fn format(name: &str, a: Args) -> Option<Out> {
         ),
         "Bash" | "PowerShell" => shell(a, &["command", "cmd"], &["run_in_background"]),
         "TodoWrite" => {
-            let n = a.0.field("todos").and_then(|t| t.as_array()).map(Vec::len);
+            let n = a.field("todos").and_then(|t| t.as_array()).map(Vec::len);
             Out::args(
                 p.sp(n.map(|n| format!("({n} {})", plural(n, "item"))))
                     .done(),
@@ -137,7 +137,7 @@ pub(super) fn format(name: &str, a: Args) -> Option<Out> {
                 .done(),
         ),
         "CronCreate" => {
-            let once = a.0.field("recurring").and_then(|r| r.as_bool()) == Some(false);
+            let once = a.field("recurring").and_then(|r| r.as_bool()) == Some(false);
             Out::args(
                 p.sp(a.name(&["cron", "schedule"]))
                     .sp(a.quoted(&["prompt"]))
@@ -157,7 +157,7 @@ pub(super) fn format(name: &str, a: Args) -> Option<Out> {
         "Monitor" => Out::args(a.quoted(&["description"])?),
         "Workflow" => Out::args(a.name(&["workflow", "workflow_name", "name"])?),
         "AskUserQuestion" => {
-            let questions = a.0.field("questions").and_then(|q| q.as_array())?;
+            let questions = a.field("questions").and_then(|q| q.as_array())?;
             let first = questions
                 .iter()
                 .find_map(|q| q.field("question").and_then(|q| q.as_str()))?;
@@ -236,7 +236,7 @@ fn push_lines(diff: &mut String, sign: char, text: &str) {
 fn multi_edit(a: Args) -> Out {
     let mut p = Parts::default();
     p.sp(a.name(PATH));
-    let Some(edits) = a.0.field("edits").and_then(|e| e.as_array()) else {
+    let Some(edits) = a.field("edits").and_then(|e| e.as_array()) else {
         return Out::args(p.done());
     };
     let (mut minus, mut plus) = (0, 0);

@@ -3,7 +3,6 @@
 //! Each formatter returns `None` for a tool it has no case for; the caller then uses the
 //! generic form. Inputs are read tolerantly (see [`super::args`]).
 
-use crate::field::Field;
 use crate::msg::BodyFormat;
 
 use super::args::{Args, Out, Parts, clock, command, delay, join_list, millis, num_text};
@@ -87,7 +86,7 @@ pub(super) fn hyperhive(tool: &str, a: Args) -> Option<Out> {
         }
         "remind" => {
             let after = a.num(&["in_seconds"]).map(delay);
-            let at = a.0.field("at").and_then(clock).map(|t| format!("at {t}"));
+            let at = a.field("at").and_then(clock).map(|t| format!("at {t}"));
             Out::args(
                 p.sp(after)
                     .sp(at)
@@ -142,7 +141,7 @@ pub(super) fn hyperhive(tool: &str, a: Args) -> Option<Out> {
             let to = a
                 .list(&["targets", "target", "to"])
                 .map(|t| format!("→ {}", join_list(&t)));
-            let at = a.0.field("at").and_then(clock).map(|t| format!("at {t}"));
+            let at = a.field("at").and_then(clock).map(|t| format!("at {t}"));
             let every = a
                 .num(&["interval_seconds"])
                 .filter(|&s| s != 0.0)
