@@ -35,6 +35,10 @@ pub fn preview(s: &str) -> String {
 
 /// Folds every run of whitespace to one space and trims the ends.
 pub fn fold_whitespace(s: &str) -> String {
+    // Most messages and names are one line of ASCII already: copied as they are.
+    if is_folded_ascii(s.as_bytes()) {
+        return s.to_owned();
+    }
     let mut out = String::with_capacity(s.len().min(256));
     for word in s.split_whitespace() {
         if !out.is_empty() {
@@ -43,6 +47,22 @@ pub fn fold_whitespace(s: &str) -> String {
         out.push_str(word);
     }
     out
+}
+
+/// Whether `b` is ASCII that [`fold_whitespace`] (and `one_line`) folds to itself: no
+/// whitespace but single spaces between other characters, and no control character.
+pub(crate) fn is_folded_ascii(b: &[u8]) -> bool {
+    // (No space first.)
+    let mut after_space = true;
+    for &c in b {
+        match c {
+            b' ' if after_space => return false,
+            b' ' => after_space = true,
+            0..b' ' | 0x80.. => return false,
+            _ => after_space = false,
+        }
+    }
+    b.is_empty() || !after_space
 }
 
 /// Appends `n` in decimal, as `n.to_string()` writes it, without the formatting machinery
@@ -166,6 +186,36 @@ pub(crate) fn scan(s: &str) -> Clean {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `fold_whitespace` joins the words of `split_whitespace` with one space: every text of up
+    /// to five of these characters (ASCII and not, blank and not, controls), the texts copied
+    /// as they are and the others.
+    #[test]
+    fn fold_whitespace_joins_the_words() {
+        let chars = [
+            ' ', 'a', '\t', '\n', '\u{b}', '\u{1}', 'é', '\u{85}', '\u{3000}',
+        ];
+        let mut texts = vec![String::new()];
+        let mut last = texts.clone();
+        for _ in 0..5 {
+            last = last
+                .iter()
+                .flat_map(|t| {
+                    chars.iter().map(move |c| {
+                        let mut t = t.clone();
+                        t.push(*c);
+                        t
+                    })
+                })
+                .collect();
+            texts.extend(last.iter().cloned());
+        }
+        assert_eq!(texts.len(), 66_430);
+        for t in &texts {
+            let want = t.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert_eq!(fold_whitespace(t), want, "{t:?}");
+        }
+    }
 
     /// `push_u64` writes what `to_string` writes: every number below 100,000, each power of
     /// ten and its neighbours, and the largest.

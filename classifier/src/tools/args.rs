@@ -167,7 +167,7 @@ fn item_text(v: &Value) -> String {
 /// keeps, so a megabyte argument costs no more than a short one.
 pub(super) fn one_line(s: &str, max: usize) -> String {
     // Most names, paths and commands are one line already, and short: copied as they are.
-    if s.len() <= max && is_folded_ascii(s.as_bytes()) {
+    if s.len() <= max && crate::text::is_folded_ascii(s.as_bytes()) {
         return s.to_owned();
     }
     // At most `max` characters of four bytes, and the `…`.
@@ -194,22 +194,6 @@ pub(super) fn one_line(s: &str, max: usize) -> String {
         }
     }
     out
-}
-
-/// Whether `b` is ASCII that [`one_line`] folds to itself: no whitespace but single spaces
-/// between other characters, and no control character.
-fn is_folded_ascii(b: &[u8]) -> bool {
-    // (No space first.)
-    let mut after_space = true;
-    for &c in b {
-        match c {
-            b' ' if after_space => return false,
-            b' ' => after_space = true,
-            0..b' ' | 0x80.. => return false,
-            _ => after_space = false,
-        }
-    }
-    b.is_empty() || !after_space
 }
 
 /// Characters in the quoted `"…"` preview.
