@@ -14,7 +14,7 @@ use crate::text::{sanitize, truncate_chars};
 /// none, a Claude Code line to as many rows as it has parts. Never fails and never panics;
 /// every string in the result is free of escape sequences and control characters.
 pub fn classify(event: &LiveEvent, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
-    // (Set only by this line's rows.)
+    // Only this line's own rows may say their last row is clean.
     ctx.clean_last = false;
     // A line of a JSON document written over many lines (docs/FORMATS.md, Gemini CLI).
     let out = ctx.gemini.doc.step(event);

@@ -91,8 +91,8 @@ pub(crate) fn renamed_row(name: &str, input: &Value, names: &[(&str, &str)]) -> 
     let empty = serde_json::Map::new();
     let map = input.as_object().unwrap_or(&empty);
     let out = tool.format(Args::renamed(map, names)).unwrap_or_else(|| {
-        // (No built-in read so gives no summary of its own; the generic form of the input
-        // made, to be whole.)
+        // (Every built-in a call is renamed to has a form of its own; were one to give none,
+        // the generic form of the input made.)
         let made: serde_json::Map<String, Value> = names
             .iter()
             .map(|(k, from)| {
