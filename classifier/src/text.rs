@@ -30,15 +30,11 @@ pub(crate) fn first_chars(s: &str, max: usize) -> &str {
 /// The `"…"` preview (`docs/ROWS.md`): whitespace runs (newlines included) folded to one space,
 /// trimmed, cut to 60 characters with `…`.
 pub fn preview(s: &str) -> String {
-    truncate_chars(&fold_whitespace(s), 60)
+    one_line(s, 60)
 }
 
 /// Folds every run of whitespace to one space and trims the ends.
 pub fn fold_whitespace(s: &str) -> String {
-    // Most messages and names are one line of ASCII already: copied as they are.
-    if is_folded_ascii(s.as_bytes()) {
-        return s.to_owned();
-    }
     let mut out = String::with_capacity(s.len().min(256));
     for word in s.split_whitespace() {
         if !out.is_empty() {
@@ -49,9 +45,43 @@ pub fn fold_whitespace(s: &str) -> String {
     out
 }
 
-/// Whether `b` is ASCII that [`fold_whitespace`] (and `one_line`) folds to itself: no
-/// whitespace but single spaces between other characters, and no control character.
-pub(crate) fn is_folded_ascii(b: &[u8]) -> bool {
+/// `s` with whitespace runs folded to one space, trimmed, and cut at `max` characters with
+/// `…`: `truncate_chars(&fold_whitespace(s), max)`, but reading only as much of `s` as it
+/// keeps, so a megabyte argument costs no more than a short one.
+pub(crate) fn one_line(s: &str, max: usize) -> String {
+    // Most names, paths and commands are one line already, and short: copied as they are.
+    if s.len() <= max && is_folded_ascii(s.as_bytes()) {
+        return s.to_owned();
+    }
+    // At most `max` characters of four bytes, and the `…`.
+    let mut out = String::with_capacity(s.len().min(4 * max) + '…'.len_utf8());
+    let mut kept = 0;
+    for word in s.split_whitespace() {
+        // A word of no more bytes than the characters left fits whole.
+        if kept < max && word.len() < max - kept {
+            if kept > 0 {
+                out.push(' ');
+                kept += 1;
+            }
+            out.push_str(word);
+            kept += word.chars().count();
+            continue;
+        }
+        for c in (kept > 0).then_some(' ').into_iter().chain(word.chars()) {
+            if kept == max {
+                out.push('…');
+                return out;
+            }
+            out.push(c);
+            kept += 1;
+        }
+    }
+    out
+}
+
+/// Whether `b` is ASCII that [`one_line`] folds to itself: no whitespace but single spaces
+/// between other characters, and no control character.
+fn is_folded_ascii(b: &[u8]) -> bool {
     // (No space first.)
     let mut after_space = true;
     for &c in b {
@@ -186,6 +216,72 @@ pub(crate) fn scan(s: &str) -> Clean {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_line_is_fold_then_truncate() {
+        let check = |s: &str, max: usize| {
+            assert_eq!(
+                one_line(s, max),
+                truncate_chars(&fold_whitespace(s), max),
+                "{s:?} {max}"
+            );
+        };
+        for s in [
+            "",
+            " ",
+            "a",
+            " a  b\n\tc ",
+            "abc def",
+            "é é é",
+            "\n\nx\n\n",
+            "a b",
+        ] {
+            for max in 0..8 {
+                check(s, max);
+            }
+        }
+        check(&"word ".repeat(100), 60);
+        // Words of one to four characters, of one and two bytes, three of them, cut at every
+        // length (a word is pushed whole when its bytes fit).
+        let words = ["a", "ab", "abcd", "é", "éé", "aéa", "ééé\u{1F600}"];
+        for a in words {
+            for b in words {
+                for c in words {
+                    let s = format!("{a} {b}\n\n{c}");
+                    for max in 0..14 {
+                        check(&s, max);
+                    }
+                }
+            }
+        }
+        check(&"x".repeat(61), 60);
+        // Every text of up to five of these characters (ASCII and not, blank and not, a
+        // control), cut at every length: the texts copied as they are and the others.
+        let chars = [
+            ' ', 'a', '\t', '\n', '\u{1}', 'é', '\u{85}', '\u{a0}', '\u{3000}',
+        ];
+        let mut texts = vec![String::new()];
+        for _ in 0..5 {
+            let longer: Vec<String> = texts
+                .iter()
+                .filter(|t| t.chars().count() == texts.last().map_or(0, |l| l.chars().count()))
+                .flat_map(|t| {
+                    chars.iter().map(move |c| {
+                        let mut t = t.clone();
+                        t.push(*c);
+                        t
+                    })
+                })
+                .collect();
+            texts.extend(longer);
+        }
+        assert_eq!(texts.len(), 1 + 9 + 81 + 729 + 6561 + 59049);
+        for t in &texts {
+            for max in 0..7 {
+                check(t, max);
+            }
+        }
+    }
 
     /// `fold_whitespace` joins the words of `split_whitespace` with one space: every text of up
     /// to five of these characters (ASCII and not, blank and not, controls), the texts copied

@@ -9,7 +9,7 @@ use super::fact::Usage;
 use crate::ctx::ClassifyCtx;
 use crate::kind::icon;
 use crate::msg::{BodyFormat, Level, TermMsg};
-use crate::text::{fold_whitespace, preview, push_u64, truncate_chars};
+use crate::text::{fold_whitespace, one_line, preview, push_u64};
 use crate::time::millis;
 
 /// Longest error text in a one-line summary.
@@ -82,13 +82,13 @@ pub(crate) fn api_error_row(message: &str) -> TermMsg {
         for part in [count, why] {
             if !part.is_empty() {
                 summary.push_str(" · ");
-                summary.push_str(&truncate_chars(&fold_whitespace(part), ERROR_CHARS));
+                summary.push_str(&one_line(part, ERROR_CHARS));
             }
         }
         return TermMsg::new(Level::Warn, summary);
     }
     let why = error_message(message);
-    let one = truncate_chars(&fold_whitespace(&why), ERROR_CHARS);
+    let one = one_line(&why, ERROR_CHARS);
     let row = TermMsg::new(Level::Error, [API_ERROR, " · ", &one].concat());
     if one == why.trim() {
         row

@@ -10,7 +10,7 @@ use super::user::tool_result_row;
 use crate::ctx::ClassifyCtx;
 use crate::kind::icon;
 use crate::msg::{BodyFormat, Level, TermMsg};
-use crate::text::{fold_whitespace, line_count, truncate_chars};
+use crate::text::{line_count, one_line};
 
 /// An `assistant` line → its rows, then its part in the turn ([`turns::assistant`]).
 pub(super) fn assistant(obj: &Map<String, Value>, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
@@ -44,8 +44,7 @@ fn push_text(text: &str, api_error: bool, rows: &mut Vec<TermMsg>) {
         return;
     }
     if api_error {
-        let row = TermMsg::new(Level::Error, truncate_chars(&fold_whitespace(text), 200))
-            .icon(icon::ERROR);
+        let row = TermMsg::new(Level::Error, one_line(text, 200)).icon(icon::ERROR);
         rows.push(if line_count(text) > 1 || text.chars().count() > 200 {
             row.body(text)
         } else {

@@ -9,6 +9,7 @@ use std::borrow::Cow;
 use serde_json::{Map, Value};
 
 use crate::msg::BodyFormat;
+pub(super) use crate::text::one_line;
 
 /// Longest a name, path, pattern or URL runs in a summary before it is cut with `…`.
 pub(super) const NAME_MAX: usize = 160;
@@ -160,40 +161,6 @@ fn item_text(v: &Value) -> String {
         Value::Null => "null".to_owned(),
         other => one_line(&scalar_text(other).unwrap_or_default(), ITEM_MAX),
     }
-}
-
-/// `s` with whitespace runs folded to one space, trimmed, and cut at `max` characters with
-/// `…`: `truncate_chars(&fold_whitespace(s), max)`, but reading only as much of `s` as it
-/// keeps, so a megabyte argument costs no more than a short one.
-pub(super) fn one_line(s: &str, max: usize) -> String {
-    // Most names, paths and commands are one line already, and short: copied as they are.
-    if s.len() <= max && crate::text::is_folded_ascii(s.as_bytes()) {
-        return s.to_owned();
-    }
-    // At most `max` characters of four bytes, and the `…`.
-    let mut out = String::with_capacity(s.len().min(4 * max) + '…'.len_utf8());
-    let mut kept = 0;
-    for word in s.split_whitespace() {
-        // A word of no more bytes than the characters left fits whole.
-        if kept < max && word.len() < max - kept {
-            if kept > 0 {
-                out.push(' ');
-                kept += 1;
-            }
-            out.push_str(word);
-            kept += word.chars().count();
-            continue;
-        }
-        for c in (kept > 0).then_some(' ').into_iter().chain(word.chars()) {
-            if kept == max {
-                out.push('…');
-                return out;
-            }
-            out.push(c);
-            kept += 1;
-        }
-    }
-    out
 }
 
 /// Characters in the quoted `"…"` preview.
@@ -355,72 +322,10 @@ pub(super) fn command(cmd: &str) -> (String, Option<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::text::{fold_whitespace, truncate_chars};
 
+    /// The quoted preview folds its text onto one line.
     #[test]
-    fn one_line_is_fold_then_truncate() {
-        let check = |s: &str, max: usize| {
-            assert_eq!(
-                one_line(s, max),
-                truncate_chars(&fold_whitespace(s), max),
-                "{s:?} {max}"
-            );
-        };
-        for s in [
-            "",
-            " ",
-            "a",
-            " a  b\n\tc ",
-            "abc def",
-            "é é é",
-            "\n\nx\n\n",
-            "a b",
-        ] {
-            for max in 0..8 {
-                check(s, max);
-            }
-        }
-        check(&"word ".repeat(100), 60);
-        // Words of one to four characters, of one and two bytes, three of them, cut at every
-        // length (a word is pushed whole when its bytes fit).
-        let words = ["a", "ab", "abcd", "é", "éé", "aéa", "ééé\u{1F600}"];
-        for a in words {
-            for b in words {
-                for c in words {
-                    let s = format!("{a} {b}\n\n{c}");
-                    for max in 0..14 {
-                        check(&s, max);
-                    }
-                }
-            }
-        }
-        check(&"x".repeat(61), 60);
-        // Every text of up to five of these characters (ASCII and not, blank and not, a
-        // control), cut at every length: the texts copied as they are and the others.
-        let chars = [
-            ' ', 'a', '\t', '\n', '\u{1}', 'é', '\u{85}', '\u{a0}', '\u{3000}',
-        ];
-        let mut texts = vec![String::new()];
-        for _ in 0..5 {
-            let longer: Vec<String> = texts
-                .iter()
-                .filter(|t| t.chars().count() == texts.last().map_or(0, |l| l.chars().count()))
-                .flat_map(|t| {
-                    chars.iter().map(move |c| {
-                        let mut t = t.clone();
-                        t.push(*c);
-                        t
-                    })
-                })
-                .collect();
-            texts.extend(longer);
-        }
-        assert_eq!(texts.len(), 1 + 9 + 81 + 729 + 6561 + 59049);
-        for t in &texts {
-            for max in 0..7 {
-                check(t, max);
-            }
-        }
+    fn quote_is_one_line_quoted() {
         assert_eq!(quote("check\nCI"), "\"check CI\"");
     }
 
