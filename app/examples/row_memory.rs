@@ -93,7 +93,10 @@ fn main() {
         heap += alloc(std::mem::size_of::<app::model::state::Row>() + 16);
         let parts = [
             alloc(r.msg.summary.capacity()),
-            s(&r.msg.icon),
+            r.msg.icon.as_ref().map_or(0, |i| match i {
+                std::borrow::Cow::Owned(i) => alloc(i.capacity()),
+                std::borrow::Cow::Borrowed(_) => 0,
+            }),
             0, // one shared name per tool (Row::tool)
             s(&r.msg.coalesce_key) + s(&r.msg.body),
         ];

@@ -169,7 +169,7 @@ pub(crate) fn turn_start_row(from: &str, body: &str) -> TermMsg {
     let summary = if from.trim().is_empty() {
         TURN.to_owned()
     } else {
-        [TURN, " ← ", from].concat()
+        crate::text::concat(&[TURN, " ← ", from])
     };
     let row = TermMsg::new(Level::Info, summary).icon(icon::TURN_START);
     if body.trim().is_empty() {
@@ -197,7 +197,7 @@ pub(crate) fn turn_ok_row() -> TermMsg {
 pub(crate) fn turn_fail_row(why: Option<&str>) -> TermMsg {
     let why = why.map(str::trim).and_then(|w| w.lines().next());
     let summary = match why {
-        Some(why) if !why.is_empty() => [TURN_FAIL, " — ", why].concat(),
+        Some(why) if !why.is_empty() => crate::text::concat(&[TURN_FAIL, " — ", why]),
         _ => TURN_FAIL.to_owned(),
     };
     TermMsg::new(Level::Error, summary).icon(icon::TURN_FAIL)
@@ -215,7 +215,7 @@ pub(crate) fn timed(mut row: TermMsg, ms: Option<f64>) -> TermMsg {
         RowKind::TurnFail => TURN_FAIL,
         _ => return row,
     };
-    row.summary = [head, " · ", &d, &row.summary[head.len()..]].concat();
+    row.summary = crate::text::concat(&[head, " · ", &d, &row.summary[head.len()..]]);
     row
 }
 
@@ -377,7 +377,9 @@ mod tests {
 
     #[test]
     fn look_alikes_are_not_structural() {
-        let row = |icon: &str, level: Level, summary: &str| TermMsg::new(level, summary).icon(icon);
+        let row = |icon: &str, level: Level, summary: &str| {
+            TermMsg::new(level, summary).icon(icon.to_owned())
+        };
         // A hyperhive ack_until call carries ✅; kill carries ⏹️.
         check(
             row("✅", Level::Info, "ack_until* 12:00"),

@@ -5,6 +5,8 @@
 //! the other wire types: [`crate::ClassifyCtx`] (handed from a server to a page that resumes
 //! mid-log) and [`crate::LiveEvent`] (serialise only, to the hyperhive event-log shape).
 
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
 
 /// How loud a row is. It alone drives the row's colour.
@@ -51,7 +53,7 @@ pub enum BodyFormat {
 pub struct TermMsg {
     /// Glyph in the row's fixed-width prefix cell, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub icon: Option<String>,
+    pub icon: Option<Cow<'static, str>>,
     /// Severity; drives colour.
     pub level: Level,
     /// The one-line summary (may be empty for a flat markdown row).
@@ -78,7 +80,7 @@ impl TermMsg {
     }
 
     /// Sets the icon.
-    pub fn icon(mut self, icon: impl Into<String>) -> TermMsg {
+    pub fn icon(mut self, icon: impl Into<Cow<'static, str>>) -> TermMsg {
         self.icon = Some(icon.into());
         self
     }

@@ -172,7 +172,7 @@ fn calls(c: &Candidate, tool: &str) -> bool {
         return false;
     };
     let msg = TermMsg {
-        icon: c.icon.clone(),
+        icon: c.icon.clone().map(Into::into),
         level,
         summary: c.summary.clone(),
         ..TermMsg::default()

@@ -78,7 +78,7 @@ pub fn encode(envs: &[TermEnvelope], lazy: &[Lazy]) -> Vec<u8> {
     let strings: usize = envs
         .iter()
         .flat_map(|e| &e.msgs)
-        .map(|m| m.summary.len() + m.icon.as_ref().map_or(0, String::len) + 8)
+        .map(|m| m.summary.len() + m.icon.as_ref().map_or(0, |i| i.len()) + 8)
         .sum();
     let mut out = Vec::with_capacity(1 + envs.len() * 12 + strings);
     out.push(VERSION);
@@ -230,7 +230,7 @@ impl Reader<'_> {
                 }
             }
             msgs.push(TermMsg {
-                icon,
+                icon: icon.map(Into::into),
                 level: level_of(f),
                 summary,
                 body,
