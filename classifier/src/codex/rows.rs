@@ -5,9 +5,12 @@
 use crate::field::Field;
 use serde_json::{Map, Value};
 
+use serde::de::MapAccess;
+
 use super::fact::Usage;
 use crate::ctx::ClassifyCtx;
 use crate::kind::icon;
+use crate::lean::lax::{Fields, Message, lax, read_line, skip};
 use crate::msg::{BodyFormat, Level, TermMsg};
 use crate::text::{fold_whitespace, one_line, preview, push_u64};
 use crate::time::millis;
@@ -89,7 +92,7 @@ pub(crate) fn api_error_row(message: &str) -> TermMsg {
     }
     let why = error_message(message);
     let one = one_line(&why, ERROR_CHARS);
-    let row = TermMsg::new(Level::Error, [API_ERROR, " · ", &one].concat());
+    let row = TermMsg::new(Level::Error, crate::text::concat(&[API_ERROR, " · ", &one]));
     if one == why.trim() {
         row
     } else {
@@ -99,18 +102,36 @@ pub(crate) fn api_error_row(message: &str) -> TermMsg {
 
 /// The message of an error: the `error.message` of a JSON error body
 /// (`{"error": {"message": …}}`), else the text itself.
+///
+/// The body is read field by field ([`ErrorBody`]), as its whole parse would answer: a body that
+/// is not JSON to its end is the text itself.
 pub(crate) fn error_message(text: &str) -> String {
     if text.trim_start().starts_with('{')
-        && let Ok(v) = serde_json::from_str::<Value>(text)
-        && let Some(m) = v
-            .field("error")
-            .and_then(|e| e.field("message").or(Some(e)))
-            .and_then(Value::as_str)
-            .or_else(|| v.field("message").and_then(Value::as_str))
+        && let Some(body) = read_line::<ErrorBody>(text)
+        && let Some(m) = body.error.and_then(|e| e.text).or(body.message)
     {
-        return m.to_owned();
+        return m;
     }
     text.to_owned()
+}
+
+/// The fields of a JSON error body [`error_message`] reads: `error` (its `message`, or itself
+/// when a string) and `message` (a string), the last of each when written twice.
+#[derive(Default)]
+struct ErrorBody {
+    error: Option<Message>,
+    message: Option<String>,
+}
+
+impl Fields for ErrorBody {
+    fn field<'de, A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<(), A::Error> {
+        match key {
+            "error" => self.error = lax(map)?,
+            "message" => self.message = lax(map)?,
+            _ => skip(map)?,
+        }
+        Ok(())
+    }
 }
 
 /// A shape this module does not know, inside a line it does: `⚙ <what> · <preview>` (info),
@@ -200,4 +221,77 @@ pub(crate) fn figures(p: &Map<String, Value>, usage: Option<String>) -> String {
     }
     out.extend(usage);
     out.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What `error_message` answered when it parsed the whole body into a `Value`.
+    fn by_whole_parse(text: &str) -> String {
+        if text.trim_start().starts_with('{')
+            && let Ok(v) = serde_json::from_str::<Value>(text)
+            && let Some(m) = v
+                .field("error")
+                .and_then(|e| e.field("message").or(Some(e)))
+                .and_then(Value::as_str)
+                .or_else(|| v.field("message").and_then(Value::as_str))
+        {
+            return m.to_owned();
+        }
+        text.to_owned()
+    }
+
+    /// The body read field by field answers as its whole parse did, on every body of up to
+    /// three fields of these keys and values (duplicates, nesting, odd types, broken JSON).
+    #[test]
+    fn an_error_body_reads_as_its_whole_parse() {
+        let keys = ["\"error\"", "\"message\"", "\"code\"", "\"mess\\u0061ge\""];
+        let values = [
+            "\"boom\"",
+            "{\"message\":\"deep\"}",
+            "{\"message\":3}",
+            "{\"message\":\"a\",\"message\":null}",
+            "{\"type\":\"x\"}",
+            "{}",
+            "null",
+            "1e999",
+            "[\"x\"]",
+            "\"\\ud800\"",
+            "\"a\\u0000b\"",
+            "{\"message\":\"x\"",
+        ];
+        let fields: Vec<String> = keys
+            .iter()
+            .flat_map(|k| values.iter().map(move |v| format!("{k}:{v}")))
+            .collect();
+        let mut n = 0;
+        let mut check = |body: String| {
+            for text in [body.clone(), format!("  {body} "), format!("{body}x")] {
+                assert_eq!(error_message(&text), by_whole_parse(&text), "{text}");
+                n += 1;
+            }
+        };
+        check("{}".to_owned());
+        for a in &fields {
+            check(format!("{{{a}}}"));
+            for b in &fields {
+                check(format!("{{{a},{b}}}"));
+                for c in fields.iter().step_by(5) {
+                    check(format!("{{{a},{b},{c}}}"));
+                }
+            }
+        }
+        for odd in [
+            "{",
+            "{\"error\"}",
+            "[1]",
+            "not json",
+            "",
+            "{\"error\":{\"message\":\"m\"}} {}",
+        ] {
+            check(odd.to_owned());
+        }
+        assert!(n > 20_000, "{n}");
+    }
 }
