@@ -147,8 +147,9 @@ impl<W: Write> Sink<W> {
     }
 }
 
-/// Envelopes classified before they are written.
-const WRITE_BATCH: usize = 32;
+/// Envelopes classified before they are written (as many as a batch of lines parsed at once,
+/// `classifier::log`).
+const WRITE_BATCH: usize = 128;
 
 /// Reads `input` to its end through `log`, handing each line's envelope to `emit`; stops at
 /// the first error `emit` returns.
