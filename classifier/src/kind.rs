@@ -86,29 +86,6 @@ pub mod icon {
         TOOL,
     ];
 
-    /// The classifier's own glyph that `s` is (one of the icons above or of [`TOOLS`]), to be
-    /// shared instead of copied by a row read back from the wire (the page's row batches).
-    pub fn known(s: &str) -> Option<&'static str> {
-        [
-            TURN_START,
-            TURN_OK,
-            TURN_FAIL,
-            INTERRUPTED,
-            TOOL_RESULT,
-            ERROR,
-            UNRECOGNISED,
-            THINKING,
-            THINKING_TOKENS,
-            TASK,
-            IMAGE,
-            WRITING,
-        ]
-        .iter()
-        .chain(TOOLS)
-        .find(|&&icon| icon == s)
-        .copied()
-    }
-
     /// Whether two icons are the same, ignoring U+FE0F.
     pub fn same(a: &str, b: &str) -> bool {
         a.chars()
@@ -396,32 +373,6 @@ mod tests {
         }
         let look_alike = TermMsg::new(Level::Info, "turn ok · 3s").icon("📖");
         assert_eq!(turn_duration(&look_alike), None);
-    }
-
-    /// Every glyph of the icon module is known as itself; anything else is not.
-    #[test]
-    fn known_icons_are_the_modules_own() {
-        let own = [
-            icon::TURN_START,
-            icon::TURN_OK,
-            icon::TURN_FAIL,
-            icon::INTERRUPTED,
-            icon::TOOL_RESULT,
-            icon::ERROR,
-            icon::UNRECOGNISED,
-            icon::THINKING,
-            icon::THINKING_TOKENS,
-            icon::TASK,
-            icon::IMAGE,
-            icon::TOOL,
-            icon::WRITING,
-        ];
-        for i in own.iter().chain(icon::TOOLS) {
-            assert_eq!(icon::known(i), Some(*i));
-        }
-        for s in ["", "x", "✏", "◆ ", "📖📖", "turn ok"] {
-            assert_eq!(icon::known(s), None, "{s}");
-        }
     }
 
     #[test]

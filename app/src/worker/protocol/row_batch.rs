@@ -16,8 +16,6 @@
 //! varint length and its UTF-8 (icon, summary, body, coalesce key), then the left body's line
 //! count (varint).
 
-use std::borrow::Cow;
-
 use classifier::{BodyFormat, Level, RowKind, TermEnvelope, TermMsg};
 
 use classifier::{line_count, row_kind};
@@ -232,9 +230,7 @@ impl Reader<'_> {
                 }
             }
             msgs.push(TermMsg {
-                // (The classifier's own glyphs are shared, not held once per row.)
-                icon: icon
-                    .map(|i| classifier::icon::known(&i).map_or(Cow::Owned(i), Cow::Borrowed)),
+                icon: icon.map(Into::into),
                 level: level_of(f),
                 summary,
                 body,
@@ -421,29 +417,6 @@ mod tests {
             ],
             vec![(300, 1, 12), (70_000_000_000, 0, u32::MAX)],
         );
-    }
-
-    /// A decoded row shares the classifier's own glyph and owns any other icon, the same text.
-    #[test]
-    fn known_icons_are_shared_when_decoded() {
-        for (icon, shared) in [
-            ("✗", true),
-            ("✏\u{fe0f}", true),
-            ("🔧", true),
-            ("✏", false),
-            ("x", false),
-        ] {
-            let envs = vec![TermEnvelope {
-                ts: None,
-                seq: Some(1),
-                parent: None,
-                msgs: vec![msg(Level::Info, "a").icon(icon.to_owned())],
-            }];
-            let (back, _) = decode(&encode(&envs, &[]));
-            assert_eq!(back, envs);
-            let got = back[0].msgs[0].icon.as_ref().expect("an icon");
-            assert_eq!(matches!(got, Cow::Borrowed(_)), shared, "{icon}");
-        }
     }
 
     #[test]
