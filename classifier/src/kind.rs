@@ -169,7 +169,7 @@ pub(crate) fn turn_start_row(from: &str, body: &str) -> TermMsg {
     let summary = if from.trim().is_empty() {
         TURN.to_owned()
     } else {
-        crate::text::concat(&[TURN, " ← ", from])
+        [TURN, " ← ", from].concat()
     };
     let row = TermMsg::new(Level::Info, summary).icon(icon::TURN_START);
     if body.trim().is_empty() {
@@ -197,7 +197,7 @@ pub(crate) fn turn_ok_row() -> TermMsg {
 pub(crate) fn turn_fail_row(why: Option<&str>) -> TermMsg {
     let why = why.map(str::trim).and_then(|w| w.lines().next());
     let summary = match why {
-        Some(why) if !why.is_empty() => crate::text::concat(&[TURN_FAIL, " — ", why]),
+        Some(why) if !why.is_empty() => [TURN_FAIL, " — ", why].concat(),
         _ => TURN_FAIL.to_owned(),
     };
     TermMsg::new(Level::Error, summary).icon(icon::TURN_FAIL)
@@ -215,7 +215,7 @@ pub(crate) fn timed(mut row: TermMsg, ms: Option<f64>) -> TermMsg {
         RowKind::TurnFail => TURN_FAIL,
         _ => return row,
     };
-    row.summary = crate::text::concat(&[head, " · ", &d, &row.summary[head.len()..]]);
+    row.summary = [head, " · ", &d, &row.summary[head.len()..]].concat();
     row
 }
 

@@ -15,16 +15,6 @@ pub fn truncate_chars(s: &str, max: usize) -> String {
     out
 }
 
-/// The pieces one after the other, in one allocation of their length (`[..].concat()` without
-/// its generic machinery: a row's summary is a few pieces, made for most lines of a log).
-pub(crate) fn concat(parts: &[&str]) -> String {
-    let mut out = String::with_capacity(parts.iter().map(|p| p.len()).sum());
-    for part in parts {
-        out.push_str(part);
-    }
-    out
-}
-
 /// The first `max` characters of `s` (all of it when it has no more), borrowed.
 pub(crate) fn first_chars(s: &str, max: usize) -> &str {
     // A character is at least one byte: a text of no more bytes has no more characters.

@@ -39,10 +39,7 @@ pub(crate) fn rows(exec: &Exec, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
             // A new process: its item ids start again at item_0.
             ctx.codex.started.clear();
             let id = exec.thread_id.as_deref().unwrap_or("?");
-            vec![TermMsg::new(
-                Level::Debug,
-                crate::text::concat(&["⚙ codex thread ", id]),
-            )]
+            vec![TermMsg::new(Level::Debug, ["⚙ codex thread ", id].concat())]
         }
         ExecType::TurnStarted => vec![turn_start_row("user", "")],
         ExecType::TurnCompleted => {

@@ -92,7 +92,7 @@ pub(crate) fn api_error_row(message: &str) -> TermMsg {
     }
     let why = error_message(message);
     let one = one_line(&why, ERROR_CHARS);
-    let row = TermMsg::new(Level::Error, crate::text::concat(&[API_ERROR, " · ", &one]));
+    let row = TermMsg::new(Level::Error, [API_ERROR, " · ", &one].concat());
     if one == why.trim() {
         row
     } else {

@@ -310,7 +310,7 @@ pub(super) fn command(cmd: &str) -> (String, Option<String>) {
     let mut lines = cmd.lines();
     let first = one_line(lines.next().unwrap_or(""), CMD_MAX);
     let more_lines = lines.next().is_some();
-    let mut summary = crate::text::concat(&["$ ", &first]);
+    let mut summary = ["$ ", &first].concat();
     if more_lines && !summary.ends_with('…') {
         summary.push_str(" …");
     }
