@@ -12,6 +12,14 @@ const SHELLS: &[&str] = &["bash", "sh", "zsh", "dash"];
 /// split as a POSIX shell splits it; `cmd` itself when it does not split, or is no such
 /// wrapper).
 pub(crate) fn unwrap_command(cmd: &str) -> Cow<'_, str> {
+    if let Some(script) = quoted_script(cmd) {
+        return Cow::Borrowed(script);
+    }
+    split_command(cmd)
+}
+
+/// [`unwrap_command`] by splitting `cmd` into words.
+fn split_command(cmd: &str) -> Cow<'_, str> {
     // A wrapper is three or four words ([`inner`]): a longer command is not split further.
     match split_words(cmd, 4) {
         Some(mut argv) => match inner(&argv) {
@@ -20,6 +28,28 @@ pub(crate) fn unwrap_command(cmd: &str) -> Cow<'_, str> {
         },
         None => Cow::Borrowed(cmd),
     }
+}
+
+/// The script of the wrapper Codex writes nearly every command as, `<shell> -lc '<script>'`
+/// (or `-c`, `-cl`; or in double quotes), read in place when its quotes hold nothing the shell
+/// reads inside them (no `'` in single quotes; no `"` or `\` in double quotes): the script is
+/// then the quotes' bytes as they are, what [`split_command`] gives, without copying them a
+/// word at a time. Any other spelling: `None`.
+fn quoted_script(cmd: &str) -> Option<&str> {
+    let (shell, rest) = cmd.split_once(' ')?;
+    if !SHELLS.contains(&shell.rsplit('/').next()?) {
+        return None;
+    }
+    let rest = ["-lc ", "-c ", "-cl "]
+        .iter()
+        .find_map(|flag| rest.strip_prefix(flag))?;
+    let quote = rest.chars().next().filter(|q| matches!(q, '\'' | '"'))?;
+    let script = rest[1..].strip_suffix(quote)?;
+    let plain = match quote {
+        '\'' => !script.contains('\''),
+        _ => !script.contains(['"', '\\']),
+    };
+    plain.then_some(script)
 }
 
 /// An argv as the user would type it: the script of a `bash -lc <script>`, else the words
@@ -291,4 +321,56 @@ pub(crate) fn patch_body(s: &str) -> String {
         .filter(|l| !matches!(l.trim_end(), "*** Begin Patch" | "*** End Patch"))
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The wrapper read in place is the wrapper split: every shell word, flag and quote of a
+    /// few, around every script of up to four of the bytes a shell reads specially (and a
+    /// plain one), and a few words before and after.
+    #[test]
+    fn a_quoted_script_reads_as_its_split() {
+        let alphabet = ["a", "'", "\"", "\\", "$", " ", "\n", "é"];
+        let mut scripts = vec![String::new()];
+        for len in 1..=4 {
+            let mut n = 0usize;
+            while n < alphabet.len().pow(len) {
+                let mut s = String::new();
+                let mut m = n;
+                for _ in 0..len {
+                    s.push_str(alphabet[m % alphabet.len()]);
+                    m /= alphabet.len();
+                }
+                scripts.push(s);
+                n += 1;
+            }
+        }
+        let mut fast = 0;
+        for shell in [
+            "bash",
+            "/bin/bash",
+            "/usr/bin/zsh",
+            "sh",
+            "fish",
+            "'bash'",
+            "",
+        ] {
+            for flag in ["-lc", "-c", "-cl", "-l", "-lc -c", "", "-lc "] {
+                for quote in ["'", "\""] {
+                    for script in &scripts {
+                        for tail in ["", " x", "\n"] {
+                            let cmd = format!("{shell} {flag} {quote}{script}{quote}{tail}");
+                            let got = unwrap_command(&cmd);
+                            assert_eq!(got, split_command(&cmd), "{cmd:?}");
+                            fast += usize::from(quoted_script(&cmd).is_some());
+                        }
+                    }
+                }
+            }
+        }
+        // (Most of the plain scripts are read in place.)
+        assert!(fast > 10_000, "{fast}");
+    }
 }
