@@ -18,7 +18,8 @@
 //! - [`event`]: a line → a [`LiveEvent`] with its time ([`parse_line`], [`event::line_event`]).
 //! - [`classify`] with a [`ClassifyCtx`]: an event → rows ([`TermMsg`]), in an envelope
 //!   ([`TermEnvelope`]) for the wire; [`classify_line`] does both for one [`Line`].
-//! - [`LogClassifier`]: all of the above for a whole log.
+//! - [`LogClassifier`]: all of the above for a whole log; [`JsonWriter`]: its envelopes as
+//!   JSON lines (a growing row's body escaped once).
 //! - [`row_kind`], [`tool_of`], [`icon`]: what a row is, read back from its icon and summary
 //!   (the wire has no kind tag); [`duration`]: the one way durations are written.
 //! - [`active`]: the tool calls running now ([`active::ActiveTools`]), for a live page.
@@ -59,6 +60,7 @@ pub use crate::event::{LiveEvent, LogEvent, parse_line};
 pub use crate::kind::{RowKind, icon, row_kind, tool_of, turn_duration};
 pub use crate::lines::{Line, LineReader, MAX_LINE_BYTES};
 pub use crate::log::LogClassifier;
+pub use crate::msg::writer::JsonWriter;
 pub use crate::msg::{BodyFormat, Level, TermEnvelope, TermMsg};
 pub use crate::partial::{Preview, PreviewKind};
 pub use crate::summary::{FileFold, SubagentEnd, SubagentSummary, Summary, SummaryFold};

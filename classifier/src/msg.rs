@@ -9,6 +9,8 @@ use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
 
+pub(crate) mod writer;
+
 /// How loud a row is. It alone drives the row's colour.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize,
@@ -129,6 +131,11 @@ impl TermEnvelope {
     /// classify` writes every envelope of a log this way: its strings are mostly long bodies,
     /// which this scans eight bytes at a time for the few bytes JSON escapes.
     pub fn write_json(&self, out: &mut Vec<u8>) {
+        self.write_json_with(out, |out, msg| msg.write_json(out));
+    }
+
+    /// [`TermEnvelope::write_json`], each row written by `row`.
+    fn write_json_with(&self, out: &mut Vec<u8>, mut row: impl FnMut(&mut Vec<u8>, &TermMsg)) {
         out.push(b'{');
         if let Some(ts) = self.ts {
             out.extend_from_slice(b"\"ts\":");
@@ -151,7 +158,7 @@ impl TermEnvelope {
             if i > 0 {
                 out.push(b',');
             }
-            msg.write_json(out);
+            row(out, msg);
         }
         out.extend_from_slice(b"]}");
     }
@@ -160,6 +167,11 @@ impl TermEnvelope {
 impl TermMsg {
     /// Appends the row's JSON to `out`, as [`TermEnvelope::write_json`].
     pub fn write_json(&self, out: &mut Vec<u8>) {
+        self.write_json_with(out, json_str);
+    }
+
+    /// [`TermMsg::write_json`], the body's JSON string written by `body`.
+    fn write_json_with(&self, out: &mut Vec<u8>, body: impl FnOnce(&mut Vec<u8>, &str)) {
         out.push(b'{');
         if let Some(icon) = &self.icon {
             out.extend_from_slice(b"\"icon\":");
@@ -170,9 +182,9 @@ impl TermMsg {
         out.extend_from_slice(self.level.as_str().as_bytes());
         out.extend_from_slice(b"\",\"summary\":");
         json_str(out, &self.summary);
-        if let Some(body) = &self.body {
+        if let Some(text) = &self.body {
             out.extend_from_slice(b",\"body\":");
-            json_str(out, body);
+            body(out, text);
         }
         if let Some(format) = self.body_format {
             out.extend_from_slice(match format {
@@ -191,10 +203,17 @@ impl TermMsg {
 /// `s` as a JSON string, escaped as serde_json escapes it: `"`, `\\`, and the control
 /// characters U+0000–U+001F (`\b \t \n \f \r` short, the others `\u00xx`); nothing else.
 fn json_str(out: &mut Vec<u8>, s: &str) {
+    out.reserve(s.len() + 2);
+    out.push(b'"');
+    escaped(out, s);
+    out.push(b'"');
+}
+
+/// `s` escaped as [`json_str`] escapes it, without the quotes. Each byte is escaped alone, so
+/// the escaped text of `a + b` is `a`'s and then `b`'s.
+fn escaped(out: &mut Vec<u8>, s: &str) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let b = s.as_bytes();
-    out.reserve(b.len() + 2);
-    out.push(b'"');
     let mut start = 0;
     let mut i = next_escape(b, 0);
     while i < b.len() {
@@ -221,7 +240,6 @@ fn json_str(out: &mut Vec<u8>, s: &str) {
         i = next_escape(b, start);
     }
     out.extend_from_slice(&b[start..]);
-    out.push(b'"');
 }
 
 /// The index of the first byte at or after `i` that JSON escapes (`"`, `\\`, below 0x20), or

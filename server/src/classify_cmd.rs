@@ -5,7 +5,7 @@ use std::fs::File;
 use std::io::{self, IsTerminal, Read, Write};
 use std::path::PathBuf;
 
-use classifier::{Level, LogClassifier, MAX_LINE_BYTES, TermEnvelope, zstd};
+use classifier::{JsonWriter, Level, LogClassifier, MAX_LINE_BYTES, TermEnvelope, zstd};
 
 /// Arguments of `hiveterm classify`.
 #[derive(clap::Args)]
@@ -71,6 +71,7 @@ pub fn run(args: &Args) -> Result<(), String> {
     let mut sink = Sink {
         out: stdout.lock(),
         buf: Vec::with_capacity(2 * CHUNK),
+        json: JsonWriter::new(),
         pretty: args.pretty,
         colour,
     };
@@ -120,6 +121,7 @@ pub(crate) enum Failure {
 struct Sink<W: Write> {
     out: W,
     buf: Vec<u8>,
+    json: JsonWriter,
     pretty: bool,
     colour: bool,
 }
@@ -129,8 +131,9 @@ impl<W: Write> Sink<W> {
         if self.pretty {
             write_pretty(&mut self.buf, env, self.colour)?;
         } else {
-            // The bytes of `serde_json::to_writer`, written straight into the buffer.
-            env.write_json(&mut self.buf);
+            // The bytes of `serde_json::to_writer`, written straight into the buffer (a growing
+            // row's body escaped once: `classifier::JsonWriter`).
+            self.json.write(env, &mut self.buf);
             self.buf.push(b'\n');
         }
         if self.buf.len() >= CHUNK {
