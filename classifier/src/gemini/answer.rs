@@ -32,6 +32,9 @@ pub(crate) struct Answer {
     pub(super) head: String,
     /// Where in `text` the first line not yet looked at starts.
     pub(super) at: usize,
+    /// How far `text` is known to have no line end after `at` (a long line growing is not
+    /// searched again from its start at every delta).
+    pub(super) searched: usize,
     /// The open code fence at `at`: its character and length.
     pub(super) fence: Option<(u8, usize)>,
     /// The row has a line that is not blank before `at`.
@@ -79,6 +82,7 @@ impl Answer {
             text,
             head,
             at,
+            searched,
             fence,
             content,
             blank,
@@ -87,6 +91,7 @@ impl Answer {
         text.clear();
         head.clear();
         *at = 0;
+        *searched = 0;
         *fence = None;
         *content = false;
         *blank = None;
@@ -103,6 +108,7 @@ impl Answer {
     pub(super) fn new_row(&mut self) {
         self.text.clear();
         self.at = 0;
+        self.searched = 0;
         self.content = false;
         self.blank = None;
         self.clean = false;
@@ -134,14 +140,17 @@ impl Answer {
                     self.text.truncate(start);
                     ended.push(std::mem::replace(&mut self.text, rest));
                     self.at = 0;
+                    self.searched = 0;
                     self.content = false;
                 }
             }
-            let Some(len) = memchr::memchr(b'\n', &self.text.as_bytes()[self.at..]) else {
+            let from = self.at.max(self.searched);
+            let Some(len) = memchr::memchr(b'\n', &self.text.as_bytes()[from..]) else {
+                self.searched = self.text.len();
                 break;
             };
             let start = self.at;
-            self.at += len + 1;
+            self.at = from + len + 1;
             self.look_at(start);
         }
         ended
