@@ -72,6 +72,10 @@ pub struct LogClassifier {
 }
 
 impl LogClassifier {
+    /// Most lines parsed at once, then classified, before their envelopes are handed out (a
+    /// caller that writes envelopes a batch at a time keeps to the same number).
+    pub const BATCH_LINES: usize = BATCH_LINES;
+
     /// At the start of a log, with the one line limit [`MAX_LINE_BYTES`].
     pub fn new() -> LogClassifier {
         LogClassifier::with_limit(MAX_LINE_BYTES)

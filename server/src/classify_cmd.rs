@@ -150,9 +150,8 @@ impl<W: Write> Sink<W> {
     }
 }
 
-/// Envelopes classified before they are written (as many as a batch of lines parsed at once,
-/// `classifier::log`).
-const WRITE_BATCH: usize = 128;
+/// Envelopes classified before they are written: as many as a batch of lines parsed at once.
+const WRITE_BATCH: usize = LogClassifier::BATCH_LINES;
 
 /// Reads `input` to its end through `log`, handing each line's envelope to `emit`; stops at
 /// the first error `emit` returns.

@@ -10,8 +10,8 @@
 
 use super::{TermEnvelope, TermMsg, escaped, json_str};
 
-/// Shortest body kept for the next row of its key (a shorter one costs little to escape
-/// again, less than keeping it).
+/// Shortest body kept for the row that may follow it grown (a shorter one costs less to
+/// escape again than to keep).
 const KEEP_MIN: usize = 1024;
 /// Longest body kept (so what the writer holds stays bounded).
 const KEEP_MAX: usize = 1 << 20;
@@ -20,9 +20,9 @@ const KEEP_MAX: usize = 1 << 20;
 /// remembering the last long body written of a row with a coalesce key (a row that may grow).
 #[derive(Debug, Default)]
 pub struct JsonWriter {
-    /// That body.
+    /// The body kept (empty: none).
     body: String,
-    /// Its body escaped, without the quotes.
+    /// It escaped, without the quotes.
     escaped: Vec<u8>,
 }
 
