@@ -83,6 +83,9 @@ impl LineRef<'_> {
     }
 }
 
+/// The most room a [`LineReader`] keeps between gathered lines.
+const KEPT_BUF_BYTES: usize = 4 << 20;
+
 /// Splits a byte stream fed in chunks into numbered non-blank lines.
 #[derive(Debug)]
 pub struct LineReader {
@@ -257,11 +260,11 @@ impl LineReader {
         let over = std::mem::replace(&mut self.over, false);
         let over_blank = std::mem::replace(&mut self.over_blank, true);
         let last_cr = std::mem::replace(&mut self.last_cr, false);
-        let mut bytes = std::mem::take(&mut self.buf);
         if !over {
-            self.span_hint = self.span_hint.max(bytes.len());
+            self.span_hint = self.span_hint.max(self.buf.len());
         }
         if over {
+            let bytes = std::mem::take(&mut self.buf);
             if !over_blank {
                 out(LineRef {
                     number: self.number,
@@ -274,20 +277,23 @@ impl LineReader {
             }
             return;
         }
-        if bytes.last() == Some(&b'\r') {
-            bytes.pop();
+        // The line is lent from the buffer, which is kept for the next (a line of a log of long
+        // lines gathered in memory already in the cache, not in a fresh allocation).
+        let bytes = self.buf.strip_suffix(b"\r").unwrap_or(&self.buf);
+        if !is_blank(bytes) {
+            if bytes.len() <= self.limit {
+                out(LineRef {
+                    number: self.number,
+                    bytes: Cow::Borrowed(bytes),
+                    oversize: None,
+                });
+            } else {
+                out(self.oversize_line(bytes, bytes.len() as u64));
+            }
         }
-        if is_blank(&bytes) {
-            return;
-        }
-        if bytes.len() <= self.limit {
-            out(LineRef {
-                number: self.number,
-                bytes: Cow::Owned(bytes),
-                oversize: None,
-            });
-        } else {
-            out(self.oversize_line(&bytes, bytes.len() as u64));
+        self.buf.clear();
+        if self.buf.capacity() > KEPT_BUF_BYTES {
+            self.buf = Vec::new();
         }
     }
 
