@@ -85,7 +85,7 @@ pub(crate) fn parse(line: &[u8], hints: Hints) -> Option<Value> {
     }
     // UTF-8 checked once for the whole line (invalid UTF-8 is the whole parse's error row), so
     // the deserializer reads a `str` and does not check each string again.
-    let text = std::str::from_utf8(line).ok()?;
+    let text = simdutf8::basic::from_utf8(line).ok()?;
     let mut de = serde_json::Deserializer::from_str(text);
     let value = Top(hints).deserialize(&mut de).ok()?;
     de.end().ok()?;

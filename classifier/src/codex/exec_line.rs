@@ -224,7 +224,7 @@ pub(crate) fn fast(line: &[u8]) -> Option<Box<Exec>> {
     {
         return None;
     }
-    let read = read_line::<Line>(std::str::from_utf8(line).ok()?)?;
+    let read = read_line::<Line>(simdutf8::basic::from_utf8(line).ok()?)?;
     let ty = read.ty?;
     // An `error` event is Codex's by its string `message` ([`super::is_codex`]).
     if ty == ExecType::Error && read.message.is_none() {

@@ -16,7 +16,7 @@ pub(crate) fn fast(line: &[u8]) -> Parsed {
     if !line.starts_with(b"{\"timestamp\":") || !may_be_fact(line) {
         return None;
     }
-    let read = read_line::<Line>(std::str::from_utf8(line).ok()?)?;
+    let read = read_line::<Line>(simdutf8::basic::from_utf8(line).ok()?)?;
     let fact = read.payload?.fact(read.ty?)?;
     read.has_time.then(|| (Box::new(fact), read.time))
 }

@@ -128,7 +128,7 @@ impl Read for Names {
 /// `tool_id`, `parameters`; `status`, `output`, `error`; `stats`), each a field the whole
 /// parse's rows read or pass over alike. `None`: read it whole.
 pub(super) fn event(line: &[u8]) -> Option<(Box<Event>, Option<f64>)> {
-    let read = read_line::<EventLine>(std::str::from_utf8(line).ok()?)?;
+    let read = read_line::<EventLine>(simdutf8::basic::from_utf8(line).ok()?)?;
     let event = match read.ty? {
         // `init`, `tool_use` and `tool_result` are Gemini's by their time
         // (`crate::gemini::is_gemini`).

@@ -71,7 +71,7 @@ pub(crate) fn fast(line: &[u8], seen: bool) -> Parsed {
     } else {
         return None;
     };
-    read(std::str::from_utf8(line).ok()?)
+    read(simdutf8::basic::from_utf8(line).ok()?)
 }
 
 /// A stream-json event read typed ([`super::event`]).
