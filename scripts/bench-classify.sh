@@ -58,11 +58,12 @@ while [ "$#" -gt 0 ]; do
     esac
 done
 
-echo "==> building (release)"
-cargo build --release --example throughput -p classifier
-cargo build --release -p hiveterm
+echo "==> building (release): the floor as it is, then ours profile-guided (scripts/pgo-env.sh)"
 [ -f "$BASELINE_SRC/Cargo.toml" ] || { echo "the floor is missing: $BASELINE_SRC" >&2; exit 1; }
 cargo build --release --manifest-path "$BASELINE_SRC/Cargo.toml" --target-dir "$TARGET_DIR/jsonl-baseline"
+source "$ROOT/scripts/pgo-env.sh"
+cargo build --release --example throughput -p classifier
+cargo build --release -p hiveterm
 
 D="$ROOT/bench-data"
 if [ "${#logs[@]}" -eq 0 ]; then

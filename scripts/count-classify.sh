@@ -22,9 +22,11 @@ command -v valgrind >/dev/null || { echo "valgrind is not installed (apt-get ins
 
 BASELINE_SRC="$ROOT/../shared/bench/jsonl-baseline"
 BASELINE="$TARGET_DIR/jsonl-baseline/release/jsonl-baseline"
+# The floor as it is, then ours profile-guided (scripts/pgo-env.sh).
+cargo build --release --manifest-path "$BASELINE_SRC/Cargo.toml" --target-dir "$TARGET_DIR/jsonl-baseline"
+source "$ROOT/scripts/pgo-env.sh"
 cargo build --release --example throughput -p classifier
 cargo build --release -p hiveterm
-cargo build --release --manifest-path "$BASELINE_SRC/Cargo.toml" --target-dir "$TARGET_DIR/jsonl-baseline"
 if [ "$#" -eq 0 ]; then
     D="$ROOT/bench-data"
     set -- "$D/big.transcript.jsonl" "$D/tools.transcript.jsonl" "$D/files.transcript.jsonl" \

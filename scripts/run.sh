@@ -16,7 +16,8 @@ ADDR="${HIVETERM_ADDR:-127.0.0.1:7171}"
 "$ROOT/scripts/setup.sh"
 echo "==> trunk build --release (the page, into dist/)"
 trunk build --release
-echo "==> cargo build --release -p hiveterm (it carries the page just built)"
+echo "==> cargo build --release -p hiveterm (it carries the page just built; profile-guided: scripts/pgo-env.sh)"
+source "$ROOT/scripts/pgo-env.sh"
 cargo build --release -p hiveterm
 # A fresh database each run, so the demo sessions are exactly the bundled logs.
 DB="$TARGET_DIR/demo.db"

@@ -5,6 +5,8 @@
 #
 #   apt:    chromium, chromium-driver   (headless browser tests; Debian's current build)
 #           fonts-noto-color-emoji      (so the tests' screenshots show the rows' icons)
+#           llvm-19, with --pgo only    (llvm-profdata for scripts/pgo-profile.sh; the build
+#                                        itself reads the committed profile and needs nothing)
 #   rustup: target wasm32-unknown-unknown; components rustfmt, clippy
 #   cargo:  wasm-bindgen-cli 0.2.130    (must equal the wasm-bindgen crate pinned in Cargo.lock)
 #           trunk 0.21.14               (builds the page)
@@ -15,6 +17,12 @@ set -euo pipefail
 WASM_BINDGEN_VERSION=0.2.130
 TRUNK_VERSION=0.21.14
 APT_PACKAGES=(chromium chromium-driver fonts-noto-color-emoji)
+for arg in "$@"; do
+    case "$arg" in
+        --pgo) APT_PACKAGES+=(llvm-19) ;;
+        *) echo "setup: unknown argument $arg (known: --pgo)" >&2; exit 2 ;;
+    esac
+done
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CARGO_BIN="${CARGO_HOME:-$HOME/.cargo}/bin"

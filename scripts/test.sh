@@ -70,7 +70,8 @@ step "page: trunk build --release (dist/, carried by the release hiveterm built 
 # `hiveterm export` (and their end-to-end tests below) use this build.
 trunk build --release
 
-step "release build of hiveterm"
+step "release build of hiveterm (profile-guided: scripts/pgo-env.sh)"
+source "$ROOT/scripts/pgo-env.sh"
 cargo build --release -p hiveterm
 
 step "conformance: Claude Code fixtures"
