@@ -7,8 +7,10 @@
 # a function changed since it was made is compiled as without it. It is used only with the rustc
 # that made it (pgo/rustc-version; another LLVM may not read it): with another, or with
 # HIVETERM_PGO=0, hiveterm is built without it.
-# Needs ROOT and TARGET_DIR set.
+# From a shell: `source scripts/pgo-env.sh` in the repository, then `cargo build --release ...`.
 pgo_use() {
+    local ROOT="${ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
+    local TARGET_DIR="${TARGET_DIR:-${CARGO_TARGET_DIR:-$ROOT/target}}"
     local gz="$ROOT/pgo/hiveterm.profdata.gz"
     if [ "${HIVETERM_PGO:-1}" = 0 ] || [ ! -f "$gz" ]; then
         return 0
