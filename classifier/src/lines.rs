@@ -65,7 +65,8 @@ impl Line {
 }
 
 /// A [`Line`] as [`LineReader::push_ref`] hands it: borrowed from the chunk when the whole
-/// line sits in it (no copy), else the reader's own bytes.
+/// line sits in it (no copy), else from the reader's buffer, where its pieces were gathered
+/// (an over-long line's head: owned).
 #[derive(Debug)]
 pub(crate) struct LineRef<'a> {
     pub(crate) number: u64,
