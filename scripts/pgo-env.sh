@@ -24,6 +24,8 @@ pgo_use() {
     out="$TARGET_DIR/pgo/hiveterm-$hash.profdata"
     if [ ! -f "$out" ]; then
         mkdir -p "$TARGET_DIR/pgo"
+        # A profile unpacked before is not read again: its flag names another file.
+        rm -f "$TARGET_DIR"/pgo/hiveterm-*.profdata
         gunzip -c "$gz" > "$out.tmp"
         mv "$out.tmp" "$out"
     fi
