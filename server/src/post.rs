@@ -2,8 +2,9 @@
 //! writer for a minute (every other session's POST waiting) nor pile up gigabytes of lines,
 //! seqs and frames in memory.
 //!
-//! - A body over [`MAX_LINES_PER_REQUEST`] newlines is refused (`413`) before anything is
-//!   stored: counting them is one `memchr` pass.
+//! - A body over [`MAX_LINES_PER_REQUEST`] lines (each newline ends one, and an
+//!   unterminated last line is one more) is refused (`413`) before anything is stored:
+//!   counting them is one `memchr` pass.
 //! - The body is cut into lines a slice at a time and stored in appends of at most
 //!   [`APPEND_LINES`] lines or [`APPEND_BYTES`] bytes, one after the other, so the writer
 //!   takes other sessions' appends between them.
@@ -101,6 +102,13 @@ impl<'a> Keys<'a> {
     }
 }
 
+/// How many lines `body` holds, given its `newlines`: each newline ends one, and an
+/// unterminated last line is one more (a body of exactly [`MAX_LINES_PER_REQUEST`]
+/// newline-terminated lines is taken).
+fn line_count(body: &[u8], newlines: usize) -> usize {
+    newlines + usize::from(body.last().is_some_and(|&b| b != b'\n'))
+}
+
 /// Stores the JSONL `body` in session `id` (created with `title` if missing), in turns.
 pub async fn post_lines(
     state: &AppState,
@@ -118,7 +126,7 @@ pub async fn post_lines(
         )));
     }
     let newlines = memchr::memchr_iter(b'\n', &body).count();
-    if newlines >= MAX_LINES_PER_REQUEST {
+    if line_count(&body, newlines) > MAX_LINES_PER_REQUEST {
         return Err(AppError::TooLarge(format!(
             "the request has over {MAX_LINES_PER_REQUEST} lines; post them in several requests"
         )));

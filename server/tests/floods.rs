@@ -500,3 +500,28 @@ async fn one_append_posts_share_their_turn_but_a_multi_append_post_stays_consecu
         "no small post inside"
     );
 }
+
+/// Issue 46.13: exactly 1,000,000 newline-terminated lines are taken (the docs allow them),
+/// 1,000,001 are refused; an unterminated last line counts. Blank lines, so nothing is stored
+/// and the test is cheap.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_46_13_exactly_a_million_lines_are_taken_one_more_refused() {
+    let db = TestDb::new();
+    let addr = spawn_server(db.state.clone()).await;
+    let check = |body: Vec<u8>, status: u16| async move {
+        let lines = body.iter().filter(|&&b| b == b'\n').count();
+        let (got, v) = call_json(addr, "POST", "/api/sessions/edge/events", body).await;
+        assert_eq!(got, status, "{lines} newlines: {v}");
+        if status == 413 {
+            assert!(v["error"].as_str().unwrap().contains("lines"), "{v}");
+        }
+    };
+    check(b"\n".repeat(1_000_000), 200).await;
+    check(b"\n".repeat(1_000_001), 413).await;
+    let mut unterminated = b"\n".repeat(999_999);
+    unterminated.push(b' ');
+    check(unterminated.clone(), 200).await;
+    let mut over = b"\n".repeat(1_000_000);
+    over.push(b' ');
+    check(over, 413).await;
+}
