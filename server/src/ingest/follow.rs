@@ -146,6 +146,7 @@ pub async fn follow(
                     dev: *dev,
                     ino: *ino,
                     offset: through,
+                    within: 0,
                 };
                 store_lines(&store, &session, lines, Some(done)).await?;
                 if offset - before >= FOLLOW_BATCH as u64 {

@@ -58,6 +58,7 @@ pub async fn follow(
                             dev,
                             ino,
                             offset: len,
+                            within: 0,
                         };
                         store_lines(&store, &session, lines, Some(pos.clone())).await?;
                         done = Some(pos);
@@ -76,6 +77,7 @@ pub async fn follow(
                     dev,
                     ino,
                     offset: len,
+                    within: 0,
                 });
             }
         }

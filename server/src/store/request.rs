@@ -54,8 +54,12 @@ pub struct FollowPos {
     pub dev: u64,
     /// Inode of the file.
     pub ino: u64,
-    /// Bytes stored through the last complete line.
+    /// Bytes stored through the last complete line (in a zstd-compressed file: where the
+    /// frame holding the next line to store starts, in compressed bytes).
     pub offset: u64,
+    /// In a zstd-compressed file, the decompressed bytes of the frame at `offset` already
+    /// stored (a frame is stored in pieces: a big one is not decompressed whole); else 0.
+    pub within: u64,
 }
 
 /// The answer to an append.

@@ -197,6 +197,7 @@ impl Job {
                     dev,
                     ino,
                     offset: through,
+                    within: 0,
                 };
                 store_lines_from(store, session, lines, Some(pos), agent).await?;
             }
@@ -227,6 +228,7 @@ impl Job {
             dev,
             ino,
             offset: len,
+            within: 0,
         };
         store_lines_from(store, session, lines, Some(pos), agent).await
     }

@@ -179,4 +179,9 @@ ALTER TABLE events ADD COLUMN source TEXT;
 ALTER INDEX search_rows_summary SET (gin_pending_list_limit = 65536);
 ALTER INDEX search_rows_body SET (gin_pending_list_limit = 65536);
 "#,
+    // How much of a compressed followed file's frame is stored (`FollowPos::within`): a big
+    // frame is stored in pieces.
+    r#"
+ALTER TABLE follows ADD COLUMN within BIGINT NOT NULL DEFAULT 0;
+"#,
 ];

@@ -356,15 +356,17 @@ async fn fold_lines(
     }
     if let Some(f) = &a.follow {
         tx.execute(
-            r#"INSERT INTO follows(path, session, dev, ino, "offset") VALUES ($1, $2, $3, $4, $5)
+            r#"INSERT INTO follows(path, session, dev, ino, "offset", within)
+               VALUES ($1, $2, $3, $4, $5, $6)
                ON CONFLICT (path) DO UPDATE SET session = EXCLUDED.session, dev = EXCLUDED.dev,
-               ino = EXCLUDED.ino, "offset" = EXCLUDED."offset""#,
+               ino = EXCLUDED.ino, "offset" = EXCLUDED."offset", within = EXCLUDED.within"#,
             &[
                 &f.path,
                 &a.session,
                 &(f.dev as i64),
                 &(f.ino as i64),
                 &(f.offset as i64),
+                &(f.within as i64),
             ],
         )
         .await

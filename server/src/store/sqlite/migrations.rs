@@ -184,4 +184,9 @@ INSERT INTO search_fts(search_fts) VALUES ('rebuild');
 ALTER TABLE sessions ADD COLUMN newest_row REAL;
 UPDATE sessions SET newest_row = (SELECT MAX(ts) FROM search_rows WHERE session = sessions.id);
 "#,
+    // How much of a compressed followed file's frame is stored (`FollowPos::within`): a big
+    // frame is stored in pieces.
+    r#"
+ALTER TABLE follows ADD COLUMN within INTEGER NOT NULL DEFAULT 0;
+"#,
 ];
