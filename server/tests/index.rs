@@ -708,3 +708,46 @@ async fn the_token_guards_the_index_and_usage_on_sqlite() {
 async fn the_token_guards_the_index_and_usage_on_postgres() {
     auth(true).await;
 }
+
+/// Issue 46.6: the free text a log gives the index (model, project, title record; the
+/// agent's version is at most 64 bytes from the summary) is cut when stored and in the answer: a 60,000-character model name on every
+/// session made a list of 1,000 sessions 62 MB.
+async fn long_names_are_cut(postgres: bool) {
+    let s = server(postgres).await;
+    let long = "m".repeat(60_000);
+    let mut body = line(json!({"type": "system", "subtype": "init", "model": long,
+        "claude_code_version": long, "cwd": format!("/{long}"), "session_id": "x"}));
+    body.extend(line(json!({"type": "custom-title", "customTitle": long})));
+    post(s.addr, "long", "", body).await;
+    let list = get(s.addr, "/api/sessions").await;
+    let entry = &list["sessions"][0];
+    let check = |field: &str, max: usize| {
+        let v = entry[field]
+            .as_str()
+            .unwrap_or_else(|| panic!("{field}: {entry}"));
+        assert!(v.chars().count() <= max + 1, "{field}: {} chars", v.len());
+        assert!(v.ends_with('…'), "{field} is cut: {v}");
+    };
+    check("model", hiveterm::index::MAX_NAME_CHARS);
+    check("project", hiveterm::index::MAX_TEXT_CHARS);
+    check("title", hiveterm::index::MAX_TEXT_CHARS);
+    assert!(
+        list.to_string().len() < 8_000,
+        "{} bytes",
+        list.to_string().len()
+    );
+    // Stored cut too (what a list, the usage groups and the index stream read).
+    let stored =
+        s.db.query_one("SELECT CAST(length(model) AS TEXT) FROM sessions WHERE id = 'long'");
+    assert_eq!(stored, (hiveterm::index::MAX_NAME_CHARS + 1).to_string());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_46_6_long_model_names_are_cut_on_sqlite() {
+    long_names_are_cut(false).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_46_6_long_model_names_are_cut_on_postgres() {
+    long_names_are_cut(true).await;
+}

@@ -28,7 +28,7 @@ pub struct IndexFold {
 }
 
 /// Longest project path or title record kept, in characters.
-const MAX_FIELD_CHARS: usize = 1000;
+const MAX_FIELD_CHARS: usize = super::MAX_TEXT_CHARS;
 
 impl IndexFold {
     /// Folds in one event and the envelope it classified to.
@@ -114,7 +114,7 @@ impl IndexFold {
 }
 
 /// `s` cut to `max` characters, with `…`.
-fn cut(s: &str, max: usize) -> String {
+pub(crate) fn cut(s: &str, max: usize) -> String {
     match s.char_indices().nth(max) {
         None => s.to_owned(),
         Some((at, _)) => format!("{}…", &s[..at]),

@@ -7,6 +7,21 @@ use super::log::*;
 use crate::fold::SessionFold;
 use crate::hub::SessionInfo;
 
+/// Longest agent name, agent version or model kept in the index, in characters (then `…`):
+/// they come from the log, and a 60,000-character model name on every session made a list
+/// of 1,000 sessions 62 MB (issue 46.6). Cut when the columns are made (stored cut) and
+/// again in the answer (a row stored before the cap).
+pub const MAX_NAME_CHARS: usize = 200;
+
+/// Longest project path or title in the index, in characters (the fold keeps at most
+/// this of a `cwd` or a title record; a client's title is stored at most 1 KiB).
+pub const MAX_TEXT_CHARS: usize = 1000;
+
+/// `s` cut to `max` characters (with `…`).
+fn capped(s: Option<&str>, max: usize) -> Option<String> {
+    s.map(|s| cut(s, max))
+}
+
 /// A session's index columns, as the fold says them.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Index {
@@ -49,10 +64,10 @@ impl Index {
             fold.index.last_end.clone()
         };
         Index {
-            agent: s.agent,
-            agent_version: s.agent_version,
-            project: fold.index.project.clone(),
-            model,
+            agent: capped(s.agent.as_deref(), MAX_NAME_CHARS),
+            agent_version: capped(s.agent_version.as_deref(), MAX_NAME_CHARS),
+            project: capped(fold.index.project.as_deref(), MAX_TEXT_CHARS),
+            model: capped(model.as_deref(), MAX_NAME_CHARS),
             started_at: s.started_at,
             ended_at: s.ended_at,
             outcome,
@@ -128,16 +143,16 @@ impl Entry {
         let (i, x) = (&self.info, &self.index);
         json!({
             "id": i.id,
-            "title": i.title,
+            "title": cut(&i.title, MAX_TEXT_CHARS),
             "source": i.source,
             "started": i.started,
             "ended": i.ended,
             "live": i.live,
             "last_seq": i.last_seq,
-            "agent": x.agent,
-            "agent_version": x.agent_version,
-            "project": x.project,
-            "model": x.model,
+            "agent": capped(x.agent.as_deref(), MAX_NAME_CHARS),
+            "agent_version": capped(x.agent_version.as_deref(), MAX_NAME_CHARS),
+            "project": capped(x.project.as_deref(), MAX_TEXT_CHARS),
+            "model": capped(x.model.as_deref(), MAX_NAME_CHARS),
             "status": self.status(),
             "started_at": x.started_at,
             "ended_at": x.ended_at,
