@@ -8,7 +8,9 @@
 //!
 //! What is counted, and from where:
 //! - the agent: the first line of a known agent names it (`claude-code`, `codex`, `gemini`),
-//!   and a hyperhive harness line names the log `hyperhive`; its version from the first line
+//!   and a line only the hyperhive harness writes (its status, model, effort, tokens,
+//!   turn state) names the log `hyperhive` (turns and notes do not: `hiveterm run` writes
+//!   them around any agent, whose own lines name it); its version from the first line
 //!   that says (Claude Code: `version`, `init`'s `claude_code_version`); lines of no known
 //!   shape or not JSON: `lines_not_understood`;
 //! - turns started / ok / failed / interrupted: the rows, through [`row_kind`];
@@ -191,10 +193,12 @@ impl SummaryFold {
                 self.agent("gemini");
                 return;
             }
-            LiveEvent::TurnStart { .. }
-            | LiveEvent::TurnEnd { .. }
-            | LiveEvent::Note { .. }
-            | LiveEvent::StatusChanged { .. }
+            // Turns and notes are written by hiveterm's own sources too (`hiveterm run`
+            // around any command): they name no agent; the agent's own lines do.
+            LiveEvent::TurnStart { .. } | LiveEvent::TurnEnd { .. } | LiveEvent::Note { .. } => {
+                return;
+            }
+            LiveEvent::StatusChanged { .. }
             | LiveEvent::ModelChanged { .. }
             | LiveEvent::EffortChanged { .. }
             | LiveEvent::TokenUsageChanged { .. }

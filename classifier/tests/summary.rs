@@ -483,3 +483,24 @@ fn summary_changes_lists_the_subagents_whose_end_changed() {
     assert_eq!(parents(&log.summary_changes(20, &mut sent).unwrap()), [1]);
     assert_eq!(parents(&log.summary_head(20).unwrap()), [1, 2, 4]);
 }
+
+/// Issue 45.6: `hiveterm run` writes a turn, notes (`stdout:`, `stderr:`) and a turn end around
+/// any command: those name no agent (a Claude Code run was called "hyperhive"); the agent's
+/// own lines do, and a line only the hyperhive harness writes still names hyperhive.
+#[test]
+fn issue_45_6_a_run_is_named_by_its_agents_lines_not_by_run() {
+    let turn = r#"{"kind":"turn_start","ts":1.0,"from":"operator","body":"$ claude -p hi"}"#;
+    let note = r#"{"kind":"note","ts":1.5,"text":"stderr: warning"}"#;
+    let end = r#"{"kind":"turn_end","ts":2.0,"ok":true}"#;
+    let init =
+        r#"{"type":"system","subtype":"init","model":"claude-x","session_id":"s","cwd":"/w"}"#;
+    let codex = r#"{"type":"thread.started","thread_id":"t"}"#;
+    let status = r#"{"kind":"status_changed","ts":1.2,"status":"busy"}"#;
+    let check = |lines: &[&str], want: Option<&str>| {
+        assert_eq!(summarize_lines(lines).agent.as_deref(), want, "{lines:?}");
+    };
+    check(&[turn, init, note, end], Some("claude-code"));
+    check(&[turn, note, codex, end], Some("codex"));
+    check(&[turn, note, end], None);
+    check(&[note, turn, status, init, end], Some("hyperhive"));
+}

@@ -204,6 +204,12 @@ async fn run_a_fake_agent_serves_it_and_records_everything() {
     assert_eq!(s["turn"]["in_flight"], false);
     assert_eq!(s["model"], "claude-opus-5-5");
     assert!(s["cost_usd"].as_f64().unwrap() > 0.0);
+    // Issue 45.6: the agent is the one whose lines the run printed (Claude Code), in the
+    // summary the page's header shows and in the index; `run`'s own lines name none.
+    let (_, summary) = call_json(addr, "GET", &format!("/api/sessions/{id}/summary"), vec![]).await;
+    assert_eq!(summary["agent"], "claude-code", "{summary}");
+    let (_, list) = call_json(addr, "GET", "/api/sessions", vec![]).await;
+    assert_eq!(list["sessions"][0]["agent"], "claude-code", "{list}");
 
     // Every stdout line stored byte for byte, classified as `hiveterm classify` does.
     let fixture = common::fixture(fixture_rel);
