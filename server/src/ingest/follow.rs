@@ -8,6 +8,7 @@ use classifier::LineReader;
 use tokio::io::{AsyncReadExt, AsyncSeekExt};
 
 use super::lines::{CHUNK, FOLLOW_POLL, note_line, pump, store_lines};
+use super::mark;
 use crate::store::{FollowPos, RawLine, Store, StoreError};
 
 /// The session id a followed path gets: stable across restarts.
@@ -37,7 +38,9 @@ pub fn follow_session_id(path: &Path) -> String {
 
 /// Follows `path` forever as session `session` (created by the caller), like `tail -F`:
 /// lines are stored as they complete (a partial last line waits for its newline); a file
-/// that shrinks was truncated and is read again from the start; a file replaced by another
+/// that shrinks was truncated and is read again from the start, and so is one rewritten in
+/// place past where it was stored (its mark, [`super::mark`], no longer holds; the session
+/// says so in a note, at once or when the follow starts again); a file replaced by another
 /// (rotation) is read to its end, then the new one from its start. How far the file has been
 /// stored is committed with its lines, so a restarted server goes on where it stopped. A
 /// zstd-compressed log (`rollout-*.jsonl.zst`) is imported decompressed
@@ -58,6 +61,8 @@ pub async fn follow(
     let mut offset = 0u64; // bytes read from the open file
     let mut through = 0u64; // bytes of it up to the end of the last complete line
     let mut buf = vec![0u8; CHUNK];
+    // Where the open file's stored bytes end and their mark, and its size when last looked at.
+    let (mut marked, mut seen) = ((0u64, 0u64), 0u64);
     loop {
         let meta = tokio::fs::metadata(&path).await.ok();
         if let Some(m) = &meta
@@ -103,6 +108,7 @@ pub async fn follow(
                 .await?;
                 reader = LineReader::with_limit(max_line);
                 (offset, through) = (0, 0);
+                (marked, seen) = ((0, 0), 0);
                 pos = None;
             }
         }
@@ -111,7 +117,22 @@ pub async fn follow(
             && let Ok(mut f) = tokio::fs::File::open(&path).await
         {
             offset = match pos.take() {
-                Some(p) if (p.dev, p.ino) == (dev, ino) => p.offset,
+                Some(p) if (p.dev, p.ino) == (dev, ino) => {
+                    let holds = std_file(&f)
+                        .await
+                        .is_some_and(|s| mark::holds(&s, p.offset, p.mark));
+                    if holds {
+                        marked = (p.offset, p.mark);
+                        p.offset
+                    } else {
+                        let why = format!(
+                            "hiveterm: {key} shrank or was rewritten while not followed; \
+                             reading it again from the start"
+                        );
+                        store_lines(&store, &session, vec![note_line(&why)], None).await?;
+                        0
+                    }
+                }
                 _ => 0,
             };
             if f.seek(SeekFrom::Start(offset)).await.is_err() {
@@ -135,8 +156,26 @@ pub async fn follow(
                 .await?;
                 reader = LineReader::with_limit(max_line);
                 (offset, through) = (0, 0);
+                marked = (0, 0);
+                let _ = f.seek(SeekFrom::Start(0)).await;
+            } else if len != seen && marked.0 > 0 && !still_holds(f, marked).await {
+                // Rewritten in place past where it was stored (truncated and written again
+                // between two looks): another file, from its start.
+                store_lines(
+                    &store,
+                    &session,
+                    vec![note_line(&format!(
+                        "hiveterm: {key} was rewritten; reading it again from the start"
+                    ))],
+                    None,
+                )
+                .await?;
+                reader = LineReader::with_limit(max_line);
+                (offset, through) = (0, 0);
+                marked = (0, 0);
                 let _ = f.seek(SeekFrom::Start(0)).await;
             }
+            seen = len;
             let before = offset;
             let lines =
                 read_to_end(f, &mut reader, &mut offset, &mut through, &mut buf, false).await;
@@ -147,7 +186,12 @@ pub async fn follow(
                     ino: *ino,
                     offset: through,
                     within: 0,
+                    mark: std_file(f)
+                        .await
+                        .and_then(|f| mark::mark(&f, through))
+                        .unwrap_or(0),
                 };
+                marked = (through, done.mark);
                 store_lines(&store, &session, lines, Some(done)).await?;
                 if offset - before >= FOLLOW_BATCH as u64 {
                     continue; // more is there: store it in the next batch, now.
@@ -156,6 +200,18 @@ pub async fn follow(
         }
         tokio::time::sleep(FOLLOW_POLL).await;
     }
+}
+
+/// A second handle on `f`, for reads at a place (`super::mark`) that leave its position.
+async fn std_file(f: &tokio::fs::File) -> Option<std::fs::File> {
+    Some(f.try_clone().await.ok()?.into_std().await)
+}
+
+/// Whether the open file still holds the bytes stored to `marked.0` (mark `marked.1`).
+async fn still_holds(f: &tokio::fs::File, marked: (u64, u64)) -> bool {
+    std_file(f)
+        .await
+        .is_some_and(|s| mark::holds(&s, marked.0, marked.1))
 }
 
 /// Most bytes of a followed file read into one batch of lines (a big file is stored in

@@ -59,6 +59,7 @@ pub async fn follow(
                             ino,
                             offset: len,
                             within: 0,
+                            mark: 0,
                         };
                         store_lines(&store, &session, lines, Some(pos.clone())).await?;
                         done = Some(pos);
@@ -78,6 +79,7 @@ pub async fn follow(
                     ino,
                     offset: len,
                     within: 0,
+                    mark: 0,
                 });
             }
         }

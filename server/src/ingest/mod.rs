@@ -6,11 +6,13 @@
 //! - this file: `--stdin` ([`stdin`]) and `--demo` ([`demo`])
 //! - `lines`: the one chunked read loop of every source, and the harness lines sources add
 //! - `run`: a command's output ([`run_command`]); `follow`: a followed file ([`follow`]);
-//!   `watch`: every agent log under some folders, one session each ([`watch`])
+//!   `watch`: every agent log under some folders, one session each ([`watch`]); `mark`: what
+//!   a followed file's bytes before its stored position were (a file rewritten in place)
 
 mod follow;
 mod follow_zst;
 mod lines;
+mod mark;
 mod run;
 mod watch;
 

@@ -60,6 +60,10 @@ pub struct FollowPos {
     /// In a zstd-compressed file, the decompressed bytes of the frame at `offset` already
     /// stored (a frame is stored in pieces: a big one is not decompressed whole); else 0.
     pub within: u64,
+    /// What the file's bytes before `offset` were (`crate::ingest::mark`): a file rewritten
+    /// in place past `offset` is known as another file. 0: not known (stored before marks
+    /// were kept).
+    pub mark: u64,
 }
 
 /// The answer to an append.

@@ -300,12 +300,18 @@ impl TestDb {
 /// Starts the binary with `args`; answers it and the address it printed.
 pub fn spawn(args: &[&str], env: &[(&str, &str)]) -> (std::process::Child, SocketAddr) {
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_hiveterm"));
-    cmd.args(args)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null());
+    cmd.args(args);
     for (k, v) in env {
         cmd.env(k, v);
     }
+    spawn_command(cmd)
+}
+
+/// Starts `cmd` (the binary, its arguments and environment set); answers it and the address
+/// it printed.
+pub fn spawn_command(mut cmd: std::process::Command) -> (std::process::Child, SocketAddr) {
+    cmd.stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null());
     let mut child = cmd.spawn().expect("spawn hiveterm");
     let stdout = child.stdout.take().unwrap();
     let (tx, rx) = std::sync::mpsc::channel();

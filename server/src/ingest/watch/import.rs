@@ -1,7 +1,8 @@
 //! Importing one log file: from where its stored lines end to its last complete line (a
 //! compressed one's new frames), in batches committed with the position they reach, a Gemini
 //! CLI subagent's tagged with its id (and held back until its call is stored, `super::gate`);
-//! a main log replaced or shrunk goes on in a new session.
+//! a main log replaced, shrunk or rewritten in place (its mark, `crate::ingest::mark`) goes
+//! on in a new session.
 
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
@@ -14,6 +15,7 @@ use super::{IDLE, Sub, Tracked, Watcher, watch_session_id};
 use crate::ingest::follow::{FOLLOW_BATCH, read_to_end};
 use crate::ingest::follow_zst;
 use crate::ingest::lines::{CHUNK, note_line, store_lines_from};
+use crate::ingest::mark;
 use crate::store::{FollowPos, Store, StoreError};
 
 /// What is left of one file's import once the watch has planned it ([`Watcher::plan`]): the
@@ -21,6 +23,8 @@ use crate::store::{FollowPos, Store, StoreError};
 /// (their appends then share the writer's transactions).
 pub(super) struct Job {
     path: std::path::PathBuf,
+    /// The file, opened when planned (the one looked at, whatever the path names by then).
+    file: std::fs::File,
     session: String,
     /// The subagent's id its lines are tagged with.
     agent: Option<String>,
@@ -35,23 +39,26 @@ pub(super) struct Job {
 
 impl Watcher {
     /// Stores what `path` holds past its stored position ([`Watcher::plan`], then
-    /// [`Job::run`]).
+    /// [`Job::run`]); a file read short is looked at again ([`Watcher::stale`]).
     pub(super) async fn import(
         &mut self,
         path: &Path,
         meta: &std::fs::Metadata,
         sub: Option<&Sub>,
     ) -> Result<(), StoreError> {
-        match self.plan(path, meta, sub).await? {
-            Some(job) => job.run(&self.store, self.max_line).await,
-            None => Ok(()),
+        if let Some(job) = self.plan(path, meta, sub).await?
+            && !job.run(&self.store, self.max_line).await?
+        {
+            self.stale(path);
         }
+        Ok(())
     }
 
     /// What importing `path` takes, past its stored position: its session (made or marked
     /// live), where to read from, and the subagent's id its lines are tagged with (a
     /// subagent's file goes into its main log's session); none when there is nothing new or
-    /// it must wait (a held Gemini CLI subagent's).
+    /// it must wait (a held Gemini CLI subagent's) or cannot be opened (looked at again,
+    /// [`Watcher::stale`]).
     pub(super) async fn plan(
         &mut self,
         path: &Path,
@@ -76,18 +83,38 @@ impl Watcher {
             (None, None) => watch_session_id(path),
         };
         let title = main.unwrap_or(path).display().to_string();
+        // The file looked at, not whatever the path names by now (a symbolic link is not
+        // followed out of the folder).
+        let file = match std::fs::File::open(path) {
+            Ok(f) if f.metadata().is_ok_and(|m| (m.dev(), m.ino()) == (dev, ino)) => f,
+            Ok(_) => return Ok(None),
+            Err(e) => {
+                if !self.files.get(path).is_some_and(|t| t.stale) {
+                    tracing::warn!("{key}: {e}; looking at it again later");
+                }
+                self.tracked(path, &session, meta);
+                self.stale(path);
+                return Ok(None);
+            }
+        };
         let (mut from, mut skip) = (0, 0);
         let mut note = None;
         if let Some((pos, was)) = &stored {
-            if (pos.dev, pos.ino) == (dev, ino) && pos.offset <= len {
+            if (pos.dev, pos.ino) == (dev, ino)
+                && pos.offset <= len
+                && mark::holds(&file, pos.offset, pos.mark)
+            {
                 from = pos.offset;
             } else if main.is_none() {
-                // Replaced or shrunk: a new session, named after the new file.
+                // Replaced, shrunk or rewritten: a new session, named after the new file.
                 session = next_session(&watch_session_id(path), ino, was);
-                tracing::warn!("{key} was replaced or shrank: its lines now go to {session}");
+                tracing::warn!(
+                    "{key} was replaced, shrank or was rewritten: its lines now go to {session}"
+                );
             } else {
                 note = Some(format!(
-                    "hiveterm: {key} was replaced or shrank; reading it again from the start"
+                    "hiveterm: {key} was replaced, shrank or was rewritten; reading it again \
+                     from the start"
                 ));
             }
         } else if let Some(plain) = key.strip_suffix(".zst")
@@ -111,6 +138,7 @@ impl Watcher {
         }
         Ok(Some(Job {
             path: path.to_owned(),
+            file,
             session,
             agent: agent.map(str::to_owned),
             dev,
@@ -138,15 +166,25 @@ impl Watcher {
                 len: meta.len(),
                 mtime,
                 changed: recent.then(Instant::now),
+                stale: false,
             }
         });
         if t.len != meta.len() || t.mtime != mtime {
             t.changed = Some(Instant::now());
         }
+        t.stale = false;
         t.session = session.to_owned();
         t.len = meta.len();
         t.mtime = mtime;
         t.changed
+    }
+
+    /// `path` could not be read (as far as it was looked at): looked at again at the next
+    /// looks though it has not changed (with the files that changed lately, and at rescans).
+    pub(super) fn stale(&mut self, path: &Path) {
+        if let Some(t) = self.files.get_mut(path) {
+            t.stale = true;
+        }
     }
 }
 
@@ -157,8 +195,9 @@ impl Job {
     }
 
     /// Reads the file from where the plan says and stores its lines, in batches, each
-    /// committed with the position it reaches.
-    pub(super) async fn run(&self, store: &Store, max_line: usize) -> Result<(), StoreError> {
+    /// committed with the position it reaches; answers whether it was read to the size the
+    /// plan saw (not: it could not be read, or shrank meanwhile).
+    pub(super) async fn run(&self, store: &Store, max_line: usize) -> Result<bool, StoreError> {
         if follow_zst::is_compressed(&self.path).await {
             return self.import_zst(store, max_line).await;
         }
@@ -167,15 +206,16 @@ impl Job {
 
     /// A plain log from byte `from`: complete lines only (a partial last one waits for its
     /// newline), in batches (`--follow`'s reads), each committed with the position it reaches.
-    async fn import_plain(&self, store: &Store, max_line: usize) -> Result<(), StoreError> {
+    async fn import_plain(&self, store: &Store, max_line: usize) -> Result<bool, StoreError> {
         let (path, from) = (self.path.as_path(), self.from);
         let (session, agent) = (self.session.as_str(), self.agent.as_deref());
         let (dev, ino) = (self.dev, self.ino);
-        let Ok(mut f) = tokio::fs::File::open(path).await else {
-            return Ok(());
+        let Ok(f) = self.file.try_clone() else {
+            return Ok(false);
         };
+        let mut f = tokio::fs::File::from_std(f);
         if f.seek(std::io::SeekFrom::Start(from)).await.is_err() {
-            return Ok(());
+            return Ok(false);
         }
         let mut reader = LineReader::with_limit(max_line);
         let mut buf = vec![0u8; CHUNK];
@@ -198,11 +238,12 @@ impl Job {
                     ino,
                     offset: through,
                     within: 0,
+                    mark: mark::mark(&self.file, through).unwrap_or(0),
                 };
                 store_lines_from(store, session, lines, Some(pos), agent).await?;
             }
             if offset - before < FOLLOW_BATCH as u64 {
-                return Ok(());
+                return Ok(offset >= self.len);
             }
         }
     }
@@ -210,7 +251,7 @@ impl Job {
     /// A compressed log from compressed byte `from`, its first `skip` decompressed bytes
     /// skipped (stored from its `.jsonl` before it was compressed). A frame still being
     /// written is waited for.
-    async fn import_zst(&self, store: &Store, max_line: usize) -> Result<(), StoreError> {
+    async fn import_zst(&self, store: &Store, max_line: usize) -> Result<bool, StoreError> {
         let (path, from, skip) = (self.path.as_path(), self.from, self.skip);
         let (session, agent) = (self.session.as_str(), self.agent.as_deref());
         let (dev, ino, len) = (self.dev, self.ino, self.len);
@@ -218,7 +259,7 @@ impl Job {
             Ok(p) => p,
             Err(e) => {
                 tracing::warn!("{}: {e}; waiting for the rest", path.display());
-                return Ok(());
+                return Ok(true);
             }
         };
         let rest = plain.get(skip as usize..).unwrap_or_default();
@@ -229,8 +270,10 @@ impl Job {
             ino,
             offset: len,
             within: 0,
+            mark: mark::mark(&self.file, len).unwrap_or(0),
         };
-        store_lines_from(store, session, lines, Some(pos), agent).await
+        store_lines_from(store, session, lines, Some(pos), agent).await?;
+        Ok(true)
     }
 }
 

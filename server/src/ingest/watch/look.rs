@@ -84,10 +84,9 @@ impl Watcher {
             if !seen.insert(path.clone()) {
                 continue;
             }
-            let unchanged = self
-                .files
-                .get(&path)
-                .is_some_and(|t| t.len == meta.len() && t.mtime == meta.modified().ok());
+            let unchanged = self.files.get(&path).is_some_and(|t| {
+                !t.stale && t.len == meta.len() && t.mtime == meta.modified().ok()
+            });
             if unchanged {
                 continue;
             }
@@ -140,8 +139,10 @@ impl Watcher {
             .collect()
             .await;
         for (path, result) in done {
-            if let Err(e) = result {
-                self.failed(&path, e)?;
+            match result {
+                Ok(true) => {}
+                Ok(false) => self.stale(&path),
+                Err(e) => self.failed(&path, e)?,
             }
         }
         // A subagent's file goes into its main log's session, after what that has stored.

@@ -22,9 +22,14 @@
 //! - where each file's stored bytes end is committed with its lines (the `follows` table), so
 //!   a restart goes on where it stopped: no line stored twice, none skipped, files created
 //!   while the server was down imported;
-//! - a main log that shrinks or is replaced by another file becomes a new session (its id
-//!   gets the new file's inode), never silently; a subagent's file that does is said in an
-//!   error row of its session and read again;
+//! - a main log that shrinks, is replaced by another file or is rewritten in place (its
+//!   bytes before the stored position are not what they were: `crate::ingest::mark`) becomes
+//!   a new session (its id gets the new file's inode), never silently; a subagent's file that
+//!   does is said in an error row of its session and read again from its start;
+//! - a file that cannot be read (its permission taken away, say) is looked at again at the
+//!   next looks (every [`HOT_POLL`] while it changed lately, then at rescans) until it is read;
+//! - symbolic links are not followed, found by a rescan or named by a notification: a link
+//!   in a watched folder is not a log of it;
 //! - a session is live while its file changes, and ended after [`IDLE`] without a change.
 //!
 //! A session's id is stable from the file's path ([`watch_session_id`]): the same as
@@ -78,6 +83,8 @@ struct Tracked {
     /// When it was last seen to change (none: not since the watch found it, or found it
     /// older than [`IDLE`]).
     changed: Option<Instant>,
+    /// It could not be read (as far as it was looked at): looked at again though unchanged.
+    stale: bool,
 }
 
 /// One session's liveness as the watch left it.

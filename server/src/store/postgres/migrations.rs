@@ -184,4 +184,9 @@ ALTER INDEX search_rows_body SET (gin_pending_list_limit = 65536);
     r#"
 ALTER TABLE follows ADD COLUMN within BIGINT NOT NULL DEFAULT 0;
 "#,
+    // What a followed file's bytes before its stored position were (`FollowPos::mark`): a
+    // file rewritten in place is known as another file.
+    r#"
+ALTER TABLE follows ADD COLUMN mark BIGINT NOT NULL DEFAULT 0;
+"#,
 ];

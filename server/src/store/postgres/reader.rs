@@ -87,7 +87,7 @@ pub(super) async fn follow_pos(
 ) -> Result<Option<(FollowPos, String)>, StoreError> {
     let row = client
         .query_opt(
-            r#"SELECT dev, ino, "offset", session, within FROM follows WHERE path = $1"#,
+            r#"SELECT dev, ino, "offset", session, within, mark FROM follows WHERE path = $1"#,
             &[&path],
         )
         .await
@@ -99,6 +99,7 @@ pub(super) async fn follow_pos(
             ino: r.get::<_, i64>(1) as u64,
             offset: r.get::<_, i64>(2) as u64,
             within: r.get::<_, i64>(4) as u64,
+            mark: r.get::<_, i64>(5) as u64,
         };
         (pos, r.get::<_, String>(3))
     }))

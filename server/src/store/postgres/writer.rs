@@ -356,10 +356,11 @@ async fn fold_lines(
     }
     if let Some(f) = &a.follow {
         tx.execute(
-            r#"INSERT INTO follows(path, session, dev, ino, "offset", within)
-               VALUES ($1, $2, $3, $4, $5, $6)
+            r#"INSERT INTO follows(path, session, dev, ino, "offset", within, mark)
+               VALUES ($1, $2, $3, $4, $5, $6, $7)
                ON CONFLICT (path) DO UPDATE SET session = EXCLUDED.session, dev = EXCLUDED.dev,
-               ino = EXCLUDED.ino, "offset" = EXCLUDED."offset", within = EXCLUDED.within"#,
+               ino = EXCLUDED.ino, "offset" = EXCLUDED."offset", within = EXCLUDED.within,
+               mark = EXCLUDED.mark"#,
             &[
                 &f.path,
                 &a.session,
@@ -367,6 +368,7 @@ async fn fold_lines(
                 &(f.ino as i64),
                 &(f.offset as i64),
                 &(f.within as i64),
+                &(f.mark as i64),
             ],
         )
         .await

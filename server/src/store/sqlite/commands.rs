@@ -160,8 +160,8 @@ impl Group<'_> {
         }
         if let Some(f) = &a.follow {
             tx.prepare_cached(
-                "INSERT OR REPLACE INTO follows(path, session, dev, ino, offset, within)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                "INSERT OR REPLACE INTO follows(path, session, dev, ino, offset, within, mark)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             )?
             .execute(params![
                 f.path,
@@ -169,7 +169,8 @@ impl Group<'_> {
                 f.dev as i64,
                 f.ino as i64,
                 f.offset as i64,
-                f.within as i64
+                f.within as i64,
+                f.mark as i64
             ])?;
         }
         if let (Some(key), Some(&first)) = (&a.key, seqs.first()) {

@@ -189,4 +189,9 @@ UPDATE sessions SET newest_row = (SELECT MAX(ts) FROM search_rows WHERE session 
     r#"
 ALTER TABLE follows ADD COLUMN within INTEGER NOT NULL DEFAULT 0;
 "#,
+    // What a followed file's bytes before its stored position were (`FollowPos::mark`): a
+    // file rewritten in place is known as another file.
+    r#"
+ALTER TABLE follows ADD COLUMN mark INTEGER NOT NULL DEFAULT 0;
+"#,
 ];

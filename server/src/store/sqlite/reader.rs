@@ -122,7 +122,7 @@ pub(super) fn follow_pos(
 ) -> Result<Option<(FollowPos, String)>, StoreError> {
     Ok(conn
         .query_row(
-            "SELECT dev, ino, offset, session, within FROM follows WHERE path = ?1",
+            "SELECT dev, ino, offset, session, within, mark FROM follows WHERE path = ?1",
             params![path],
             |r| {
                 let pos = FollowPos {
@@ -131,6 +131,7 @@ pub(super) fn follow_pos(
                     ino: r.get::<_, i64>(1)? as u64,
                     offset: r.get::<_, i64>(2)? as u64,
                     within: r.get::<_, i64>(4)? as u64,
+                    mark: r.get::<_, i64>(5)? as u64,
                 };
                 Ok((pos, r.get::<_, String>(3)?))
             },

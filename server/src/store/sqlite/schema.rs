@@ -18,7 +18,8 @@
 //!   ([`crate::fold::Checkpoint`]), every `checkpoint_every` events (derived);
 //! - `rendered(session, seq, json)`: the envelope of each event with rows, as the writer
 //!   folded it (derived, like checkpoints; serves history pages without classifying);
-//! - `follows(path, session, dev, ino, offset, within)`: how far a followed file has been stored;
+//! - `follows(path, session, dev, ino, offset, within, mark)`: how far a followed file has
+//!   been stored, and a hash of its bytes before there (`crate::ingest::mark`);
 //! - `idempotency(session, key, first_seq, last_seq, lines, body_sha256)`: what was stored
 //!   under a POST's `Idempotency-Key`, and the SHA-256 of the body first sent with it
 //!   (indexed by `(session, last_seq)` too: a session's newest key is what a forwarder
