@@ -51,9 +51,31 @@ pub struct Args {
     /// this binary carries.
     #[arg(long = "static", value_name = "DIR", requires = "export")]
     static_dir: Option<PathBuf>,
+    /// The server's address as the link's readers reach it (`http://127.0.0.1:7171`,
+    /// `https://hive.example.com`): the link is printed whole, `<URL>/p/<token>` (without it,
+    /// only its path).
+    #[arg(long, env = "HIVETERM_BASE_URL", value_name = "URL", value_parser = base_url)]
+    base_url: Option<String>,
     /// The database: a SQLite file or a `postgres://` URL (as `hiveterm serve --db`).
     #[arg(long, env = "HIVETERM_DB", default_value = "hiveterm.db")]
     db: String,
+}
+
+/// A `--base-url`: `http://` or `https://` and a host, without a query or fragment; a trailing
+/// `/` dropped (the link's path is put after it).
+fn base_url(url: &str) -> Result<String, String> {
+    let url = url.trim().trim_end_matches('/');
+    let rest = url
+        .strip_prefix("http://")
+        .or_else(|| url.strip_prefix("https://"))
+        .ok_or("a base URL starts with http:// or https://")?;
+    let host = rest.split('/').next().unwrap_or_default();
+    if host.is_empty() || url.contains(['?', '#']) || url.contains(char::is_whitespace) {
+        return Err(
+            "a base URL is http(s)://host[:port][/path], without a query or fragment".into(),
+        );
+    }
+    Ok(url.to_owned())
 }
 
 pub fn run(args: &Args) -> Result<(), String> {
@@ -142,7 +164,15 @@ async fn command(store: &Store, args: &Args) -> Result<(), String> {
             .map_err(|e| e.to_string())?;
         print_report(&report);
     }
-    println!("{}", created.url());
+    match &args.base_url {
+        Some(base) => println!("{base}{}", created.url()),
+        None => {
+            eprintln!(
+                "the link's path, after the server's address (e.g. http://127.0.0.1:7171); --base-url URL prints it whole"
+            );
+            println!("{}", created.url());
+        }
+    }
     Ok(())
 }
 

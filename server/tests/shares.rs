@@ -703,6 +703,42 @@ fn the_share_command_makes_lists_and_revokes_beside_a_server() {
     rt.block_on(store.close());
 }
 
+/// Issue 45.9: `hiveterm share` printed `/p/<token>` without a host; with the server's
+/// address known (`--base-url`, `HIVETERM_BASE_URL`) it prints the whole link a reader opens,
+/// and a bad address is refused before any link is made.
+#[test]
+fn issue_45_9_share_prints_the_whole_link_with_base_url() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = DbSpec::fresh(dir.path());
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let store = rt.block_on(async { hiveterm::Store::open_db(&db.spec, 4).unwrap() });
+    let addr = rt.block_on(async {
+        let addr = spawn_server(AppState::new(store.clone(), Config::default())).await;
+        post_events(addr, "cli-session", lines(1, 3)).await;
+        addr
+    });
+    let run = |args: &[&str]| common::cli("share", &db.spec, args);
+    let base = format!("http://{addr}/");
+    let (ok, out, err) = run(&["cli-session", "--base-url", &base]);
+    assert!(ok, "{err}");
+    let whole = out.trim_end();
+    let path = whole.strip_prefix(&format!("http://{addr}")).unwrap();
+    assert!(
+        share::is_token_shaped(path.strip_prefix("/p/").unwrap()),
+        "{out}"
+    );
+    let (status, _, _) = rt.block_on(get(addr, &format!("{path}/api/state")));
+    assert_eq!(status, StatusCode::OK);
+    for bad in ["127.0.0.1:7171", "ftp://h", "http://", "http://h/?x"] {
+        let (ok, out, err) = run(&["cli-session", "--base-url", bad]);
+        assert!(
+            !ok && out.is_empty() && err.contains("base URL"),
+            "{bad}: {err}"
+        );
+    }
+    rt.block_on(store.close());
+}
+
 /// The log a share shows, for its one-file export: the session's raw lines up to the
 /// snapshot, redacted when asked.
 #[tokio::test]
