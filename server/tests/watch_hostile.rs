@@ -1,6 +1,6 @@
 //! Issue 46: how `serve --watch` (and `--follow`) decides what changed, under hostile
 //! folders — a log rewritten in place past its stored position (item 3), a log unreadable
-//! while it grew (item 8).
+//! while it grew (item 8), symbolic links made while serving (item 11).
 
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
@@ -165,6 +165,74 @@ async fn issue_46_a_subagents_or_followed_file_rewritten_in_place_is_read_again_
             task.abort();
         }
     }
+}
+
+/// Item 11: a symbolic link made in a watched folder while serving — to a log outside it, to
+/// a folder outside it, or in place of a log already followed — is not imported or followed,
+/// as the startup scan and the rescans skip one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_46_symbolic_links_made_while_serving_are_not_followed_out_of_the_folder() {
+    let db = TestDb::with(Config::default(), hiveterm::store::CHECKPOINT_EVERY);
+    let base = std::fs::canonicalize(db.dir.path()).unwrap();
+    let root = base.join("projects");
+    let outside = base.join("elsewhere");
+    std::fs::create_dir_all(root.join("-work")).unwrap();
+    std::fs::create_dir_all(outside.join("logs")).unwrap();
+    std::fs::write(
+        outside.join("secret.jsonl"),
+        format!("{}\n", note("secret")),
+    )
+    .unwrap();
+    std::fs::write(outside.join("logs/x.jsonl"), format!("{}\n", note("x"))).unwrap();
+    std::fs::write(outside.join("other.jsonl"), format!("{}\n", note("other"))).unwrap();
+    let kept = root.join("-work/kept.jsonl");
+    std::fs::write(&kept, format!("{}\n", note("kept"))).unwrap();
+    let store = db.state.store().clone();
+    let task = start_watch(&store, root.clone());
+    until(
+        &db,
+        &watch_session_id(&kept),
+        Duration::from_secs(10),
+        |g| g.len() == 1,
+    )
+    .await;
+    // Made while serving: links to a log and to a folder, and a log put in place of one.
+    let link = |target: &Path, at: &Path| std::os::unix::fs::symlink(target, at).unwrap();
+    link(
+        &outside.join("secret.jsonl"),
+        &root.join("-work/link.jsonl"),
+    );
+    link(&outside.join("logs"), &root.join("linked"));
+    std::fs::remove_file(&kept).unwrap();
+    link(&outside.join("other.jsonl"), &kept);
+    // A real log made after them: once it is stored, they were looked at.
+    let fresh = root.join("-work/fresh.jsonl");
+    std::fs::write(&fresh, format!("{}\n", note("fresh"))).unwrap();
+    until(
+        &db,
+        &watch_session_id(&fresh),
+        Duration::from_secs(10),
+        |g| g.len() == 1,
+    )
+    .await;
+    // They change too (the files that changed lately are looked at every 250 ms).
+    for f in ["secret.jsonl", "logs/x.jsonl", "other.jsonl"] {
+        common::append_to(&outside.join(f), &format!("{}\n", note("more")));
+    }
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let mut ids: Vec<String> = store
+        .sessions(None, 100)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|s| s.id)
+        .collect();
+    ids.sort();
+    let mut want = vec![watch_session_id(&kept), watch_session_id(&fresh)];
+    want.sort();
+    assert_eq!(ids, want, "only the folder's own logs");
+    assert_eq!(db.raw_lines(&watch_session_id(&kept)), [note("kept")]);
+    task.abort();
 }
 
 /// Events stored in every session, as the API lists them.

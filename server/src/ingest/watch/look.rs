@@ -2,7 +2,7 @@
 //! paths notifications named and the files that changed lately, and importing each (main
 //! logs several at once, then subagents' files one by one).
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use futures_util::StreamExt;
@@ -41,11 +41,16 @@ impl Watcher {
         self.look_at(found).await
     }
 
-    /// The paths notifications named, and the files that changed lately.
+    /// The paths notifications named, and the files that changed lately — as the rescan
+    /// finds them: a symbolic link is not followed (nor a path through one).
     pub(super) async fn look(&mut self, dirty: BTreeSet<PathBuf>) -> Result<(), StoreError> {
         let mut found = Vec::new();
+        let mut folders = HashMap::new();
         for path in dirty {
-            match std::fs::metadata(&path) {
+            if !self.in_folder(&path, &mut folders) {
+                continue;
+            }
+            match std::fs::symlink_metadata(&path) {
                 Ok(m) if m.is_dir() => walk(&path, &mut found),
                 Ok(m) if m.is_file() && is_log(&path) => found.push((path, m)),
                 _ => {}
@@ -59,17 +64,40 @@ impl Watcher {
             .chain(self.waiting.iter().cloned())
             .collect();
         for path in hot {
-            match std::fs::metadata(&path) {
-                Ok(m) if m.is_file() => found.push((path, m)),
-                Ok(_) => {}
-                // Gone: found again if it comes back.
-                Err(_) => {
+            match std::fs::symlink_metadata(&path) {
+                Ok(m) if m.is_file() && self.in_folder(&path, &mut folders) => {
+                    found.push((path, m));
+                }
+                // Gone, or a link or a folder now: found again if it comes back.
+                _ => {
                     self.files.remove(&path);
                     self.waiting.remove(&path);
                 }
             }
         }
         self.look_at(found).await
+    }
+
+    /// Whether `path` is a root, or in a folder reached from one without a symbolic link (its
+    /// folder, resolved, is where its path says); `folders` remembers the folders looked at.
+    fn in_folder(&self, path: &Path, folders: &mut HashMap<PathBuf, bool>) -> bool {
+        if self.roots.iter().any(|r| r == path) {
+            return true;
+        }
+        let Some(dir) = path.parent() else {
+            return false;
+        };
+        if let Some(&known) = folders.get(dir) {
+            return known;
+        }
+        let real = std::fs::canonicalize(dir).ok();
+        let inside = self.roots.iter().any(|root| {
+            dir.strip_prefix(root).is_ok_and(|rel| {
+                std::fs::canonicalize(root).is_ok_and(|r| real.as_ref() == Some(&r.join(rel)))
+            })
+        });
+        folders.insert(dir.to_owned(), inside);
+        inside
     }
 
     /// Imports what is new in each of `found` (main logs first, each kind oldest first).

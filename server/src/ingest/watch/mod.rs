@@ -166,7 +166,7 @@ async fn run(
         .map(|r| std::fs::canonicalize(&r).unwrap_or(r))
         .collect();
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<PathBuf>();
-    let mut notify = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+    let on_event = move |event: notify::Result<notify::Event>| {
         if let Ok(event) = event
             && names_a_change(&event.kind)
         {
@@ -174,11 +174,14 @@ async fn run(
                 let _ = tx.send(path);
             }
         }
-    })
-    .map_err(|e| {
-        tracing::warn!("file-system notifications unavailable ({e}); rescanning every second")
-    })
-    .ok();
+    };
+    // A folder linked into a watched one is not watched through its link.
+    let config = notify::Config::default().with_follow_symlinks(false);
+    let mut notify = <notify::RecommendedWatcher as notify::Watcher>::new(on_event, config)
+        .map_err(|e| {
+            tracing::warn!("file-system notifications unavailable ({e}); rescanning every second")
+        })
+        .ok();
     let mut w = Watcher {
         store,
         roots,
