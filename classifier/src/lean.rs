@@ -97,8 +97,8 @@ pub(crate) fn parse(line: &[u8], hints: Hints) -> Option<Value> {
 enum Keep {
     /// Every field: the type is not known yet, is not one of the below, or the line has `kind`.
     All,
-    /// `type`, `subtype`, `timestamp` (the envelope's time) and `kind`: a bookkeeping line
-    /// gives no row.
+    /// `type`, `subtype`, `timestamp` (the envelope's time), `kind` and `totalCostUSD` (a
+    /// `cost-state` line's, for the summary): a bookkeeping line gives no row.
     Quiet,
     /// A `user` or `assistant` line: [`MESSAGE_KEYS`] only (its `toolUseResult`, the uuid chain,
     /// cwd, version, request ids… are never read).
@@ -125,7 +125,11 @@ impl Keep {
     fn keeps(self, key: &str) -> bool {
         match self {
             Keep::All | Keep::Gemini => true,
-            Keep::Quiet => matches!(key, "type" | "subtype" | "timestamp" | "kind"),
+            // `totalCostUSD`: a `cost-state` line's cost, which the summary reads.
+            Keep::Quiet => matches!(
+                key,
+                "type" | "subtype" | "timestamp" | "kind" | "totalCostUSD"
+            ),
             Keep::Message => MESSAGE_KEYS.contains(&key),
             Keep::Rollout => matches!(key, "type" | "subtype" | "timestamp" | "kind" | "payload"),
         }

@@ -21,8 +21,10 @@
 //!   name as the log writes it; tool errors: `tool_result` blocks with `is_error`;
 //! - tokens: the `usage` of `result` lines when the log has any (their sum), else of
 //!   assistant messages (each message once, however many lines it is written in);
-//! - cost: the largest `total_cost_usd` (Claude Code's is cumulative within a session, so
-//!   summing would count it again and again);
+//! - cost: the largest `total_cost_usd` of `result` lines and `totalCostUSD` of a
+//!   transcript's `cost-state` lines (Claude Code's are cumulative within a session, resumed
+//!   runs included, so summing would count it again and again, and a stream and a transcript
+//!   of the same run state the same total);
 //! - models: the `model` of `init` lines and assistant messages, in first-seen order;
 //! - subagents started: `Task`/`Agent` tool calls; each subagent's share (its envelopes, those
 //!   with a `parent`: tool calls, tool errors, error rows, time), whose turns are not counted
@@ -45,47 +47,12 @@ use serde_json::Value;
 use self::files::FileIndex;
 pub use self::per_file::FileFold;
 pub(crate) use self::per_file::Tokens;
+use self::per_file::pick;
 pub use self::report::{SubagentEnd, SubagentSummary, Summary};
 use crate::event::LiveEvent;
 use crate::gemini::document::Now;
 use crate::kind::{RowKind, turn_kind};
 use crate::msg::{Level, TermEnvelope};
-
-impl Tokens {
-    fn of(usage: Option<&Value>) -> Option<Tokens> {
-        usage?.as_object()?;
-        let [input, output, cache_read, cache_creation] = pick(
-            usage,
-            [
-                "input_tokens",
-                "output_tokens",
-                "cache_read_input_tokens",
-                "cache_creation_input_tokens",
-            ],
-        )
-        .map(|v| v.and_then(Value::as_u64).unwrap_or(0));
-        Some(Tokens {
-            input,
-            output,
-            cache_read,
-            cache_creation,
-        })
-    }
-
-    fn add(&mut self, o: Tokens) {
-        self.input += o.input;
-        self.output += o.output;
-        self.cache_read += o.cache_read;
-        self.cache_creation += o.cache_creation;
-    }
-
-    fn sub(&mut self, o: Tokens) {
-        self.input = self.input.saturating_sub(o.input);
-        self.output = self.output.saturating_sub(o.output);
-        self.cache_read = self.cache_read.saturating_sub(o.cache_read);
-        self.cache_creation = self.cache_creation.saturating_sub(o.cache_creation);
-    }
-}
 
 /// The fold: a [`Summary`] in the making, with what it needs to count each thing once.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -222,6 +189,9 @@ impl SummaryFold {
                 self.user(value);
             }
             Some("result") => self.result(value),
+            // A transcript's running total (issue 45: Claude Code 2.1.332 states its cost
+            // only there): as cumulative as `result`'s, so the largest of both counts once.
+            Some("cost-state") => self.cost(value.field("totalCostUSD")),
             Some("system") if value.field("subtype").and_then(Value::as_str) == Some("init") => {
                 self.model(value.field("model"));
                 self.version(value.field("claude_code_version"));
@@ -364,11 +334,13 @@ impl SummaryFold {
         if let Some(tokens) = Tokens::of(value.field("usage")) {
             self.result_tokens.add(tokens);
         }
-        if let Some(cost) = value
-            .field("total_cost_usd")
-            .and_then(Value::as_f64)
-            .filter(|c| c.is_finite())
-        {
+        self.cost(value.field("total_cost_usd"));
+    }
+
+    /// A cost the log states (a `result`'s `total_cost_usd`, a `cost-state`'s
+    /// `totalCostUSD`): both are the session's running total, so the largest is its cost.
+    fn cost(&mut self, cost: Option<&Value>) {
+        if let Some(cost) = cost.and_then(Value::as_f64).filter(|c| c.is_finite()) {
             let s = &mut self.summary;
             s.cost_usd = Some(s.cost_usd.map_or(cost, |c| c.max(cost)));
         }
@@ -383,19 +355,4 @@ impl SummaryFold {
             self.summary.models.push(m.to_owned());
         }
     }
-}
-
-/// The values of `keys` in the object `v` (`None` for a missing key, or when `v` is not an
-/// object), found in one pass over its entries: the objects read here are small, and a scan
-/// comparing keys costs less than hashing each key for a lookup.
-fn pick<'a, const N: usize>(v: Option<&'a Value>, keys: [&str; N]) -> [Option<&'a Value>; N] {
-    let mut out = [None; N];
-    if let Some(obj) = v.and_then(Value::as_object) {
-        for (k, val) in obj {
-            if let Some(i) = keys.iter().position(|want| *want == k.as_str()) {
-                out[i] = Some(val);
-            }
-        }
-    }
-    out
 }

@@ -94,8 +94,9 @@ fn subagent_stream() {
 }
 
 /// A transcript: one prompt, its turn ended by the final `end_turn` answer; 16 tool calls; one
-/// failed tool result (the only error row, line 57); no result line, so no cost, and tokens
-/// from the assistant messages' usage, each message once.
+/// failed tool result (the only error row, line 57); no result line, so tokens from the
+/// assistant messages' usage, each message once, and the cost its last `cost-state` line
+/// states (issue 45.3: it was `null`, "unknown").
 #[test]
 fn file_tools_transcript() {
     assert_eq!(
@@ -123,6 +124,7 @@ fn file_tools_transcript() {
             duration_s: Some(1.374),
             input_tokens: 3866,
             output_tokens: 800,
+            cost_usd: Some(0.031464),
             models: strings(&["claude-opus-5-5"]),
             files_changed: strings(&[
                 "/home/dev/work/file_tools/src/lib.rs",
@@ -205,6 +207,54 @@ fn api_retry_transcript() {
         (1, 1, 0, 3, None)
     );
     assert_eq!((s.input_tokens, s.output_tokens), (835, 62));
+}
+
+/// Issue 45.3: every Claude Code 2.1.332 transcript ends with a `cost-state` line stating the
+/// session's running cost (cumulative over resumed runs: `resume_1_first`'s five lines grow
+/// 0.001376 → 0.012276, the totals its five runs' stream `result`s state), and the summary
+/// said "unknown". The transcript's cost is its last total; a stream and a transcript of the
+/// same run folded together count it once; a transcript's subagent file states none.
+#[test]
+fn issue_45_a_transcripts_cost_state_is_its_cost_counted_once() {
+    for (rel, want) in [
+        (
+            "claude-code-2.1.332/file_tools.transcript.jsonl",
+            Some(0.031464),
+        ),
+        (
+            "claude-code-2.1.332/api_retry.transcript.jsonl",
+            Some(0.00458),
+        ),
+        (
+            "claude-code-2.1.332/api_fatal_400.transcript.jsonl",
+            Some(0.0),
+        ),
+        (
+            "claude-code-2.1.332/resume_1_first.transcript.jsonl",
+            Some(0.012276000000000002),
+        ),
+        (
+            "claude-code-2.1.332/resume_5_after_compact.stream.jsonl",
+            Some(0.012276000000000002),
+        ),
+        (
+            "claude-code-2.1.332/subagent.transcript.jsonl",
+            Some(0.012368),
+        ),
+        (
+            "claude-code-2.1.332/subagent.subagent-agent-ae89bd37fdd96fc64.transcript.jsonl",
+            None,
+        ),
+    ] {
+        assert_eq!(summarize(rel).cost_usd, want, "{rel}");
+    }
+    // The stream and the transcript of the same run, one after the other: the cost once.
+    let mut both = fixture("claude-code-2.1.332/file_tools.stream.jsonl");
+    both.extend(fixture("claude-code-2.1.332/file_tools.transcript.jsonl"));
+    let mut log = LogClassifier::new().with_summary();
+    log.feed(&both, |_| {});
+    log.finish(|_| {});
+    assert_eq!(log.summary().unwrap().cost_usd, Some(0.031464));
 }
 
 /// Folding the first k lines, checkpointing the fold through JSON, then folding the rest,

@@ -24,8 +24,9 @@ pub struct Badges {
     pub turn: Turn,
     /// The last reported turn state.
     pub turn_state: Option<Value>,
-    /// The largest `total_cost_usd` of the `result` lines: Claude Code reports it cumulative
-    /// within a session, so the largest is the session's cost (a sum counts it again and again).
+    /// The largest `total_cost_usd` of the `result` lines and `totalCostUSD` of a transcript's
+    /// `cost-state` lines: Claude Code reports both cumulative within a session, so the
+    /// largest is the session's cost (a sum counts it again and again).
     pub cost_usd: f64,
     /// Sum of `duration_ms` over `result` lines.
     pub duration_ms: f64,
@@ -109,7 +110,8 @@ impl Badges {
     }
 
     /// A Claude Code line: `system/init` names the model; assistant messages carry model and
-    /// usage; `result` lines carry cost, duration and usage (the turns are the rows').
+    /// usage; `result` lines carry cost, duration and usage (the turns are the rows'); a
+    /// transcript's `cost-state` lines the cost.
     fn stream(&mut self, value: &Value) {
         let str_of = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);
         match value.get("type").and_then(Value::as_str) {
@@ -148,6 +150,15 @@ impl Badges {
                 }
                 if let Some(usage) = value.get("usage").filter(|u| u.is_object()) {
                     self.usage = Some(capped(usage));
+                }
+            }
+            // A transcript states its running cost here only (issue 45): cumulative as
+            // `result`'s, so the largest of both is the session's, counted once.
+            Some("cost-state") => {
+                if let Some(cost) = value.get("totalCostUSD").and_then(Value::as_f64)
+                    && cost.is_finite()
+                {
+                    self.cost_usd = self.cost_usd.max(cost);
                 }
             }
             _ => {}
@@ -273,6 +284,27 @@ mod tests {
             let b = fold(&lines);
             assert_eq!(b.cost_usd, want, "{costs:?}");
             assert_eq!(b.results, costs.len() as u64);
+        }
+    }
+
+    /// Issue 45.3: a Claude Code 2.1.332 transcript states its cost only in `cost-state`
+    /// lines (running totals, resumed runs included); the header said nothing. With a stream's
+    /// `result` of the same run, the cost is counted once.
+    #[test]
+    fn issue_45_cost_badge_reads_a_transcripts_cost_state_once() {
+        let state = |c: f64| format!(r#"{{"type":"cost-state","totalCostUSD":{c}}}"#);
+        let result = |c: f64| format!(r#"{{"type":"result","total_cost_usd":{c}}}"#);
+        for (lines, want) in [
+            (
+                vec![state(0.001376), state(0.003288), state(0.012276)],
+                0.012276,
+            ),
+            (vec![state(0.012276), result(0.012276)], 0.012276),
+            (vec![result(0.5), state(0.25)], 0.5),
+            (vec![state(0.0)], 0.0),
+        ] {
+            let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+            assert_eq!(fold(&lines).cost_usd, want, "{lines:?}");
         }
     }
 

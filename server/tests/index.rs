@@ -751,3 +751,56 @@ async fn issue_46_6_long_model_names_are_cut_on_sqlite() {
 async fn issue_46_6_long_model_names_are_cut_on_postgres() {
     long_names_are_cut(true).await;
 }
+
+/// Issue 45.3: Claude Code 2.1.332 transcripts state their cost only in `cost-state` lines;
+/// every Claude session in the index, `usage`, `/state` and the summary said "unknown". The
+/// stated cost is in all of them, and a stream and a transcript of the same run posted to one
+/// session count it once.
+async fn transcript_cost(postgres: bool) {
+    let s = server(postgres).await;
+    let a = s.addr;
+    let read = |rel: &str| std::fs::read(fixture_path(rel)).unwrap();
+    post(
+        a,
+        "t",
+        "",
+        read("claude-code-2.1.332/tool_errors.transcript.jsonl"),
+    )
+    .await;
+    let mut both = read("claude-code-2.1.332/tool_errors.stream.jsonl");
+    both.extend(read("claude-code-2.1.332/tool_errors.transcript.jsonl"));
+    post(a, "both", "", both).await;
+    let listed = by_id(&all_pages(a, "", 100).await);
+    for id in ["t", "both"] {
+        assert_eq!(listed[id]["cost"], 0.021136, "{id}: {}", listed[id]);
+        let summary = get(a, &format!("/api/sessions/{id}/summary")).await;
+        assert_eq!(summary["cost_usd"], 0.021136, "{id}");
+        let state = get(a, &format!("/api/sessions/{id}/state")).await;
+        assert_eq!(state["cost_usd"], 0.021136, "{id}");
+    }
+    let usage = get(a, "/api/usage?by=agent").await;
+    let claude = &usage["groups"][0];
+    assert_eq!(claude["key"], "claude-code", "{usage}");
+    assert!(
+        (claude["cost"].as_f64().unwrap() - 0.042272).abs() < 1e-9,
+        "{usage}"
+    );
+    assert_eq!(claude["cost_unknown"], 0, "{usage}");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hiveterm"))
+        .args(["usage", "--by", "agent", "--db", &s.db.spec])
+        .output()
+        .expect("hiveterm usage");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text.lines().find(|l| l.starts_with("claude-code")).unwrap();
+    assert!(!line.ends_with("unknown"), "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_45_a_transcripts_stated_cost_is_in_the_index_usage_and_state_on_sqlite() {
+    transcript_cost(false).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_45_a_transcripts_stated_cost_is_in_the_index_usage_and_state_on_postgres() {
+    transcript_cost(true).await;
+}
