@@ -667,3 +667,55 @@ fn transcript_turn_ends_at_the_answer_that_ends_it() {
     let stream_answer = r#"{"type":"assistant","message":{"content":[{"type":"text","text":"Hello"}],"stop_reason":"end_turn"},"session_id":"s"}"#;
     check_after(&[PROMPT, stream_answer], "info · \n  body markdown: Hello");
 }
+
+/// Issue 45.4: a Codex patch of 15 files named 3 (`apply_patch a, b, c (+12 more)`) and no
+/// body listed the rest. A `codex exec --json` `file_change` (no diff) lists every file with
+/// its kind in its body; a rollout's `apply_patch` diff names every file in its `*** … File:`
+/// lines.
+#[test]
+fn issue_45_a_codex_patch_lists_every_changed_file() {
+    let kinds = ["add", "update", "delete"];
+    let changes: Vec<String> = (0..15)
+        .map(|i| format!(r#"{{"path":"/w/f{i}.rs","kind":"{}"}}"#, kinds[i % 3]))
+        .collect();
+    let line = format!(
+        r#"{{"type":"item.started","item":{{"id":"item_1","type":"file_change","changes":[{}],"status":"in_progress"}}}}"#,
+        changes.join(",")
+    );
+    let body: Vec<String> = (0..15)
+        .map(|i| format!("{} /w/f{i}.rs", kinds[i % 3]))
+        .collect();
+    check(
+        &line,
+        &format!(
+            "info ✏\u{fe0f} apply_patch +/w/f0.rs, /w/f1.rs, -/w/f2.rs (+12 more)\n  body plain: {}",
+            body.join("\n")
+        ),
+    );
+    // A rollout's patch: the diff, every file's header in it.
+    let mut patch = String::from("*** Begin Patch\n");
+    for i in 0..15 {
+        patch.push_str(&match i % 3 {
+            0 => format!("*** Add File: f{i}.rs\n+x\n"),
+            1 => format!("*** Update File: f{i}.rs\n@@\n-a\n+b\n"),
+            _ => format!("*** Delete File: f{i}.rs\n"),
+        });
+    }
+    patch.push_str("*** End Patch");
+    let line = serde_json::json!({"timestamp": "2026-12-02T14:10:09.785Z", "type": "response_item",
+        "payload": {"type": "custom_tool_call", "call_id": "c1", "name": "apply_patch",
+        "input": patch}})
+    .to_string();
+    let mut ctx = ClassifyCtx::new();
+    let msgs = classify_line(&Line::whole(1, line.as_bytes()), &mut ctx).msgs;
+    assert_eq!(
+        msgs[0].summary,
+        "apply_patch +f0.rs, f1.rs, -f2.rs (+12 more) · -5 +10"
+    );
+    let body = msgs[0].body.as_deref().unwrap();
+    for i in 0..15 {
+        let kind = ["Add", "Update", "Delete"][i % 3];
+        let header = format!("*** {kind} File: f{i}.rs");
+        assert!(body.lines().any(|l| l == header), "{header}: {body}");
+    }
+}

@@ -554,3 +554,36 @@ fn issue_45_6_a_run_is_named_by_its_agents_lines_not_by_run() {
     check(&[turn, note, end], None);
     check(&[note, turn, status, init, end], Some("hyperhive"));
 }
+
+/// Issue 45.4: every file of a Codex patch counts in the summary's files changed — 15 of a
+/// `codex exec --json` `file_change`, 15 of a rollout's `FileChange` mirror (renames: both
+/// names).
+#[test]
+fn issue_45_every_file_of_a_codex_patch_is_counted() {
+    let kinds = ["add", "update", "delete"];
+    let changes: Vec<String> = (0..15)
+        .map(|i| format!(r#"{{"path":"/w/f{i}.rs","kind":"{}"}}"#, kinds[i % 3]))
+        .collect();
+    let exec = format!(
+        r#"{{"type":"item.completed","item":{{"id":"item_1","type":"file_change","changes":[{}],"status":"completed"}}}}"#,
+        changes.join(",")
+    );
+    let s = summarize_lines(&[r#"{"type":"thread.started","thread_id":"t"}"#, &exec]);
+    assert_eq!(s.files_changed_total(), 15, "{s:?}");
+    assert_eq!(s.files_changed[14], "/w/f14.rs");
+    let mut map = serde_json::Map::new();
+    for i in 0..15 {
+        let mut c = serde_json::json!({"type": kinds[i % 3]});
+        if i == 4 {
+            c["move_path"] = serde_json::json!("/w/moved.rs");
+        }
+        map.insert(format!("/w/f{i}.rs"), c);
+    }
+    let mirror = serde_json::json!({"timestamp": "2026-12-02T14:10:09.785Z", "type": "event_msg",
+        "payload": {"type": "item_completed", "item": {"type": "FileChange", "id": "x",
+        "status": "completed", "changes": map}}})
+    .to_string();
+    let meta = r#"{"timestamp":"2026-12-02T14:10:09.000Z","type":"session_meta","payload":{"id":"s","cli_version":"0.171.0"}}"#;
+    let s = summarize_lines(&[meta, &mirror]);
+    assert_eq!(s.files_changed_total(), 16, "{s:?}");
+}

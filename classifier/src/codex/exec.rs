@@ -192,8 +192,10 @@ fn item_rows(ty: ExecType, item: &Map<String, Value>, ctx: &mut ClassifyCtx) -> 
     rows
 }
 
-/// A `file_change` item's row: `✏️ apply_patch +added, updated, -deleted` (no diff: the
-/// stream has none, only the rollout does).
+/// A `file_change` item's row: `✏️ apply_patch +added, updated, -deleted` (the first three),
+/// its body every file with its kind, a line each (`add <path>`, `update <path>`,
+/// `delete <path>`): the summary names three, and the stream has no diff (only the rollout
+/// does) — issue 45.4: a patch of 15 files showed 3 and nothing listed the rest.
 fn file_change_row(changes: &[Change]) -> TermMsg {
     let files = changes.iter().map(|c| {
         let path = c.path.as_deref().unwrap_or("?");
@@ -203,7 +205,18 @@ fn file_change_row(changes: &[Change]) -> TermMsg {
             _ => path.to_owned(),
         }
     });
-    TermMsg::new(Level::Info, files_summary(files, None)).icon("✏\u{fe0f}")
+    let row = TermMsg::new(Level::Info, files_summary(files, None)).icon("✏\u{fe0f}");
+    if changes.is_empty() {
+        return row;
+    }
+    let body: Vec<String> = changes
+        .iter()
+        .map(|c| {
+            let kind = c.kind.as_deref().unwrap_or("update");
+            format!("{kind} {}", c.path.as_deref().unwrap_or("?"))
+        })
+        .collect();
+    row.body(body.join("\n"))
 }
 
 /// A `todo_list` item's entries: `(text, completed)`.
