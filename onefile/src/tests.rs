@@ -235,3 +235,41 @@ fn notes_ride_in_the_meta_within_the_range_and_redacted() {
     let (meta, _) = classify_all(LOG, &Options::default(), LOG.len());
     assert!(!serde_json::to_string(&meta).unwrap().contains("notes"));
 }
+
+/// Issue 45 item 7 = issue 46 item 10: the one-file export (the CLI's `export --redact` and
+/// the page's "redact secrets") of a log and a note holding `(DB_PASSWORD=hunter2-…)`: the
+/// value is gone from the rows and the note, the brackets and the words stay.
+#[test]
+fn issue_45_7_a_redacted_export_hides_db_password_in_parentheses() {
+    const VALUE: &str = "hunter2-9fQ2xLm7Rk4t";
+    let log = format!(
+        "{{\"kind\":\"note\",\"ts\":1.0,\"text\":\"I set it (DB_PASSWORD={VALUE}) and [API_KEY={VALUE}]\"}}\n\
+         plain text (token={VALUE}) here\n"
+    );
+    let opts = Options {
+        redact: true,
+        notes: vec![note(
+            1,
+            1,
+            2,
+            &format!("see (DB_PASSWORD={VALUE}), rotate it"),
+        )],
+        ..Options::default()
+    };
+    let (meta, envs) = classify_all(log.as_bytes(), &opts, log.len());
+    let rows = serde_json::to_string(&envs).unwrap();
+    let meta = serde_json::to_string(&meta).unwrap();
+    assert!(
+        !rows.contains(VALUE) && !meta.contains(VALUE),
+        "{rows} {meta}"
+    );
+    assert!(
+        rows.contains("I set it (DB_PASSWORD=[REDACTED:password]) and [API_KEY=[REDACTED:secret]]"),
+        "{rows}"
+    );
+    assert!(rows.contains("(token=[REDACTED:secret]) here"), "{rows}");
+    assert!(
+        meta.contains("see (DB_PASSWORD=[REDACTED:password]), rotate it"),
+        "{meta}"
+    );
+}

@@ -777,3 +777,47 @@ fn the_note_command_writes_beside_a_server() {
     assert!(ok && out.lines().count() == 1, "{out} {err}");
     rt.block_on(store.close());
 }
+
+/// Issue 45 item 7 = issue 46 item 10: a note holding `(DB_PASSWORD=hunter2-…)` and its
+/// neighbours, read under a redacted link: the value goes, the brackets and the words stay;
+/// the plain link shows the note as written.
+#[tokio::test]
+async fn issue_45_7_notes_under_a_redacted_link_hide_db_password_in_parentheses() {
+    const VALUE: &str = "hunter2-9fQ2xLm7Rk4t";
+    let (_db, addr) = server().await;
+    let (status, v) = json_req(
+        addr,
+        "POST",
+        "/api/sessions/s/notes",
+        &json!({"from": 2, "text": format!("root cause (DB_PASSWORD={VALUE}) in the log; rotate [API_KEY={VALUE}]"), "author": format!("ops (token={VALUE})")}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    let mut urls = Vec::new();
+    for body in [
+        json!({"redact": true}),
+        json!({"redact": true, "live": true}),
+        json!({}),
+    ] {
+        let (status, v) = json_req(addr, "POST", "/api/sessions/s/shares", &body).await;
+        assert_eq!(status, StatusCode::CREATED, "{v}");
+        urls.push(v["url"].as_str().unwrap().to_owned());
+    }
+    for url in &urls[..2] {
+        let (status, list) = get(addr, &format!("{url}/api/notes")).await;
+        assert_eq!(status, StatusCode::OK, "{list}");
+        let note = &list["notes"][0];
+        assert_eq!(
+            note["text"],
+            "root cause (DB_PASSWORD=[REDACTED:password]) in the log; rotate [API_KEY=[REDACTED:secret]]",
+            "{list}"
+        );
+        assert_eq!(note["author"], "ops (token=[REDACTED:secret])", "{list}");
+        assert!(!list.to_string().contains(VALUE), "{list}");
+    }
+    let (_, list) = get(addr, &format!("{}/api/notes", urls[2])).await;
+    assert!(
+        list.to_string().contains(VALUE),
+        "a plain link shows the note as written"
+    );
+}

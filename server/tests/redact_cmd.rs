@@ -139,3 +139,60 @@ fn the_corpus_through_redact_classify_and_export() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Issue 45 item 7 = issue 46 item 10: a secret-named assignment in brackets in prose,
+/// `(DB_PASSWORD=hunter2-…)`, and its neighbours (`[…]`, `**…**`, `'NAME' => '…'`), through
+/// `hiveterm redact` (exact lines, `--report`) and `hiveterm export --redact` (the file's rows
+/// and the file): the value goes, the brackets and the text around stay.
+#[test]
+fn issue_45_7_db_password_in_parentheses_through_redact_and_export() {
+    const VALUE: &str = "hunter2-9fQ2xLm7Rk4t";
+    let prose = format!("I put it in .env (DB_PASSWORD={VALUE}) and restarted");
+    let input = format!(
+        "{prose}\n{}\n",
+        serde_json::json!({"type": "assistant", "message": {"role": "assistant", "content": [
+            {"type": "text", "text": format!("Set [API_KEY={VALUE}], **TOKEN={VALUE}** and ('SECRET' => '{VALUE}').")}
+        ]}})
+    );
+    let (status, out, err) = redact(&["-", "--report"], input.as_bytes());
+    assert_eq!(status, 0, "{err}");
+    let out = String::from_utf8(out).unwrap();
+    let mut lines = out.lines();
+    assert_eq!(
+        lines.next(),
+        Some("I put it in .env (DB_PASSWORD=[REDACTED:password]) and restarted")
+    );
+    let row: Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+    assert_eq!(
+        row["message"]["content"][0]["text"],
+        "Set [API_KEY=[REDACTED:secret]], **TOKEN=[REDACTED:secret]** and ('SECRET' => '[REDACTED:secret]')."
+    );
+    assert_eq!(lines.next(), None);
+    assert!(err.ends_with("4 redactions on 2 of 2 lines\n"), "{err}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let dist = seen::fake_page(dir.path());
+    let html = dir.path().join("out.html");
+    let (status, _, err) = hiveterm(
+        &["export", "-"],
+        &[
+            "-o",
+            html.to_str().unwrap(),
+            "--redact",
+            "--static",
+            dist.to_str().unwrap(),
+        ],
+        input.as_bytes(),
+    );
+    assert_eq!(status, 0, "{err}");
+    let file = std::fs::read_to_string(&html).unwrap();
+    assert!(!file.contains(VALUE), "the file holds the password");
+    let rows = seen::exported_envelopes(&file);
+    let shown = seen::seen(&rows, None);
+    assert!(!shown.contains(VALUE), "{shown}");
+    assert!(
+        shown.contains("(DB_PASSWORD=[REDACTED:password]) and restarted"),
+        "{shown}"
+    );
+    assert!(shown.contains("**TOKEN=[REDACTED:secret]**"), "{shown}");
+}

@@ -998,3 +998,69 @@ async fn a_redacted_share_hides_the_session_id() {
     }
     assert!(!seen.contains(&ID[4..16]), "{seen}");
 }
+
+/// Issue 45 item 7 = issue 46 item 10: `(DB_PASSWORD=hunter2-…)` in prose, and its
+/// neighbours, in a redacted share — snapshot and live: history, state, summary, the live
+/// stream and the share's log for its one-file export show the brackets with
+/// `[REDACTED:<kind>]` between them, never the value.
+#[tokio::test]
+async fn issue_45_7_a_redacted_share_hides_db_password_in_parentheses() {
+    const VALUE: &str = "hunter2-9fQ2xLm7Rk4t";
+    let (db, addr) = server().await;
+    let mut body = text_line(&format!(
+        "I put it in .env (DB_PASSWORD={VALUE}) and restarted"
+    ));
+    body.extend(text_line(&format!(
+        "then [API_KEY={VALUE}], **TOKEN={VALUE}**"
+    )));
+    post_events(addr, "paren", body).await;
+    let (status, v) = make_share(addr, "paren", json!({"redact": true})).await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    assert_eq!(v["redactions"]["count"], 3, "{v}");
+    let snap = url_of(&v);
+    let (_, v) = make_share(addr, "paren", json!({"redact": true, "live": true})).await;
+    let live = url_of(&v);
+    let mut tail = SseClient::connect(addr, &format!("{live}/api/events/stream"), None).await;
+    post_events(
+        addr,
+        "paren",
+        text_line(&format!("late (PASSWD='{VALUE}')")),
+    )
+    .await;
+
+    let (_, _, plain) = get(addr, "/api/sessions/paren/events/history").await;
+    assert!(plain.contains(VALUE), "the test's secret is really there");
+    for base in [&snap, &live] {
+        let mut all = String::new();
+        for path in ["/api/events/history", "/api/state", "/api/summary"] {
+            let (status, _, body) = get(addr, &format!("{base}{path}")).await;
+            assert_eq!(status, StatusCode::OK, "{base}{path}");
+            all.push_str(&body);
+        }
+        assert!(!all.contains(VALUE), "{base}: {all}");
+        assert!(
+            all.contains("(DB_PASSWORD=[REDACTED:password]) and restarted"),
+            "{all}"
+        );
+        assert!(
+            all.contains("[API_KEY=[REDACTED:secret]], **TOKEN=[REDACTED:secret]**"),
+            "{all}"
+        );
+    }
+    let mut seen = String::new();
+    while !seen.contains("late (") {
+        seen.push_str(&tail.next().await.expect("stream").data);
+    }
+    assert!(!seen.contains(VALUE), "{seen}");
+    assert!(
+        seen.contains("late (PASSWD='[REDACTED:password]')"),
+        "{seen}"
+    );
+    let mut log = Vec::new();
+    hiveterm::redacted::write_log(db.state.store(), "paren", None, true, &mut log)
+        .await
+        .unwrap();
+    let log = String::from_utf8(log).unwrap();
+    assert!(!log.contains(VALUE), "{log}");
+    assert!(log.contains("(DB_PASSWORD=[REDACTED:password])"), "{log}");
+}

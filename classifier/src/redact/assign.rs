@@ -4,7 +4,8 @@
 use memchr::memchr2;
 
 use super::report::{Kind, Span};
-use super::tokens::{is_word, mixed, run, skip_spaces};
+use super::tokens::{is_word, mixed, skip_spaces};
+use super::value::{Enclosure, Lead, line_lead};
 
 /// How sure a secret-looking name is that its value is a secret.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -13,6 +14,9 @@ pub(super) enum Strength {
     Strong,
     /// Another `*_key` / `*_token` (`cache_key`, `page_token`): only a random-looking value.
     Weak,
+    /// `pass`, `*_pass`, a word with other senses (a test's count, a compiler's pass): a
+    /// value of 4 or more characters that is not a number.
+    Short,
 }
 
 /// Names of keys and tokens that are not secrets.
@@ -38,8 +42,11 @@ pub(super) const NOT_SECRET: &[&str] = &[
 /// kind the value is.
 pub(super) fn name_kind(name: &str) -> Option<(Kind, Strength)> {
     let name = name.trim_start_matches('-');
-    // Every secret name ends in one of these letters (password, passphrase, secret, key,
-    // token, _auth): most names are rejected here, before any work.
+    if let Some(pass) = pass_name(name) {
+        return pass.then_some((Kind::Password, Strength::Short));
+    }
+    // Every other secret name ends in one of these letters (password, passphrase, secret,
+    // key, token, _auth): most names are rejected here, before any work.
     let last = name.as_bytes().last()?.to_ascii_lowercase();
     if !matches!(last, b'd' | b'e' | b't' | b'y' | b'n' | b'h') || name.len() > 64 {
         return None;
@@ -107,6 +114,21 @@ pub(super) fn name_kind(name: &str) -> Option<(Kind, Strength)> {
     None
 }
 
+/// For a name ending in `pass`: whether it is a password's (`pass`, `DB_PASS`, `smtp-pass`,
+/// `smtpPass`; not `bypass`, `compass`).
+fn pass_name(name: &str) -> Option<bool> {
+    let n = name.len();
+    let b = name.as_bytes();
+    if n < 4 || !b[n - 4..].eq_ignore_ascii_case(b"pass") {
+        return None;
+    }
+    Some(
+        n == 4
+            || matches!(b[n - 5], b'_' | b'-' | b'.')
+            || (b[n - 4] == b'P' && b[n - 5].is_ascii_lowercase()),
+    )
+}
+
 /// Values that stand for a secret rather than being one: variables, templates, masks.
 pub(super) fn placeholder(v: &[u8]) -> bool {
     let Some(&first) = v.first() else {
@@ -144,7 +166,8 @@ pub(super) fn secret_value(v: &str, strength: Strength) -> bool {
         return false;
     }
     // Code, not a value: a call, an index, an attribute path (`os.environ["X"]`, `process.env.X`).
-    let call_or_index = b.iter().any(|&c| matches!(c, b'(' | b')' | b'[' | b']'));
+    // A closer alone is not code (`P@ss)w0rd`): what the value sits in closes before it.
+    let call_or_index = b.iter().any(|&c| matches!(c, b'(' | b'['));
     let attribute_path = b.contains(&b'.')
         && b.iter().all(|&c| is_word(c) || c == b'.')
         && !b.iter().any(u8::is_ascii_digit);
@@ -154,18 +177,18 @@ pub(super) fn secret_value(v: &str, strength: Strength) -> bool {
     match strength {
         Strength::Strong => true,
         Strength::Weak => b.len() >= 16 && mixed(b) && !b.contains(&b' '),
+        Strength::Short => b.len() >= 4 && !b.iter().all(|c| c.is_ascii_digit() || *c == b'.'),
     }
 }
 
-/// Stops an unquoted assignment value.
-pub(super) fn ends_value(c: u8) -> bool {
-    c.is_ascii_whitespace() || matches!(c, b'"' | b'\'' | b'&' | b',' | b';' | b'`' | b'\\')
-}
-
-/// `NAME=value`, `name = value`, `name: value`, `"name": "value"` with a secret-looking name
-/// → the value. A name before `:` must be quoted or begin its line (YAML, `.pypirc`), so prose
-/// ("the password: see below") is left alone; spaces around `=` are allowed (`.aws/credentials`,
-/// `.pypirc`, code), and code on the right (`os.environ["KEY"]`) is not a value.
+/// `NAME=value`, `name = value`, `name: value`, `"name": "value"`, `name := value`,
+/// `'name' => 'value'` with a secret-looking name → the value. A name before `:` must be
+/// quoted, or begin its line (YAML, `.pypirc`), or open a list (`{`, `(`, `[`, `,`, `;`)
+/// with a quoted value, so prose ("the password: see below") and type annotations
+/// (`fn f(password: &str)`) are left alone; spaces around the operator are allowed
+/// (`.aws/credentials`, `.pypirc`, code), and code on the right (`os.environ["KEY"]`) is not
+/// a value. Whatever precedes the name, the value ends where the text it sits in closes
+/// (see `value`): `(DB_PASSWORD=hunter2)`, `**TOKEN=x**`.
 pub(super) fn assignments(b: &[u8], spans: &mut Vec<Span>) {
     let mut from = 0;
     while let Some(off) = memchr2(b'=', b':', &b[from..]) {
@@ -178,17 +201,48 @@ pub(super) fn assignments(b: &[u8], spans: &mut Vec<Span>) {
     }
 }
 
-pub(super) fn assignment_at(b: &[u8], sep: usize) -> Option<Span> {
-    // `==`, `:=`, `=>`, `://` are not assignments of this kind.
-    if matches!(b.get(sep + 1), Some(b'=' | b'>' | b'/')) || (sep > 0 && b[sep - 1] == b'=') {
-        return None;
+/// The operator of an assignment at a `=` or a `:`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Op {
+    /// `=`
+    Equals,
+    /// `:` (YAML, JSON, an object literal)
+    Colon,
+    /// `:=` (Go, make)
+    Walrus,
+    /// `=>` (PHP, Perl, Ruby hashes): a quoted name only, `token => …` is an arrow function.
+    Arrow,
+}
+
+impl Op {
+    /// The operator at `sep`, if it is one: `==`, `::=`, `://`, `=/` are not.
+    fn at(b: &[u8], sep: usize) -> Option<Op> {
+        let prev = sep.checked_sub(1).map(|i| b[i]);
+        let op = match (b[sep], b.get(sep + 1)) {
+            (b':', Some(b'=')) if prev != Some(b':') => Op::Walrus,
+            (b'=', Some(b'>')) => Op::Arrow,
+            (_, Some(b'=' | b'>' | b'/')) => return None,
+            (b':', _) => Op::Colon,
+            _ => Op::Equals,
+        };
+        (prev != Some(b'=')).then_some(op)
     }
+
+    fn len(self) -> usize {
+        match self {
+            Op::Equals | Op::Colon => 1,
+            Op::Walrus | Op::Arrow => 2,
+        }
+    }
+}
+
+pub(super) fn assignment_at(b: &[u8], sep: usize) -> Option<Span> {
+    let op = Op::at(b, sep)?;
     // The name, backwards: spaces, a closing quote, the name's characters, an opening quote.
     let mut j = sep;
     while j > 0 && matches!(b[j - 1], b' ' | b'\t') {
         j -= 1;
     }
-    let spaced = j < sep;
     let quoted = j > 0 && matches!(b[j - 1], b'"' | b'\'');
     if quoted {
         j -= 1;
@@ -205,28 +259,24 @@ pub(super) fn assignment_at(b: &[u8], sep: usize) -> Option<Span> {
     if quoted && (j == 0 || !matches!(b[j - 1], b'"' | b'\'')) {
         return None;
     }
-    // `name: value` needs a quoted name or a name that begins its line.
-    if b[sep] == b':' && !quoted {
-        let line_start = b[..j]
-            .iter()
-            .rposition(|&c| c == b'\n')
-            .map_or(0, |p| p + 1);
-        let lead = &b[line_start..j];
-        if !lead.iter().all(|&c| matches!(c, b' ' | b'\t' | b'-')) {
-            return None;
-        }
+    // Where what precedes the name (its opening quote excluded) ends.
+    let lead = if quoted { j - 1 } else { j };
+    let mut quoted_value_only = false;
+    match op {
+        // `:name => value` is a Ruby symbol's.
+        Op::Arrow if !quoted && (lead == 0 || b[lead - 1] != b':') => return None,
+        Op::Colon if !quoted => match line_lead(b, lead) {
+            Lead::LineStart => {}
+            Lead::ListStart => quoted_value_only = true,
+            Lead::Other => return None,
+        },
+        _ => {}
     }
     if name.to_ascii_lowercase().contains("aws") && kind == Kind::Secret {
         kind = Kind::AwsSecret;
     }
     // The value.
-    let mut v = sep + 1;
-    if spaced || b[sep] == b':' {
-        v = skip_spaces(b, v);
-    } else if matches!(b.get(v), Some(b' ' | b'\t')) {
-        // `NAME= value`: not the `.env` shape; allowed like `name = value`.
-        v = skip_spaces(b, v);
-    }
+    let v = skip_spaces(b, sep + op.len());
     let (start, end) = match b.get(v) {
         Some(&q @ (b'"' | b'\'')) => {
             let start = v + 1;
@@ -238,12 +288,12 @@ pub(super) fn assignment_at(b: &[u8], sep: usize) -> Option<Span> {
             }
             (start, start + len)
         }
-        Some(_) => (v, run(b, v, |c| !ends_value(c))),
-        None => return None,
+        Some(_) if !quoted_value_only => (v, Enclosure::of(b, lead).value_end(b, v)),
+        _ => return None,
     };
     // `name: value` unquoted is a value alone on its line (YAML, `.pypirc`): words after it
     // are prose (`password: see the docs`).
-    if b[sep] == b':' && !quoted && start == v {
+    if op == Op::Colon && !quoted && start == v {
         let after = skip_spaces(b, end);
         if !matches!(b.get(after), None | Some(b'\n' | b'\r' | b'\\')) {
             return None;

@@ -35,7 +35,8 @@
 //!   sees of a text, mapped back
 //! - detectors: `tokens` (well-known prefixes, JWTs, the byte classes), `shapes` (private key
 //!   blocks, URL passwords, Slack webhooks, `Authorization` headers), `assign` (secret-named
-//!   assignments, placeholders)
+//!   assignments, placeholders) and `value` (where an assignment's value ends: the brackets
+//!   or marks it sits in)
 
 use std::borrow::Cow;
 
@@ -46,6 +47,7 @@ mod report;
 mod scan;
 mod shapes;
 mod tokens;
+mod value;
 mod view;
 
 use self::carry::Carry;
