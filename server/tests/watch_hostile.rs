@@ -1,6 +1,7 @@
 //! Issue 46: how `serve --watch` (and `--follow`) decides what changed, under hostile
 //! folders — a log rewritten in place past its stored position (item 3), a log unreadable
-//! while it grew (item 8), symbolic links made while serving (item 11).
+//! while it grew (item 8), symbolic links made while serving (item 11), thousands of held-back
+//! Gemini CLI subagent recordings (item 12).
 
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
@@ -235,6 +236,15 @@ async fn issue_46_symbolic_links_made_while_serving_are_not_followed_out_of_the_
     task.abort();
 }
 
+/// CPU seconds (user and system) process `pid` has used, from `/proc/<pid>/stat`.
+fn cpu_seconds(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    let rest = &stat[stat.rfind(')').unwrap() + 2..];
+    let f: Vec<&str> = rest.split(' ').collect();
+    let ticks: f64 = f[11].parse::<f64>().unwrap() + f[12].parse::<f64>().unwrap();
+    ticks / 100.0
+}
+
 /// Events stored in every session, as the API lists them.
 async fn stored(addr: std::net::SocketAddr) -> u64 {
     let (_, v) = call_json(addr, "GET", "/api/sessions?limit=1000", vec![]).await;
@@ -253,6 +263,58 @@ async fn until_stored(addr: std::net::SocketAddr, want: u64, within: Duration) {
         assert!(start.elapsed() < within, "stored {got} of {want}");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+}
+
+/// Item 12: held-back Gemini CLI subagent recordings (their calls not stored yet, their main
+/// recording not idle) were planned again every 250 ms — a store read or two and two `stat`s
+/// each: 6,000 of them kept most of a core. Planned only when something that could release
+/// them changes, 2,000 cost next to nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_46_held_gemini_subagent_recordings_are_not_planned_every_tick() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = DbSpec::fresh(dir.path());
+    let chats = dir.path().join("tmp/0846/chats");
+    let session = "6a32b09a-db98-4639-82e6-0e4802f905b6";
+    std::fs::create_dir_all(chats.join(session)).unwrap();
+    let main = format!("{{\"sessionId\":\"{session}\",\"kind\":\"main\"}}\n");
+    std::fs::write(chats.join("session-2026-12-02T14-11-6a32b09a.jsonl"), main).unwrap();
+    for i in 0..2000 {
+        let agent = format!("{i:08x}-11ed-4f13-84e8-b95f2ccef876");
+        let line = format!("{{\"sessionId\":\"{agent}\",\"kind\":\"subagent\"}}\n");
+        std::fs::write(chats.join(session).join(format!("{agent}.jsonl")), line).unwrap();
+    }
+    let root = dir.path().join("tmp");
+    let args = [
+        "serve",
+        "--db",
+        &db.spec,
+        "--addr",
+        "127.0.0.1:0",
+        "--watch",
+        root.to_str().unwrap(),
+    ];
+    let (mut child, addr) = common::spawn(&args, &[]);
+    // The main recording's one line; the subagents' wait for their calls.
+    until_stored(addr, 1, Duration::from_secs(30)).await;
+    // Each is looked at once at the start: until a second goes by quietly (or 20 s).
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(20) {
+        let before = cpu_seconds(child.id());
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        if cpu_seconds(child.id()) - before < 0.1 {
+            break;
+        }
+    }
+    let before = cpu_seconds(child.id());
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    let used = cpu_seconds(child.id()) - before;
+    assert_eq!(stored(addr).await, 1, "still held");
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(
+        used < 0.4,
+        "2,000 held recordings used {used:.2} s of CPU in 4 s"
+    );
 }
 
 /// Item 8: a log that could not be read while it grew (its read permission taken away, then

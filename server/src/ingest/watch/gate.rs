@@ -11,9 +11,15 @@
 //! bound, if any). From then on its lines are stored as they come, each tagged with the
 //! subagent's id and classified with its file's own context (`crate::fold`), so the session
 //! gives the rows `hiveterm classify` gives reading the files one after the other.
+//!
+//! A held file is not looked at again while nothing that could let it through changes: at
+//! each look, each main recording with held subagents is looked at once (where its stored
+//! lines end, whether it is idle: its [`Gate`]); only when that changed are its held files'
+//! ids looked up in what its stored lines name ([`Watcher::released`]). Thousands of held
+//! files cost one store read and one `stat` per main recording a look.
 
-use std::collections::HashSet;
-use std::path::Path;
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use tokio::io::{AsyncReadExt, AsyncSeekExt};
@@ -25,12 +31,86 @@ use crate::store::StoreError;
 /// Bytes read at a time.
 const READ: usize = 1 << 20;
 
+/// What lets a main recording's held subagents through: where its stored lines end (the
+/// file's inode and offset), and whether it is idle (unchanged for [`IDLE`], or gone).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Gate {
+    stored: Option<(u64, u64)>,
+    idle: bool,
+}
+
+/// A subagent's recording held back: its main recording, its id, and its main recording's
+/// [`Gate`] when last looked at.
+#[derive(Debug)]
+pub(super) struct Held {
+    main: PathBuf,
+    agent: String,
+    gate: Gate,
+}
+
 impl Watcher {
-    /// Whether `agent`'s recording, a subagent of main recording `main`, may be imported
-    /// (nothing of it stored yet).
-    pub(super) async fn gate_open(&mut self, main: &Path, agent: &str) -> Result<bool, StoreError> {
+    /// Whether `agent`'s recording, a subagent of main recording `main`, must wait (nothing
+    /// of it stored yet): what it is held as, or none (it may be imported).
+    pub(super) async fn hold(
+        &mut self,
+        main: &Path,
+        agent: &str,
+    ) -> Result<Option<Held>, StoreError> {
+        let gate = self.gate(main).await?;
+        Ok(
+            (!lets_through(&self.scans, main, agent, gate)).then(|| Held {
+                main: main.to_owned(),
+                agent: agent.to_owned(),
+                gate,
+            }),
+        )
+    }
+
+    /// The held recordings their main recording now lets through, taken off hold and added
+    /// to `found`: each main recording looked at once, its held files' ids only when its
+    /// gate changed.
+    pub(super) async fn released(
+        &mut self,
+        found: &mut Vec<(PathBuf, std::fs::Metadata)>,
+    ) -> Result<(), StoreError> {
+        let mains: Vec<PathBuf> = {
+            let mains: HashSet<&Path> = self.waiting.values().map(|h| h.main.as_path()).collect();
+            mains.into_iter().map(Path::to_owned).collect()
+        };
+        let mut gates = HashMap::with_capacity(mains.len());
+        for main in mains {
+            let gate = self.gate(&main).await?;
+            gates.insert(main, gate);
+        }
+        let mut through = Vec::new();
+        for (path, held) in &mut self.waiting {
+            let gate = gates[&held.main];
+            if gate == held.gate {
+                continue;
+            }
+            if lets_through(&self.scans, &held.main, &held.agent, gate) {
+                through.push(path.clone());
+            } else {
+                held.gate = gate;
+            }
+        }
+        for path in through {
+            self.waiting.remove(&path);
+            if let Ok(meta) = std::fs::symlink_metadata(&path)
+                && meta.is_file()
+            {
+                found.push((path, meta));
+            }
+        }
+        Ok(())
+    }
+
+    /// Main recording `main`'s gate now, the subagents its stored lines name read up to
+    /// where they end.
+    async fn gate(&mut self, main: &Path) -> Result<Gate, StoreError> {
         let key = self.main_key(main);
-        if let Some((pos, _)) = self.store.followed(&key).await? {
+        let stored = self.store.followed(&key).await?.map(|(pos, _)| pos);
+        if let Some(pos) = &stored {
             let scan = self.scans.entry(main.to_owned()).or_default();
             if scan.ino != pos.ino || scan.offset > pos.offset {
                 *scan = Scan {
@@ -41,9 +121,6 @@ impl Watcher {
             if scan.offset < pos.offset {
                 read_agents(main, scan, pos.offset).await;
             }
-            if scan.agents.contains(agent) {
-                return Ok(true);
-            }
         }
         let idle = match std::fs::metadata(main).and_then(|m| m.modified()) {
             Ok(mtime) => SystemTime::now()
@@ -51,7 +128,10 @@ impl Watcher {
                 .is_ok_and(|age| age >= IDLE),
             Err(_) => true,
         };
-        Ok(idle)
+        Ok(Gate {
+            stored: stored.map(|p| (p.ino, p.offset)),
+            idle,
+        })
     }
 
     /// The key main log `main`'s position is stored under (`--follow`'s own path for the
@@ -62,6 +142,13 @@ impl Watcher {
             _ => main.to_string_lossy().into_owned(),
         }
     }
+}
+
+/// Whether main recording `main`'s gate `gate` lets `agent`'s recording through: the main
+/// recording is idle, or its stored lines name it.
+fn lets_through(scans: &HashMap<PathBuf, Scan>, main: &Path, agent: &str, gate: Gate) -> bool {
+    let named = scans.get(main).is_some_and(|s| s.agents.contains(agent));
+    gate.idle || (gate.stored.is_some() && named)
 }
 
 /// Reads `main` from `scan.offset` to `upto` (the end of a stored line), noting the

@@ -70,8 +70,8 @@ impl Watcher {
         let main = sub.map(|s| s.main.as_path());
         let agent = sub.map(|s| s.agent.as_str());
         if let (Some(sub), None) = (sub.filter(|s| s.held), &stored) {
-            if !self.gate_open(&sub.main, &sub.agent).await? {
-                self.waiting.insert(path.to_owned());
+            if let Some(held) = self.hold(&sub.main, &sub.agent).await? {
+                self.waiting.insert(path.to_owned(), held);
                 return Ok(None);
             }
             self.waiting.remove(path);

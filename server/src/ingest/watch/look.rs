@@ -53,7 +53,11 @@ impl Watcher {
             match std::fs::symlink_metadata(&path) {
                 Ok(m) if m.is_dir() => walk(&path, &mut found),
                 Ok(m) if m.is_file() && is_log(&path) => found.push((path, m)),
-                _ => {}
+                Ok(_) => {}
+                // Gone: no longer held either.
+                Err(_) => {
+                    self.waiting.remove(&path);
+                }
             }
         }
         let hot: Vec<PathBuf> = self
@@ -61,7 +65,6 @@ impl Watcher {
             .iter()
             .filter(|(_, t)| t.changed.is_some_and(|c| c.elapsed() < IDLE))
             .map(|(p, _)| p.clone())
-            .chain(self.waiting.iter().cloned())
             .collect();
         for path in hot {
             match std::fs::symlink_metadata(&path) {
@@ -105,11 +108,14 @@ impl Watcher {
         &mut self,
         found: Vec<(PathBuf, std::fs::Metadata)>,
     ) -> Result<(), StoreError> {
+        let mut found = found;
+        self.released(&mut found).await?;
         let mut seen = HashSet::new();
         let mut mains = Vec::new();
         let mut subs = Vec::new();
         for (path, meta) in found {
-            if !seen.insert(path.clone()) {
+            // Held: looked at again when its main recording lets it through.
+            if self.waiting.contains_key(&path) || !seen.insert(path.clone()) {
                 continue;
             }
             let unchanged = self.files.get(&path).is_some_and(|t| {

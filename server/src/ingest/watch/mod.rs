@@ -112,8 +112,8 @@ struct Watcher {
     /// stored under (the path it was given).
     fixed_main: Option<(PathBuf, String)>,
     /// Gemini CLI subagents' recordings held back until their call is stored ([`gate`]),
-    /// looked at again with the files that changed lately.
-    waiting: HashSet<PathBuf>,
+    /// let through when their main recording's stored lines or idleness change.
+    waiting: HashMap<PathBuf, gate::Held>,
     /// What is known of each main recording's stored lines ([`gate`]).
     scans: HashMap<PathBuf, Scan>,
     /// The main recording of each `(chats folder, session id)` found.
@@ -194,7 +194,7 @@ async fn run(
             (canonical, f.main.to_string_lossy().into_owned())
         }),
         fixed: fixed.map(|f| f.session),
-        waiting: HashSet::new(),
+        waiting: HashMap::new(),
         scans: HashMap::new(),
         gemini_mains: HashMap::new(),
     };
