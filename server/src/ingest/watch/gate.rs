@@ -25,7 +25,7 @@ use std::time::SystemTime;
 use tokio::io::{AsyncReadExt, AsyncSeekExt};
 
 use super::find::Scan;
-use super::{IDLE, Watcher};
+use super::{IDLE, Sub, Watcher};
 use crate::store::StoreError;
 
 /// Bytes read at a time.
@@ -39,31 +39,52 @@ pub(super) struct Gate {
     idle: bool,
 }
 
-/// A subagent's recording held back: its main recording, its id, and its main recording's
-/// [`Gate`] when last looked at.
+/// The subagents' recordings of one main recording held back (each with its id), and the
+/// main recording's [`Gate`] when they were last looked at.
 #[derive(Debug)]
-pub(super) struct Held {
-    main: PathBuf,
-    agent: String,
+pub(super) struct Holds {
     gate: Gate,
+    files: HashMap<PathBuf, String>,
 }
 
 impl Watcher {
     /// Whether `agent`'s recording, a subagent of main recording `main`, must wait (nothing
-    /// of it stored yet): what it is held as, or none (it may be imported).
+    /// of it stored yet): the gate it waits at, or none (it may be imported).
     pub(super) async fn hold(
         &mut self,
         main: &Path,
         agent: &str,
-    ) -> Result<Option<Held>, StoreError> {
+    ) -> Result<Option<Gate>, StoreError> {
         let gate = self.gate(main).await?;
-        Ok(
-            (!lets_through(&self.scans, main, agent, gate)).then(|| Held {
-                main: main.to_owned(),
-                agent: agent.to_owned(),
+        Ok((!lets_through(&self.scans, main, agent, gate)).then_some(gate))
+    }
+
+    /// `path`, subagent `sub`'s recording, held back at `gate`.
+    pub(super) fn held(&mut self, path: &Path, sub: &Sub, gate: Gate) {
+        self.waiting.insert(path.to_owned(), sub.main.clone());
+        // A main recording's held files are looked at again when its gate is not the one
+        // first seen: one held later at a newer gate is looked at again once more.
+        self.holds
+            .entry(sub.main.clone())
+            .or_insert_with(|| Holds {
                 gate,
-            }),
-        )
+                files: HashMap::new(),
+            })
+            .files
+            .insert(path.to_owned(), sub.agent.clone());
+    }
+
+    /// `path` no longer held (let through, or gone).
+    pub(super) fn unhold(&mut self, path: &Path) {
+        let Some(main) = self.waiting.remove(path) else {
+            return;
+        };
+        if let Some(holds) = self.holds.get_mut(&main) {
+            holds.files.remove(path);
+            if holds.files.is_empty() {
+                self.holds.remove(&main);
+            }
+        }
     }
 
     /// The held recordings their main recording now lets through, taken off hold and added
@@ -73,29 +94,25 @@ impl Watcher {
         &mut self,
         found: &mut Vec<(PathBuf, std::fs::Metadata)>,
     ) -> Result<(), StoreError> {
-        let mains: Vec<PathBuf> = {
-            let mains: HashSet<&Path> = self.waiting.values().map(|h| h.main.as_path()).collect();
-            mains.into_iter().map(Path::to_owned).collect()
-        };
-        let mut gates = HashMap::with_capacity(mains.len());
+        let mains: Vec<PathBuf> = self.holds.keys().cloned().collect();
+        let mut through = Vec::new();
         for main in mains {
             let gate = self.gate(&main).await?;
-            gates.insert(main, gate);
-        }
-        let mut through = Vec::new();
-        for (path, held) in &mut self.waiting {
-            let gate = gates[&held.main];
-            if gate == held.gate {
+            let Some(holds) = self.holds.get_mut(&main) else {
+                continue;
+            };
+            if holds.gate == gate {
                 continue;
             }
-            if lets_through(&self.scans, &held.main, &held.agent, gate) {
-                through.push(path.clone());
-            } else {
-                held.gate = gate;
+            holds.gate = gate;
+            for (path, agent) in &holds.files {
+                if lets_through(&self.scans, &main, agent, gate) {
+                    through.push(path.clone());
+                }
             }
         }
         for path in through {
-            self.waiting.remove(&path);
+            self.unhold(&path);
             if let Ok(meta) = std::fs::symlink_metadata(&path)
                 && meta.is_file()
             {

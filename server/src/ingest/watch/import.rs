@@ -70,11 +70,11 @@ impl Watcher {
         let main = sub.map(|s| s.main.as_path());
         let agent = sub.map(|s| s.agent.as_str());
         if let (Some(sub), None) = (sub.filter(|s| s.held), &stored) {
-            if let Some(held) = self.hold(&sub.main, &sub.agent).await? {
-                self.waiting.insert(path.to_owned(), held);
+            if let Some(gate) = self.hold(&sub.main, &sub.agent).await? {
+                self.held(path, sub, gate);
                 return Ok(None);
             }
-            self.waiting.remove(path);
+            self.unhold(path);
         }
         let (dev, ino, len) = (meta.dev(), meta.ino(), meta.len());
         let mut session = match (main, &stored) {

@@ -56,7 +56,7 @@ impl Watcher {
                 Ok(_) => {}
                 // Gone: no longer held either.
                 Err(_) => {
-                    self.waiting.remove(&path);
+                    self.unhold(&path);
                 }
             }
         }
@@ -74,7 +74,7 @@ impl Watcher {
                 // Gone, or a link or a folder now: found again if it comes back.
                 _ => {
                     self.files.remove(&path);
-                    self.waiting.remove(&path);
+                    self.unhold(&path);
                 }
             }
         }

@@ -112,8 +112,10 @@ struct Watcher {
     /// stored under (the path it was given).
     fixed_main: Option<(PathBuf, String)>,
     /// Gemini CLI subagents' recordings held back until their call is stored ([`gate`]),
-    /// let through when their main recording's stored lines or idleness change.
-    waiting: HashMap<PathBuf, gate::Held>,
+    /// let through when their main recording's stored lines or idleness change: each one's
+    /// main recording, and each main recording's held files.
+    waiting: HashMap<PathBuf, PathBuf>,
+    holds: HashMap<PathBuf, gate::Holds>,
     /// What is known of each main recording's stored lines ([`gate`]).
     scans: HashMap<PathBuf, Scan>,
     /// The main recording of each `(chats folder, session id)` found.
@@ -195,6 +197,7 @@ async fn run(
         }),
         fixed: fixed.map(|f| f.session),
         waiting: HashMap::new(),
+        holds: HashMap::new(),
         scans: HashMap::new(),
         gemini_mains: HashMap::new(),
     };
