@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use classifier::LineReader;
 use tokio::io::{AsyncReadExt, AsyncSeekExt};
 
-use super::lines::{CHUNK, FOLLOW_POLL, note_line, pump, store_lines};
+use super::lines::{CHUNK, FOLLOW_BATCH, FOLLOW_POLL, note_line, pump, store_lines};
 use super::mark;
 use crate::store::{FollowPos, RawLine, Store, StoreError};
 
@@ -213,10 +213,6 @@ async fn still_holds(f: &tokio::fs::File, marked: (u64, u64)) -> bool {
         .await
         .is_some_and(|s| mark::holds(&s, marked.0, marked.1))
 }
-
-/// Most bytes of a followed file read into one batch of lines (a big file is stored in
-/// batches, not read whole into memory).
-pub(super) const FOLLOW_BATCH: usize = 16 * CHUNK;
 
 /// Reads what the file has now, up to [`FOLLOW_BATCH`] bytes (all of it with `last`); yields
 /// the complete lines (and, with `last`, the partial one). `offset` is advanced by the bytes

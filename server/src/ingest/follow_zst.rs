@@ -1,16 +1,18 @@
 //! `--follow` of a zstd-compressed log (a Codex rollout idle long enough to become
-//! `rollout-*.jsonl.zst`): its lines imported decompressed, once; frames appended later are
-//! imported as they complete. How far the file has been stored is the compressed length
-//! read, committed with its lines, so a restart imports nothing twice.
+//! `rollout-*.jsonl.zst`): its lines imported decompressed, once, a piece at a time
+//! ([`super::unzst`]); frames appended later are imported as they complete. How far the file
+//! has been stored (a frame's start and how much of it) is committed with its lines, so a
+//! restart imports nothing twice.
 
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
-use classifier::{LineReader, zstd};
-use tokio::io::{AsyncReadExt, AsyncSeekExt};
+use classifier::zstd::{self, FramePos};
+use tokio::io::AsyncReadExt;
 
-use super::lines::{FOLLOW_POLL, note_line, store_lines};
-use crate::store::{FollowPos, RawLine, Store, StoreError};
+use super::lines::{FOLLOW_BATCH, FOLLOW_POLL, note_line, store_lines};
+use super::unzst::{self, Ended, ZstReader};
+use crate::store::{Store, StoreError};
 
 /// Whether `path` is a regular file that starts with a zstd frame. Nothing else is opened: a
 /// FIFO's bytes are its writers', and reading them here would take them from the follow.
@@ -26,7 +28,8 @@ pub async fn is_compressed(path: &Path) -> bool {
 }
 
 /// Follows the compressed log at `path` as session `session`: what it holds now, then each
-/// frame appended, as its lines. A frame cut short is waited for; a file that shrinks or is
+/// frame appended, as its lines, read a piece at a time ([`ZstReader`]), each piece committed
+/// with the position it reaches. A frame cut short is waited for; a file that shrinks or is
 /// replaced is said in a note and read again from its start.
 pub async fn follow(
     store: Store,
@@ -36,87 +39,69 @@ pub async fn follow(
 ) -> Result<(), StoreError> {
     let key = path.to_string_lossy().into_owned();
     let mut done = store.follow_pos(&key).await?;
-    let mut warned = false;
+    let mut reader: Option<ZstReader> = None;
+    // The file's length when it last could not be read on: looked at again when it changes.
+    let mut stuck: Option<u64> = None;
     loop {
-        if let Ok(meta) = tokio::fs::metadata(path).await {
-            let (dev, ino, len) = (meta.dev(), meta.ino(), meta.len());
-            let from = match &done {
-                Some(p) if (p.dev, p.ino) == (dev, ino) && p.offset <= len => p.offset,
-                Some(_) => {
-                    let why = format!("hiveterm: {key} was replaced or shrank; reading it again");
-                    store_lines(&store, &session, vec![note_line(&why)], None).await?;
-                    done = None;
-                    0
+        let Ok(meta) = tokio::fs::metadata(path).await else {
+            tokio::time::sleep(FOLLOW_POLL).await;
+            continue;
+        };
+        let (dev, ino, len) = (meta.dev(), meta.ino(), meta.len());
+        let at = match &done {
+            Some(p) if (p.dev, p.ino) == (dev, ino) && p.offset <= len => FramePos {
+                frame: p.offset,
+                within: p.within,
+            },
+            Some(_) => {
+                let why = format!("hiveterm: {key} was replaced or shrank; reading it again");
+                store_lines(&store, &session, vec![note_line(&why)], None).await?;
+                (done, reader, stuck) = (None, None, None);
+                FramePos::default()
+            }
+            None => FramePos::default(),
+        };
+        let grown = (at.frame < len || at.within > 0) && stuck != Some(len);
+        if reader.is_none() && grown {
+            let file = match std::fs::File::open(path) {
+                Ok(f) => f,
+                Err(e) => {
+                    tracing::warn!("{key}: {e}; waiting for the rest");
+                    stuck = Some(len);
+                    tokio::time::sleep(FOLLOW_POLL).await;
+                    continue;
                 }
-                None => 0,
             };
-            if len > from {
-                match read_frames(path, from, max_line).await {
-                    Ok(lines) => {
-                        let pos = FollowPos {
-                            path: key.clone(),
-                            dev,
-                            ino,
-                            offset: len,
-                            within: 0,
-                            mark: 0,
-                        };
-                        store_lines(&store, &session, lines, Some(pos.clone())).await?;
-                        done = Some(pos);
-                        warned = false;
-                    }
-                    // A frame still being written: its end comes later. Said once.
-                    Err(e) if !warned => {
-                        tracing::warn!("{key}: {e}; waiting for the rest");
-                        warned = true;
-                    }
-                    Err(_) => {}
+            match unzst::open(file, at, max_line).await {
+                Ok(r) => reader = Some(r),
+                Err(e) => {
+                    tracing::warn!("{key}: {e}; waiting for the rest");
+                    stuck = Some(len);
                 }
-            } else if done.is_none() {
-                done = Some(FollowPos {
-                    path: key.clone(),
-                    dev,
-                    ino,
-                    offset: len,
-                    within: 0,
-                    mark: 0,
-                });
             }
         }
-        tokio::time::sleep(FOLLOW_POLL).await;
+        let Some(r) = reader.take() else {
+            tokio::time::sleep(FOLLOW_POLL).await;
+            continue;
+        };
+        let (r, lines, ended) = unzst::read_piece(r, FOLLOW_BATCH).await;
+        let pos = r.follow_pos(&key);
+        if !lines.is_empty() || done.as_ref() != Some(&pos) {
+            store_lines(&store, &session, lines, Some(pos.clone())).await?;
+            done = Some(pos);
+        }
+        match ended {
+            Ended::More => reader = Some(r),
+            Ended::End => {
+                stuck = Some(len);
+                tokio::time::sleep(FOLLOW_POLL).await;
+            }
+            Ended::Wait(e) => {
+                // A frame still being written: its end comes later. Said once per length.
+                tracing::warn!("{key}: {e}; waiting for the rest");
+                stuck = Some(len);
+                tokio::time::sleep(FOLLOW_POLL).await;
+            }
+        }
     }
-}
-
-/// The lines of the frames from byte `from` of the file to its end (the last line even without
-/// its newline: a frame ends where the agent's write did).
-async fn read_frames(path: &Path, from: u64, max_line: usize) -> Result<Vec<RawLine>, String> {
-    let plain = decompressed(path, from).await?;
-    Ok(lines_of(&plain, max_line))
-}
-
-/// The bytes of the frames from byte `from` of the file at `path` to its end, decompressed.
-pub(super) async fn decompressed(path: &Path, from: u64) -> Result<Vec<u8>, String> {
-    let mut f = tokio::fs::File::open(path)
-        .await
-        .map_err(|e| e.to_string())?;
-    f.seek(std::io::SeekFrom::Start(from))
-        .await
-        .map_err(|e| e.to_string())?;
-    let mut bytes = Vec::new();
-    f.read_to_end(&mut bytes).await.map_err(|e| e.to_string())?;
-    tokio::task::spawn_blocking(move || match zstd::decompress(&bytes) {
-        Some(result) => result,
-        None => Err("not a zstd frame where the last one ended".to_owned()),
-    })
-    .await
-    .map_err(|e| e.to_string())?
-}
-
-/// `plain`'s lines, the last one even without its newline.
-pub(super) fn lines_of(plain: &[u8], max_line: usize) -> Vec<RawLine> {
-    let mut reader = LineReader::with_limit(max_line);
-    let mut lines = Vec::new();
-    reader.push(plain, |line| lines.push(RawLine::from_line(line)));
-    reader.finish(|line| lines.push(RawLine::from_line(line)));
-    lines
 }

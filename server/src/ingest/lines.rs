@@ -14,6 +14,10 @@ pub const FOLLOW_POLL: std::time::Duration = std::time::Duration::from_millis(20
 /// Bytes read at a time.
 pub(super) const CHUNK: usize = 64 * 1024;
 
+/// Most bytes of a followed file read into one batch of lines (a big file is stored in
+/// batches, not read whole into memory; a compressed one's decompressed bytes too).
+pub(super) const FOLLOW_BATCH: usize = 16 * CHUNK;
+
 /// Stores `lines` in `session` (which must exist).
 pub(super) async fn store_lines(
     store: &Store,

@@ -14,6 +14,7 @@ mod follow_zst;
 mod lines;
 mod mark;
 mod run;
+mod unzst;
 mod watch;
 
 use classifier::LineReader;

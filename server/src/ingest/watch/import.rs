@@ -8,33 +8,33 @@ use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 use std::time::{Instant, SystemTime};
 
-use classifier::LineReader;
-use tokio::io::AsyncSeekExt;
-
+use super::kept::Kept;
 use super::{IDLE, Sub, Tracked, Watcher, watch_session_id};
-use crate::ingest::follow::{FOLLOW_BATCH, read_to_end};
-use crate::ingest::follow_zst;
-use crate::ingest::lines::{CHUNK, note_line, store_lines_from};
+use crate::ingest::lines::{note_line, store_lines_from};
 use crate::ingest::mark;
-use crate::store::{FollowPos, Store, StoreError};
+use crate::store::StoreError;
 
 /// What is left of one file's import once the watch has planned it ([`Watcher::plan`]): the
 /// reading and storing, which needs nothing of the watch's state, so several run at once
 /// (their appends then share the writer's transactions).
 pub(super) struct Job {
-    path: std::path::PathBuf,
+    pub(super) path: std::path::PathBuf,
     /// The file, opened when planned (the one looked at, whatever the path names by then).
-    file: std::fs::File,
-    session: String,
+    pub(super) file: std::fs::File,
+    pub(super) session: String,
     /// The subagent's id its lines are tagged with.
-    agent: Option<String>,
-    dev: u64,
-    ino: u64,
-    len: u64,
-    /// Where to read from (in a compressed file, its compressed bytes).
-    from: u64,
-    /// A compressed file's first decompressed bytes already stored from its `.jsonl`.
-    skip: u64,
+    pub(super) agent: Option<String>,
+    pub(super) dev: u64,
+    pub(super) ino: u64,
+    /// Its size when planned.
+    pub(super) len: u64,
+    /// Where to read from (in a compressed file, its compressed bytes: a frame's start).
+    pub(super) from: u64,
+    /// In a compressed file, the decompressed bytes of the frame at `from` already stored
+    /// (or, read from its start, its first bytes stored from its `.jsonl`).
+    pub(super) within: u64,
+    /// What the last look left of its reading, when it goes on from there ([`Kept`]).
+    pub(super) kept: Option<Kept>,
 }
 
 impl Watcher {
@@ -46,10 +46,9 @@ impl Watcher {
         meta: &std::fs::Metadata,
         sub: Option<&Sub>,
     ) -> Result<(), StoreError> {
-        if let Some(job) = self.plan(path, meta, sub).await?
-            && !job.run(&self.store, self.max_line).await?
-        {
-            self.stale(path);
+        if let Some(job) = self.plan(path, meta, sub).await? {
+            let (path, read) = job.run(&self.store, self.max_line).await;
+            self.done(path, read?);
         }
         Ok(())
     }
@@ -97,14 +96,14 @@ impl Watcher {
                 return Ok(None);
             }
         };
-        let (mut from, mut skip) = (0, 0);
+        let (mut from, mut within) = (0, 0);
         let mut note = None;
         if let Some((pos, was)) = &stored {
             if (pos.dev, pos.ino) == (dev, ino)
                 && pos.offset <= len
                 && mark::holds(&file, pos.offset, pos.mark)
             {
-                from = pos.offset;
+                (from, within) = (pos.offset, pos.within);
             } else if main.is_none() {
                 // Replaced, shrunk or rewritten: a new session, named after the new file.
                 session = next_session(&watch_session_id(path), ino, was);
@@ -123,10 +122,15 @@ impl Watcher {
             // A rollout compressed after its lines were stored from its `.jsonl`: those
             // are skipped.
             session = plain_session;
-            skip = pos.offset;
+            within = pos.offset;
         }
         let changed = self.tracked(path, &session, meta);
-        if len <= from && note.is_none() {
+        let kept = self.kept_for(path, dev, ino, from, within);
+        let more = kept.as_ref().is_some_and(|k| k.more(len));
+        if note.is_none() && !more && (len <= from || kept.is_some()) {
+            if let Some(kept) = kept {
+                self.kept.insert(path.to_owned(), kept);
+            }
             return Ok(None);
         }
         self.open(&session, &title).await?;
@@ -145,7 +149,8 @@ impl Watcher {
             ino,
             len,
             from,
-            skip,
+            within,
+            kept,
         }))
     }
 
@@ -185,95 +190,6 @@ impl Watcher {
         if let Some(t) = self.files.get_mut(path) {
             t.stale = true;
         }
-    }
-}
-
-impl Job {
-    /// The file the job reads.
-    pub(super) fn into_path(self) -> std::path::PathBuf {
-        self.path
-    }
-
-    /// Reads the file from where the plan says and stores its lines, in batches, each
-    /// committed with the position it reaches; answers whether it was read to the size the
-    /// plan saw (not: it could not be read, or shrank meanwhile).
-    pub(super) async fn run(&self, store: &Store, max_line: usize) -> Result<bool, StoreError> {
-        if follow_zst::is_compressed(&self.path).await {
-            return self.import_zst(store, max_line).await;
-        }
-        self.import_plain(store, max_line).await
-    }
-
-    /// A plain log from byte `from`: complete lines only (a partial last one waits for its
-    /// newline), in batches (`--follow`'s reads), each committed with the position it reaches.
-    async fn import_plain(&self, store: &Store, max_line: usize) -> Result<bool, StoreError> {
-        let (path, from) = (self.path.as_path(), self.from);
-        let (session, agent) = (self.session.as_str(), self.agent.as_deref());
-        let (dev, ino) = (self.dev, self.ino);
-        let Ok(f) = self.file.try_clone() else {
-            return Ok(false);
-        };
-        let mut f = tokio::fs::File::from_std(f);
-        if f.seek(std::io::SeekFrom::Start(from)).await.is_err() {
-            return Ok(false);
-        }
-        let mut reader = LineReader::with_limit(max_line);
-        let mut buf = vec![0u8; CHUNK];
-        let (mut offset, mut through) = (from, from);
-        loop {
-            let (before, stored) = (offset, through);
-            let lines = read_to_end(
-                &mut f,
-                &mut reader,
-                &mut offset,
-                &mut through,
-                &mut buf,
-                false,
-            )
-            .await;
-            if through > stored {
-                let pos = FollowPos {
-                    path: path.to_string_lossy().into_owned(),
-                    dev,
-                    ino,
-                    offset: through,
-                    within: 0,
-                    mark: mark::mark(&self.file, through).unwrap_or(0),
-                };
-                store_lines_from(store, session, lines, Some(pos), agent).await?;
-            }
-            if offset - before < FOLLOW_BATCH as u64 {
-                return Ok(offset >= self.len);
-            }
-        }
-    }
-
-    /// A compressed log from compressed byte `from`, its first `skip` decompressed bytes
-    /// skipped (stored from its `.jsonl` before it was compressed). A frame still being
-    /// written is waited for.
-    async fn import_zst(&self, store: &Store, max_line: usize) -> Result<bool, StoreError> {
-        let (path, from, skip) = (self.path.as_path(), self.from, self.skip);
-        let (session, agent) = (self.session.as_str(), self.agent.as_deref());
-        let (dev, ino, len) = (self.dev, self.ino, self.len);
-        let plain = match follow_zst::decompressed(path, from).await {
-            Ok(p) => p,
-            Err(e) => {
-                tracing::warn!("{}: {e}; waiting for the rest", path.display());
-                return Ok(true);
-            }
-        };
-        let rest = plain.get(skip as usize..).unwrap_or_default();
-        let lines = follow_zst::lines_of(rest, max_line);
-        let pos = FollowPos {
-            path: path.to_string_lossy().into_owned(),
-            dev,
-            ino,
-            offset: len,
-            within: 0,
-            mark: mark::mark(&self.file, len).unwrap_or(0),
-        };
-        store_lines_from(store, session, lines, Some(pos), agent).await?;
-        Ok(true)
     }
 }
 

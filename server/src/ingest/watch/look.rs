@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use futures_util::StreamExt;
 
 use super::find::{Role, is_log, role, walk};
-use super::{IDLE, IMPORTS, Sub, Watcher};
+use super::{IDLE, IMPORTS, Sub, Watcher, kept};
 use crate::store::StoreError;
 
 impl Watcher {
@@ -65,6 +65,12 @@ impl Watcher {
             .iter()
             .filter(|(_, t)| t.changed.is_some_and(|c| c.elapsed() < IDLE))
             .map(|(p, _)| p.clone())
+            .chain(
+                self.kept
+                    .iter()
+                    .filter(|(_, k)| k.pending())
+                    .map(|(p, _)| p.clone()),
+            )
             .collect();
         for path in hot {
             match std::fs::symlink_metadata(&path) {
@@ -75,6 +81,7 @@ impl Watcher {
                 _ => {
                     self.files.remove(&path);
                     self.unhold(&path);
+                    self.kept.remove(&path);
                 }
             }
         }
@@ -120,7 +127,7 @@ impl Watcher {
             }
             let unchanged = self.files.get(&path).is_some_and(|t| {
                 !t.stale && t.len == meta.len() && t.mtime == meta.modified().ok()
-            });
+            }) && !self.kept.get(&path).is_some_and(kept::Kept::pending);
             if unchanged {
                 continue;
             }
@@ -164,18 +171,14 @@ impl Watcher {
         let done: Vec<_> = futures_util::stream::iter(jobs)
             .map(|job| {
                 let store = self.store.clone();
-                async move {
-                    let result = job.run(&store, max_line).await;
-                    (job.into_path(), result)
-                }
+                async move { job.run(&store, max_line).await }
             })
             .buffered(IMPORTS)
             .collect()
             .await;
         for (path, result) in done {
             match result {
-                Ok(true) => {}
-                Ok(false) => self.stale(&path),
+                Ok(read) => self.done(path, read),
                 Err(e) => self.failed(&path, e)?,
             }
         }
@@ -196,6 +199,7 @@ impl Watcher {
         }
         tracing::error!("watching {}: {e}", path.display());
         self.files.remove(path);
+        self.kept.remove(path);
         Ok(())
     }
 }

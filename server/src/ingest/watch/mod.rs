@@ -46,7 +46,9 @@ use crate::store::{Store, StoreError};
 mod find;
 mod gate;
 mod import;
+mod kept;
 mod look;
+mod read;
 #[cfg(test)]
 mod tests;
 
@@ -118,6 +120,9 @@ struct Watcher {
     holds: HashMap<PathBuf, gate::Holds>,
     /// What is known of each main recording's stored lines ([`gate`]).
     scans: HashMap<PathBuf, Scan>,
+    /// What the last look left of each file's reading ([`read`]): an unfinished last line
+    /// scanned, a big file's next piece.
+    kept: HashMap<PathBuf, kept::Kept>,
     /// The main recording of each `(chats folder, session id)` found.
     gemini_mains: HashMap<(PathBuf, String), PathBuf>,
 }
@@ -199,6 +204,7 @@ async fn run(
         waiting: HashMap::new(),
         holds: HashMap::new(),
         scans: HashMap::new(),
+        kept: HashMap::new(),
         gemini_mains: HashMap::new(),
     };
     w.arm(notify.as_mut());
