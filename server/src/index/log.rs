@@ -28,7 +28,11 @@ pub struct IndexFold {
 }
 
 /// Longest project path or title record kept, in characters.
-const MAX_FIELD_CHARS: usize = super::MAX_TEXT_CHARS;
+const MAX_FIELD_CHARS: usize = MAX_TEXT_CHARS;
+
+/// Longest project path or title in the index, in characters (the fold keeps at most
+/// this of a `cwd` or a title record; a client's title is stored at most 1 KiB).
+pub const MAX_TEXT_CHARS: usize = 1000;
 
 impl IndexFold {
     /// Folds in one event and the envelope it classified to.

@@ -48,7 +48,7 @@ pub mod row;
 pub mod stream;
 pub mod usage;
 
-pub use log::{IndexFold, TITLE_CHARS, is_placeholder, prompt_title, title};
+pub use log::{IndexFold, MAX_TEXT_CHARS, TITLE_CHARS, is_placeholder, prompt_title, title};
 pub use query::*;
 pub use row::*;
 pub use usage::*;

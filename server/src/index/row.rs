@@ -13,10 +13,6 @@ use crate::hub::SessionInfo;
 /// again in the answer (a row stored before the cap).
 pub const MAX_NAME_CHARS: usize = 200;
 
-/// Longest project path or title in the index, in characters (the fold keeps at most
-/// this of a `cwd` or a title record; a client's title is stored at most 1 KiB).
-pub const MAX_TEXT_CHARS: usize = 1000;
-
 /// `s` cut to `max` characters (with `…`).
 fn capped(s: Option<&str>, max: usize) -> Option<String> {
     s.map(|s| cut(s, max))
