@@ -383,3 +383,50 @@ async fn issue_46_a_log_unreadable_while_it_grew_is_read_once_it_can_be() {
     child.kill().unwrap();
     child.wait().unwrap();
 }
+
+/// Item 3 for the Gemini CLI hold: a main recording rewritten in place, its new lines naming a
+/// held subagent before where its old ones ended, lets that subagent through (what its
+/// stored lines name is read again from its start), into the new session.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_46_a_main_recording_rewritten_in_place_is_read_again_for_its_calls() {
+    let db = TestDb::with(Config::default(), hiveterm::store::CHECKPOINT_EVERY);
+    let root = std::fs::canonicalize(db.dir.path()).unwrap().join("tmp");
+    let chats = root.join("0846/chats");
+    let session = "6a32b09a-db98-4639-82e6-0e4802f905b6";
+    let agent = "3379175b-11ed-4f13-84e8-b95f2ccef876";
+    std::fs::create_dir_all(chats.join(session)).unwrap();
+    let main = chats.join("session-2026-12-02T14-11-6a32b09a.jsonl");
+    let first = format!("{{\"sessionId\":\"{session}\",\"kind\":\"main\"}}");
+    let (old, old_text) = notes("old", 20);
+    std::fs::write(&main, format!("{first}\n{old_text}")).unwrap();
+    let sub_line = format!("{{\"sessionId\":\"{agent}\",\"kind\":\"subagent\"}}");
+    let sub = chats.join(session).join(format!("{agent}.jsonl"));
+    std::fs::write(&sub, format!("{sub_line}\n")).unwrap();
+    let task = start_watch(db.state.store(), root);
+    let id = watch_session_id(&main);
+    until(&db, &id, Duration::from_secs(10), |g| {
+        g.len() == 1 + old.len()
+    })
+    .await;
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    assert_eq!(
+        db.raw_lines(&id).len(),
+        1 + old.len(),
+        "held: no call names it"
+    );
+    // Rewritten in place: the call naming it is its second line.
+    let call = format!("{{\"agentId\":\"{agent}\"}}");
+    let (new, new_text) = notes("new line", 40);
+    rewrite(
+        &main,
+        Rewrite::InOneWrite,
+        &format!("{first}\n{call}\n{new_text}"),
+    );
+    let ino = std::fs::metadata(&main).unwrap().ino();
+    let replaced = format!("{id}-i{ino:x}");
+    let mut want = vec![first, call];
+    want.extend(new);
+    want.push(sub_line);
+    until(&db, &replaced, Duration::from_secs(10), |g| g == want).await;
+    task.abort();
+}

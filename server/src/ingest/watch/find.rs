@@ -42,6 +42,8 @@ pub(super) fn is_log(path: &Path) -> bool {
 pub(super) struct Scan {
     /// Bytes of the file looked at (up to the end of a stored line).
     pub(super) offset: u64,
+    /// Their mark (`crate::ingest::mark`): a file rewritten in place is read again.
+    pub(super) mark: u64,
     /// The file's inode when looked at.
     pub(super) ino: u64,
     /// The subagents named (`"agentId":"…"`).

@@ -26,6 +26,7 @@ use tokio::io::{AsyncReadExt, AsyncSeekExt};
 
 use super::find::Scan;
 use super::{IDLE, Sub, Watcher};
+use crate::ingest::mark;
 use crate::store::StoreError;
 
 /// Bytes read at a time.
@@ -169,11 +170,22 @@ fn lets_through(scans: &HashMap<PathBuf, Scan>, main: &Path, agent: &str, gate: 
 }
 
 /// Reads `main` from `scan.offset` to `upto` (the end of a stored line), noting the
-/// subagents named; a file that cannot be read is looked at again next time.
+/// subagents named (from its start again if it was rewritten in place since: its mark,
+/// `crate::ingest::mark`); a file that cannot be read is looked at again next time.
 async fn read_agents(main: &Path, scan: &mut Scan, upto: u64) {
-    let Ok(mut f) = tokio::fs::File::open(main).await else {
+    let Ok(file) = std::fs::File::open(main) else {
         return;
     };
+    if !mark::holds(&file, scan.offset, scan.mark) {
+        *scan = Scan {
+            ino: scan.ino,
+            ..Scan::default()
+        };
+    }
+    let Ok(again) = file.try_clone() else {
+        return;
+    };
+    let mut f = tokio::fs::File::from_std(again);
     if f.seek(std::io::SeekFrom::Start(scan.offset)).await.is_err() {
         return;
     }
@@ -201,6 +213,7 @@ async fn read_agents(main: &Path, scan: &mut Scan, upto: u64) {
         buf.drain(..end);
     }
     scan.offset = at - buf.len() as u64;
+    scan.mark = mark::mark(&file, scan.offset).unwrap_or(0);
 }
 
 /// The ids after each `"agentId":"` in `bytes`.
