@@ -47,6 +47,9 @@ use crate::summary::{Summary, SummaryFold};
 ///    ([`event::line_event`](crate::event::line_event)) and envelope into the session's
 ///    [`SummaryFold`] (serialisable too) with [`SummaryFold::add`]. (A server that numbers lines by its own seq, or that fills
 ///    in a missing `ts` with the time it received the line, does that after.)
+/// 3. **At the log's end** (known whole), the rows [`ClassifyCtx::end_of_log`] gives go in the
+///    last line's envelope (a Gemini recording's last turn ends with its file); a server that
+///    cannot know a file is whole keeps [`ClassifyCtx::end_pending`] instead.
 ///
 /// # The summary
 ///
@@ -69,6 +72,10 @@ pub struct LogClassifier {
     fold: Option<SummaryFold>,
     /// Lines of the session's files before this one: added to each line's number.
     base: u64,
+    /// The envelope of the last line, held while the end of the log would add rows to it
+    /// ([`ClassifyCtx::end_pending`]): handed out before the next line's, or by
+    /// [`finish`](Self::finish) with those rows.
+    held: Option<TermEnvelope>,
 }
 
 impl LogClassifier {
@@ -88,6 +95,7 @@ impl LogClassifier {
             ctx: ClassifyCtx::new(),
             fold: None,
             base: 0,
+            held: None,
         }
     }
 
@@ -101,6 +109,7 @@ impl LogClassifier {
             ctx: self.ctx.next_file(agent),
             fold: self.fold,
             base: self.base + self.reader.lines_seen(),
+            held: None,
         }
     }
 
@@ -114,6 +123,7 @@ impl LogClassifier {
             ctx,
             fold: None,
             base: 0,
+            held: None,
         }
     }
 
@@ -134,23 +144,46 @@ impl LogClassifier {
     /// order (an envelope may have no rows: an agent-state event).
     pub fn feed(&mut self, chunk: &[u8], mut out: impl FnMut(TermEnvelope)) {
         let mut batch = Batch::new(self.ctx.lean_hints());
-        let (ctx, fold, base) = (&mut self.ctx, &mut self.fold, self.base);
+        let (ctx, fold, base, held) = (&mut self.ctx, &mut self.fold, self.base, &mut self.held);
         self.reader.push_ref(chunk, |line: LineRef<'_>| {
             if batch.parse(&line) {
-                batch.classify(base, ctx, fold, &mut out);
+                batch.classify(base, ctx, fold, held, &mut out);
             }
         });
-        batch.classify(base, ctx, fold, &mut out);
+        batch.classify(base, ctx, fold, held, &mut out);
     }
 
-    /// Ends the log: the envelope of a last line that had no newline, if any.
+    /// Ends the log: the envelope of a last line that had no newline, if any; and the rows
+    /// the end of the log adds ([`ClassifyCtx::end_of_log`]: a Gemini chat recording's last
+    /// turn ends with the file), in the last line's envelope.
     pub fn finish(&mut self, mut out: impl FnMut(TermEnvelope)) {
         let mut batch = Batch::new(self.ctx.lean_hints());
-        let (ctx, fold, base) = (&mut self.ctx, &mut self.fold, self.base);
+        let (ctx, fold, base, held) = (&mut self.ctx, &mut self.fold, self.base, &mut self.held);
         self.reader.finish_ref(|line: LineRef<'_>| {
             batch.parse(&line);
         });
-        batch.classify(base, ctx, fold, &mut out);
+        batch.classify(base, ctx, fold, held, &mut out);
+        if let Some(mut env) = held.take() {
+            let rows = ctx.end_of_log();
+            if let Some(fold) = fold {
+                // Folded as a Gemini line that says nothing else (only a Gemini recording's
+                // end adds rows).
+                let nothing = crate::LiveEvent::GeminiMeta {
+                    meta: Box::default(),
+                };
+                fold.add(
+                    &nothing,
+                    &TermEnvelope {
+                        ts: env.ts,
+                        seq: env.seq,
+                        parent: env.parent,
+                        msgs: rows.clone(),
+                    },
+                );
+            }
+            env.msgs.extend(rows);
+            out(env);
+        }
     }
 
     /// The summary of the lines so far, when made [`with_summary`](Self::with_summary).
@@ -232,6 +265,7 @@ impl Batch {
         base: u64,
         ctx: &mut ClassifyCtx,
         fold: &mut Option<SummaryFold>,
+        held: &mut Option<TermEnvelope>,
         out: &mut impl FnMut(TermEnvelope),
     ) {
         for (number, event) in self.lines.drain(..) {
@@ -239,7 +273,14 @@ impl Batch {
             if let Some(fold) = fold {
                 fold.add(&event.event, &env);
             }
-            out(env);
+            if let Some(before) = held.take() {
+                out(before);
+            }
+            if ctx.end_pending().is_some() {
+                *held = Some(env);
+            } else {
+                out(env);
+            }
         }
         self.bytes = 0;
         self.hints = ctx.lean_hints();

@@ -250,6 +250,12 @@ fn classify_log(log: &[u8]) -> Vec<(Vec<u8>, TermEnvelope)> {
         let env = classify_line(&line, &mut ctx);
         out.push((line.bytes, env));
     });
+    // The end of the log ends what it ends (a Gemini recording's last turn), in the last
+    // line's envelope, as `LogClassifier::finish` does.
+    let end = ctx.end_of_log();
+    if let Some((_, last)) = out.last_mut() {
+        last.msgs.extend(end);
+    }
     out
 }
 

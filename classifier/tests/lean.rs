@@ -27,6 +27,21 @@ fn whole(input: &[u8]) -> (Vec<TermEnvelope>, Summary) {
     };
     reader.push(input, &mut step);
     reader.finish(&mut step);
+    // The end of the log: its rows in the last line's envelope.
+    let end = ctx.end_of_log();
+    if let Some(last) = out.last_mut().filter(|_| !end.is_empty()) {
+        let nothing = classifier::LiveEvent::GeminiMeta {
+            meta: Box::default(),
+        };
+        fold.add(
+            &nothing,
+            &TermEnvelope {
+                msgs: end.clone(),
+                ..last.clone()
+            },
+        );
+        last.msgs.extend(end);
+    }
     (out, fold.summary())
 }
 

@@ -289,7 +289,7 @@ pub(crate) async fn summary_of(state: &AppState, scope: &Scope) -> Result<Respon
             .store()
             .fold_at(&scope.id, scope.head().min(upto))
             .await?;
-        fold.summary.summary()
+        fold.summary_ended(scope.info().ended.is_some())
     } else {
         scope.hub.summary()
     };

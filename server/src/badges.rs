@@ -54,6 +54,40 @@ pub struct Turn {
     pub count: u64,
     /// How the last turn ended.
     pub last_ok: Option<bool>,
+    /// How the end of the log ends the turn in flight, for a log that writes no turn end (a
+    /// Gemini chat recording, `classifier::ClassifyCtx::end_pending`): `Some(true)` ok,
+    /// `Some(false)` failed. An ended session's turn ends so ([`Turn::ended`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at_end: Option<bool>,
+}
+
+impl Badges {
+    /// The badges as a session shows them: an ended (`ended`) session's turn that the log's
+    /// end ends is over ([`Turn::ended`], issue 45).
+    pub fn of_session(&self, ended: bool) -> std::borrow::Cow<'_, Badges> {
+        if ended && self.turn.at_end.is_some() {
+            std::borrow::Cow::Owned(Badges {
+                turn: self.turn.ended(),
+                ..self.clone()
+            })
+        } else {
+            std::borrow::Cow::Borrowed(self)
+        }
+    }
+}
+
+impl Turn {
+    /// The turn as an ended session's: one in flight that the log's end ends
+    /// ([`Turn::at_end`]) is over, as that says.
+    #[must_use]
+    pub fn ended(&self) -> Turn {
+        let mut turn = self.clone();
+        if let Some(ok) = turn.at_end.take().filter(|_| turn.in_flight) {
+            turn.in_flight = false;
+            turn.last_ok = Some(ok);
+        }
+        turn
+    }
 }
 
 impl Badges {

@@ -61,10 +61,23 @@ pub fn stored_line(seq: u64, bytes: Vec<u8>, cut: Option<(u64, u64)>) -> Line {
     }
 }
 
-/// The time an event is stored with: the line's own when it carries a usable one, else when
-/// it was received.
-pub fn event_time(event: &LogEvent, received: f64) -> f64 {
-    event.ts.filter(|t| t.is_finite()).unwrap_or(received)
+/// The time a line states of its own that is the log's clock: any line's but a harness line's
+/// (a hyperhive `turn_start`, `turn_end`, `note` or state change, which `hiveterm run` stamps
+/// with the server's clock as it writes them; a hyperhive log states a time on every line).
+fn stated(event: &LogEvent) -> Option<f64> {
+    use classifier::LiveEvent as E;
+    let harness = matches!(
+        event.event,
+        E::TurnStart { .. }
+            | E::TurnEnd { .. }
+            | E::Note { .. }
+            | E::StatusChanged { .. }
+            | E::ModelChanged { .. }
+            | E::EffortChanged { .. }
+            | E::TokenUsageChanged { .. }
+            | E::TurnStateChanged { .. }
+    );
+    event.ts.filter(|t| t.is_finite() && !harness)
 }
 
 /// The partial message being written (folded from every committed event in order) and the
@@ -93,6 +106,9 @@ pub struct Checkpoint {
     /// The contexts of the session's other files, by source ([`SessionFold::files`]).
     #[serde(default)]
     pub files: SourceContexts,
+    /// The log's clock ([`SessionFold::clock`]).
+    #[serde(default)]
+    pub clock: Option<f64>,
 }
 
 /// The classify contexts of a session's subagents' files, by source, at most [`MAX_SOURCES`]
@@ -177,6 +193,8 @@ struct SummaryColumn<S, I, F> {
     index: I,
     #[serde(default)]
     files: F,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    clock: Option<f64>,
 }
 
 impl Checkpoint {
@@ -190,6 +208,7 @@ impl Checkpoint {
                 summary: &self.summary,
                 index: &self.index,
                 files: &self.files,
+                clock: self.clock,
             })?,
         ])
     }
@@ -204,6 +223,7 @@ impl Checkpoint {
             summary: column.summary,
             index: column.index,
             files: column.files,
+            clock: column.clock,
         })
     }
 }
@@ -225,6 +245,8 @@ pub struct SessionFold {
     pub preview: LivePreview,
     /// Bytes of the events folded since the last checkpoint (or the one resumed from).
     pub since_checkpoint: u64,
+    /// The log's clock: the last time a line of it stated ([`stated`]; `None`: none yet).
+    pub clock: Option<f64>,
 }
 
 /// Bytes of events after which a checkpoint is made even before the interval's count: a
@@ -252,7 +274,34 @@ impl SessionFold {
             index: cp.index,
             preview: LivePreview::default(),
             since_checkpoint: 0,
+            clock: cp.clock,
         }
+    }
+
+    /// The times the events of one append (each with when it was received) are stored with:
+    /// one clock per log (issue 45). A line's own time when it states one; else the log's: the
+    /// last time it stated, else the next one a line of this append states (a file's lines
+    /// before its first time); the server's (when received) only while the log has stated
+    /// none. So an old log read today keeps its own times, and a log that states none (Claude
+    /// Code's stream-json under `hiveterm run`) is timed as it arrives.
+    pub fn times<'a>(&self, events: impl IntoIterator<Item = (&'a LogEvent, f64)>) -> Vec<f64> {
+        let events: Vec<(Option<f64>, Option<f64>, f64)> = events
+            .into_iter()
+            .map(|(e, received)| (e.ts.filter(|t| t.is_finite()), stated(e), received))
+            .collect();
+        let mut next = vec![None; events.len() + 1];
+        for (i, (_, stated, _)) in events.iter().enumerate().rev() {
+            next[i] = stated.or(next[i + 1]);
+        }
+        let mut last = self.clock;
+        let mut out = Vec::with_capacity(events.len());
+        for (i, &(own, stated, received)) in events.iter().enumerate() {
+            if stated.is_some() {
+                last = stated;
+            }
+            out.push(own.or(last).or(next[i]).unwrap_or(received));
+        }
+        out
     }
 
     /// The checkpoint to store after event `seq`, just folded, if one is due: every `every`
@@ -274,6 +323,7 @@ impl SessionFold {
             summary: self.summary.clone(),
             index: self.index.clone(),
             files: self.files.clone(),
+            clock: self.clock,
         }
     }
 
@@ -291,6 +341,9 @@ impl SessionFold {
         source: Option<&str>,
     ) -> Step {
         self.since_checkpoint += bytes as u64;
+        if let Some(t) = stated(event) {
+            self.clock = Some(t);
+        }
         if let Some(s) = source {
             self.files.of(s, &self.ctx, seq);
         }
@@ -301,6 +354,9 @@ impl SessionFold {
             None => &mut self.ctx,
         };
         let mut env = classify_log_event_at(event, ctx, seq);
+        if source.is_none() {
+            self.badges.turn.at_end = ctx.end_pending();
+        }
         // The summary sees the envelope `hiveterm summary` sees: the line's own time only.
         self.summary.add(&event.event, &env);
         self.index.add(event, &env);
@@ -314,6 +370,20 @@ impl SessionFold {
             env,
             preview_changed,
         }
+    }
+
+    /// The postmortem summary; of an ended session (`ended`), with the end of its log ending
+    /// the turn in flight as the log says ([`crate::badges::Turn::at_end`], issue 45).
+    pub fn summary_ended(&self, ended: bool) -> classifier::Summary {
+        let mut s = self.summary.summary();
+        if ended && self.badges.turn.in_flight {
+            match self.badges.turn.at_end {
+                Some(true) => s.turns_ok += 1,
+                Some(false) => s.turns_failed += 1,
+                None => {}
+            }
+        }
+        s
     }
 
     /// Folds in a stored event.
@@ -356,6 +426,57 @@ mod tests {
             }
             assert_eq!(due, *want, "{sizes:?} every {every}");
         }
+    }
+
+    /// Issue 45: one clock per log. A line without a time takes the last one the log
+    /// stated, else the next one (within the append), and the server's (when received) only
+    /// while the log states none; a harness line (`hiveterm run`'s, stamped by the server)
+    /// keeps its own and is no clock of the log's; the clock is checkpointed.
+    #[test]
+    fn issue_45_a_line_without_a_time_takes_the_logs() {
+        let ev =
+            |line: &str| classifier::event::line_event(&Line::whole(1, line.as_bytes().to_vec()));
+        let meta = ev(
+            r#"{"sessionId":"s","projectHash":"h","lastUpdated":"2026-12-02T14:10:19.627Z","kind":"main"}"#,
+        );
+        let set = ev(r#"{"$set":{"lastUpdated":"2026-12-02T14:10:19.700Z"}}"#);
+        let user =
+            ev(r#"{"id":"u","timestamp":"2026-12-02T14:10:20.000Z","type":"user","content":"hi"}"#);
+        let stream = ev(r#"{"type":"assistant","message":{"content":"x"}}"#);
+        let harness = ev(r#"{"kind":"turn_start","ts":5000.5,"from":"operator","body":"go"}"#);
+        let (t0, t1) = (1_796_220_619.627, 1_796_220_620.0);
+        let now = 9e9;
+        // (the fold's clock before, the events, the times they are stored with)
+        let cases: Vec<(Option<f64>, Vec<&LogEvent>, Vec<f64>)> = vec![
+            (
+                None,
+                vec![&set, &meta, &set, &user, &set],
+                vec![t0, t0, t0, t1, t1],
+            ),
+            (Some(t1), vec![&set, &set], vec![t1, t1]),
+            (None, vec![&set], vec![now]),
+            (
+                None,
+                vec![&harness, &stream, &stream],
+                vec![5000.5, now, now],
+            ),
+            (Some(t0), vec![&harness, &stream], vec![5000.5, t0]),
+        ];
+        for (clock, events, want) in cases {
+            let fold = SessionFold {
+                clock,
+                ..SessionFold::default()
+            };
+            let got = fold.times(events.iter().map(|e| (*e, now)));
+            assert_eq!(got, want, "{clock:?}");
+        }
+        let mut fold = SessionFold::default();
+        fold.step(&meta, 1, t0, 10, None);
+        fold.step(&harness, 2, 5000.5, 10, None);
+        assert_eq!(fold.clock, Some(t0));
+        let [ctx, badges, summary] = fold.checkpoint().to_columns().unwrap();
+        let back = SessionFold::resume(Checkpoint::from_columns(&ctx, &badges, &summary).unwrap());
+        assert_eq!(back.times([(&set, now)]), vec![t0]);
     }
 
     /// Each source's lines are classified with a context of its own, kept in the checkpoint;

@@ -152,7 +152,8 @@ impl Hub {
 
     /// The postmortem summary of the committed events.
     pub fn summary(&self) -> classifier::Summary {
-        self.lock().fold.summary.summary()
+        let inner = self.lock();
+        inner.fold.summary_ended(inner.info.ended.is_some())
     }
 
     /// Installs the state after a commit and broadcasts the batch. `frames` are the SSE
@@ -335,6 +336,7 @@ fn evict_idle(map: &mut HashMap<String, Arc<Hub>>) {
 
 /// The `/state` object: the session row and its badges side by side.
 pub fn state_json(info: &SessionInfo, badges: &Badges) -> Arc<str> {
+    let badges = &*badges.of_session(info.ended.is_some());
     #[derive(Serialize)]
     struct View<'a> {
         #[serde(flatten)]

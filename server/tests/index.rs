@@ -251,8 +251,11 @@ async fn index_matches_summary(postgres: bool) {
             "ok" => assert!(n("turns_ok") > 0 || n("turns") == 0, "{ctx}"),
             "failed" => assert!(n("turns_failed") > 0 || n("errors") > 0, "{ctx}"),
             "interrupted" => assert!(n("turns_interrupted") > 0, "{ctx}"),
+            // A Gemini recording's last turn ends with the file: `hiveterm summary` reads it
+            // whole; a live session's file may go on (issue 45).
             "in flight" => assert!(
-                n("turns") > n("turns_ok") + n("turns_failed") + n("turns_interrupted"),
+                n("turns") > n("turns_ok") + n("turns_failed") + n("turns_interrupted")
+                    || got["agent"] == "gemini",
                 "{ctx}"
             ),
             "live" => {}
@@ -272,11 +275,13 @@ async fn index_matches_summary(postgres: bool) {
     // The summary's view of the session (`GET …/summary`) agrees too.
     let (_, summary) = call(s.addr, "GET", "/api/sessions/cc-transcript/summary", vec![]).await;
     assert_eq!(listed["cc-transcript"]["errors"], summary["errors"]);
-    // An ended session that was in flight was interrupted; one whose turns ended keeps it.
+    // An ended session that was in flight was interrupted, but for a Gemini recording whose
+    // last turn the end of the log ends (it was answered: issue 45); one whose turns ended
+    // keeps it.
     call(s.addr, "POST", "/api/sessions/gm-session/end", vec![]).await;
     call(s.addr, "POST", "/api/sessions/cx-rollout/end", vec![]).await;
     let listed = by_id(&all_pages(s.addr, "", 1000).await);
-    assert_eq!(listed["gm-session"]["status"], "interrupted");
+    assert_eq!(listed["gm-session"]["status"], "ok");
     assert_eq!(listed["cx-rollout"]["status"], "ok");
 }
 

@@ -48,6 +48,37 @@ pub(crate) use self::summary::SummaryPart;
 pub use self::typed::{Event, Meta, Record, Update};
 pub(crate) use self::typed::{Fast, fast};
 
+/// The end of a log whose turn ends are not written (a Gemini chat recording's).
+impl ClassifyCtx {
+    /// How the end of the log would end its open turn, for a log whose turn ends are not
+    /// written (a Gemini chat recording: its turn ends when nothing follows the model's
+    /// answer): `Some(true)` ok, `Some(false)` failed; `None` when no turn is open, or the open
+    /// one was cut (nothing says how it ended: an ended session calls it interrupted).
+    pub fn end_pending(&self) -> Option<bool> {
+        let state = &self.gemini;
+        if !state.turn_open {
+            None
+        } else if state.seen.failed.is_some() {
+            Some(false)
+        } else if state.seen.answered {
+            Some(true)
+        } else {
+            None
+        }
+    }
+
+    /// The rows the end of the log adds (its open turn's end, as [`end_pending`](Self::end_pending)
+    /// says; none when it says `None`). [`crate::LogClassifier::finish`] adds them to the
+    /// envelope of the log's last line.
+    pub fn end_of_log(&mut self) -> Vec<TermMsg> {
+        let mut rows = Vec::new();
+        if self.end_pending().is_some() {
+            record::close_turn(self, &mut rows);
+        }
+        rows
+    }
+}
+
 /// The rows of one Gemini line.
 pub(crate) fn classify(value: &Value, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
     let Some(map) = value.as_object() else {

@@ -15,10 +15,12 @@
 //! - The client's `<session_context>` message is a debug row (`⚙ session context`, the text
 //!   as its body), not a prompt; the turn starts at the real prompt (`◆ TURN ← user`).
 //! - The turn's end is not written in the file: it is shown when it is known, at the next
-//!   prompt, at the metadata line of a resumed run, or at a subagent's `$set.summary`:
-//!   `✅ turn ok` when the last model message called no tool, else `❌ turn fail — no answer
-//!   recorded` (API errors and interruptions leave just the prompt). A file that stops there
-//!   shows its last turn running.
+//!   prompt, at the metadata line of a resumed run, at a subagent's `$set.summary`, at a
+//!   `$set.messages` history without its prompt (the CLI took back a prompt whose request
+//!   failed), or at the end of the log (`ClassifyCtx::end_of_log`): `✅ turn ok` when the last
+//!   model message called no tool, `❌ turn fail — <why>` when the recording says it failed (an
+//!   `error` record, an `[API Error: …]`, the prompt taken back), else `⏹ interrupted` (a run
+//!   cut: at the end of the log it stays open, nothing says how it ended).
 //! - Metadata: `⚙ gemini session <id> · <kind>` (debug), `… resumed` when the session id
 //!   comes again. `$set`: no row, but for `summary` (a subagent's result, info, markdown) and
 //!   `messages` when no message has been shown yet (a file that starts with the history): its
@@ -30,7 +32,7 @@ use std::borrow::Cow;
 use serde_json::{Map, Value};
 
 use crate::ctx::ClassifyCtx;
-use crate::kind::{turn_fail_row, turn_ok_row, turn_start_row};
+use crate::kind::{interrupted_row, turn_fail_row, turn_ok_row, turn_start_row};
 use crate::msg::{BodyFormat, Level, TermMsg};
 use crate::text::{preview, truncate_chars};
 
@@ -97,6 +99,22 @@ pub(super) fn set_rows(set: &Update, ctx: &mut ClassifyCtx, rows: &mut Vec<TermM
         rows.push(TermMsg::new(Level::Warn, "$set line: not an object"));
         return;
     }
+    // A history rewritten without the open turn's prompt: the CLI took the prompt back, its
+    // request failed (a fatal API error).
+    if ctx.gemini.turn_open
+        && ctx.gemini.seen.any
+        && ctx.gemini.seen.prompt != 0
+        && let Some(messages) = &set.messages
+        && !messages
+            .iter()
+            .flatten()
+            .any(|m| digest(m.id()) == ctx.gemini.seen.prompt)
+    {
+        ctx.gemini.seen.answered = false;
+        let seen = &mut ctx.gemini.seen;
+        seen.failed.get_or_insert_with(|| WITHDRAWN.to_owned());
+        close_turn(ctx, rows);
+    }
     if !ctx.gemini.seen.any
         && let Some(messages) = &set.messages
     {
@@ -131,13 +149,20 @@ pub(super) fn set_rows(set: &Update, ctx: &mut ClassifyCtx, rows: &mut Vec<TermM
     }
 }
 
-/// Ends the open turn, as far as the file tells.
-fn close_turn(ctx: &mut ClassifyCtx, rows: &mut Vec<TermMsg>) {
+/// Why a turn whose prompt the CLI took back from the history failed.
+const WITHDRAWN: &str = "the request failed (its prompt was taken back from the history)";
+
+/// Ends the open turn, as far as the file tells: `✅ turn ok` when its last model message
+/// called no tool, `❌ turn fail — <why>` when the recording says it failed, else `⏹
+/// interrupted` (a prompt left without an answer, a call never answered or cancelled).
+pub(super) fn close_turn(ctx: &mut ClassifyCtx, rows: &mut Vec<TermMsg>) {
     if std::mem::take(&mut ctx.gemini.turn_open) {
-        rows.push(if ctx.gemini.seen.answered {
-            turn_ok_row()
-        } else {
-            turn_fail_row(Some("no answer recorded"))
+        let seen = &mut ctx.gemini.seen;
+        seen.prompt = 0;
+        rows.push(match seen.failed.take() {
+            Some(why) => turn_fail_row(Some(&why)),
+            None if seen.answered => turn_ok_row(),
+            None => interrupted_row(),
         });
     }
 }
@@ -170,6 +195,9 @@ pub(super) fn message(record: &Record, ctx: &mut ClassifyCtx, rows: &mut Vec<Ter
         "user" => {
             if new_text && !text.trim().is_empty() {
                 user_text(&text, ctx, rows);
+                if ctx.gemini.turn_open {
+                    ctx.gemini.seen.prompt = id;
+                }
             }
             if let Content::Parts(parts) = &record.content {
                 for fr in parts.iter().filter_map(|p| p.function_response.as_ref()) {
@@ -179,6 +207,9 @@ pub(super) fn message(record: &Record, ctx: &mut ClassifyCtx, rows: &mut Vec<Ter
         }
         "gemini" => gemini(record, at, &text, new_text, ctx, rows),
         "info" | "warning" | "error" if new_text => {
+            if ctx.gemini.turn_open && (ty == "error" || is_api_error(&text)) {
+                ctx.gemini.seen.failed = Some(super::run_end::why_text(Some(&text)));
+            }
             let (level, mark) = match ty {
                 "info" => (Level::Info, "⚙"),
                 "warning" => (Level::Warn, "⚠"),
@@ -202,6 +233,7 @@ fn user_text(text: &str, ctx: &mut ClassifyCtx, rows: &mut Vec<TermMsg>) {
     close_turn(ctx, rows);
     ctx.gemini.turn_open = true;
     ctx.gemini.seen.answered = false;
+    ctx.gemini.seen.failed = None;
     rows.push(turn_start_row("user", text));
 }
 
@@ -282,6 +314,9 @@ fn gemini(
     }
     let calls = record.tool_calls.as_deref();
     ctx.gemini.seen.answered = calls.is_none_or(<[Call]>::is_empty);
+    if is_api_error(text) {
+        ctx.gemini.seen.failed = Some(super::run_end::why_text(Some(text)));
+    }
     for call in calls.into_iter().flatten() {
         let cid = call.id.as_deref().unwrap_or("");
         let h = digest(cid);
@@ -306,6 +341,11 @@ fn gemini(
         let (text, error) = response_text(name, response, display, status == Some("error"));
         rows.push(result_row(cid, &text, error, ctx));
     }
+}
+
+/// A message that is the CLI's report of a failed API call (`[API Error: …]`).
+fn is_api_error(text: &str) -> bool {
+    text.trim_start().starts_with("[API Error")
 }
 
 /// `💭 <subject> — <description>` (debug).

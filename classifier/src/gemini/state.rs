@@ -72,6 +72,14 @@ pub(crate) struct Seen {
     pub(super) results: VecDeque<u64>,
     /// The last model message called no tool: the open turn looks answered.
     pub(super) answered: bool,
+    /// Why the open turn failed, when the recording says it did (an `error` record, an
+    /// `[API Error: …]`): it ends failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) failed: Option<String>,
+    /// The hash of the open turn's prompt's id (0: none): a history rewritten without it
+    /// took the prompt back, its request failed.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub(super) prompt: u64,
     /// A message was shown.
     pub(super) any: bool,
 }

@@ -10,11 +10,16 @@ use crate::msg::TermEnvelope;
 /// The envelopes of `lines`, classified in order with one context.
 fn envs(lines: &[&str]) -> Vec<TermEnvelope> {
     let mut ctx = ClassifyCtx::new();
-    let by_line: Vec<TermEnvelope> = lines
+    let mut by_line: Vec<TermEnvelope> = lines
         .iter()
         .enumerate()
         .map(|(i, l)| classify_line(&Line::whole(i as u64 + 1, l.as_bytes().to_vec()), &mut ctx))
         .collect();
+    // The end of the log ends what it ends, in the last line's envelope.
+    let end = ctx.end_of_log();
+    if let Some(last) = by_line.last_mut() {
+        last.msgs.extend(end);
+    }
     // The same through the whole-log path, fed in 5-byte chunks.
     let text = lines.join("\n");
     let mut log = LogClassifier::new();
@@ -29,7 +34,11 @@ fn envs(lines: &[&str]) -> Vec<TermEnvelope> {
     let mut ctx = ClassifyCtx::new();
     for (i, l) in lines.iter().enumerate() {
         ctx = serde_json::from_str(&serde_json::to_string(&ctx).unwrap()).unwrap();
-        let env = classify_line(&Line::whole(i as u64 + 1, l.as_bytes().to_vec()), &mut ctx);
+        let mut env = classify_line(&Line::whole(i as u64 + 1, l.as_bytes().to_vec()), &mut ctx);
+        if i + 1 == lines.len() {
+            ctx = serde_json::from_str(&serde_json::to_string(&ctx).unwrap()).unwrap();
+            env.msgs.extend(ctx.end_of_log());
+        }
         assert_eq!(env, by_line[i], "checkpointed, line {}", i + 1);
     }
     by_line
@@ -422,7 +431,7 @@ fn recording_rewrites_and_resumes() {
     assert!(e[6].msgs.is_empty());
 }
 
-/// A turn with no answer recorded (an API error) fails when the next run shows it; a
+/// A turn left with no answer (a run cut) is interrupted when the next run shows it; a
 /// subagent's summary ends its turn.
 #[test]
 fn recording_turn_ends() {
@@ -431,7 +440,7 @@ fn recording_turn_ends() {
         &[
             "|debug|⚙ gemini session s1 · main",
             "◆|info|TURN ← user",
-            "❌|error|turn fail — no answer recorded",
+            "⏹|warn|interrupted by user",
             "|debug|⚙ gemini session s1 resumed",
         ],
     );
@@ -449,6 +458,66 @@ fn recording_turn_ends() {
             "✅|info|turn ok",
         ],
     );
+}
+
+/// Issue 45: a recording writes no turn end. Its last turn ends with the file as the next
+/// prompt would end it: ok after an answer (a model message with no call) whatever follows
+/// it (`$set` lines); failed when the CLI took the prompt back from the history (a fatal API
+/// error: the real `api_fatal_400` recording) or recorded an error; a turn cut (a prompt
+/// with nothing after it, a call not answered) stays open: nothing says how it ended.
+#[test]
+fn issue_45_a_recordings_last_turn_ends_with_the_file() {
+    let start = ["|debug|⚙ gemini session s1 · main", "◆|info|TURN ← user"];
+    let with = |rest: &[&'static str]| [&start[..], rest].concat();
+    let error = r#"{"id":"e1","timestamp":"2026-12-02T14:11:05.700Z","type":"error","content":"[API Error: {\"error\":{\"code\":400,\"message\":\"Bad.\"}}]"}"#;
+    let api_error = ANSWER.replace("One file.", "[API Error: quota]");
+    let cases: &[(&[&str], Vec<&str>)] = &[
+        (
+            &[META, USER, ANSWER, SET],
+            with(&["|info|", "✅|info|turn ok"]),
+        ),
+        (
+            &[META, USER, FIRST, SET, AGAIN, RESPONSE, SET, ANSWER, SET],
+            with(&[
+                "💭|debug|Plan — List them.",
+                "|info|",
+                "🖥\u{fe0f}|info|Bash $ ls src",
+                "✗|error|2l · a.rs…",
+                "|info|",
+                "✅|info|turn ok",
+            ]),
+        ),
+        (
+            &[META, USER, SET, CONTEXT],
+            with(&[
+                "❌|error|turn fail — the request failed (its prompt was taken back from the history)",
+            ]),
+        ),
+        (
+            &[META, USER, SET, error],
+            with(&[
+                "|error|✗ [API Error: {\"error\":{\"code\":400,\"message\":\"Bad.\"}}]",
+                "❌|error|turn fail — API error 400: Bad.",
+            ]),
+        ),
+        (
+            &[META, USER, &api_error, SET],
+            with(&["|info|", "❌|error|turn fail — [API Error: quota]"]),
+        ),
+        (&[META, USER, SET], with(&[])),
+        (
+            &[META, USER, FIRST, SET, AGAIN],
+            with(&[
+                "💭|debug|Plan — List them.",
+                "|info|",
+                "🖥\u{fe0f}|info|Bash $ ls src",
+                "✗|error|2l · a.rs…",
+            ]),
+        ),
+    ];
+    for (lines, want) in cases {
+        check(lines, want);
+    }
 }
 
 /// The `-o json` document, pretty over many lines, split at every line: the lines before the

@@ -55,7 +55,14 @@ impl Index {
                 .map(str::to_owned)
         });
         let outcome = if fold.index.in_flight {
-            Some("in flight".to_owned())
+            Some(
+                match fold.badges.turn.at_end {
+                    Some(true) => IN_FLIGHT_OK,
+                    Some(false) => IN_FLIGHT_FAILED,
+                    None => "in flight",
+                }
+                .to_owned(),
+            )
         } else {
             fold.index.last_end.clone()
         };
@@ -93,8 +100,10 @@ pub const STATUSES: [&str; 5] = ["live", "in flight", "ok", "failed", "interrupt
 /// its error rows (see the module's doc).
 pub fn status(outcome: Option<&str>, ended: bool, errors: u64) -> &'static str {
     match outcome {
-        Some("in flight") if ended => "interrupted",
-        Some("in flight") => "in flight",
+        Some("in flight" | IN_FLIGHT_OK | IN_FLIGHT_FAILED) if !ended => "in flight",
+        Some(IN_FLIGHT_OK) => "ok",
+        Some(IN_FLIGHT_FAILED) => "failed",
+        Some("in flight") => "interrupted",
         Some("ok") => "ok",
         Some("failed") => "failed",
         Some(_) => "interrupted",
@@ -104,8 +113,16 @@ pub fn status(outcome: Option<&str>, ended: bool, errors: u64) -> &'static str {
     }
 }
 
+/// The `outcome` of a turn in flight that the log's end ends ok, or failed (a Gemini
+/// recording's: its turns' ends are not written; `crate::badges::Turn::at_end`): the session's
+/// status while it is live is `in flight`, once ended `ok` or `failed` (issue 45).
+pub const IN_FLIGHT_OK: &str = "in flight, ok at its end";
+pub const IN_FLIGHT_FAILED: &str = "in flight, failed at its end";
+
 /// [`status`] as SQL over a `sessions` row (both backends).
-pub const STATUS_SQL: &str = "(CASE WHEN outcome = 'in flight' AND ended IS NULL THEN 'in flight' \
+pub const STATUS_SQL: &str = "(CASE WHEN outcome LIKE 'in flight%' AND ended IS NULL THEN 'in flight' \
+     WHEN outcome = 'in flight, ok at its end' THEN 'ok' \
+     WHEN outcome = 'in flight, failed at its end' THEN 'failed' \
      WHEN outcome = 'in flight' THEN 'interrupted' \
      WHEN outcome IS NOT NULL THEN outcome \
      WHEN ended IS NULL THEN 'live' \

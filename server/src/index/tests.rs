@@ -60,3 +60,48 @@ fn cursors_read_back() {
     assert_eq!(Cursor::parse(Sort::Cost, "12.5~run"), None);
     assert_eq!(Cursor::parse(Sort::Newest, "inf~x"), None);
 }
+
+/// Issue 45: a turn in flight that the end of the log ends (a Gemini recording's answered or
+/// failed last turn) is `in flight` while the session is live, then `ok` or `failed` once it
+/// ended — never `interrupted`; [`STATUS_SQL`] says what [`status`] says, for every outcome.
+#[test]
+fn issue_45_a_turn_the_logs_end_ends_is_its_status_once_ended() {
+    let cases = [
+        (Some(IN_FLIGHT_OK), false, "in flight"),
+        (Some(IN_FLIGHT_OK), true, "ok"),
+        (Some(IN_FLIGHT_FAILED), false, "in flight"),
+        (Some(IN_FLIGHT_FAILED), true, "failed"),
+        (Some("in flight"), true, "interrupted"),
+        (Some("in flight"), false, "in flight"),
+    ];
+    for (outcome, ended, want) in cases {
+        assert_eq!(status(outcome, ended, 0), want, "{outcome:?} {ended}");
+    }
+    let conn = rusqlite::Connection::open_in_memory().unwrap();
+    let outcomes = [
+        None,
+        Some("in flight"),
+        Some(IN_FLIGHT_OK),
+        Some(IN_FLIGHT_FAILED),
+        Some("ok"),
+        Some("failed"),
+        Some("interrupted"),
+    ];
+    for outcome in outcomes {
+        for ended in [false, true] {
+            for errors in [0u64, 1] {
+                let sql = format!(
+                    "SELECT {STATUS_SQL} FROM (SELECT ?1 AS outcome, ?2 AS ended, ?3 AS errors)"
+                );
+                let got: String = conn
+                    .query_row(
+                        &sql,
+                        rusqlite::params![outcome, ended.then_some(1.0), errors as i64],
+                        |r| r.get(0),
+                    )
+                    .unwrap();
+                assert_eq!(got, status(outcome, ended, errors), "{outcome:?} {ended}");
+            }
+        }
+    }
+}

@@ -12,7 +12,7 @@ use super::reader;
 use super::rows::Rows;
 use classifier::event::line_event;
 
-use crate::fold::{event_time, stored_line};
+use crate::fold::stored_line;
 use crate::hub::{MAX_INLINE_BATCH, SessionInfo, push_json_frame};
 use crate::store::{Append, Appended, StoreError};
 
@@ -322,11 +322,17 @@ async fn fold_lines(
 ) -> Result<Vec<u64>, StoreError> {
     let every = db.shared.checkpoint_every;
     let mut seqs = Vec::with_capacity(a.lines.len());
-    for raw in a.lines {
-        let seq = info.last_seq + 1;
-        let line = stored_line(seq, raw.bytes, raw.cut);
-        let event = line_event(&line);
-        let ts = event_time(&event, raw.received);
+    let lines: Vec<_> = (info.last_seq + 1..)
+        .zip(a.lines)
+        .map(|(seq, raw)| {
+            let line = stored_line(seq, raw.bytes, raw.cut);
+            let event = line_event(&line);
+            (line, event, raw.received, raw.cut)
+        })
+        .collect();
+    let times = caught.fold.times(lines.iter().map(|(_, e, r, _)| (e, *r)));
+    for ((line, event, received, cut), ts) in lines.into_iter().zip(times) {
+        let seq = line.number;
         let source = a.source.as_deref();
         let step = caught.fold.step(&event, seq, ts, line.bytes.len(), source);
         caught.preview_changed |= step.preview_changed;
@@ -346,8 +352,7 @@ async fn fold_lines(
         {
             caught.frames = None;
         }
-        rows.events
-            .push(seq, ts, raw.received, line.bytes, raw.cut, source);
+        rows.events.push(seq, ts, received, line.bytes, cut, source);
         info.last_seq = seq;
         if let Some(cp) = caught.fold.checkpoint_due(seq, every) {
             super::schema::insert_checkpoint(tx, &a.session, seq, &cp).await?;

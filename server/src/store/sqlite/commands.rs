@@ -8,7 +8,7 @@ use std::sync::Arc;
 use classifier::event::line_event;
 use rusqlite::{Connection, params};
 
-use crate::fold::{LivePreview, SessionFold, event_time, stored_line};
+use crate::fold::{LivePreview, SessionFold, stored_line};
 use crate::hub::{Hub, SessionInfo, push_json_frame};
 use crate::store::{Append, Appended, IdempotencyKey, StoreError};
 
@@ -120,11 +120,17 @@ impl Group<'_> {
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
         )?;
         let mut seqs = Vec::with_capacity(a.lines.len());
-        for raw in a.lines {
-            let seq = p.info.last_seq + 1;
-            let line = stored_line(seq, raw.bytes, raw.cut);
-            let event = line_event(&line);
-            let ts = event_time(&event, raw.received);
+        let lines: Vec<_> = (p.info.last_seq + 1..)
+            .zip(a.lines)
+            .map(|(seq, raw)| {
+                let line = stored_line(seq, raw.bytes, raw.cut);
+                let event = line_event(&line);
+                (line, event, raw.received, raw.cut)
+            })
+            .collect();
+        let times = p.fold.times(lines.iter().map(|(_, e, r, _)| (e, *r)));
+        for ((line, event, received, cut), ts) in lines.into_iter().zip(times) {
+            let seq = line.number;
             let step = p
                 .fold
                 .step(&event, seq, ts, line.bytes.len(), a.source.as_deref());
@@ -133,10 +139,10 @@ impl Group<'_> {
                 a.session,
                 seq as i64,
                 ts,
-                raw.received,
+                received,
                 line.bytes,
-                raw.cut.map(|c| c.0 as i64),
-                raw.cut.map(|c| c.1 as i64),
+                cut.map(|c| c.0 as i64),
+                cut.map(|c| c.1 as i64),
                 a.source.as_deref(),
             ])?;
             if !step.env.msgs.is_empty() {
