@@ -32,6 +32,8 @@ use serde::{Deserialize, Serialize};
 use crate::badges::Badges;
 use crate::index::log::IndexFold;
 
+mod clock;
+
 /// One event as stored: its time and its line, numbered by its seq.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StoredEvent {
@@ -59,25 +61,6 @@ pub fn stored_line(seq: u64, bytes: Vec<u8>, cut: Option<(u64, u64)>) -> Line {
         bytes,
         oversize: cut.map(|(len, limit)| Oversize { len, limit }),
     }
-}
-
-/// The time a line states of its own that is the log's clock: any line's but a harness line's
-/// (a hyperhive `turn_start`, `turn_end`, `note` or state change, which `hiveterm run` stamps
-/// with the server's clock as it writes them; a hyperhive log states a time on every line).
-fn stated(event: &LogEvent) -> Option<f64> {
-    use classifier::LiveEvent as E;
-    let harness = matches!(
-        event.event,
-        E::TurnStart { .. }
-            | E::TurnEnd { .. }
-            | E::Note { .. }
-            | E::StatusChanged { .. }
-            | E::ModelChanged { .. }
-            | E::EffortChanged { .. }
-            | E::TokenUsageChanged { .. }
-            | E::TurnStateChanged { .. }
-    );
-    event.ts.filter(|t| t.is_finite() && !harness)
 }
 
 /// The partial message being written (folded from every committed event in order) and the
@@ -278,32 +261,6 @@ impl SessionFold {
         }
     }
 
-    /// The times the events of one append (each with when it was received) are stored with:
-    /// one clock per log (issue 45). A line's own time when it states one; else the log's: the
-    /// last time it stated, else the next one a line of this append states (a file's lines
-    /// before its first time); the server's (when received) only while the log has stated
-    /// none. So an old log read today keeps its own times, and a log that states none (Claude
-    /// Code's stream-json under `hiveterm run`) is timed as it arrives.
-    pub fn times<'a>(&self, events: impl IntoIterator<Item = (&'a LogEvent, f64)>) -> Vec<f64> {
-        let events: Vec<(Option<f64>, Option<f64>, f64)> = events
-            .into_iter()
-            .map(|(e, received)| (e.ts.filter(|t| t.is_finite()), stated(e), received))
-            .collect();
-        let mut next = vec![None; events.len() + 1];
-        for (i, (_, stated, _)) in events.iter().enumerate().rev() {
-            next[i] = stated.or(next[i + 1]);
-        }
-        let mut last = self.clock;
-        let mut out = Vec::with_capacity(events.len());
-        for (i, &(own, stated, received)) in events.iter().enumerate() {
-            if stated.is_some() {
-                last = stated;
-            }
-            out.push(own.or(last).or(next[i]).unwrap_or(received));
-        }
-        out
-    }
-
     /// The checkpoint to store after event `seq`, just folded, if one is due: every `every`
     /// events, and whenever the events since the last one come to [`CHECKPOINT_BYTES`]. The
     /// writers and the rebuild of derived tables place them by this one rule.
@@ -341,9 +298,7 @@ impl SessionFold {
         source: Option<&str>,
     ) -> Step {
         self.since_checkpoint += bytes as u64;
-        if let Some(t) = stated(event) {
-            self.clock = Some(t);
-        }
+        self.tick(event);
         if let Some(s) = source {
             self.files.of(s, &self.ctx, seq);
         }

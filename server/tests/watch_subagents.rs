@@ -82,7 +82,13 @@ impl Case {
         let mut out = Vec::new();
         let mut log = LogClassifier::new();
         log.feed(&common::fixture(self.main), |e| out.push(e));
+        // A followed file may go on: the server leaves the row the end of the log adds (a
+        // Gemini recording's last turn's end, issue 45) to the session's end.
+        let end = log.ctx().end_pending().is_some();
         log.finish(|e| out.push(e));
+        if end {
+            out.last_mut().and_then(|e| e.msgs.pop());
+        }
         let mut log = log.next_file(Some(self.agent));
         log.feed(&common::fixture(self.sub), |e| out.push(e));
         log.finish(|e| out.push(e));
@@ -169,11 +175,24 @@ async fn rows_match_classify(db: &TestDb, case: Case, id: &str, what: &str) {
     }
     let mut log = LogClassifier::new().with_summary();
     log.feed(&common::fixture(case.main), |_| {});
+    let end = log.ctx().end_pending();
     log.finish(|_| {});
     let mut log = log.next_file(Some(case.agent));
     log.feed(&common::fixture(case.sub), |_| {});
     log.finish(|_| {});
-    let offline = serde_json::to_value(log.summary().unwrap()).unwrap();
+    let mut offline = serde_json::to_value(log.summary().unwrap()).unwrap();
+    // While the session is live, the end of its main log is not counted yet (issue 45).
+    let (_, state) = common::call_json(
+        addr,
+        "GET",
+        &format!("/api/sessions/{id}/state"),
+        Vec::new(),
+    )
+    .await;
+    if let Some(ok) = end.filter(|_| state["ended"].is_null()) {
+        let key = if ok { "turns_ok" } else { "turns_failed" };
+        offline[key] = Value::from(offline[key].as_u64().unwrap() - 1);
+    }
     assert!(offline["subagents"].as_u64() > Some(0));
     assert_eq!(summary, offline, "{what}: the summary");
 }

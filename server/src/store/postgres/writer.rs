@@ -10,9 +10,7 @@ use super::catchup::{CaughtUp, catch_up, refresh};
 use super::handle::{CHANNEL, Postgres, Queued, pg};
 use super::reader;
 use super::rows::Rows;
-use classifier::event::line_event;
 
-use crate::fold::stored_line;
 use crate::hub::{MAX_INLINE_BATCH, SessionInfo, push_json_frame};
 use crate::store::{Append, Appended, StoreError};
 
@@ -322,17 +320,9 @@ async fn fold_lines(
 ) -> Result<Vec<u64>, StoreError> {
     let every = db.shared.checkpoint_every;
     let mut seqs = Vec::with_capacity(a.lines.len());
-    let lines: Vec<_> = (info.last_seq + 1..)
-        .zip(a.lines)
-        .map(|(seq, raw)| {
-            let line = stored_line(seq, raw.bytes, raw.cut);
-            let event = line_event(&line);
-            (line, event, raw.received, raw.cut)
-        })
-        .collect();
-    let times = caught.fold.times(lines.iter().map(|(_, e, r, _)| (e, *r)));
-    for ((line, event, received, cut), ts) in lines.into_iter().zip(times) {
-        let seq = line.number;
+    let raws = a.lines.into_iter().map(|r| (r.bytes, r.cut, r.received));
+    for (line, event, received, ts) in caught.fold.read(info.last_seq + 1, raws) {
+        let (seq, cut) = (line.number, line.oversize.map(|o| (o.len, o.limit)));
         let source = a.source.as_deref();
         let step = caught.fold.step(&event, seq, ts, line.bytes.len(), source);
         caught.preview_changed |= step.preview_changed;

@@ -5,10 +5,9 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use classifier::event::line_event;
 use rusqlite::{Connection, params};
 
-use crate::fold::{LivePreview, SessionFold, stored_line};
+use crate::fold::{LivePreview, SessionFold};
 use crate::hub::{Hub, SessionInfo, push_json_frame};
 use crate::store::{Append, Appended, IdempotencyKey, StoreError};
 
@@ -120,17 +119,9 @@ impl Group<'_> {
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
         )?;
         let mut seqs = Vec::with_capacity(a.lines.len());
-        let lines: Vec<_> = (p.info.last_seq + 1..)
-            .zip(a.lines)
-            .map(|(seq, raw)| {
-                let line = stored_line(seq, raw.bytes, raw.cut);
-                let event = line_event(&line);
-                (line, event, raw.received, raw.cut)
-            })
-            .collect();
-        let times = p.fold.times(lines.iter().map(|(_, e, r, _)| (e, *r)));
-        for ((line, event, received, cut), ts) in lines.into_iter().zip(times) {
-            let seq = line.number;
+        let raws = a.lines.into_iter().map(|r| (r.bytes, r.cut, r.received));
+        for (line, event, received, ts) in p.fold.read(p.info.last_seq + 1, raws) {
+            let (seq, cut) = (line.number, line.oversize.map(|o| (o.len, o.limit)));
             let step = p
                 .fold
                 .step(&event, seq, ts, line.bytes.len(), a.source.as_deref());
