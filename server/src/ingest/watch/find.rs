@@ -2,7 +2,7 @@
 //! log or a subagent's file), every log under a folder, a main log's session id, and the main
 //! recording of a Gemini CLI subagent's.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use crate::ingest::follow_session_id;
@@ -48,6 +48,23 @@ pub(super) struct Scan {
     pub(super) ino: u64,
     /// The subagents named (`"agentId":"…"`).
     pub(super) agents: HashSet<String>,
+}
+
+/// What lets a main recording's held subagents through (`super::gate`): where its stored
+/// lines end (the file's inode and offset), and whether it is idle (unchanged for
+/// `super::IDLE`, or gone).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Gate {
+    pub(super) stored: Option<(u64, u64)>,
+    pub(super) idle: bool,
+}
+
+/// The subagents' recordings of one main recording held back (each with its id), and the
+/// main recording's [`Gate`] when they were last looked at (`super::gate`).
+#[derive(Debug)]
+pub(super) struct Holds {
+    pub(super) gate: Gate,
+    pub(super) files: HashMap<PathBuf, String>,
 }
 
 /// What a log file is to the watch.

@@ -24,29 +24,13 @@ use std::time::SystemTime;
 
 use tokio::io::{AsyncReadExt, AsyncSeekExt};
 
-use super::find::Scan;
+use super::find::{Gate, Holds, Scan};
 use super::{IDLE, Sub, Watcher};
 use crate::ingest::mark;
 use crate::store::StoreError;
 
 /// Bytes read at a time.
 const READ: usize = 1 << 20;
-
-/// What lets a main recording's held subagents through: where its stored lines end (the
-/// file's inode and offset), and whether it is idle (unchanged for [`IDLE`], or gone).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Gate {
-    stored: Option<(u64, u64)>,
-    idle: bool,
-}
-
-/// The subagents' recordings of one main recording held back (each with its id), and the
-/// main recording's [`Gate`] when they were last looked at.
-#[derive(Debug)]
-pub(super) struct Holds {
-    gate: Gate,
-    files: HashMap<PathBuf, String>,
-}
 
 impl Watcher {
     /// Whether `agent`'s recording, a subagent of main recording `main`, must wait (nothing

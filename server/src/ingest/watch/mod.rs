@@ -117,7 +117,7 @@ struct Watcher {
     /// let through when their main recording's stored lines or idleness change: each one's
     /// main recording, and each main recording's held files.
     waiting: HashMap<PathBuf, PathBuf>,
-    holds: HashMap<PathBuf, gate::Holds>,
+    holds: HashMap<PathBuf, find::Holds>,
     /// What is known of each main recording's stored lines ([`gate`]).
     scans: HashMap<PathBuf, Scan>,
     /// What the last look left of each file's reading ([`read`]): an unfinished last line
