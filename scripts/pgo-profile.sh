@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Makes pgo/hiveterm.profdata.gz, the profile the release `hiveterm` is optimized with
-# (scripts/pgo-env.sh; docs/BENCHMARKS.md, "Profile-guided optimization"). Builds an instrumented
+# (scripts/pgo-env.sh; docs/BENCHMARKS.md, "Classifier throughput"). Builds an instrumented
 # hiveterm (its own target dir), runs `classify` and `summary` on a training set, merges what
 # they counted. Rerun it after large changes to the classifier: a function changed since the
 # profile was made is compiled as without one, so an old profile costs speed, never behaviour.
