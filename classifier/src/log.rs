@@ -1,4 +1,37 @@
 //! [`LogClassifier`]: the one way from bytes to envelopes.
+//!
+//! # How a line is read, for speed
+//!
+//! Every fast path below gives the envelopes of the whole parse (a `serde_json::Value`, then
+//! `classify`), and anything doubtful goes to the whole parse; `classifier/tests/lean.rs`
+//! holds them to it.
+//!
+//! - **Lean**: a line (here and in [`classify_line`](crate::classify_line)) is parsed by
+//!   `crate::lean`: the top-level fields no row or summary reads are checked by serde_json but
+//!   not built; nested ones by shape (`lean/shaped.rs`) for Claude Code messages
+//!   (`stream/lean.rs`), Codex payloads and Gemini recordings. What the lines before tell
+//!   comes as `lean::Hints` from the context; the maps it builds are made once at their size
+//!   (`lean/build.rs`).
+//! - **Typed, with no map at all**: a Gemini recording's message records, metadata and
+//!   updates of only the recording's own fields (`gemini/typed.rs`, the same `Record` a whole
+//!   parse's message record becomes); a Codex rollout's lines that give no row of their own
+//!   (`codex/fact.rs`, the same `Fact`); a `codex exec --json` line whose rows come from its
+//!   typed fields, not an MCP call, a search or a plan item (`codex/exec_line.rs`, the same
+//!   `Exec`); a Gemini stream-json answer delta as the CLI writes it, known from its bytes
+//!   (`gemini/typed/line.rs`), and its `init`, prompt, `tool_use`, `tool_result` and `result`
+//!   lines of only the CLI's fields (`gemini/typed/event.rs`, their rows made by the whole
+//!   parse's row makers). The readers share `lean/lax.rs` (a line read field by field by one
+//!   `read_line`).
+//! - **Batches**: a few lines are parsed, then classified (`Batch`), so each phase's code
+//!   stays in the instruction cache.
+//! - **Fields**: rows read a field of a small object through `crate::field` (`Field::field`,
+//!   a scan of its keys) rather than `Value::get`, which hashes the key with SipHash (the
+//!   workspace's objects keep their written order).
+//! - **Writing**: `hiveterm classify` writes the envelopes with `JsonWriter`
+//!   (`msg/writer.rs`: `TermEnvelope::write_json`'s bytes, which are serde_json's, a growing
+//!   row's body escaped once rather than at every delta).
+//! - **The page's summaries**: each chunk's but the last lists only the first files and the
+//!   subagents whose end changed (`SummaryFold::summary_changes`, `summary/head.rs`).
 
 use crate::classify::classify_log_event_at;
 use crate::ctx::ClassifyCtx;
