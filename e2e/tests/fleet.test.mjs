@@ -56,6 +56,10 @@ test("the start page's table, filters, sort and search across every session", { 
   const byId = Object.fromEntries(index.sessions.map((s) => [s.id, s]));
   const page = await openPage(browser, `${base}/`);
   await page.waitForFunction(() => document.querySelectorAll(".sessions tbody tr").length === 3);
+  // Issue 45.9: no log toolbar (level filters over "0 rows", "open log…") before a log is open.
+  assert.equal(await page.isVisible(".toolbar"), false, "the start page has no log toolbar");
+  assert.ok(await page.$("#file"), "its file input stays for \"pick a file\"");
+  await page.screenshot({ path: path.join(SHOTS, "start-page-no-toolbar.png") });
   const rows = await tableRows(page);
   assert.deepEqual(rows.map((r) => r.id).sort(), Object.keys(LOGS).sort());
   const label = { "claude-code": "Claude Code", codex: "Codex", gemini: "Gemini CLI" };

@@ -139,6 +139,9 @@ test("select a range, press a, write, save: the note is under its last row, rend
   await commenter.click(".note-save");
   await commenter.waitForSelector('.live .note[data-from="20"]');
   assert.deepEqual((await shownNotes(commenter)).map((n) => [n.range, n.author]), [["#seq=3-6", "Ann"], ["#seq=20-20", "Cy (reader)"]]);
+  // Issue 46.4: a reader's note says so (which link), whatever name it gives; the owner's not.
+  assert.match(await commenter.$eval('.live .note[data-from="20"] .note-reader', (e) => e.textContent), new RegExp(`^reader · link ${comments.json.id}\\b`));
+  assert.equal(await commenter.$('.live .note[data-from="3"] .note-reader'), null, "the owner's note is not a reader's");
   await commenter.screenshot({ path: path.join(SHOTS, "notes-comment-link.png") });
   await commenter.context().close();
 
@@ -166,6 +169,7 @@ test("select a range, press a, write, save: the note is under its last row, rend
   const inFile = await shownNotes(exported);
   assert.deepEqual(inFile.map((n) => [n.range, n.after, n.author]), [["#seq=3-6", "6", "Ann"], ["#seq=20-20", "20", "Cy (reader)"]]);
   assert.equal(await exported.$(".note-delete"), null, "read-only");
+  assert.deepEqual(await exported.$$eval(".live .note", (ns) => ns.map((n) => !!n.querySelector(".note-reader"))), [false, true], "the export marks the reader's note");
   assert.equal(await exported.isVisible(".note-open"), false, "read-only");
   assert.equal(await notesCount(exported), "2 notes");
   assert.deepEqual(requests.filter((u) => u.split("#")[0] !== fileUrl && !u.startsWith("blob:")), [], "no request");

@@ -39,6 +39,20 @@ pub struct Note {
     /// When it was made (unix seconds).
     #[serde(default)]
     pub created_at: f64,
+    /// A comment link's reader wrote it, through this link (absent: the owner did, or the
+    /// log's reader on the page); shown as a reader's, never as the owner's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reader: Option<NoteReader>,
+}
+
+/// The comment link a reader's note came through (docs/API.md, "Notes": `reader`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NoteReader {
+    /// The link's id.
+    pub link: u64,
+    /// The link's title, if it has one and the reader may know it.
+    #[serde(default)]
+    pub title: Option<String>,
 }
 
 impl Note {
@@ -54,6 +68,9 @@ impl Note {
                 if opts.redact {
                     n.text = classifier::redact::redact_text(&n.text).0.into_owned();
                     n.author = classifier::redact::redact_text(&n.author).0.into_owned();
+                    if let Some(title) = n.reader.as_mut().and_then(|r| r.title.as_mut()) {
+                        *title = classifier::redact::redact_text(title).0.into_owned();
+                    }
                 }
                 n
             })

@@ -170,7 +170,34 @@ fn note(id: u64, from: u64, to: u64, text: &str) -> crate::Note {
         text: text.into(),
         author: format!("author of {id}"),
         created_at: 1.0,
+        reader: None,
     }
+}
+
+/// Issue 46.4: a comment link's reader's note says so in the file's meta (`reader`: the
+/// link's id and title), whatever author it gives; the owner's carries no `reader` (the
+/// same bytes as before readers were marked).
+#[test]
+fn issue_46_4_a_readers_note_is_marked_in_the_export() {
+    let mut forged = note(2, 1, 1, "approved");
+    forged.author = "Ann".into();
+    forged.reader = Some(crate::NoteReader {
+        link: 7,
+        title: Some("review".into()),
+    });
+    let mut owner = note(1, 1, 1, "mine");
+    owner.author = "Ann".into();
+    let opts = Options {
+        notes: vec![owner, forged],
+        ..Options::default()
+    };
+    let (meta, _) = classify_all(LOG, &opts, LOG.len());
+    let json: serde_json::Value = serde_json::to_value(&meta).unwrap();
+    assert_eq!(json["notes"][0].get("reader"), None, "{json}");
+    assert_eq!(
+        json["notes"][1]["reader"],
+        serde_json::json!({"link": 7, "title": "review"})
+    );
 }
 
 /// The file carries the notes given, ordered by `from`: within its range only, redacted

@@ -84,6 +84,7 @@ impl From<store::StoreError> for AppError {
             store::StoreError::Ended(id) => AppError::Conflict(format!("session {id} has ended")),
             store::StoreError::Raced(m) => AppError::Busy(m),
             store::StoreError::NotAfter(m) => AppError::PreconditionFailed(m),
+            store::StoreError::OverCap(m) => AppError::TooLarge(m),
             other => AppError::Internal(other.to_string()),
         }
     }

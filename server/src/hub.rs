@@ -18,6 +18,8 @@ use crate::badges::Badges;
 use crate::feed::IndexFeed;
 use crate::fold::{LivePreview, SessionFold};
 
+pub mod notes;
+
 /// How many batches a slow client may fall behind before it backfills from the database.
 const BROADCAST_CAPACITY: usize = 512;
 
@@ -71,9 +73,9 @@ pub struct Batch {
 pub struct Hub {
     inner: Mutex<HubInner>,
     tx: broadcast::Sender<Arc<Batch>>,
-    /// Counts the session's note writes committed since the hub was loaded (its streams
-    /// send a `notes` frame on each change; a watch never lags, changes only coalesce).
-    notes: tokio::sync::watch::Sender<u64>,
+    /// The session's notes' changes, each committed (its streams send each as a `notes`
+    /// frame).
+    notes: notes::HubNotes,
 }
 
 /// What a hub holds under its lock.
@@ -100,19 +102,14 @@ impl Hub {
                 preview_frame,
             }),
             tx,
-            notes: tokio::sync::watch::Sender::new(0),
+            notes: notes::HubNotes::default(),
         }
     }
 
-    /// Tells the session's streams that its notes changed (after a note's write commits,
-    /// here or on another replica).
-    pub fn notes_changed(&self) {
-        self.notes.send_modify(|n| *n = n.wrapping_add(1));
-    }
-
-    /// A receiver told of each change to the session's notes from now on.
-    pub fn notes_watch(&self) -> tokio::sync::watch::Receiver<u64> {
-        self.notes.subscribe()
+    /// The session's notes' changes: told after each note's write commits, here or on
+    /// another replica, and sent by its streams.
+    pub fn notes(&self) -> &notes::HubNotes {
+        &self.notes
     }
 
     /// The locked state.
@@ -355,11 +352,6 @@ pub fn push_json_frame(out: &mut Vec<u8>, seq: u64, json: &str) {
     out.extend_from_slice(json.as_bytes());
     out.extend_from_slice(b"\n\n");
 }
-
-/// The `notes` frame a stream sends when the session's notes changed: no `id:` (it must not
-/// move `Last-Event-ID`) and no content (the page reads the notes again, through whatever
-/// scope it reads: a redacted share's are redacted).
-pub const NOTES_FRAME: &[u8] = b"event: notes\ndata: {}\n\n";
 
 /// Appends a `state` frame.
 pub fn push_state_frame(out: &mut Vec<u8>, state_json: &str) {

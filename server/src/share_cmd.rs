@@ -231,6 +231,10 @@ async fn export(
             text: n.text,
             author: n.author,
             created_at: n.created_at,
+            reader: n.reader.map(|r| onefile::NoteReader {
+                link: r.link,
+                title: r.title,
+            }),
         })
         .collect();
     let opts = hiveterm::export::Options {

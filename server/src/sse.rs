@@ -8,8 +8,8 @@
 //! its bytes (too big to broadcast) is replaced by a backfill from the database. So every committed envelope is sent exactly once, in order,
 //! and nothing uncommitted is ever sent.
 //!
-//! A `notes` frame (no `id:`, no content) says the session's notes changed: the page reads
-//! them again. `preview` frames (the partial message being written) are transient: they ride in the
+//! A `notes` frame (no `id:`) carries one change of the session's notes: the note as made or
+//! changed, a deleted note's id, or a reset (read them again: `crate::notes::live`). `preview` frames (the partial message being written) are transient: they ride in the
 //! batches, are never stored and carry no `id:`. A client gets the current one after its
 //! backlog (if a message is being written), and after any backfill the one as of where the
 //! backfill ended, so its last preview frame always describes the head it has reached.
@@ -25,9 +25,11 @@ use axum::response::{IntoResponse, Response};
 use tokio::sync::{broadcast, mpsc};
 
 use crate::error::AppError;
-use crate::hub::{Batch, Hub, NOTES_FRAME, push_state_frame};
+use crate::hub::{Batch, Hub, push_state_frame};
+use crate::notes::live::{NotesView, change_frame, reset_frame};
 use crate::query::{Params, StreamParams};
 use crate::state::AppState;
+use crate::store::NoteChange;
 
 /// The SSE handler.
 pub async fn stream(
@@ -38,7 +40,14 @@ pub async fn stream(
 ) -> Result<Response, AppError> {
     let after = after_of(&headers, &params)?;
     let hub = state.session(&id).await?;
-    Ok(stream_of(state, id, hub, after, std::future::pending()))
+    Ok(stream_of(
+        state,
+        id,
+        hub,
+        after,
+        std::future::pending(),
+        NotesView::OWNER,
+    ))
 }
 
 /// Where a client starts: `Last-Event-ID`, else `?after=`, else 0.
@@ -64,9 +73,10 @@ pub(crate) fn stream_of(
     hub: Arc<Hub>,
     after: u64,
     until: impl Future<Output = ()> + Send + 'static,
+    view: NotesView,
 ) -> Response {
     let subscribed = hub.subscribe();
-    let notes = hub.notes_watch();
+    let notes = (hub.notes().watch(), view);
     // Small: a slow client holds back at most two chunks; the rest waits in the database.
     let (tx, out) = mpsc::channel::<Bytes>(4);
     tokio::spawn(feed(state, id, hub, (subscribed, notes), after, tx, until));
@@ -124,14 +134,29 @@ async fn backfill(
 /// with the preview as of it, and the notes' changes.
 type Subscribed = (
     (broadcast::Receiver<Arc<Batch>>, u64, Option<Bytes>),
-    tokio::sync::watch::Receiver<u64>,
+    (broadcast::Receiver<NoteChange>, NotesView),
 );
+
+/// The `notes` frame of what `notes` received (a reset when the stream fell behind); `None`
+/// once the hub is gone.
+pub(crate) async fn note_frame(
+    state: &AppState,
+    session: &str,
+    received: Result<NoteChange, broadcast::error::RecvError>,
+    view: NotesView,
+) -> Option<Bytes> {
+    match received {
+        Ok(change) => Some(change_frame(state.store(), session, change, view).await),
+        Err(broadcast::error::RecvError::Lagged(_)) => Some(reset_frame()),
+        Err(broadcast::error::RecvError::Closed) => None,
+    }
+}
 
 async fn feed(
     state: AppState,
     id: String,
     hub: Arc<Hub>,
-    ((mut rx, head, preview), mut notes): Subscribed,
+    ((mut rx, head, preview), (mut notes, view)): Subscribed,
     after: u64,
     tx: mpsc::Sender<Bytes>,
     until: impl Future<Output = ()> + Send + 'static,
@@ -155,8 +180,11 @@ async fn feed(
     keep_alive.tick().await;
     loop {
         tokio::select! {
-            Ok(()) = notes.changed() => {
-                if tx.send(Bytes::from_static(NOTES_FRAME)).await.is_err() {
+            received = notes.recv() => {
+                let Some(frame) = note_frame(&state, &id, received, view).await else {
+                    return;
+                };
+                if tx.send(frame).await.is_err() {
                     return;
                 }
             }

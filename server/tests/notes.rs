@@ -475,23 +475,26 @@ async fn live_streams_are_told_of_every_note_write() {
     )
     .await;
     let path = format!("/api/sessions/s/notes/{}", note["id"]);
-    let writes: [(&str, Value); 3] = [
-        ("NONE", Value::Null),
-        ("PATCH", json!({"text": "second"})),
-        ("DELETE", Value::Null),
+    // Issue 46.5: each frame carries the change itself (the note, or the deleted one's id),
+    // so a page applies it instead of reading every note again.
+    let writes: [(&str, Value, Value); 3] = [
+        ("NONE", Value::Null, json!({"note": note})),
+        ("PATCH", json!({"text": "second"}), json!("second")),
+        ("DELETE", Value::Null, json!({"deleted": note["id"]})),
     ];
-    for (method, body) in writes {
+    for (method, body, want) in writes {
         if method != "NONE" {
             let (status, v) = json_req(addr, method, &path, &body).await;
             assert_eq!(status, StatusCode::OK, "{v}");
         }
         for sse in &mut streams {
             let ev = next_other(sse).await;
-            assert_eq!(
-                (ev.event.as_deref(), ev.data.as_str()),
-                (Some("notes"), "{}"),
-                "after {method}"
-            );
+            assert_eq!(ev.event.as_deref(), Some("notes"), "after {method}");
+            let data: Value = serde_json::from_str(&ev.data).unwrap();
+            match method {
+                "PATCH" => assert_eq!(data["note"]["text"], want, "{data}"),
+                _ => assert_eq!(data, want, "after {method}"),
+            }
         }
     }
     // A refused write tells nobody: the next event is the next real one.
@@ -505,7 +508,10 @@ async fn live_streams_are_told_of_every_note_write() {
     )
     .await;
     for sse in &mut streams {
-        assert_eq!(next_other(sse).await.event.as_deref(), Some("notes"));
+        let ev = next_other(sse).await;
+        assert_eq!(ev.event.as_deref(), Some("notes"));
+        let data: Value = serde_json::from_str(&ev.data).unwrap();
+        assert_eq!(data["note"]["text"], "third", "{data}");
     }
 }
 

@@ -343,7 +343,7 @@ impl Live {
                 crate::live::preview::show(gate.clone(), preview, action);
             }
             StreamMsg::State(v) => self.show_state(&v),
-            StreamMsg::Notes => self.notes.reload(),
+            StreamMsg::Notes(change) => self.notes.apply(change),
             StreamMsg::Open => {
                 // The server sends the current preview after the backlog.
                 let action = gate.borrow_mut().clear();

@@ -144,8 +144,8 @@ pub enum StreamMsg {
     State(Value),
     /// A preview frame.
     Preview(crate::live::preview::PreviewFrame),
-    /// The session's notes changed (a `notes` frame): read them again.
-    Notes,
+    /// The session's notes changed (a `notes` frame): the change it carries.
+    Notes(crate::notes::model::NoteFrame),
     /// Connected (again).
     Open,
     /// Lost; the browser retries.
@@ -163,7 +163,9 @@ impl StreamMsg {
             "message" => serde_json::from_str(data?).ok().map(StreamMsg::Envelope),
             "state" => serde_json::from_str(data?).ok().map(StreamMsg::State),
             "preview" => serde_json::from_str(data?).ok().map(StreamMsg::Preview),
-            "notes" => Some(StreamMsg::Notes),
+            "notes" => Some(StreamMsg::Notes(crate::notes::model::NoteFrame::parse(
+                data.unwrap_or_default(),
+            ))),
             "open" => Some(StreamMsg::Open),
             "error" => Some(StreamMsg::Error),
             _ => None,
@@ -257,7 +259,16 @@ mod tests {
         );
         check("message", Some("not json"), None);
         check("message", None, None);
-        check("notes", Some("{}"), Some(StreamMsg::Notes));
+        check(
+            "notes",
+            Some("{}"),
+            Some(StreamMsg::Notes(crate::notes::model::NoteFrame::Reset)),
+        );
+        check(
+            "notes",
+            Some(r#"{"deleted": 3}"#),
+            Some(StreamMsg::Notes(crate::notes::model::NoteFrame::Deleted(3))),
+        );
         check(
             "state",
             Some(r#"{"live": true}"#),

@@ -2,13 +2,14 @@
 //! session's (`/api/sessions/{id}/notes`: read, made, deleted), a share link's (read; made by
 //! a comment link's readers, with their name), an offline log's (made here, kept in the
 //! tab's `sessionStorage` with the log's name, so a reload of the tab keeps them as it keeps
-//! the log), an exported file's (read-only, from its meta). A live view reads them again on
-//! its stream's `notes` frame ([`NotesHandle::reload`]).
+//! the log), an exported file's (read-only, from its meta). A live view reads them a page at
+//! a time, then applies each change its stream's `notes` frames carry
+//! ([`NotesHandle::apply`]; a reset reads them again).
 
 use leptos::prelude::*;
 
 use crate::model::nav::SeqRange;
-use crate::notes::model::{Note, Notes, check_draft};
+use crate::notes::model::{Note, NoteFrame, Notes, check_draft};
 use crate::share::link::Source;
 
 /// `sessionStorage` key of an offline log's notes: `{"name", "notes"}`.
@@ -131,23 +132,61 @@ impl NotesHandle {
         }
     }
 
-    /// Reads a live view's notes again (its stream said they changed). A dead link's read
-    /// fails: its notes go with its rows.
+    /// Reads a live view's notes again, a page at a time (`?after=` each page's `next`),
+    /// shown once all are read: when it opens, after its stream was away, or on a reset. A
+    /// dead link's read fails: its notes go with its rows.
     pub fn reload(self) {
         let Backend::Live { source, .. } = self.backend.get_untracked() else {
             return;
         };
         leptos::task::spawn_local(async move {
             #[derive(serde::Deserialize)]
-            struct List {
+            struct Page {
                 notes: Vec<Note>,
+                #[serde(default)]
+                next: Option<String>,
             }
-            match crate::live::net::get_json_at::<List>(&source.notes_url()).await {
-                Ok(l) => self.shown(Notes::new(l.notes)),
-                Err(e) if matches!(e.status, 404 | 410) => self.shown(Notes::default()),
-                Err(_) => {}
+            let base = source.notes_url();
+            let mut all = Vec::new();
+            let mut after: Option<String> = None;
+            loop {
+                let url = match &after {
+                    // A cursor is digits and dots: nothing to escape.
+                    Some(a) => {
+                        let sep = if base.contains('?') { '&' } else { '?' };
+                        format!("{base}{sep}after={a}")
+                    }
+                    None => base.clone(),
+                };
+                match crate::live::net::get_json_at::<Page>(&url).await {
+                    Ok(page) => {
+                        all.extend(page.notes);
+                        // A page that does not move on ends the read (never a loop).
+                        match page.next {
+                            Some(n) if after.as_ref() != Some(&n) => after = Some(n),
+                            _ => break,
+                        }
+                    }
+                    Err(e) if matches!(e.status, 404 | 410) => {
+                        self.shown(Notes::default());
+                        return;
+                    }
+                    Err(_) => return,
+                }
             }
+            self.shown(Notes::new(all));
         });
+    }
+
+    /// A change a live view's stream sent (`notes` frame): applied to the notes shown; a
+    /// reset reads them all again.
+    pub fn apply(self, change: NoteFrame) {
+        let mut notes = self.notes.get_untracked();
+        if notes.apply(change) {
+            self.shown(notes);
+        } else {
+            self.reload();
+        }
     }
 
     /// Saves a note on `range`; the editor closes once it is stored.
@@ -173,9 +212,9 @@ impl NotesHandle {
                 leptos::task::spawn_local(async move {
                     let url = source.notes_url();
                     match crate::live::net::write_at::<Note>("POST", &url, Some(&body)).await {
-                        Ok(_) => {
+                        Ok(note) => {
                             self.done();
-                            self.reload();
+                            self.apply(NoteFrame::Put(Box::new(note)));
                         }
                         Err(e) => self.error.set(Some(format!("not saved: {}", e.text))),
                     }
@@ -207,7 +246,7 @@ impl NotesHandle {
                 };
                 leptos::task::spawn_local(async move {
                     match crate::live::net::write_at::<Note>("DELETE", &url, None).await {
-                        Ok(_) => self.reload(),
+                        Ok(_) => self.apply(NoteFrame::Deleted(id)),
                         Err(e) => self.error.set(Some(format!("not deleted: {}", e.text))),
                     }
                 });

@@ -72,10 +72,33 @@ impl Notes {
             text,
             author,
             created_at: now,
+            reader: None,
         };
         self.list.push(note.clone());
         *self = Notes::new(std::mem::take(&mut self.list));
         note
+    }
+
+    /// `note` put in its place, replacing the one of its id.
+    pub fn put(&mut self, note: Note) {
+        self.list.retain(|n| n.id != note.id);
+        let at = self
+            .list
+            .partition_point(|n| (n.from, n.to, n.id) < (note.from, note.to, note.id));
+        self.list.insert(at, note);
+    }
+
+    /// A stream's change applied; `false`: it says nothing applicable (a reset): read them
+    /// all again.
+    pub fn apply(&mut self, change: NoteFrame) -> bool {
+        match change {
+            NoteFrame::Put(note) => self.put(*note),
+            NoteFrame::Deleted(id) => {
+                self.remove(id);
+            }
+            NoteFrame::Reset => return false,
+        }
+        true
     }
 
     /// Note `id` removed; whether it was there.
@@ -84,6 +107,48 @@ impl Notes {
         self.list.retain(|n| n.id != id);
         self.list.len() != before
     }
+}
+
+/// What a stream's `notes` frame says (docs/API.md): a note made or changed, a note
+/// deleted, or read them all again.
+#[derive(Debug, Clone, PartialEq)]
+pub enum NoteFrame {
+    /// `{"note": …}`.
+    Put(Box<Note>),
+    /// `{"deleted": id}`.
+    Deleted(u64),
+    /// `{"reset": true}`, or anything else (an older server's `{}`).
+    Reset,
+}
+
+impl NoteFrame {
+    /// A frame's `data`.
+    pub fn parse(data: &str) -> NoteFrame {
+        #[derive(serde::Deserialize)]
+        struct Frame {
+            note: Option<Note>,
+            deleted: Option<u64>,
+        }
+        match serde_json::from_str::<Frame>(data) {
+            Ok(Frame {
+                note: Some(note), ..
+            }) => NoteFrame::Put(Box::new(note)),
+            Ok(Frame {
+                deleted: Some(id), ..
+            }) => NoteFrame::Deleted(id),
+            _ => NoteFrame::Reset,
+        }
+    }
+}
+
+/// What marks a reader's note (written through a comment link): `reader · link 4 “review”`;
+/// `None` for the owner's (and an offline log's).
+pub fn reader_label(note: &Note) -> Option<String> {
+    let r = note.reader.as_ref()?;
+    Some(match &r.title {
+        Some(t) if !t.trim().is_empty() => format!("reader · link {} “{}”", r.link, t.trim()),
+        _ => format!("reader · link {}", r.link),
+    })
 }
 
 /// The range a note is on, as its link (`#12` or `#seq=12-15`).
@@ -142,7 +207,57 @@ mod tests {
             text: format!("n{id}"),
             author: String::new(),
             created_at: 0.0,
+            reader: None,
         }
+    }
+
+    /// Issue 46.5: a `notes` frame is applied as it comes (the note put in its place or
+    /// replaced, a deleted one removed); only a reset (or an old server's `{}`) reads them
+    /// all again.
+    #[test]
+    fn issue_46_5_a_frame_is_applied_not_read_again() {
+        let check = |data: &str, want: Option<Vec<u64>>| {
+            let mut notes = Notes::new(vec![note(1, 1, 1), note(2, 5, 5)]);
+            let change = NoteFrame::parse(data);
+            let ids = notes
+                .apply(change)
+                .then(|| notes.list().iter().map(|n| n.id).collect::<Vec<_>>());
+            assert_eq!(ids, want, "{data}");
+        };
+        let put = |id: u64, from: u64| {
+            format!(
+                r#"{{"note":{{"id":{id},"from":{from},"to":{from},"text":"x","author":"","created_at":1}}}}"#
+            )
+        };
+        check(&put(3, 3), Some(vec![1, 3, 2]));
+        check(&put(2, 5), Some(vec![1, 2]));
+        check(r#"{"deleted":1}"#, Some(vec![2]));
+        check(r#"{"deleted":9}"#, Some(vec![1, 2]));
+        check(r#"{"reset":true}"#, None);
+        check("{}", None);
+        check("not json", None);
+        let mut notes = Notes::new(vec![note(1, 1, 1)]);
+        notes.apply(NoteFrame::parse(&put(1, 1)));
+        assert_eq!(notes.list()[0].text, "x", "a changed note replaces the old");
+    }
+
+    #[test]
+    fn a_readers_note_is_labelled_as_one() {
+        let mut n = note(1, 1, 1);
+        assert_eq!(reader_label(&n), None);
+        n.reader = Some(onefile::NoteReader {
+            link: 4,
+            title: Some("review".into()),
+        });
+        assert_eq!(
+            reader_label(&n).as_deref(),
+            Some("reader · link 4 “review”")
+        );
+        n.reader = Some(onefile::NoteReader {
+            link: 4,
+            title: None,
+        });
+        assert_eq!(reader_label(&n).as_deref(), Some("reader · link 4"));
     }
 
     #[test]

@@ -12,7 +12,7 @@ use crate::markdown::view::Markdown;
 use crate::model::nav::SeqRange;
 use crate::model::text::date_time;
 use crate::notes::handle::NotesHandle;
-use crate::notes::model::{Note, Notes, count_line, range_of};
+use crate::notes::model::{Note, Notes, count_line, range_of, reader_label};
 
 /// `row 12` or `rows 12–15`.
 pub fn rows_label(range: SeqRange) -> String {
@@ -43,6 +43,7 @@ pub fn NotesUnder(notes: Vec<Note>, pos: usize) -> impl IntoView {
         .into_iter()
         .map(|n| {
             let range = range_of(&n);
+            let reader = reader_label(&n);
             let Note {
                 id,
                 from,
@@ -50,6 +51,7 @@ pub fn NotesUnder(notes: Vec<Note>, pos: usize) -> impl IntoView {
                 text,
                 author,
                 created_at,
+                ..
             } = n;
             let when = (created_at > 0.0).then(|| date_time(created_at, local_offset_min(created_at)));
             let delete = handle.filter(|_| deletable).map(|h| {
@@ -60,8 +62,11 @@ pub fn NotesUnder(notes: Vec<Note>, pos: usize) -> impl IntoView {
                 }
             });
             let author = (!author.is_empty()).then(|| view! { <span class="note-author">{author}</span> });
+            // A comment link's reader's note says so (whatever author it gives).
+            let by_reader = reader.is_some();
+            let reader = reader.map(|r| view! { <span class="note-reader" title="written by a reader of a comment link">{r}</span> });
             view! {
-                <div class="note" data-note=id.to_string() data-from=from.to_string() data-to=to.to_string()>
+                <div class="note" class:note-by-reader=by_reader data-note=id.to_string() data-from=from.to_string() data-to=to.to_string()>
                     <div class="note-head">
                         <span class="note-mark" aria-hidden="true">"✎"</span>
                         <a
@@ -71,6 +76,7 @@ pub fn NotesUnder(notes: Vec<Note>, pos: usize) -> impl IntoView {
                             data-to=to.to_string()
                         >{rows_label(range)}</a>
                         {author}
+                        {reader}
                         {when.map(|w| view! { <span class="note-time">{w}</span> })}
                         {delete}
                     </div>

@@ -185,6 +185,7 @@ pub fn Page() -> impl IntoView {
                 read_only
                 on_note=write_note
                 note_shown=Signal::derive(move || notes.can_write())
+                hidden=Signal::derive(start_shown)
             />
             <NoteEditor />
             <DeadLink message=dead />

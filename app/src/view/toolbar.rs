@@ -102,6 +102,10 @@ pub fn Toolbar(
     /// Whether notes can be written here.
     #[prop(into)]
     note_shown: Signal<bool>,
+    /// Hidden (the start page, before any log or session is open: it has no rows to filter;
+    /// its "open log…" input stays in the page for the start page's "pick a file").
+    #[prop(into)]
+    hidden: Signal<bool>,
 ) -> impl IntoView {
     let Controls {
         levels,
@@ -136,7 +140,7 @@ pub fn Toolbar(
         .collect::<Vec<_>>();
 
     view! {
-        <nav class="toolbar">
+        <nav class="toolbar" hidden=move || hidden.get()>
             {level_toggles}
             <select
                 class="tool-filter"

@@ -3,11 +3,11 @@
 //!
 //! | method and path                            | answer                                  |
 //! |--------------------------------------------|-----------------------------------------|
-//! | `GET    /api/sessions/{id}/notes`          | `{"notes": [note…]}` ordered by `from`  |
+//! | `GET    /api/sessions/{id}/notes`          | `{"notes": [note…], "next"}` a page ordered by `from` (`?after=` the previous page's `next`) |
 //! | `POST   /api/sessions/{id}/notes`          | `201` the note (`{"from", "to", "text", "author"}` in) |
 //! | `PATCH  /api/sessions/{id}/notes/{note}`   | the note with its new text (`{"text"}` in) |
 //! | `DELETE /api/sessions/{id}/notes/{note}`   | the note as it was                      |
-//! | `GET    /p/<token>/api/notes`              | the notes the link shows (to its last seq; redacted when it is) |
+//! | `GET    /p/<token>/api/notes`              | a page of the notes the link shows (to its last seq; redacted when it is) |
 //! | `POST   /p/<token>/api/notes`              | a comment link only (else `403`): `201` the note; `author` required, rate-limited |
 
 use axum::Json;
@@ -21,11 +21,13 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::json;
 
-use super::{COMMENTS_PER_SHARE, NoteInput, visible};
+use super::live::NotesView;
+use super::{COMMENTS_PER_SHARE, NoteInput};
 use crate::api::Scope;
 use crate::error::{AppError, check_id};
+use crate::query::Params;
 use crate::state::AppState;
-use crate::store::Share;
+use crate::store::{Note, NoteKey, Share};
 
 /// Largest body of a note's request: its text may be escaped in JSON.
 const MAX_BODY_BYTES: usize = 1024 * 1024;
@@ -53,10 +55,58 @@ fn note_id(id: &str) -> Result<u64, AppError> {
         .map_err(|_| AppError::BadRequest("a note id is a whole number".into()))
 }
 
-async fn list(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, AppError> {
+/// The query of `GET …/notes`: where the page starts.
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct NotesParams {
+    /// The `next` of the page before (`from.to.id`); absent: the first page.
+    after: Option<String>,
+}
+
+/// A page's `next` as `?after=` takes it: `from.to.id`.
+fn cursor((from, to, id): NoteKey) -> String {
+    format!("{from}.{to}.{id}")
+}
+
+fn parse_cursor(after: &str) -> Result<NoteKey, AppError> {
+    let bad = || AppError::BadRequest("after is a page's next (from.to.id)".into());
+    let mut parts = after
+        .split('.')
+        .map(|p| p.parse::<u64>().map_err(|_| bad()));
+    let key = (
+        parts.next().ok_or_else(bad)??,
+        parts.next().ok_or_else(bad)??,
+        parts.next().ok_or_else(bad)??,
+    );
+    if parts.next().is_some() {
+        return Err(bad());
+    }
+    Ok(key)
+}
+
+async fn list(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Params(params): Params<NotesParams>,
+) -> Result<Response, AppError> {
     let scope = Scope::session(&state, &id).await?;
-    let notes = state.store().notes(&scope.id).await?;
-    Ok(Json(json!({ "notes": notes })).into_response())
+    page_of(&state, &scope, NotesView::OWNER, &params).await
+}
+
+/// A page of the notes `scope` shows (those whose range ends by its head), as `view` shows
+/// them: `{"notes": […], "next": "from.to.id" | null}`.
+pub(crate) async fn page_of(
+    state: &AppState,
+    scope: &Scope,
+    view: NotesView,
+    params: &NotesParams,
+) -> Result<Response, AppError> {
+    let after = params.after.as_deref().map(parse_cursor).transpose()?;
+    let page = state
+        .store()
+        .notes_page(&scope.id, after, scope.head())
+        .await?;
+    let notes: Vec<Note> = page.notes.into_iter().map(|n| view.show(n)).collect();
+    Ok(Json(json!({ "notes": notes, "next": page.next.map(cursor) })).into_response())
 }
 
 async fn create(
@@ -100,11 +150,12 @@ async fn delete(
     Ok(Json(note).into_response())
 }
 
-/// `GET /p/<token>/api/notes`: the notes `scope` shows.
-pub(crate) async fn list_of(state: &AppState, scope: &Scope) -> Result<Response, AppError> {
-    let notes = state.store().notes(&scope.id).await?;
-    let notes = visible(notes, scope.head(), scope.redacted.is_some());
-    Ok(Json(json!({ "notes": notes })).into_response())
+/// How the readers of `share` (read through `scope`) are shown notes.
+pub(crate) fn view_of(share: &Share, scope: &Scope) -> NotesView {
+    NotesView {
+        redact: scope.redacted.is_some(),
+        share: Some(share.id),
+    }
 }
 
 /// `POST /p/<token>/api/notes`: a reader's note through comment link `share`.
@@ -158,6 +209,6 @@ pub(crate) async fn comment(
         now,
     )
     .await?;
-    let note = visible(vec![note], u64::MAX, scope.redacted.is_some());
-    Ok((StatusCode::CREATED, Json(&note[0])).into_response())
+    let note = view_of(share, scope).show(note);
+    Ok((StatusCode::CREATED, Json(note)).into_response())
 }

@@ -9,12 +9,19 @@
 //! (author required, at most [`COMMENTS_PER_SHARE`], a burst of [`BURST`] then one every
 //! [`REFILL`]).
 //!
-//! - this file: the rules, [`create`], [`update`], [`visible`] (what a scope shows, redacted
-//!   for a redacted share) and [`Limits`];
+//! A session holds at most [`MAX_SESSION_NOTE_BYTES`] of notes and a comment link's readers
+//! at most [`MAX_SHARE_NOTE_BYTES`] (`413` past them, checked in the store's write); notes are
+//! read a page at a time (`crate::store::NotePage`) and a reader's note says which link it
+//! came through (`reader`), so it never passes for the owner's.
+//!
+//! - this file: the rules, [`create`], [`update`] and [`Limits`];
+//! - `live`: what a reader is shown of a note (`NotesView`: redacted for a redacted share)
+//!   and the streams' `notes` frames, each change as the note itself;
 //! - `api`: the HTTP handlers, the owner's under `/api/sessions/{id}/notes` and a share's
 //!   readers' under `/p/<token>/api/notes` (routed by `crate::share::view`).
 
 pub(crate) mod api;
+pub(crate) mod live;
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -23,6 +30,7 @@ use std::time::{Duration, Instant};
 use serde::Deserialize;
 
 use crate::error::{AppError, check_text};
+pub use crate::store::{MAX_SESSION_NOTE_BYTES, MAX_SHARE_NOTE_BYTES};
 use crate::store::{NewNote, Note, Store};
 
 /// Longest note text, in bytes (64 KiB).
@@ -153,23 +161,6 @@ pub async fn delete(store: &Store, session: &str, id: u64) -> Result<Note, AppEr
 
 fn no_note(session: &str, id: u64) -> AppError {
     AppError::NotFound(format!("no note {id} in session {session}"))
-}
-
-/// The notes a reader of events up to `head` is shown: those whose range ends by `head`
-/// (a snapshot's notes on later rows are not), their text and author redacted when
-/// `redact` (as the share's rows are).
-pub fn visible(notes: Vec<Note>, head: u64, redact: bool) -> Vec<Note> {
-    notes
-        .into_iter()
-        .filter(|n| n.to <= head)
-        .map(|mut n| {
-            if redact {
-                n.text = classifier::redact::redact_text(&n.text).0.into_owned();
-                n.author = classifier::redact::redact_text(&n.author).0.into_owned();
-            }
-            n
-        })
-        .collect()
 }
 
 /// The comment links' rate limits: per share, a bucket of [`BURST`] notes refilled one per

@@ -3,7 +3,7 @@
 //! broadcast only says that the session moved on; each time, the fold is moved to the new
 //! head and the frames after the client's position are sent, then the badges when they
 //! changed. No `preview` frames (partial messages are not redacted); `notes` frames as on
-//! every stream (they carry no text).
+//! every stream, their notes redacted (`crate::notes::live::NotesView`).
 
 use std::future::Future;
 use std::sync::Arc;
@@ -28,9 +28,10 @@ pub(crate) fn stream(
     redacted: Arc<Redacted>,
     after: u64,
     until: impl Future<Output = ()> + Send + 'static,
+    view: crate::notes::live::NotesView,
 ) -> Response {
     let (tx, out) = mpsc::channel::<Bytes>(4);
-    let subscribed = (scope.hub.subscribe().0, scope.hub.notes_watch());
+    let subscribed = (scope.hub.subscribe().0, (scope.hub.notes().watch(), view));
     tokio::spawn(feed(state, scope, redacted, subscribed, after, tx, until));
     sse::response(out)
 }
@@ -39,9 +40,12 @@ async fn feed(
     state: AppState,
     scope: Scope,
     redacted: Arc<Redacted>,
-    (mut rx, mut notes): (
+    (mut rx, (mut notes, view)): (
         broadcast::Receiver<Arc<crate::hub::Batch>>,
-        tokio::sync::watch::Receiver<u64>,
+        (
+            broadcast::Receiver<crate::store::NoteChange>,
+            crate::notes::live::NotesView,
+        ),
     ),
     mut pos: u64,
     tx: mpsc::Sender<Bytes>,
@@ -74,8 +78,12 @@ async fn feed(
         }
         loop {
             tokio::select! {
-                Ok(()) = notes.changed() => {
-                    if tx.send(Bytes::from_static(crate::hub::NOTES_FRAME)).await.is_err() {
+                received = notes.recv() => {
+                    let Some(frame) = sse::note_frame(&state, &scope.id, received, view).await
+                    else {
+                        return;
+                    };
+                    if tx.send(frame).await.is_err() {
                         return;
                     }
                 }

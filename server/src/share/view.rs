@@ -147,8 +147,11 @@ async fn history(
 async fn notes(
     State(state): State<AppState>,
     Path(token): Path<String>,
+    Params(params): Params<crate::notes::api::NotesParams>,
 ) -> Result<Response, AppError> {
-    crate::notes::api::list_of(&state, &scope(&state, &token).await?.1).await
+    let (share, scope) = scope(&state, &token).await?;
+    let view = crate::notes::api::view_of(&share, &scope);
+    crate::notes::api::page_of(&state, &scope, view, &params).await
 }
 
 async fn add_note(
@@ -176,9 +179,10 @@ async fn stream(
         ));
     }
     let until = alive(state.store().clone(), share.id);
+    let view = crate::notes::api::view_of(&share, &scope);
     Ok(match scope.redacted.clone() {
-        Some(redacted) => super::live::stream(state, scope, redacted, after, until),
-        None => crate::sse::stream_of(state, scope.id, scope.hub, after, until),
+        Some(redacted) => super::live::stream(state, scope, redacted, after, until, view),
+        None => crate::sse::stream_of(state, scope.id, scope.hub, after, until, view),
     })
 }
 

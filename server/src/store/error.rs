@@ -22,6 +22,9 @@ pub enum StoreError {
     /// A keyed append's `X-Hiveterm-After-Key` is not the session's newest key (another
     /// replica stored a newer one meanwhile): nothing was written.
     NotAfter(String),
+    /// A note's write would take its session (or its comment link) over its cap of bytes:
+    /// nothing was written.
+    OverCap(String),
 }
 
 impl StoreError {
@@ -34,6 +37,7 @@ impl StoreError {
                 | StoreError::Ended(_)
                 | StoreError::Raced(_)
                 | StoreError::NotAfter(_)
+                | StoreError::OverCap(_)
         )
     }
 }
@@ -50,7 +54,9 @@ impl std::fmt::Display for StoreError {
                 "database schema version {v} is newer than this hiveterm knows ({known})"
             ),
             StoreError::Closed => f.write_str("the store is shut down"),
-            StoreError::Raced(m) | StoreError::NotAfter(m) => f.write_str(m),
+            StoreError::Raced(m) | StoreError::NotAfter(m) | StoreError::OverCap(m) => {
+                f.write_str(m)
+            }
         }
     }
 }

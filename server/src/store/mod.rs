@@ -26,6 +26,7 @@ mod derived;
 mod error;
 mod fleet;
 mod note;
+mod note_reads;
 mod postgres;
 mod request;
 mod search;
@@ -39,7 +40,10 @@ pub use crate::hub::SessionInfo;
 pub use derived::CHECKPOINT_EVERY;
 pub use error::StoreError;
 use note::NoteWrite;
-pub use note::{NewNote, Note};
+pub use note::{
+    MAX_SESSION_NOTE_BYTES, MAX_SHARE_NOTE_BYTES, NewNote, Note, NoteChange, NoteKey, NotePage,
+    PAGE_BYTES, PAGE_NOTES, Reader,
+};
 pub use request::{
     Append, Appended, FollowPos, IdempotencyKey, Keyed, MAX_TITLE_BYTES, RawLine, cut_title,
 };

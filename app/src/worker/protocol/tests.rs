@@ -61,6 +61,7 @@ fn page_to_classifier_worker() {
                 text: "*why*".into(),
                 author: "Ann".into(),
                 created_at: 1.5,
+                reader: None,
             }],
             ..Save::default()
         }),

@@ -82,7 +82,7 @@ async fn listen(db: &Postgres, reconnect: bool) -> Result<(), String> {
         };
         if kind == "notes" {
             if let Some(hub) = db.shared.hubs.get(id) {
-                hub.notes_changed();
+                hub.notes().changed(note_change(seq));
             }
             continue;
         }
@@ -104,5 +104,17 @@ async fn listen(db: &Postgres, reconnect: bool) -> Result<(), String> {
 async fn refresh(db: &Postgres, id: &str) {
     if let Err(e) = super::catchup::refresh(db, id).await {
         tracing::warn!("bringing session {id} up to the database: {e}");
+    }
+}
+
+/// A `notes` payload's change: `c<id>` made or changed, `d<id>` deleted; anything else (an
+/// older replica's `0`) a reset.
+fn note_change(code: &str) -> crate::store::NoteChange {
+    use crate::store::NoteChange;
+    let id = code.get(1..).and_then(|id| id.parse().ok());
+    match (code.as_bytes().first(), id) {
+        (Some(b'c'), Some(id)) => NoteChange::Changed(id),
+        (Some(b'd'), Some(id)) => NoteChange::Deleted(id),
+        _ => NoteChange::Reset,
     }
 }

@@ -318,6 +318,27 @@ impl Sqlite {
         .await
     }
 
+    pub(crate) async fn note(&self, session: &str, id: u64) -> Result<Option<Note>, StoreError> {
+        let session = session.to_owned();
+        self.blocking(move |shared| shared.readers.with(|conn| notes::note(conn, &session, id)))
+            .await
+    }
+
+    pub(crate) async fn notes_page(
+        &self,
+        session: &str,
+        after: Option<crate::store::NoteKey>,
+        head: u64,
+    ) -> Result<crate::store::NotePage, StoreError> {
+        let session = session.to_owned();
+        self.blocking(move |shared| {
+            shared
+                .readers
+                .with(|conn| notes::page(conn, &session, after, head))
+        })
+        .await
+    }
+
     pub(crate) async fn notes_of_share(&self, share: u64) -> Result<u64, StoreError> {
         self.blocking(move |shared| {
             shared

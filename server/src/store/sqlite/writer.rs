@@ -10,7 +10,7 @@ use rusqlite::Connection;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::hub::{Hubs, SessionInfo};
-use crate::store::note::{Note, NoteWrite};
+use crate::store::note::{Note, NoteChange, NoteWrite};
 use crate::store::share::{ShareWrite, ShareWritten};
 use crate::store::{Append, Appended, StoreError};
 
@@ -90,10 +90,12 @@ enum Done {
         oneshot::Sender<Result<ShareWritten, StoreError>>,
         Result<ShareWritten, StoreError>,
     ),
+    /// A note's write, its session, and whether it deleted the note.
     Note(
         oneshot::Sender<Result<Option<Note>, StoreError>>,
         Result<Option<Note>, StoreError>,
         String,
+        bool,
     ),
 }
 
@@ -105,7 +107,7 @@ impl Done {
             Done::Append(_, Err(e)) => e,
             Done::End(_, Err(e)) => e,
             Done::Share(_, Err(e)) => e,
-            Done::Note(_, Err(e), _) => e,
+            Done::Note(_, Err(e), ..) => e,
             _ => return None,
         };
         (!err.is_refusal()).then(|| err.to_string())
@@ -122,8 +124,8 @@ impl Done {
             (Done::End(tx, r), Some(m)) => drop(tx.send(r.and(Err(fail(m))))),
             (Done::Share(tx, r), None) => drop(tx.send(r)),
             (Done::Share(tx, r), Some(m)) => drop(tx.send(r.and(Err(fail(m))))),
-            (Done::Note(tx, r, _), None) => drop(tx.send(r)),
-            (Done::Note(tx, r, _), Some(m)) => drop(tx.send(r.and(Err(fail(m))))),
+            (Done::Note(tx, r, ..), None) => drop(tx.send(r)),
+            (Done::Note(tx, r, ..), Some(m)) => drop(tx.send(r.and(Err(fail(m))))),
         }
     }
 }
@@ -228,7 +230,8 @@ impl Writer {
                 }
                 WriteCmd::Note(write, reply) => {
                     let session = write.session().to_owned();
-                    Done::Note(reply, super::notes::write(&tx, write), session)
+                    let deleted = matches!(write, NoteWrite::Delete { .. });
+                    Done::Note(reply, super::notes::write(&tx, write), session, deleted)
                 }
             };
             // A refused command (no such session, ended) wrote nothing; any other error
@@ -269,10 +272,14 @@ impl Writer {
         } else {
             publish(&self.shared.hubs, pending);
             for d in &done {
-                if let Done::Note(_, Ok(Some(_)), session) = d
+                if let Done::Note(_, Ok(Some(note)), session, deleted) = d
                     && let Some(hub) = self.shared.hubs.get(session)
                 {
-                    hub.notes_changed();
+                    hub.notes().changed(if *deleted {
+                        NoteChange::Deleted(note.id)
+                    } else {
+                        NoteChange::Stored(Arc::new(note.clone()))
+                    });
                 }
             }
         }
