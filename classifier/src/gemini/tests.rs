@@ -632,6 +632,7 @@ fn rows_read_back_as_what_made_them() {
             "replace" => "Edit",
             "glob" | "list_directory" => "Glob",
             "grep_search" => "Grep",
+            "invoke_agent" => "Task",
             other => other,
         }
         .to_owned()
@@ -675,4 +676,30 @@ fn rows_read_back_as_what_made_them() {
         .flat_map(|e| e.msgs.iter().filter_map(|m| tool_of(m).map(str::to_owned)))
         .collect();
     assert_eq!(calls, ["Bash", "Read", "Edit", "Edit", "no_such_tool"]);
+}
+
+/// Issue 45: a subagent's call is named as Claude Code's are — its task (the prompt's first
+/// line) and its agent, the prompt as its body — not its raw arguments, in a recording and in
+/// stream-json alike; the page's block reads both from it.
+#[test]
+fn issue_45_a_subagent_call_names_its_agent_and_task() {
+    let record = r#"{"id":"g9","timestamp":"2026-12-02T14:11:07.812Z","type":"gemini","content":"","toolCalls":[{"id":"c9","name":"invoke_agent","args":{"agent_name":"generalist","prompt":"Survey the repo.\nReport briefly."},"status":"success","result":[]}]}"#;
+    let stream = r#"{"type":"tool_use","timestamp":"2026-12-02T14:11:07.812Z","tool_name":"invoke_agent","tool_id":"c9","parameters":{"agent_name":"generalist","prompt":"Survey the repo.\nReport briefly."}}"#;
+    for line in [record, stream] {
+        let env = envs(&[line]);
+        let call = env[0]
+            .msgs
+            .iter()
+            .find(|m| m.icon.as_deref() == Some("🤖"))
+            .unwrap_or_else(|| panic!("{line}: {env:?}"));
+        assert_eq!(
+            call.summary, "Task Survey the repo. Report briefly. [generalist]",
+            "{line}"
+        );
+        assert_eq!(
+            call.body.as_deref(),
+            Some("Survey the repo.\nReport briefly.")
+        );
+        assert_eq!(crate::kind::row_kind(call), crate::kind::RowKind::ToolCall);
+    }
 }

@@ -6,8 +6,10 @@
 //! `run_shell_command` → `Bash`, `read_file`/`read_many_files` → `Read`, `write_file` →
 //! `Write`, `replace` → `Edit`, `glob` → `Glob`, `grep_search`/`search_file_content` →
 //! `Grep`, `list_directory` → `Glob <dir>/*`, `google_web_search` → `WebSearch`, `web_fetch`
-//! → `WebFetch` (the first URL of its prompt). Any other tool (`invoke_agent`, MCP tools,
-//! unknown names) is the generic row under its own name.
+//! → `WebFetch` (the first URL of its prompt), `invoke_agent` → `Task` (its `prompt` and
+//! `agent_name` as Claude Code's `prompt` and `subagent_type`: `🤖 Task <the prompt's first
+//! line> [<agent>]`). Any other tool (MCP tools, unknown names) is the generic row under its
+//! own name.
 
 use crate::field::Field;
 use serde_json::{Value, json};
@@ -46,6 +48,12 @@ pub(super) fn call_row(name: &str, args: &Value) -> TermMsg {
             ],
         )),
         "google_web_search" => Some(("WebSearch", &[("query", "query")])),
+        // A subagent, named as Claude Code's are: its task (the prompt's first line, the
+        // prompt as the body) and its agent (issue 45).
+        "invoke_agent" => Some((
+            "Task",
+            &[("prompt", "prompt"), ("subagent_type", "agent_name")],
+        )),
         _ => None,
     };
     if let Some((claude, names)) = renamed {
