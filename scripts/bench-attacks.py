@@ -24,6 +24,12 @@ machine. Prints one line per figure and exits 1 if a target is missed.
 7. Issue 25: 4,000 half-open connections each sending a 400 KB request head: the server's
    growth (target: at most 256 MB).
 
+8. Issue 46.5: 1,000 notes of 64 KB asked for on one session (owner's POSTs: the session's
+   cap of 4 MiB refuses the rest with 413), then 8 concurrent readers of a live redacted
+   comment link each reading every note the way the page does (page after page, `?after=`):
+   the wall time of the 8 reads (target < 2 s), the largest page (target <= 512 KB) and
+   the server's growth (target <= 100 MB).
+
   --only N[,N…] runs only those figures.
 """
 
@@ -365,6 +371,63 @@ def figure_header_memory(binary, tmp, results):
     results.append(("4,000 400 KB heads grow <= 256 MB", grew <= 256))
 
 
+def figure_notes(binary, tmp, results):
+    server = Server(binary, tmp)
+    status, _ = server.request("POST", "/api/sessions/notes/events", note("one row").encode())
+    assert status == 200, status
+    text = "n" * (64 * 1024 - 16) + " ghp_" + "R4nd0mL00k1ngT0k3n"
+    stored = refused = 0
+    for i in range(1000):
+        c = http.client.HTTPConnection(*server.addr, timeout=60)
+        c.request("POST", "/api/sessions/notes/notes",
+                  body=json.dumps({"from": 1, "text": text[: 64 * 1024 - 8] + f"{i:08}"}),
+                  headers={"Content-Type": "application/json"})
+        r = c.getresponse()
+        r.read()
+        c.close()
+        if r.status == 201:
+            stored += 1
+        else:
+            assert r.status == 413, r.status
+            refused += 1
+    share = make_share(server, "notes", {"live": True, "redact": True, "comments": True})
+    before = rss_mb(server.proc.pid)
+    took = [0.0] * 8
+    pages = [[] for _ in range(8)]
+
+    def read(i):
+        start = time.monotonic()
+        after = None
+        while True:
+            path = f"{share}/api/notes" + (f"?after={after}" if after else "")
+            status, data = server.request("GET", path)
+            assert status == 200, (status, data[:200])
+            pages[i].append(len(data))
+            after = json.loads(data)["next"]
+            if after is None:
+                break
+        took[i] = time.monotonic() - start
+
+    start = time.monotonic()
+    threads = [threading.Thread(target=read, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    wall = time.monotonic() - start
+    grew = peak_rss_mb(server.proc.pid) - before
+    server.stop()
+    read_bytes = sum(pages[0])
+    biggest = max(max(p) for p in pages)
+    print(f"notes: 1,000 notes of 64 KB asked for: {stored} stored, {refused} refused (413, the "
+          f"session's 4 MiB cap); 8 concurrent redacted link reads of all of them "
+          f"({len(pages[0])} pages, {read_bytes / MB:.1f} MB each): {wall:.2f} s, largest page "
+          f"{biggest / 1024:.0f} KB, the server grew {grew:.0f} MB (peak)")
+    results.append(("8 redacted notes reads < 2 s", wall < 2))
+    results.append(("a notes page <= 512 KB", biggest <= 512 * 1024))
+    results.append(("8 notes reads grow <= 100 MB", grew <= 100))
+
+
 FIGURES = {
     1: figure_big_post,
     2: figure_slow_clients,
@@ -373,13 +436,14 @@ FIGURES = {
     5: figure_share_reads,
     6: figure_redacted_shares,
     7: figure_header_memory,
+    8: figure_notes,
 }
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bin", default=os.path.join(ROOT, "target/release/hiveterm"))
-    ap.add_argument("--only", default="4,2,1,3,5,6,7")
+    ap.add_argument("--only", default="4,2,1,3,5,6,7,8")
     args = ap.parse_args()
     results = []
     with tempfile.TemporaryDirectory() as tmp:
