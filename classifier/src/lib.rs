@@ -64,5 +64,10 @@ pub use crate::msg::writer::JsonWriter;
 pub use crate::msg::{BodyFormat, Level, TermEnvelope, TermMsg};
 pub use crate::partial::{Preview, PreviewKind};
 pub use crate::summary::{FileFold, SubagentEnd, SubagentSummary, Summary, SummaryFold};
+
+/// What a bounded summary fold ([`SummaryFold::new`]) keeps (issue 46.2).
+pub mod summary_limits {
+    pub use crate::summary::files::{FILES_KEPT, MODELS_KEPT, NAME_BYTES, SEEN_KEPT, TOOLS_KEPT};
+}
 pub use crate::text::{line_count, sanitize};
 pub use crate::time::{civil_from_days, duration};

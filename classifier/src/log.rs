@@ -166,10 +166,18 @@ impl LogClassifier {
         self.reader.line_start()
     }
 
-    /// Also folds the log into its [`Summary`].
+    /// Also folds the log into its [`Summary`] (a bounded one: [`SummaryFold::new`]).
     #[must_use]
     pub fn with_summary(mut self) -> LogClassifier {
         self.fold = Some(SummaryFold::new());
+        self
+    }
+
+    /// Also folds the log into its [`Summary`], keeping every file, tool and model
+    /// ([`SummaryFold::whole`]): `hiveterm summary`'s.
+    #[must_use]
+    pub fn with_whole_summary(mut self) -> LogClassifier {
+        self.fold = Some(SummaryFold::whole());
         self
     }
 

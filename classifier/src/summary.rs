@@ -30,7 +30,9 @@
 //!   with a `parent`: tool calls, tool errors, error rows, time), whose turns are not counted
 //!   as the session's ([`subagents`]);
 //! - files changed: the paths of `Write`, `Edit`, `MultiEdit` and `NotebookEdit` calls, in
-//!   first-seen order.
+//!   first-seen order;
+//! - of the files, tools and models, a fold keeps the first few and counts the others
+//!   ([`files`], issue 46.2), unless made [`SummaryFold::whole`].
 //!
 //! [`ClassifyCtx`]: crate::ClassifyCtx
 
@@ -44,7 +46,7 @@ use crate::field::Field;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use self::files::FileIndex;
+use self::files::Kept;
 pub use self::per_file::FileFold;
 pub(crate) use self::per_file::Tokens;
 use self::per_file::pick;
@@ -59,8 +61,9 @@ use crate::msg::{Level, TermEnvelope};
 #[serde(default)]
 pub struct SummaryFold {
     summary: Summary,
-    /// The files changed (`summary.files_changed` stays empty: a summary is made from this).
-    files: FileIndex,
+    /// What is kept of the files changed, tools and models (`summary.files_changed` stays
+    /// empty: a summary is made from this), bounded unless made [`SummaryFold::whole`].
+    kept: Kept,
     /// Tokens of `result` lines, and whether there was one.
     result_tokens: Tokens,
     results: u64,
@@ -81,9 +84,21 @@ pub struct SummaryFold {
 }
 
 impl SummaryFold {
-    /// At the start of a log.
+    /// At the start of a log: a fold whose size does not grow with the log's files, tools and
+    /// models (the first few of each, and how many others: [`files`]), for a fold that is kept
+    /// or checkpointed (the server's, the page's).
     pub fn new() -> SummaryFold {
         SummaryFold::default()
+    }
+
+    /// At the start of a log, keeping every file, tool and model, uncut: for one pass over a
+    /// log whose summary is then printed whole (`hiveterm summary --json`). Read back from
+    /// JSON, a fold is bounded again.
+    pub fn whole() -> SummaryFold {
+        SummaryFold {
+            kept: Kept::whole(),
+            ..SummaryFold::default()
+        }
     }
 
     /// Swaps the part of the fold that belongs to the file being read with `file`'s
@@ -122,39 +137,41 @@ impl SummaryFold {
                 self.agent("codex");
                 return self
                     .codex
-                    .add(value, env, &mut self.summary, &mut self.files);
+                    .add(value, env, &mut self.summary, &mut self.kept);
             }
             LiveEvent::CodexFact { fact } => {
                 self.agent("codex");
-                return self.codex.add_fact(fact, env, &mut self.summary);
+                return self
+                    .codex
+                    .add_fact(fact, env, &mut self.summary, &mut self.kept);
             }
             LiveEvent::CodexExec { exec } => {
                 self.agent("codex");
                 return self
                     .codex
-                    .add_exec(exec, env, &mut self.summary, &mut self.files);
+                    .add_exec(exec, env, &mut self.summary, &mut self.kept);
             }
             LiveEvent::Gemini { value } => {
                 self.agent("gemini");
-                return self.gemini.add(value, &mut self.summary, &mut self.files);
+                return self.gemini.add(value, &mut self.summary, &mut self.kept);
             }
             LiveEvent::GeminiRecord { record } => {
                 self.agent("gemini");
                 return self
                     .gemini
-                    .add_record(record, &mut self.summary, &mut self.files);
+                    .add_record(record, &mut self.summary, &mut self.kept);
             }
             LiveEvent::GeminiUpdate { update } => {
                 self.agent("gemini");
                 return self
                     .gemini
-                    .add_update(update, &mut self.summary, &mut self.files);
+                    .add_update(update, &mut self.summary, &mut self.kept);
             }
             LiveEvent::GeminiEvent { event } => {
                 self.agent("gemini");
                 return self
                     .gemini
-                    .add_event(event, &mut self.summary, &mut self.files);
+                    .add_event(event, &mut self.summary, &mut self.kept);
             }
             LiveEvent::GeminiMeta { .. } | LiveEvent::GeminiDelta { .. } => {
                 self.agent("gemini");
@@ -292,13 +309,7 @@ impl SummaryFold {
                 continue;
             }
             let name = name.and_then(Value::as_str).unwrap_or("?");
-            // A name is allocated when first seen only.
-            match self.summary.tool_calls.get_mut(name) {
-                Some(n) => *n += 1,
-                None => {
-                    self.summary.tool_calls.insert(name.to_owned(), 1);
-                }
-            }
+            self.kept.tool(&mut self.summary, name);
             match name {
                 "Task" | "Agent" => self.summary.subagents += 1,
                 "Write" | "Edit" | "MultiEdit" | "NotebookEdit" => {
@@ -306,7 +317,7 @@ impl SummaryFold {
                         .iter()
                         .find_map(|k| input.and_then(|i| i.get(*k)).and_then(Value::as_str));
                     if let Some(path) = path {
-                        self.files.add(path);
+                        self.kept.file(path);
                     }
                 }
                 _ => {}
@@ -350,9 +361,8 @@ impl SummaryFold {
         if let Some(m) = model.and_then(Value::as_str)
             && !m.is_empty()
             && !m.starts_with('<')
-            && !self.summary.models.iter().any(|x| x == m)
         {
-            self.summary.models.push(m.to_owned());
+            self.kept.model(&mut self.summary, m);
         }
     }
 }

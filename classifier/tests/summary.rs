@@ -337,8 +337,9 @@ fn json_keys() {
 }
 
 /// Issue 24: a log whose every edit touches a new file. Each path is counted once (a set, not
-/// a list searched linearly: 20,000 files in a blink), the whole summary lists them all and
-/// says nothing more, and a summary cut to its first paths counts the rest.
+/// a list searched linearly: 20,000 files in a blink), the whole summary (`hiveterm summary`'s
+/// fold, [`LogClassifier::with_whole_summary`]) lists them all and says nothing more, and a
+/// summary cut to its first paths counts the rest.
 #[test]
 fn many_files_changed_are_counted_once_and_a_head_lists_the_first() {
     let mut log = String::new();
@@ -350,7 +351,7 @@ fn many_files_changed_are_counted_once_and_a_head_lists_the_first() {
             log.push('\n');
         }
     }
-    let mut c = LogClassifier::new().with_summary();
+    let mut c = LogClassifier::new().with_whole_summary();
     c.feed(log.as_bytes(), |_| {});
     let whole = c.summary().unwrap();
     assert_eq!(whole.files_changed.len(), 20_000);
@@ -586,4 +587,77 @@ fn issue_45_every_file_of_a_codex_patch_is_counted() {
     let meta = r#"{"timestamp":"2026-12-02T14:10:09.000Z","type":"session_meta","payload":{"id":"s","cli_version":"0.171.0"}}"#;
     let s = summarize_lines(&[meta, &mirror]);
     assert_eq!(s.files_changed_total(), 16, "{s:?}");
+}
+
+/// Issue 46.2: the summary fold had no bound: a log of 66,038 `Write` calls made every
+/// checkpoint of the server's fold hold every path (526 MB of checkpoints). The fold kept (the
+/// server's, the page's) lists the first 256 files, 64 tools and 16 models, each name cut to
+/// 256 bytes, counts the others (`files_changed_more`, `tool_calls_more`, `tools_more`,
+/// `models_more`), and is a few tens of KB however many; `hiveterm summary`'s keeps them all.
+#[test]
+fn issue_46_2_the_summary_fold_keeps_the_first_names_and_counts_the_others() {
+    use classifier::summary_limits::{FILES_KEPT, MODELS_KEPT, NAME_BYTES, TOOLS_KEPT};
+    let long = "x".repeat(10_000);
+    let mut log = String::new();
+    for i in 0..66_038 {
+        let path = format!("/home/dev/work/big/src/module_{}/file_{i:06}.rs", i / 100);
+        let tool = if i % 50 == 0 {
+            format!("mcp__t{i}__{long}")
+        } else {
+            "Write".to_owned()
+        };
+        log.push_str(
+            &serde_json::json!({"type": "assistant", "message": {"id": format!("m{i}"),
+            "role": "assistant", "model": format!("model-{}-{long}", i % 40),
+            "content": [{"type": "tool_use", "id": format!("t{i}"), "name": "Write",
+                "input": {"file_path": path}},
+                {"type": "tool_use", "id": format!("u{i}"), "name": tool, "input": {}}]}})
+            .to_string(),
+        );
+        log.push('\n');
+    }
+    let mut bounded = SummaryFold::new();
+    let mut whole = SummaryFold::whole();
+    for (ev, env) in steps(log.as_bytes()) {
+        bounded.add(&ev, &env);
+        whole.add(&ev, &env);
+    }
+    let s = bounded.summary();
+    assert_eq!(s.files_changed.len(), FILES_KEPT);
+    assert_eq!(s.files_changed_total(), 66_038);
+    assert_eq!(
+        s.files_changed[1],
+        "/home/dev/work/big/src/module_0/file_000001.rs"
+    );
+    assert_eq!(s.tool_calls.len(), TOOLS_KEPT);
+    assert_eq!(s.tool_calls["Write"], 66_038 * 2 - 1321);
+    assert_eq!(s.tool_calls_total(), 66_038 * 2);
+    assert_eq!(s.tools_more, 1321 - (TOOLS_KEPT as u64 - 1));
+    assert!(s.tool_calls.keys().all(|t| t.len() <= NAME_BYTES));
+    assert_eq!(
+        (s.models.len(), s.models_more),
+        (MODELS_KEPT, 40 - MODELS_KEPT as u64)
+    );
+    assert!(
+        s.models
+            .iter()
+            .all(|m| m.len() <= NAME_BYTES && m.ends_with('…'))
+    );
+    let json = serde_json::to_string(&s).unwrap();
+    assert!(
+        json.contains(r#""files_changed_more":65782"#),
+        "{}",
+        &json[..300]
+    );
+    // The fold as a checkpoint holds: tens of KB, not the 66,038 paths (4.4 MB).
+    let checkpoint = serde_json::to_string(&bounded).unwrap();
+    assert!(checkpoint.len() < 200 * 1024, "{} bytes", checkpoint.len());
+    let back: SummaryFold = serde_json::from_str(&checkpoint).unwrap();
+    assert_eq!(back.summary(), s);
+    // `hiveterm summary`'s fold: every file, tool and model, uncut.
+    let w = whole.summary();
+    assert_eq!((w.files_changed.len(), w.files_changed_more), (66_038, 0));
+    assert_eq!((w.tool_calls.len(), w.tool_calls_more), (1322, 0));
+    assert_eq!((w.models.len(), w.models_more), (40, 0));
+    assert!(w.models[0].len() > 10_000);
 }

@@ -302,3 +302,61 @@ fn summary_report_lists_the_first_files_and_json_all() {
     assert_eq!(v["files_changed"].as_array().unwrap().len(), 25);
     assert!(v.get("files_changed_more").is_none(), "{v}");
 }
+
+/// Issue 45.8: `hiveterm summary` printed 410 KB of text for a log that changed 66,038 files.
+/// The text names the first files, tools, models and subagents and how many more, each name
+/// cut, at most 20,000 bytes whatever the log; `--json` keeps the whole list of files.
+#[test]
+fn issue_45_8_summary_text_is_bounded_and_json_is_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("big.transcript.jsonl");
+    let long = "y".repeat(500);
+    let mut log = String::new();
+    for i in 0..66_038 {
+        let file = format!(
+            "/home/dev/work/big/src/module_{}/file_{i:06}-{long}.rs",
+            i / 100
+        );
+        let mut content = vec![
+            serde_json::json!({"type": "tool_use", "id": format!("t{i}"),
+            "name": "Write", "input": {"file_path": file, "content": "x"}}),
+        ];
+        if i % 20 == 0 {
+            content.push(
+                serde_json::json!({"type": "tool_use", "id": format!("a{i}"),
+                "name": "Agent", "input": {"subagent_type": long, "description": long}}),
+            );
+            content.push(
+                serde_json::json!({"type": "tool_use", "id": format!("m{i}"),
+                "name": format!("mcp__s{i}__{long}"), "input": {}}),
+            );
+        }
+        let mut line = serde_json::json!({"type": "assistant", "message": {"id": format!("msg{i}"),
+            "role": "assistant", "content": content}});
+        if i % 20 == 0 {
+            line["message"]["model"] = format!("model-{}-{long}", (i / 20) % 100).into();
+        }
+        log.push_str(&line.to_string());
+        log.push('\n');
+    }
+    std::fs::write(&path, log).unwrap();
+    let path = path.display().to_string();
+    let text = hiveterm(&["summary", &path]);
+    assert!(text.len() <= 20_000, "{} bytes", text.len());
+    assert!(text.contains("files      66038 changed: "), "{text}");
+    assert!(
+        text.contains(" and 66028 more (--json lists them all)"),
+        "{text}"
+    );
+    assert!(text.contains("subagents  3302\n"), "{text}");
+    assert!(
+        text.contains("  and 3282 more (--json lists them all)"),
+        "{text}"
+    );
+    assert!(text.contains(" and 3284 more tools"), "{text}");
+    assert!(text.contains(" and 95 more\n"), "{text}");
+    let v: serde_json::Value =
+        serde_json::from_str(&hiveterm(&["summary", "--json", &path])).unwrap();
+    assert_eq!(v["files_changed"].as_array().unwrap().len(), 66_038);
+    assert!(v.get("files_changed_more").is_none());
+}

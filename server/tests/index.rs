@@ -27,13 +27,18 @@ struct Server {
 }
 
 async fn server(postgres: bool) -> Server {
+    server_every(postgres, 4).await
+}
+
+/// [`server`], its checkpoints every `every` events.
+async fn server_every(postgres: bool, every: u64) -> Server {
     let dir = tempfile::tempdir().unwrap();
     let db = if postgres {
         DbSpec::fresh_postgres(dir.path())
     } else {
         DbSpec::fresh_sqlite(dir.path())
     };
-    let store = Store::open_db(&db.spec, 4).expect("open");
+    let store = Store::open_db(&db.spec, every).expect("open");
     let config = Config {
         token: Some(TOKEN.into()),
         static_dir: dir.path().join("dist"),
@@ -808,4 +813,42 @@ async fn issue_45_a_transcripts_stated_cost_is_in_the_index_usage_and_state_on_s
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn issue_45_a_transcripts_stated_cost_is_in_the_index_usage_and_state_on_postgres() {
     transcript_cost(true).await;
+}
+
+/// Issue 46.2: the summary fold had no bound and every checkpoint stored all of it (a log of
+/// 66,038 `Write` calls made 526 MB of checkpoints). Each checkpoint's summary column now
+/// holds the first 256 paths and fingerprints of at most 4,096: under 200 KB, where 20,000
+/// paths took 1.2 MB; the summary says how many it does not list.
+async fn checkpoints_stay_small(postgres: bool) {
+    // Checkpoints as a server places them (every 256 events).
+    let s = server_every(postgres, 256).await;
+    let mut body = Vec::new();
+    for i in 0..20_000 {
+        let path = format!("/home/dev/work/big/src/module_{}/file_{i:06}.rs", i / 100);
+        body.extend(line(
+            json!({"type": "assistant", "message": {"id": format!("m{i}"),
+            "role": "assistant", "content": [{"type": "tool_use", "id": format!("t{i}"),
+            "name": "Write", "input": {"file_path": path, "content": "x"}}]}}),
+        ));
+    }
+    post(s.addr, "writes", "", body).await;
+    let biggest = s.db.query_one(
+        "SELECT CAST(MAX(LENGTH(summary)) AS TEXT) FROM checkpoints WHERE session = 'writes'",
+    );
+    let biggest: usize = biggest.parse().unwrap();
+    assert!(biggest < 200_000, "{biggest} bytes");
+    let summary = get(s.addr, "/api/sessions/writes/summary").await;
+    assert_eq!(summary["files_changed"].as_array().unwrap().len(), 256);
+    assert_eq!(summary["files_changed_more"], 20_000 - 256);
+    assert_eq!(summary["tool_calls"]["Write"], 20_000);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_46_2_checkpoints_stay_small_on_sqlite() {
+    checkpoints_stay_small(false).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_46_2_checkpoints_stay_small_on_postgres() {
+    checkpoints_stay_small(true).await;
 }

@@ -12,7 +12,7 @@ use super::fact::{Fact, Usage};
 use super::rows::API_ERROR;
 use crate::kind::{RowKind, icon, tool_of, turn_kind};
 use crate::msg::{Level, TermEnvelope};
-use crate::summary::files::FileIndex;
+use crate::summary::files::Kept;
 use crate::summary::report::Summary;
 
 /// Most threads whose totals are kept.
@@ -39,7 +39,7 @@ impl SummaryPart {
         value: &Value,
         env: &TermEnvelope,
         summary: &mut Summary,
-        files: &mut FileIndex,
+        kept: &mut Kept,
     ) {
         let ty = value.field("type").and_then(Value::as_str).unwrap_or("");
         let payload = value.field("payload");
@@ -47,12 +47,12 @@ impl SummaryPart {
             && ROLLOUT_TYPES.contains(&ty)
             && let Some(fact) = Fact::of_payload(ty, p)
         {
-            return self.add_fact(&fact, env, summary);
+            return self.add_fact(&fact, env, summary, kept);
         }
         if let Some(exec) = value.as_object().and_then(|obj| Exec::of_map(ty, obj)) {
-            return self.add_exec(&exec, env, summary, files);
+            return self.add_exec(&exec, env, summary, kept);
         }
-        rows(env, summary);
+        rows(env, summary, kept);
         let p = |k: &str| payload.and_then(|p| p.field(k));
         let ps = |k: &str| p(k).and_then(Value::as_str);
         match ty {
@@ -72,9 +72,9 @@ impl SummaryPart {
                 {
                     let changes = field("changes").and_then(Value::as_object);
                     for (path, c) in changes.into_iter().flatten() {
-                        files.add(path);
+                        kept.file(path);
                         if let Some(to) = c.field("move_path").and_then(Value::as_str) {
-                            files.add(to);
+                            kept.file(to);
                         }
                     }
                 }
@@ -89,9 +89,9 @@ impl SummaryPart {
         exec: &Exec,
         env: &TermEnvelope,
         summary: &mut Summary,
-        files: &mut FileIndex,
+        kept: &mut Kept,
     ) {
-        rows(env, summary);
+        rows(env, summary, kept);
         match (exec.ty, &exec.item) {
             (ExecType::ThreadStarted, _) => self.thread(exec.thread_id.as_deref()),
             (ExecType::TurnCompleted, _) => self.total(exec.usage.as_ref()),
@@ -100,7 +100,7 @@ impl SummaryPart {
                     && item.status.as_deref() == Some("completed") =>
             {
                 for path in item.changes.iter().filter_map(|c| c.path.as_deref()) {
-                    files.add(path);
+                    kept.file(path);
                 }
             }
             _ => {}
@@ -108,8 +108,14 @@ impl SummaryPart {
     }
 
     /// Folds in one rollout line that states a [`Fact`] and the rows it gave.
-    pub(crate) fn add_fact(&mut self, fact: &Fact, env: &TermEnvelope, summary: &mut Summary) {
-        rows(env, summary);
+    pub(crate) fn add_fact(
+        &mut self,
+        fact: &Fact,
+        env: &TermEnvelope,
+        summary: &mut Summary,
+        kept: &mut Kept,
+    ) {
+        rows(env, summary, kept);
         match fact {
             Fact::UsageRecord { thread, total, .. } => {
                 self.thread(thread.as_deref());
@@ -117,7 +123,7 @@ impl SummaryPart {
             }
             Fact::TokenCount { total } => self.total(total.as_ref()),
             Fact::TurnContext { model: m } | Fact::Settings { model: m } => {
-                model(summary, m.as_deref());
+                model(summary, kept, m.as_deref());
             }
             Fact::TaskStarted | Fact::Mirror => {}
         }
@@ -160,15 +166,10 @@ impl SummaryPart {
 }
 
 /// Counts one line's rows: tool calls by tool, tool errors, lines not understood.
-fn rows(env: &TermEnvelope, summary: &mut Summary) {
+fn rows(env: &TermEnvelope, summary: &mut Summary, kept: &mut Kept) {
     for msg in &env.msgs {
         if let Some(tool) = tool_of(msg) {
-            match summary.tool_calls.get_mut(tool) {
-                Some(n) => *n += 1,
-                None => {
-                    summary.tool_calls.insert(tool.to_owned(), 1);
-                }
-            }
+            kept.tool(summary, tool);
         } else if msg.level == Level::Error
             && turn_kind(msg) == RowKind::Other
             && !msg.summary.starts_with(API_ERROR)
@@ -181,11 +182,10 @@ fn rows(env: &TermEnvelope, summary: &mut Summary) {
     }
 }
 
-fn model(summary: &mut Summary, m: Option<&str>) {
+fn model(summary: &mut Summary, kept: &mut Kept, m: Option<&str>) {
     if let Some(m) = m
         && !m.is_empty()
-        && !summary.models.iter().any(|x| x == m)
     {
-        summary.models.push(m.to_owned());
+        kept.model(summary, m);
     }
 }

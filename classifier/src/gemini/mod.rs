@@ -35,7 +35,7 @@ pub(crate) mod document;
 pub(crate) mod lean;
 mod record;
 mod run_end;
-mod state;
+pub(crate) mod state;
 mod stream;
 mod summary;
 mod tools;

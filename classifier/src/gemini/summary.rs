@@ -22,7 +22,7 @@ use serde_json::Value;
 
 use super::state::digest;
 use super::typed::{Event, Record, Stats, Update};
-use crate::summary::files::FileIndex;
+use crate::summary::files::Kept;
 use crate::summary::report::Summary;
 
 /// Call and message ids remembered to count each once.
@@ -114,23 +114,27 @@ impl PartialEq for Seen {
 
 impl SummaryPart {
     /// Folds in one Gemini line.
-    pub(crate) fn add(&mut self, value: &Value, summary: &mut Summary, files: &mut FileIndex) {
+    pub(crate) fn add(&mut self, value: &Value, summary: &mut Summary, kept: &mut Kept) {
         let s = |k: &str| value.field(k).and_then(Value::as_str);
         match s("type") {
             Some("tool_use") => {
                 let id = s("tool_id").unwrap_or("");
                 if self.first(id) {
-                    call(s("tool_name"), value.field("parameters"), summary, files);
+                    call(s("tool_name"), value.field("parameters"), summary, kept);
                 }
             }
             Some("tool_result") if s("status") == Some("error") => summary.tool_errors += 1,
-            Some("result") => self.result(Stats::of_value(value.field("stats")).as_ref(), summary),
-            Some("gemini") => self.message(&Record::of_value(value), summary, files),
+            Some("result") => self.result(
+                Stats::of_value(value.field("stats")).as_ref(),
+                summary,
+                kept,
+            ),
+            Some("gemini") => self.message(&Record::of_value(value), summary, kept),
             None if value.field("session_id").is_some() => {
                 self.runs += 1;
                 if let Some(st) = value.field("stats") {
                     self.run_tokens.add(json_tokens(st));
-                    models(Some(st), summary);
+                    models(Some(st), summary, kept);
                 }
             }
             None => {
@@ -143,7 +147,7 @@ impl SummaryPart {
                         .iter()
                         .filter(|m| m.field("type").and_then(Value::as_str) == Some("gemini"))
                     {
-                        self.message(&Record::of_value(m), summary, files);
+                        self.message(&Record::of_value(m), summary, kept);
                     }
                 }
             }
@@ -152,30 +156,25 @@ impl SummaryPart {
     }
 
     /// Folds in one stream-json event read typed.
-    pub(crate) fn add_event(
-        &mut self,
-        event: &Event,
-        summary: &mut Summary,
-        files: &mut FileIndex,
-    ) {
+    pub(crate) fn add_event(&mut self, event: &Event, summary: &mut Summary, kept: &mut Kept) {
         match event {
             Event::ToolUse {
                 tool_name,
                 tool_id,
                 parameters,
             } if self.first(tool_id.as_deref().unwrap_or("")) => {
-                call(tool_name.as_deref(), Some(parameters), summary, files);
+                call(tool_name.as_deref(), Some(parameters), summary, kept);
             }
             Event::ToolResult { status, .. } if status.as_deref() == Some("error") => {
                 summary.tool_errors += 1;
             }
-            Event::Result { stats, .. } => self.result(stats.as_ref(), summary),
+            Event::Result { stats, .. } => self.result(stats.as_ref(), summary, kept),
             _ => {}
         }
     }
 
     /// A stream-json run's `result`, of figures `stats`.
-    fn result(&mut self, stats: Option<&Stats>, summary: &mut Summary) {
+    fn result(&mut self, stats: Option<&Stats>, summary: &mut Summary, kept: &mut Kept) {
         self.runs += 1;
         let n = |f: fn(&Stats) -> Option<u64>| stats.and_then(f).unwrap_or(0);
         self.run_tokens.add(Tokens {
@@ -185,36 +184,26 @@ impl SummaryPart {
             thoughts: 0,
         });
         for name in stats.and_then(|s| s.models.as_ref()).into_iter().flatten() {
-            model(Some(name), summary);
+            model(Some(name), summary, kept);
         }
     }
 
     /// Folds in one message record.
-    pub(crate) fn add_record(
-        &mut self,
-        record: &Record,
-        summary: &mut Summary,
-        files: &mut FileIndex,
-    ) {
+    pub(crate) fn add_record(&mut self, record: &Record, summary: &mut Summary, kept: &mut Kept) {
         if record.ty() == "gemini" {
-            self.message(record, summary, files);
+            self.message(record, summary, kept);
         }
     }
 
     /// Folds in one update: its history's model messages.
-    pub(crate) fn add_update(
-        &mut self,
-        update: &Update,
-        summary: &mut Summary,
-        files: &mut FileIndex,
-    ) {
+    pub(crate) fn add_update(&mut self, update: &Update, summary: &mut Summary, kept: &mut Kept) {
         for m in update.messages.iter().flatten().flatten() {
-            self.add_record(m, summary, files);
+            self.add_record(m, summary, kept);
         }
     }
 
     /// A recorded model message: its tokens and calls, once per id.
-    fn message(&mut self, m: &Record, summary: &mut Summary, files: &mut FileIndex) {
+    fn message(&mut self, m: &Record, summary: &mut Summary, kept: &mut Kept) {
         if self.first(m.id()) {
             if let Some(t) = &m.tokens {
                 self.message_tokens.add(Tokens {
@@ -224,14 +213,14 @@ impl SummaryPart {
                     thoughts: t.thoughts.unwrap_or(0),
                 });
             }
-            model(m.model.as_deref(), summary);
+            model(m.model.as_deref(), summary, kept);
         }
         for c in m.tool_calls.iter().flatten() {
             let cid = c.id.as_deref().unwrap_or("");
             if !self.first_call(cid) {
                 continue;
             }
-            call(c.name.as_deref(), c.args.as_ref(), summary, files);
+            call(c.name.as_deref(), c.args.as_ref(), summary, kept);
             let exit = c
                 .result
                 .first()
@@ -295,15 +284,9 @@ impl SummaryPart {
     }
 }
 
-fn call(name: Option<&str>, args: Option<&Value>, summary: &mut Summary, files: &mut FileIndex) {
+fn call(name: Option<&str>, args: Option<&Value>, summary: &mut Summary, kept: &mut Kept) {
     let name = name.unwrap_or("?");
-    // (The name is copied only the first time.)
-    match summary.tool_calls.get_mut(name) {
-        Some(n) => *n += 1,
-        None => {
-            summary.tool_calls.insert(name.to_owned(), 1);
-        }
-    }
+    kept.tool(summary, name);
     match name {
         "invoke_agent" => summary.subagents += 1,
         "write_file" | "replace" => {
@@ -311,31 +294,30 @@ fn call(name: Option<&str>, args: Option<&Value>, summary: &mut Summary, files: 
                 .and_then(|a| a.field("file_path"))
                 .and_then(Value::as_str)
             {
-                files.add(path);
+                kept.file(path);
             }
         }
         _ => {}
     }
 }
 
-fn models(stats: Option<&Value>, summary: &mut Summary) {
+fn models(stats: Option<&Value>, summary: &mut Summary, kept: &mut Kept) {
     if let Some(models) = stats
         .and_then(|s| s.field("models"))
         .and_then(Value::as_object)
     {
         for name in models.keys() {
-            model(Some(name), summary);
+            model(Some(name), summary, kept);
         }
     }
 }
 
-fn model(m: Option<&str>, summary: &mut Summary) {
+fn model(m: Option<&str>, summary: &mut Summary, kept: &mut Kept) {
     if let Some(m) = m
         && !m.is_empty()
         && m != "auto"
-        && !summary.models.iter().any(|x| x == m)
     {
-        summary.models.push(m.to_owned());
+        kept.model(summary, m);
     }
 }
 

@@ -43,6 +43,8 @@ impl SummaryFold {
             turns_failed,
             turns_interrupted,
             tool_calls,
+            tool_calls_more,
+            tools_more,
             tool_errors,
             errors,
             warnings,
@@ -56,13 +58,15 @@ impl SummaryFold {
             cache_read_tokens,
             cache_creation_tokens,
             models,
+            models_more,
             subagents,
             by_subagent: _,
             files_changed: _,
             files_changed_more: _,
+            files_changed_at_most: _,
         } = &self.summary;
-        let all = self.files.all();
-        let listed: Vec<String> = all.iter().take(files).cloned().collect();
+        let kept = self.kept.files();
+        let listed: Vec<String> = kept.listed().iter().take(files).cloned().collect();
         let mut s = Summary {
             agent: agent.clone(),
             agent_version: agent_version.clone(),
@@ -72,6 +76,8 @@ impl SummaryFold {
             turns_failed: *turns_failed,
             turns_interrupted: *turns_interrupted,
             tool_calls: tool_calls.clone(),
+            tool_calls_more: *tool_calls_more,
+            tools_more: *tools_more,
             tool_errors: *tool_errors,
             errors: *errors,
             warnings: *warnings,
@@ -85,9 +91,11 @@ impl SummaryFold {
             cache_read_tokens: *cache_read_tokens,
             cache_creation_tokens: *cache_creation_tokens,
             models: models.clone(),
+            models_more: *models_more,
             subagents: *subagents,
             by_subagent: Vec::new(),
-            files_changed_more: (all.len() - listed.len()) as u64,
+            files_changed_more: kept.count() - listed.len() as u64,
+            files_changed_at_most: kept.at_most(),
             files_changed: listed,
         };
         let t = if self.results > 0 {

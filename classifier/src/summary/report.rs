@@ -28,8 +28,15 @@ pub struct Summary {
     pub turns_failed: u64,
     /// Interruptions by the user (`⏹ interrupted by user`).
     pub turns_interrupted: u64,
-    /// Tool calls by tool name, as the log names the tool.
+    /// Tool calls by tool name, as the log names the tool (a name cut to 256 bytes; in the
+    /// server's summary, the first 64 names; the others' calls in `tool_calls_more`).
     pub tool_calls: BTreeMap<String, u64>,
+    /// Calls of tools `tool_calls` does not name (0, and not written, when it names them all).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub tool_calls_more: u64,
+    /// Tools `tool_calls` does not name: how many (not written when 0).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub tools_more: u64,
     /// Tool results that were errors.
     pub tool_errors: u64,
     /// Error rows.
@@ -56,22 +63,36 @@ pub struct Summary {
     pub cache_read_tokens: u64,
     /// Tokens written to the prompt cache.
     pub cache_creation_tokens: u64,
-    /// Models used, in first-seen order.
+    /// Models used, in first-seen order (in the server's summary the first 16, each cut to
+    /// 256 bytes).
     pub models: Vec<String>,
+    /// Models used that `models` does not list (not written when 0).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub models_more: u64,
     /// Subagents started (`Task`/`Agent` calls).
     pub subagents: u64,
     /// Each subagent's share (its envelopes, those with a `parent`), in the order their calls
     /// came; the totals above count them too.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub by_subagent: Vec<SubagentSummary>,
-    /// Files written or edited, in first-seen order.
+    /// Files written or edited, in first-seen order: every one in `hiveterm summary --json`;
+    /// in the server's summary (`GET …/summary`, the index, a share) and the page's, the first
+    /// 256, each cut to 256 bytes; in a summary cut to its first paths
+    /// ([`crate::SummaryFold::summary_head`]: `…/summary?files=N`), the first N.
     pub files_changed: Vec<String>,
-    /// Files changed that `files_changed` does not list: always 0 (and not written) in a whole
-    /// summary (`hiveterm summary --json`, `GET …/summary`); in a summary cut to its first
-    /// paths ([`crate::SummaryFold::summary_head`]: the page's, `…/summary?files=N`), how many
-    /// more there are.
+    /// Files changed that `files_changed` does not list (0, and not written, when it lists
+    /// them all).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub files_changed_more: u64,
+    /// `files_changed_more` is an upper bound (not written when false): past the first 4,096
+    /// distinct files, a file changed again may count again (the server's fold keeps a
+    /// fingerprint of 4,096 files at most, issue 46.2).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub files_changed_at_most: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -79,9 +100,15 @@ fn is_zero(n: &u64) -> bool {
 }
 
 impl Summary {
-    /// How many files the log changed, listed or not.
+    /// How many files the log changed, listed or not (an upper bound when
+    /// `files_changed_at_most`).
     pub fn files_changed_total(&self) -> u64 {
         self.files_changed.len() as u64 + self.files_changed_more
+    }
+
+    /// Tool calls, counted by name or not.
+    pub fn tool_calls_total(&self) -> u64 {
+        self.tool_calls.values().sum::<u64>() + self.tool_calls_more
     }
 }
 

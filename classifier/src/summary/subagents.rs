@@ -31,7 +31,7 @@ pub(super) struct Totals {
 impl Totals {
     pub(super) fn of(s: &Summary) -> Totals {
         Totals {
-            calls: s.tool_calls.values().sum(),
+            calls: s.tool_calls_total(),
             tool_errors: s.tool_errors,
         }
     }
@@ -150,10 +150,11 @@ pub(super) fn add(
 /// Code's `Task`/`Agent` tool use, Gemini's `invoke_agent` (a chat recording's answer, a
 /// stream-json call).
 fn call(event: &LiveEvent) -> Option<(Option<String>, Option<String>, Option<String>)> {
+    // Cut as the fold's other names are (issue 46.2: every checkpoint holds them).
     let text = |v: Option<&Value>, k: &str| {
         v.and_then(|v| v.field(k))
             .and_then(Value::as_str)
-            .map(str::to_owned)
+            .map(|t| super::files::cut(t, super::files::NAME_BYTES))
     };
     match event {
         LiveEvent::Stream { value } if value.field("type")?.as_str()? == "assistant" => {
@@ -165,7 +166,8 @@ fn call(event: &LiveEvent) -> Option<(Option<String>, Option<String>, Option<Str
                         let input = b.field("input");
                         let (kind, what) =
                             (text(input, "subagent_type"), text(input, "description"));
-                        (kind, what, text(Some(b), "id"))
+                        let id = b.field("id").and_then(Value::as_str).map(str::to_owned);
+                        (kind, what, id)
                     },
                 )
             })
@@ -205,7 +207,8 @@ fn gemini_call(record: &Record) -> Option<(Option<String>, Option<String>, Optio
         .iter()
         .find(|c| c.name.as_deref() == Some("invoke_agent"))?;
     let agent = c.args.as_ref().field("agent_name").and_then(Value::as_str);
-    Some((agent.map(str::to_owned), None, c.id.clone()))
+    let agent = agent.map(|a| super::files::cut(a, super::files::NAME_BYTES));
+    Some((agent, None, c.id.clone()))
 }
 
 /// Each recorded call's end, by its final `status`.
