@@ -187,18 +187,22 @@ pub fn Row(
         }
         None => marked(&msg.summary, &query).into_any(),
     };
-    // A subagent's block under this call: its summary, a button that opens or closes it.
+    // A subagent's block under this call: its summary, a button that opens or closes it —
+    // inline text (a `<button>` is one box: a long one went to a line of its own, issue 45),
+    // focusable, Enter or Space toggles it (`row_list`).
     let block = block.map(|(line, open)| {
         view! {
-            <button
+            <span
                 class="block-toggle"
+                role="button"
+                tabindex="0"
                 data-pos=pos.clone()
                 aria-expanded=if open { "true" } else { "false" }
                 title="show or hide the subagent's rows"
             >
                 {if open { "▾ ⌁ " } else { "▸ ⌁ " }}
                 {line}
-            </button>
+            </span>
         }
     });
     let turn_time = row

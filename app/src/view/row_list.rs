@@ -319,6 +319,19 @@ pub fn RowList<C: IntoView + 'static>(
             }
         };
         listen(&sc, "click", false, on_click);
+        // A subagent's block toggle (a `role="button"` span) pressed from the keyboard.
+        let on_key = move |e: web_sys::Event| {
+            let key = e
+                .dyn_ref::<web_sys::KeyboardEvent>()
+                .map(web_sys::KeyboardEvent::key);
+            if matches!(key.as_deref(), Some("Enter" | " "))
+                && let Some(pos) = browser::pos_of(e.target(), ".block-toggle")
+            {
+                e.prevent_default();
+                state.update(|s| s.toggle_block_at(pos));
+            }
+        };
+        listen(&sc, "keydown", false, on_key);
         viewport_h.set(f64::from(sc.client_height()));
     });
     let _resize = window_event_listener(leptos::ev::resize, move |_| {
