@@ -167,6 +167,20 @@ pub fn pos_of(target: Option<web_sys::EventTarget>, selector: &str) -> Option<us
         .and_then(|p| p.parse().ok())
 }
 
+/// The `data-pos` of the element matching `selector` that key event `e` presses (Enter or
+/// Space on it or inside it, as on a button); its default (a scroll) prevented.
+pub fn pressed(e: &web_sys::Event, selector: &str) -> Option<usize> {
+    let key = e
+        .dyn_ref::<web_sys::KeyboardEvent>()
+        .map(web_sys::KeyboardEvent::key);
+    if !matches!(key.as_deref(), Some("Enter" | " ")) {
+        return None;
+    }
+    let pos = pos_of(e.target(), selector)?;
+    e.prevent_default();
+    Some(pos)
+}
+
 const EXPAND_KEY: &str = "hiveterm.expand-tool-output";
 
 /// `localStorage` key of a lower scroller limit, for the browser test of a list past it (a

@@ -321,13 +321,7 @@ pub fn RowList<C: IntoView + 'static>(
         listen(&sc, "click", false, on_click);
         // A subagent's block toggle (a `role="button"` span) pressed from the keyboard.
         let on_key = move |e: web_sys::Event| {
-            let key = e
-                .dyn_ref::<web_sys::KeyboardEvent>()
-                .map(web_sys::KeyboardEvent::key);
-            if matches!(key.as_deref(), Some("Enter" | " "))
-                && let Some(pos) = browser::pos_of(e.target(), ".block-toggle")
-            {
-                e.prevent_default();
+            if let Some(pos) = browser::pressed(&e, ".block-toggle") {
                 state.update(|s| s.toggle_block_at(pos));
             }
         };
