@@ -15,7 +15,9 @@
 //!
 //! How (bounded in open files and memory however many logs there are):
 //! - nothing is held open: a file is opened, read from where its stored lines end up to its
-//!   last complete line (a half line waits for its newline), and closed;
+//!   last complete line (a half line waits for its newline), at most [`read::LOOK_BYTES`] a
+//!   look, and closed — but for the decoders of a few compressed logs read in pieces, kept
+//!   between looks ([`read`], [`kept`]); a half line is not read again;
 //! - a file-system notification marks a path to look at; files that changed lately are looked
 //!   at every [`HOT_POLL`] (growth within a second even if a notification is lost); a full
 //!   rescan every [`RESCAN`] finds what notifications missed (every second without them);

@@ -265,13 +265,14 @@ impl Job {
                 }
             }
         };
-        let mut read = 0;
+        let (mut read, mut committed) = (0, (self.from, self.within));
         loop {
             let (r, lines, ended) = unzst::read_piece(reader, FOLLOW_BATCH).await;
             reader = r;
             read += FOLLOW_BATCH as u64;
             let pos = reader.follow_pos(&key);
-            if !lines.is_empty() || (pos.offset, pos.within) != (self.from, self.within) {
+            if !lines.is_empty() || (pos.offset, pos.within) != committed {
+                committed = (pos.offset, pos.within);
                 store_lines_from(store, session, lines, Some(pos), agent).await?;
             }
             match ended {
