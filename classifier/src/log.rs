@@ -209,7 +209,7 @@ impl LogClassifier {
             if let Some(fold) = fold {
                 // Folded as a Gemini line that says nothing else (only a Gemini recording's
                 // end adds rows).
-                let nothing = crate::LiveEvent::GeminiMeta {
+                let nothing = crate::event::LiveEvent::GeminiMeta {
                     meta: Box::default(),
                 };
                 fold.add(
@@ -243,7 +243,7 @@ impl LogClassifier {
     pub fn summary_changes(
         &self,
         files: usize,
-        sent: &mut Vec<Option<crate::SubagentEnd>>,
+        sent: &mut Vec<Option<crate::summary::SubagentEnd>>,
     ) -> Option<Summary> {
         self.fold.as_ref().map(|f| f.summary_changes(files, sent))
     }

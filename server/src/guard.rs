@@ -45,7 +45,7 @@ use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, watch};
 
-mod perimeter;
+pub(crate) mod perimeter;
 
 pub use self::perimeter::{MAX_IN_FLIGHT, Perimeter, Slots};
 use crate::error::AppError;

@@ -32,7 +32,7 @@ use classifier::LineReader;
 use sha2::{Digest, Sha256};
 
 mod keys;
-mod locks;
+pub(crate) mod locks;
 
 pub(crate) use self::keys::last_key;
 pub use self::locks::PostLocks;

@@ -34,7 +34,7 @@ pub struct Config {
     /// of `static_dir`. `None` by default; `hiveterm serve` sets it unless given `--static`.
     pub page: Option<Arc<page::Bundle>>,
     /// The names the server answers to (see [`guard`]).
-    pub perimeter: guard::Perimeter,
+    pub perimeter: guard::perimeter::Perimeter,
 }
 
 impl Default for Config {
@@ -46,7 +46,7 @@ impl Default for Config {
             token: None,
             static_dir: PathBuf::from("dist"),
             page: None,
-            perimeter: guard::Perimeter::default(),
+            perimeter: guard::perimeter::Perimeter::default(),
         }
     }
 }
@@ -67,9 +67,9 @@ struct StateInner {
     store: Store,
     config: Config,
     shutdown: watch::Sender<bool>,
-    slots: guard::Slots,
-    files: web::Files,
-    post_locks: post::PostLocks,
+    slots: guard::perimeter::Slots,
+    files: web::files::Files,
+    post_locks: post::locks::PostLocks,
     redactions: redacted::Cache,
     note_limits: notes::Limits,
 }
@@ -82,9 +82,9 @@ impl AppState {
                 store,
                 config,
                 shutdown: watch::Sender::new(false),
-                slots: guard::Slots::default(),
-                files: web::Files::default(),
-                post_locks: post::PostLocks::default(),
+                slots: guard::perimeter::Slots::default(),
+                files: web::files::Files::default(),
+                post_locks: post::locks::PostLocks::default(),
                 redactions: redacted::Cache::default(),
                 note_limits: notes::Limits::default(),
             }),
@@ -122,17 +122,17 @@ impl AppState {
     }
 
     /// The in-flight request slots.
-    pub(crate) fn slots(&self) -> &guard::Slots {
+    pub(crate) fn slots(&self) -> &guard::perimeter::Slots {
         &self.inner.slots
     }
 
     /// The names of the page's built files.
-    pub(crate) fn files(&self) -> &web::Files {
+    pub(crate) fn files(&self) -> &web::files::Files {
         &self.inner.files
     }
 
     /// The per-session turns of POSTs.
-    pub(crate) fn post_locks(&self) -> &post::PostLocks {
+    pub(crate) fn post_locks(&self) -> &post::locks::PostLocks {
         &self.inner.post_locks
     }
 

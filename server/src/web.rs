@@ -25,9 +25,8 @@ use axum::routing::get;
 use sha2::{Digest, Sha256};
 use tower_http::services::ServeDir;
 
-mod files;
+pub(crate) mod files;
 
-pub use self::files::Files;
 use crate::page::hashed;
 use crate::state::AppState;
 
@@ -122,7 +121,7 @@ async fn session_page(
 /// The built file a path names: the path itself, else the longest tail of its segments that
 /// names one (an asset asked for relative to a page below the root); `None` if there is none.
 /// `index.html` is left out: it is served as the page, by [`serve_index`]. The tails are
-/// matched against [`Files`], an in-memory list, so a path of thousands of segments or one
+/// matched against [`files::Files`], an in-memory list, so a path of thousands of segments or one
 /// of a 256-byte segment costs no file system call; only a match is read from disk.
 pub(crate) async fn built_file(state: &AppState, req: Request) -> Option<Response> {
     use tower::ServiceExt as _;

@@ -112,7 +112,7 @@ pub async fn run(
 ) -> Result<(), String> {
     let mut tasks = tokio::task::JoinSet::new();
     for path in paths {
-        let (path, id) = (path.clone(), crate::ingest::follow_session_id(path));
+        let (path, id) = (path.clone(), crate::ingest::follow::follow_session_id(path));
         println!(
             "forwarding {} to {} as session {id}",
             path.display(),

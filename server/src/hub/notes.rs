@@ -8,7 +8,7 @@ use std::sync::Mutex;
 
 use tokio::sync::broadcast;
 
-use crate::store::NoteChange;
+use crate::store::note::NoteChange;
 
 /// Note changes kept for a stream that is behind (then it sends a reset), and most stored
 /// notes remembered as told.

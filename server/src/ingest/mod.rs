@@ -9,7 +9,7 @@
 //!   `watch`: every agent log under some folders, one session each ([`watch`]); `mark`: what
 //!   a followed file's bytes before its stored position were (a file rewritten in place)
 
-mod follow;
+pub(crate) mod follow;
 mod follow_zst;
 mod lines;
 mod mark;

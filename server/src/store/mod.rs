@@ -25,7 +25,7 @@
 mod derived;
 mod error;
 mod fleet;
-mod note;
+pub(crate) mod note;
 mod note_reads;
 mod postgres;
 mod request;
@@ -44,10 +44,10 @@ pub use note::{
     MAX_SESSION_NOTE_BYTES, MAX_SHARE_NOTE_BYTES, NewNote, Note, NoteChange, NoteKey, NotePage,
     PAGE_BYTES, PAGE_NOTES, Reader,
 };
+pub(crate) use request::HistoryPage;
 pub use request::{
     Append, Appended, FollowPos, IdempotencyKey, Keyed, MAX_TITLE_BYTES, RawLine, cut_title,
 };
-pub(crate) use request::{BACKFILL_BYTES, BACKFILL_ROWS, HistoryPage};
 pub use search::{Cursor, Hit, SearchPage, SearchQuery};
 pub use share::{NewShare, Share, TokenHash};
 use share::{ShareWrite, ShareWritten};

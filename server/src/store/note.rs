@@ -8,7 +8,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 /// Most bytes of notes (text and author) one session holds: a write past it is refused
-/// ([`StoreError::OverCap`](super::StoreError::OverCap)). Every read of a session's notes is
+/// ([`StoreError::OverCap`](super::error::StoreError::OverCap)). Every read of a session's notes is
 /// bounded by it, and a note's changes are sent one by one ([`NoteChange`]).
 pub const MAX_SESSION_NOTE_BYTES: u64 = 4 * 1024 * 1024;
 /// Most bytes of notes the readers of one comment link write.
@@ -165,8 +165,8 @@ impl NotePage {
     /// A page from `notes` read in order (at most [`PAGE_NOTES`] + 1 of them, stopping once
     /// the page is full): the one more tells there is a next page.
     pub(crate) fn of(
-        notes: impl IntoIterator<Item = Result<Note, super::StoreError>>,
-    ) -> Result<NotePage, super::StoreError> {
+        notes: impl IntoIterator<Item = Result<Note, super::error::StoreError>>,
+    ) -> Result<NotePage, super::error::StoreError> {
         let mut page = NotePage::default();
         let mut bytes = 0;
         for note in notes {

@@ -5,7 +5,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use crate::ingest::follow_session_id;
+use crate::ingest::follow::follow_session_id;
 
 /// The agents' default folders under `home`: Claude Code's projects, Codex's sessions,
 /// Gemini CLI's chats (`--agents`).

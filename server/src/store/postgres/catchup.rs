@@ -11,7 +11,7 @@ use super::handle::Postgres;
 use super::reader;
 use crate::fold::SessionFold;
 use crate::hub::{Hub, MAX_INLINE_BATCH, SessionInfo};
-use crate::store::StoreError;
+use crate::store::error::StoreError;
 
 /// A hub brought up to a committed session row: its fold after `info.last_seq`, whether the
 /// partial message changed, and the frames of the events it had not seen (`None` when they

@@ -9,7 +9,8 @@ use deadpool_postgres::Pool;
 use tokio::sync::oneshot;
 
 use crate::hub::Hubs;
-use crate::store::{Append, Appended, StoreError};
+use crate::store::error::StoreError;
+use crate::store::request::{Append, Appended};
 
 /// The channel replicas announce committed writes on (see [`listen`]).
 pub(super) const CHANNEL: &str = "hiveterm";

@@ -6,7 +6,7 @@ use deadpool_postgres::GenericClient;
 use super::handle::pg;
 use super::reader::session_row;
 use crate::index::{self, Arg, By, Entry, Index, Query, Tokens, UsageGroup};
-use crate::store::StoreError;
+use crate::store::error::StoreError;
 
 /// A page of the index (`crate::index`).
 pub(super) async fn index_page(

@@ -5,7 +5,8 @@
 use deadpool_postgres::GenericClient;
 
 use super::reader;
-use crate::store::{IdempotencyKey, StoreError};
+use crate::store::error::StoreError;
+use crate::store::request::IdempotencyKey;
 
 /// A keyed append's checks under the session's row lock (see [`IdempotencyKey`]): its key
 /// holds the lines its request takes it to, and its first lines follow the key they must.

@@ -109,8 +109,8 @@ async fn refresh(db: &Postgres, id: &str) {
 
 /// A `notes` payload's change: `c<id>` made or changed, `d<id>` deleted; anything else (an
 /// older replica's `0`) a reset.
-fn note_change(code: &str) -> crate::store::NoteChange {
-    use crate::store::NoteChange;
+fn note_change(code: &str) -> crate::store::note::NoteChange {
+    use crate::store::note::NoteChange;
     let id = code.get(1..).and_then(|id| id.parse().ok());
     match (code.as_bytes().first(), id) {
         (Some(b'c'), Some(id)) => NoteChange::Changed(id),

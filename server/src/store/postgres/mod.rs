@@ -39,7 +39,8 @@ pub(crate) use self::handle::Postgres;
 use self::handle::{Shared, pg};
 use crate::fold::{SessionFold, StoredEvent};
 use crate::hub::{Hub, Hubs, SessionInfo};
-use crate::store::{Append, Appended, FollowPos, Keyed, StoreError};
+use crate::store::error::StoreError;
+use crate::store::request::{Append, Appended, FollowPos, Keyed};
 
 /// Pooled connections per replica.
 const POOL_SIZE: usize = 16;

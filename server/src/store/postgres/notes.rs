@@ -6,7 +6,7 @@
 use tokio_postgres::Row;
 
 use super::handle::{CHANNEL, Postgres, pg};
-use crate::store::StoreError;
+use crate::store::error::StoreError;
 use crate::store::note::{
     Note, NoteKey, NotePage, NoteWrite, PAGE_BYTES, PAGE_NOTES, Reader, over_cap,
 };

@@ -8,7 +8,8 @@ use tokio_postgres::Row;
 use super::handle::pg;
 use crate::fold::{Checkpoint, SessionFold, StoredEvent, stored_line};
 use crate::hub::{SessionInfo, push_json_frame};
-use crate::store::{BACKFILL_BYTES, BACKFILL_ROWS, FollowPos, HistoryPage, Keyed, StoreError};
+use crate::store::error::StoreError;
+use crate::store::request::{BACKFILL_BYTES, BACKFILL_ROWS, FollowPos, HistoryPage, Keyed};
 
 /// Events read from the database at a time.
 const CHUNK_EVENTS: u64 = 512;

@@ -15,8 +15,9 @@ use super::migrations::MIGRATIONS;
 use super::reader;
 use crate::fold::{Checkpoint, SessionFold, StoredEvent};
 use crate::index::{self, Index};
-use crate::store::StoreError;
-use crate::store::derived::{self, Derive};
+use crate::store::derived;
+use crate::store::derived::Derive;
+use crate::store::error::StoreError;
 
 /// The advisory lock key that serialises migrations and rebuilds across replicas.
 const MIGRATE_LOCK: i64 = 0x6869_7665_7465_726d; // "hiveterm"

@@ -12,7 +12,7 @@ use deadpool_postgres::GenericClient;
 use tokio_postgres::types::ToSql;
 
 use super::handle::pg;
-use crate::store::StoreError;
+use crate::store::error::StoreError;
 use crate::store::search::{Candidate, Cursor, RARE, SearchQuery};
 
 /// Indexes the rows of event `seq`'s envelope (replacing what was indexed for it).

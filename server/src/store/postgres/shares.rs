@@ -4,7 +4,7 @@
 use tokio_postgres::Row;
 
 use super::handle::{Postgres, pg};
-use crate::store::StoreError;
+use crate::store::error::StoreError;
 use crate::store::share::{Share, ShareWrite, ShareWritten, TokenHash};
 
 /// The columns of a share row, in [`share_row`]'s order.

@@ -12,7 +12,8 @@ use super::reader;
 use super::rows::Rows;
 
 use crate::hub::{MAX_INLINE_BATCH, SessionInfo, push_json_frame};
-use crate::store::{Append, Appended, StoreError};
+use crate::store::error::StoreError;
+use crate::store::request::{Append, Appended};
 
 /// Creates session `id` if it does not exist; answers whether it was created.
 async fn insert_session(

@@ -9,7 +9,8 @@ use rusqlite::{Connection, params};
 
 use crate::fold::{LivePreview, SessionFold};
 use crate::hub::{Hub, SessionInfo, push_json_frame};
-use crate::store::{Append, Appended, IdempotencyKey, StoreError};
+use crate::store::error::StoreError;
+use crate::store::request::{Append, Appended, IdempotencyKey};
 
 use super::schema::{insert_checkpoint, insert_rendered, update_index};
 use super::shared::Shared;

@@ -5,7 +5,7 @@ use rusqlite::Connection;
 
 use super::reader::session_row;
 use crate::index::{self, Arg, By, Entry, Index, Query, Tokens, UsageGroup};
-use crate::store::StoreError;
+use crate::store::error::StoreError;
 
 /// A page of the index (`crate::index`).
 pub(super) fn index_page(conn: &Connection, query: &Query) -> Result<Vec<Entry>, StoreError> {

@@ -22,9 +22,10 @@ use tokio::sync::{mpsc, oneshot};
 
 use crate::fold::{SessionFold, StoredEvent};
 use crate::hub::{Hub, Hubs, SessionInfo};
+use crate::store::error::StoreError;
 use crate::store::note::{Note, NoteWrite};
+use crate::store::request::{Append, Appended, FollowPos, Keyed};
 use crate::store::share::{Share, ShareWrite, ShareWritten, TokenHash};
-use crate::store::{Append, Appended, FollowPos, Keyed, StoreError};
 
 use reader::Readers;
 use shared::Shared;
@@ -60,7 +61,7 @@ impl Sqlite {
         Sqlite::start(
             path,
             schema::open_admin(path)?,
-            crate::store::CHECKPOINT_EVERY,
+            crate::store::derived::CHECKPOINT_EVERY,
         )
     }
 
@@ -327,9 +328,9 @@ impl Sqlite {
     pub(crate) async fn notes_page(
         &self,
         session: &str,
-        after: Option<crate::store::NoteKey>,
+        after: Option<crate::store::note::NoteKey>,
         head: u64,
-    ) -> Result<crate::store::NotePage, StoreError> {
+    ) -> Result<crate::store::note::NotePage, StoreError> {
         let session = session.to_owned();
         self.blocking(move |shared| {
             shared

@@ -3,7 +3,7 @@
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use crate::store::StoreError;
+use crate::store::error::StoreError;
 use crate::store::note::{
     NewNote, Note, NoteChange, NoteKey, NotePage, NoteWrite, Reader, over_cap,
 };

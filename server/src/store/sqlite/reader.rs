@@ -10,7 +10,8 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 use crate::fold::{Checkpoint, SessionFold, StoredEvent, stored_line};
 use crate::hub::{Hub, SessionInfo, push_json_frame};
 use crate::index::SESSION_COLUMNS;
-use crate::store::{BACKFILL_BYTES, BACKFILL_ROWS, FollowPos, HistoryPage, Keyed, StoreError};
+use crate::store::error::StoreError;
+use crate::store::request::{BACKFILL_BYTES, BACKFILL_ROWS, FollowPos, HistoryPage, Keyed};
 
 /// Events read from the database at a time.
 const CHUNK_EVENTS: u64 = 512;

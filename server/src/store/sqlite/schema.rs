@@ -41,8 +41,9 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::fold::{Checkpoint, SessionFold, StoredEvent};
 use crate::index::{self, Index};
-use crate::store::StoreError;
-use crate::store::derived::{self, Derive};
+use crate::store::derived;
+use crate::store::derived::Derive;
+use crate::store::error::StoreError;
 
 use super::migrations::MIGRATIONS;
 use super::reader;

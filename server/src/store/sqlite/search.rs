@@ -14,7 +14,7 @@ use classifier::TermEnvelope;
 use rusqlite::types::Value;
 use rusqlite::{Connection, params, params_from_iter};
 
-use crate::store::StoreError;
+use crate::store::error::StoreError;
 use crate::store::search::{Candidate, Cursor, RARE, SearchQuery, index_rows};
 
 /// Adds the rows of event `seq`'s envelope to `search_rows` (an event is indexed once: a

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use super::reader::{self, Readers};
 use crate::hub::{Hub, Hubs};
-use crate::store::StoreError;
+use crate::store::error::StoreError;
 
 /// What the writer thread and the readers share.
 pub(super) struct Shared {

@@ -3,7 +3,7 @@
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use crate::store::StoreError;
+use crate::store::error::StoreError;
 use crate::store::share::{NewShare, Share, ShareWrite, ShareWritten, TokenHash};
 
 /// The columns of a share row, in [`share_row`]'s order.

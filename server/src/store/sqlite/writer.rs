@@ -10,9 +10,10 @@ use rusqlite::Connection;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::hub::{Hubs, SessionInfo};
+use crate::store::error::StoreError;
 use crate::store::note::{Note, NoteChange, NoteWrite};
+use crate::store::request::{Append, Appended};
 use crate::store::share::{ShareWrite, ShareWritten};
-use crate::store::{Append, Appended, StoreError};
 
 use super::commands::{Group, Pending};
 use super::shared::Shared;
