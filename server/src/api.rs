@@ -282,7 +282,7 @@ pub(crate) async fn summary_of(state: &AppState, scope: &Scope) -> Result<Respon
         redacted
             .upto(state.store(), scope.head())
             .await?
-            .summary()
+            .summary(scope.info().ended.is_some())
             .await?
     } else if let Some(upto) = scope.upto {
         let fold = state

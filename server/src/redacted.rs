@@ -336,7 +336,7 @@ mod tests {
                 assert!(got == want, "frames after {after} to {head}");
             }
             if head == n {
-                let summary = serde_json::to_value(view.summary().await.unwrap()).unwrap();
+                let summary = serde_json::to_value(view.summary(false).await.unwrap()).unwrap();
                 assert_eq!(
                     summary,
                     serde_json::to_value(whole.fold.summary.summary()).unwrap()

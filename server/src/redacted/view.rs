@@ -66,9 +66,10 @@ impl<'a> View<'a> {
         self.at_head(|s| s.fold.badges.clone()).await
     }
 
-    /// The summary after event `head`.
-    pub(crate) async fn summary(&self) -> Result<classifier::Summary, StoreError> {
-        self.at_head(|s| s.fold.summary.summary()).await
+    /// The summary after event `head` (of an ended session: `ended`,
+    /// [`crate::fold::SessionFold::summary_ended`]).
+    pub(crate) async fn summary(&self, ended: bool) -> Result<classifier::Summary, StoreError> {
+        self.at_head(|s| s.fold.summary_ended(ended)).await
     }
 
     /// The redactions up to event `head`, for a human to review before the link is sent:
