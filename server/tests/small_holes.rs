@@ -242,12 +242,14 @@ async fn a_database_from_before_body_hashes_is_migrated_and_keeps_its_keys() {
     if db.db.is_postgres() {
         db.sql(&format!(
             "{before_notes} DROP TABLE search_rows; ALTER TABLE idempotency DROP COLUMN body_sha256;
+             ALTER TABLE follows DROP COLUMN within; ALTER TABLE follows DROP COLUMN mark;
              UPDATE schema_version SET version = 4"
         ));
     } else {
         db.sql(&format!(
             "{before_notes} DROP TABLE search_fts; DROP TABLE search_rows;
              ALTER TABLE sessions DROP COLUMN newest_row;
+             ALTER TABLE follows DROP COLUMN within; ALTER TABLE follows DROP COLUMN mark;
              ALTER TABLE idempotency DROP COLUMN body_sha256; PRAGMA user_version = 5"
         ));
     }
