@@ -194,6 +194,15 @@ impl LogClassifier {
         batch.classify(base, ctx, fold, held, &mut out);
     }
 
+    /// Hands out, as it is, the envelope held while the end of the log would add rows to it
+    /// ([`ClassifyCtx::end_pending`]), for a reader that stops before the log's end (a span
+    /// re-read from a checkpoint): its rows are the whole file's, without the end's.
+    pub fn release(&mut self, mut out: impl FnMut(TermEnvelope)) {
+        if let Some(env) = self.held.take() {
+            out(env);
+        }
+    }
+
     /// Ends the log: the envelope of a last line that had no newline, if any; and the rows
     /// the end of the log adds ([`ClassifyCtx::end_of_log`]: a Gemini chat recording's last
     /// turn ends with the file), in the last line's envelope.

@@ -107,7 +107,8 @@ impl Search {
             self.log = None;
         } else if c.checkpoints().iter().any(|cp| cp.offset == to) {
             // The line in progress starts here (a checkpoint is a line start): nothing of
-            // this span is left in the classifier.
+            // this span is left in the classifier but the envelope held for the log's end.
+            log.release(|env| search_env(&env, q, &mut hits));
             self.log = None;
         }
         hits

@@ -326,3 +326,27 @@ fn bodies_of_a_sessions_files_are_read_again_exactly() {
         }
     }
 }
+
+/// Issue 45 (Gemini recordings end their last turn with the log): a line whose envelope is
+/// held for the log's end (a recording's answer) was lost when its body was read again from
+/// a checkpoint up to that line's end only.
+#[test]
+fn issue_45_a_held_answer_is_read_again_up_to_its_own_line() {
+    let input = fixture("gemini.basic_markdown.session");
+    let mut c = Classifier::new();
+    let mut whole = c.push_every(&input, 1);
+    whole.extend(c.finish());
+    let lazy = strip(&mut whole);
+    assert!(!lazy.is_empty());
+    for &(s, i, _) in &lazy {
+        let cp = c.checkpoints().iter().rfind(|cp| cp.lines < s).unwrap();
+        let end = input
+            .iter()
+            .enumerate()
+            .filter(|&(_, &b)| b == b'\n')
+            .nth(usize::try_from(s).unwrap() - 1)
+            .map_or(input.len(), |(at, _)| at + 1);
+        let got = bodies_in(cp, c.limit(), &input[cp.offset as usize..end], &[(s, i)]);
+        assert_eq!(got.len(), 1, "line {s} row {i}");
+    }
+}
