@@ -59,7 +59,7 @@ pub use crate::ctx::ClassifyCtx;
 pub use crate::event::{LiveEvent, LogEvent, parse_line};
 pub use crate::kind::{RowKind, icon, row_kind, tool_of, turn_duration};
 pub use crate::lines::{Line, LineReader, MAX_LINE_BYTES};
-pub use crate::log::LogClassifier;
+pub use crate::log::{EndHold, LogClassifier};
 pub use crate::msg::writer::JsonWriter;
 pub use crate::msg::{BodyFormat, Level, TermEnvelope, TermMsg};
 pub use crate::partial::{Preview, PreviewKind};

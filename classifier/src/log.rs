@@ -105,10 +105,9 @@ pub struct LogClassifier {
     fold: Option<SummaryFold>,
     /// Lines of the session's files before this one: added to each line's number.
     base: u64,
-    /// The envelope of the last line, held while the end of the log would add rows to it
-    /// ([`ClassifyCtx::end_pending`]): handed out before the next line's, or by
-    /// [`finish`](Self::finish) with those rows.
-    held: Option<TermEnvelope>,
+    /// The envelope of the last line, held while the end of the log would add rows to it:
+    /// handed out before the next line's, or by [`finish`](Self::finish) with those rows.
+    held: EndHold,
 }
 
 impl LogClassifier {
@@ -128,7 +127,7 @@ impl LogClassifier {
             ctx: ClassifyCtx::new(),
             fold: None,
             base: 0,
-            held: None,
+            held: EndHold::default(),
         }
     }
 
@@ -142,7 +141,7 @@ impl LogClassifier {
             ctx: self.ctx.next_file(agent),
             fold: self.fold,
             base: self.base + self.reader.lines_seen(),
-            held: None,
+            held: EndHold::default(),
         }
     }
 
@@ -156,7 +155,7 @@ impl LogClassifier {
             ctx,
             fold: None,
             base: 0,
-            held: None,
+            held: EndHold::default(),
         }
     }
 
@@ -197,10 +196,8 @@ impl LogClassifier {
     /// Hands out, as it is, the envelope held while the end of the log would add rows to it
     /// ([`ClassifyCtx::end_pending`]), for a reader that stops before the log's end (a span
     /// re-read from a checkpoint): its rows are the whole file's, without the end's.
-    pub fn release(&mut self, mut out: impl FnMut(TermEnvelope)) {
-        if let Some(env) = self.held.take() {
-            out(env);
-        }
+    pub fn release(&mut self, out: impl FnMut(TermEnvelope)) {
+        self.held.release(out);
     }
 
     /// Ends the log: the envelope of a last line that had no newline, if any; and the rows
@@ -213,27 +210,7 @@ impl LogClassifier {
             batch.parse(&line);
         });
         batch.classify(base, ctx, fold, held, &mut out);
-        if let Some(mut env) = held.take() {
-            let rows = ctx.end_of_log();
-            if let Some(fold) = fold {
-                // Folded as a Gemini line that says nothing else (only a Gemini recording's
-                // end adds rows).
-                let nothing = crate::event::LiveEvent::GeminiMeta {
-                    meta: Box::default(),
-                };
-                fold.add(
-                    &nothing,
-                    &TermEnvelope {
-                        ts: env.ts,
-                        seq: env.seq,
-                        parent: env.parent,
-                        msgs: rows.clone(),
-                    },
-                );
-            }
-            env.msgs.extend(rows);
-            out(env);
-        }
+        held.finish(ctx, fold.as_mut(), out);
     }
 
     /// The summary of the lines so far, when made [`with_summary`](Self::with_summary).
@@ -315,7 +292,7 @@ impl Batch {
         base: u64,
         ctx: &mut ClassifyCtx,
         fold: &mut Option<SummaryFold>,
-        held: &mut Option<TermEnvelope>,
+        held: &mut EndHold,
         out: &mut impl FnMut(TermEnvelope),
     ) {
         for (number, event) in self.lines.drain(..) {
@@ -323,16 +300,78 @@ impl Batch {
             if let Some(fold) = fold {
                 fold.add(&event.event, &env);
             }
-            if let Some(before) = held.take() {
-                out(before);
-            }
-            if ctx.end_pending().is_some() {
-                *held = Some(env);
-            } else {
-                out(env);
-            }
+            held.pass(env, ctx, &mut *out);
         }
         self.bytes = 0;
         self.hints = ctx.lean_hints();
+    }
+}
+
+/// The envelope of a log's last line, held while the end of the log would add rows to it
+/// ([`ClassifyCtx::end_pending`]: a Gemini chat recording's open turn ends with its file).
+/// Every reader that classifies a log line by line and may reach its end ([`LogClassifier`],
+/// the one-file export) passes each envelope through one, so they all give the end's rows the
+/// same way: in the last line's envelope, folded into the summary as the log's end.
+#[derive(Debug, Default)]
+pub struct EndHold(Option<TermEnvelope>);
+
+impl EndHold {
+    /// `env`, just classified with `ctx`: hands out the envelope held before it, then `env`
+    /// itself unless the end of the log would add rows to it (then it is held).
+    pub fn pass(
+        &mut self,
+        env: TermEnvelope,
+        ctx: &ClassifyCtx,
+        mut out: impl FnMut(TermEnvelope),
+    ) {
+        if let Some(before) = self.0.take() {
+            out(before);
+        }
+        if ctx.end_pending().is_some() {
+            self.0 = Some(env);
+        } else {
+            out(env);
+        }
+    }
+
+    /// Hands out the held envelope as it is, for a reader that stops before the log's end
+    /// (a span re-read from a checkpoint, a range of lines): its rows are the whole file's,
+    /// without the end's.
+    pub fn release(&mut self, mut out: impl FnMut(TermEnvelope)) {
+        if let Some(env) = self.0.take() {
+            out(env);
+        }
+    }
+
+    /// The log ends here: the held envelope, with the rows the end adds
+    /// ([`ClassifyCtx::end_of_log`]), folded into `fold` too.
+    pub fn finish(
+        &mut self,
+        ctx: &mut ClassifyCtx,
+        fold: Option<&mut SummaryFold>,
+        mut out: impl FnMut(TermEnvelope),
+    ) {
+        let Some(mut env) = self.0.take() else {
+            return;
+        };
+        let rows = ctx.end_of_log();
+        if let Some(fold) = fold {
+            // Folded as a Gemini line that says nothing else (only a Gemini recording's end
+            // adds rows).
+            let nothing = crate::event::LiveEvent::GeminiMeta {
+                meta: Box::default(),
+            };
+            fold.add(
+                &nothing,
+                &TermEnvelope {
+                    ts: env.ts,
+                    seq: env.seq,
+                    parent: env.parent,
+                    msgs: rows.clone(),
+                },
+            );
+        }
+        env.msgs.extend(rows);
+        out(env);
     }
 }

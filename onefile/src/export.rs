@@ -3,7 +3,9 @@
 
 use classifier::event::line_event;
 use classifier::redact::Redactor;
-use classifier::{ClassifyCtx, Line, LineReader, SummaryFold, classify_log_event_at};
+use classifier::{
+    ClassifyCtx, EndHold, Line, LineReader, SummaryFold, TermEnvelope, classify_log_event_at,
+};
 
 use crate::meta::{Meta, Options, Report};
 
@@ -32,6 +34,9 @@ struct Lines {
     /// Lines of the session's files before this one (its subagents' files come after the
     /// main log, numbered on: [`Exporter::next_file`]).
     base: u64,
+    /// The last kept envelope while the end of the file would add rows to it (a Gemini
+    /// recording's last turn ends with its file), as [`classifier::LogClassifier`] holds it.
+    hold: EndHold,
 }
 
 impl Exporter {
@@ -49,6 +54,7 @@ impl Exporter {
                 redactor: Redactor::new(),
                 out: Vec::new(),
                 base: 0,
+                hold: EndHold::default(),
             },
         }
     }
@@ -75,9 +81,32 @@ impl Exporter {
             let Exporter { reader, lines } = self;
             reader.finish(|line| lines.step(line));
         }
+        self.end_file();
         self.lines.base += self.reader.lines_seen();
         self.reader = LineReader::with_limit(self.lines.opts.max_line_bytes.max(1));
         self.lines.ctx = self.lines.ctx.next_file(agent);
+    }
+
+    /// The file read so far ends: the envelope held for its end goes out, with the rows the
+    /// end adds when the range reaches the file's last line (else as it is).
+    fn end_file(&mut self) {
+        let seen = self.lines.base + self.reader.lines_seen();
+        let whole = self.lines.opts.range.is_none_or(|(_, b)| seen <= b);
+        let Lines {
+            ctx,
+            fold,
+            hold,
+            out,
+            bytes,
+            envelopes,
+            ..
+        } = &mut self.lines;
+        let mut write = |env| write(out, bytes, envelopes, &env);
+        if whole {
+            hold.finish(ctx, Some(fold), &mut write);
+        } else {
+            hold.release(&mut write);
+        }
     }
 
     /// The JSON lines made so far, if at least `min` bytes.
@@ -98,6 +127,7 @@ impl Exporter {
             let Exporter { reader, lines } = &mut self;
             reader.finish(|line| lines.step(line));
         }
+        self.end_file();
         let Exporter { reader, lines: l } = self;
         let seen = l.base + reader.lines_seen();
         let lines = match l.opts.range {
@@ -134,6 +164,7 @@ impl Lines {
             redactor,
             out,
             base,
+            hold,
         } = self;
         let number = *base + line.number;
         if opts.range.is_some_and(|(_, b)| number > b) {
@@ -159,14 +190,19 @@ impl Lines {
             return;
         }
         fold.add(&event.event, &env);
-        if env.msgs.is_empty() {
-            return;
-        }
-        let at = out.len();
-        // Serialising an envelope cannot fail (no maps with non-string keys, no I/O).
-        let _ = serde_json::to_writer(&mut *out, &env);
-        out.push(b'\n');
-        *bytes += (out.len() - at) as u64;
-        *envelopes += 1;
+        hold.pass(env, ctx, |env| write(out, bytes, envelopes, &env));
     }
+}
+
+/// `env` as one JSON line onto `out`, counted, unless it has no rows (an agent-state event).
+fn write(out: &mut Vec<u8>, bytes: &mut u64, envelopes: &mut u64, env: &TermEnvelope) {
+    if env.msgs.is_empty() {
+        return;
+    }
+    let at = out.len();
+    // Serialising an envelope cannot fail (no maps with non-string keys, no I/O).
+    let _ = serde_json::to_writer(&mut *out, env);
+    out.push(b'\n');
+    *bytes += (out.len() - at) as u64;
+    *envelopes += 1;
 }
