@@ -214,10 +214,10 @@ export const FIXTURES = [
  * `data-seq` / `data-idx`. */
 export function classifiedRows(bin, file, { alone = false } = {}) {
   // `alone`: the file by itself (on standard input), as a page it is dropped on reads it —
-  // without the session's subagents' files `hiveterm classify PATH` reads beside it.
+  // without the session's subagents' files `hiveterm classify --subagents PATH` reads beside it.
   const out = alone
     ? execFileSync(bin, ["classify", "-"], { input: fs.readFileSync(path.resolve(ROOT, file)), maxBuffer: 1 << 28 }).toString()
-    : execFileSync(bin, ["classify", path.resolve(ROOT, file)], { maxBuffer: 1 << 28 }).toString();
+    : execFileSync(bin, ["classify", "--subagents", path.resolve(ROOT, file)], { maxBuffer: 1 << 28 }).toString();
   const rows = [];
   const held = new Set();
   for (const line of out.split("\n").filter(Boolean)) {

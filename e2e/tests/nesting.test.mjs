@@ -126,7 +126,7 @@ test("an exported session transcript carries its subagent's rows, nested under t
 /** What `hiveterm classify` says of a session's main log (its subagents' files read after
  * it): the call each subagent's rows nest under, and those rows' seqs. */
 function classified(main) {
-  const out = execFileSync(BIN, ["classify", main], { encoding: "utf8", maxBuffer: 64 << 20 });
+  const out = execFileSync(BIN, ["classify", "--subagents", main], { encoding: "utf8", maxBuffer: 64 << 20 });
   const envs = out.trim().split("\n").map((l) => JSON.parse(l)).filter((e) => e.msgs.length > 0);
   const nested = envs.filter((e) => e.parent !== undefined);
   return { call: nested[0]?.parent, seqs: nested.map((e) => e.seq), last: envs.at(-1).seq };

@@ -1,5 +1,6 @@
-//! `hiveterm classify [PATH|-] [--pretty]`: a log in, one envelope per non-blank line out; a
-//! session's subagents' files beside it ([`hiveterm::session_files`]) read after it, numbered on.
+//! `hiveterm classify [PATH|-] [--pretty] [--subagents]`: a log in, one envelope per non-blank
+//! line out; with `--subagents`, the session's subagents' files beside it
+//! ([`hiveterm::session_files`]) read after it, numbered on (as `summary` and `export` read them).
 
 use std::fs::File;
 use std::io::{self, IsTerminal, Read, Write};
@@ -15,6 +16,12 @@ pub struct Args {
     /// Print rows for a human instead of JSON envelopes.
     #[arg(long)]
     pretty: bool,
+    /// Also read the session's subagents' files beside the log (Claude Code's
+    /// `<session>/subagents/agent-*.jsonl`, Gemini's `<session id>/` recordings) after it: their
+    /// envelopes numbered on after its lines, each with the `parent` of the call that started
+    /// it. Without it, exactly one envelope per non-blank line of the log.
+    #[arg(long)]
+    subagents: bool,
     /// Longest line classified, in bytes; a longer line is one error row saying how long it
     /// was.
     #[arg(long, default_value_t = MAX_LINE_BYTES, value_name = "BYTES")]
@@ -76,9 +83,8 @@ pub fn run(args: &Args) -> Result<(), String> {
         colour,
     };
     let mut log = LogClassifier::with_limit(args.max_line_bytes.max(1));
-    pump_session(args.path.as_ref(), (&mut input, &name), &mut log, |env| {
-        sink.emit(&env)
-    })
+    let session = args.path.as_ref().filter(|_| args.subagents);
+    pump_session(session, (&mut input, &name), &mut log, |env| sink.emit(&env))
     .and_then(|()| sink.flush().map_err(|e| (Failure::Write(e), String::new())))
     .or_else(|(failure, name)| match failure {
         Failure::Write(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),

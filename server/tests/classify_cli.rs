@@ -169,8 +169,8 @@ fn summary_report_and_errors() {
     assert!(String::from_utf8_lossy(&missing.stderr).contains("cannot read"));
 }
 
-/// Issue 21: `hiveterm classify` of a session transcript reads its `subagents/` folder by
-/// itself: every seq unique, the subagent's envelopes numbered on after the main file's lines,
+/// Issue 21: `hiveterm classify --subagents` of a session transcript reads its `subagents/`
+/// folder too (without the flag, SPEC §4: one envelope per line of the one file): every seq unique, the subagent's envelopes numbered on after the main file's lines,
 /// each with the seq of its `Agent` call's envelope as `parent` and its own `ts`; the call's
 /// result line ("Async agent launched…") is the main agent's. `summary --json` counts the
 /// subagent's tool calls in the total and under it. The same for a Gemini chat recording and
@@ -195,7 +195,10 @@ fn a_session_transcript_is_read_with_its_subagents() {
         ),
     ];
     for (log, main_lines, sub_lines, call, result) in cases {
-        let out = classify(&[&fixture(log)]);
+        let alone = classify(&[&fixture(log)]);
+        assert_eq!(alone.lines().count() as u64, main_lines, "{log}: alone, its own lines");
+        assert!(!alone.contains("\"parent\""), "{log}: alone, no subagent's envelope");
+        let out = classify(&["--subagents", &fixture(log)]);
         let envs: Vec<serde_json::Value> = out
             .lines()
             .map(|l| serde_json::from_str(l).unwrap())
