@@ -21,7 +21,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from rust_source import USE_RE, expand_use, strip  # noqa: E402
+from rust_source import USE_RE, expand_use, rust_files, strip  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PATH = re.compile(r"(?<![\w:])(::)?\w+(?:::(?:\w+|\*))+")
@@ -74,17 +74,12 @@ def check_text(text):
 
 def check(src):
     reach, glob = [], []
-    for root, _, files in os.walk(src):
-        rel = os.path.relpath(root, src).split(os.sep)[0]
-        for f in sorted(files):
-            if not f.endswith(".rs"):
-                continue
-            p = os.path.join(root, f)
-            with open(p, encoding="utf-8") as fh:
-                r, g = check_text(fh.read())
-            if rel not in ("worker", "bin"):
-                reach += [(p, n, l) for n, l in r]
-            glob += [(p, n, l) for n, l in g]
+    for p, text in rust_files(src):
+        rel = os.path.relpath(p, src).split(os.sep)[0]
+        r, g = check_text(text)
+        if rel not in ("worker", "bin"):
+            reach += [(p, n, l) for n, l in r]
+        glob += [(p, n, l) for n, l in g]
     return reach, glob
 
 

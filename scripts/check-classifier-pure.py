@@ -24,7 +24,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from rust_source import USE_RE, expand_use, strip  # noqa: E402
+from rust_source import USE_RE, expand_use, rust_files, strip  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DIRS = ["classifier/src", "onefile/src"]
@@ -80,12 +80,8 @@ def check_text(text):
 def check(dirs):
     out = []
     for d in dirs:
-        for root, _, files in os.walk(d):
-            for f in sorted(files):
-                if f.endswith(".rs"):
-                    p = os.path.join(root, f)
-                    with open(p, encoding="utf-8") as fh:
-                        out += [(p, n, l) for n, l in check_text(fh.read())]
+        for p, text in rust_files(d):
+            out += [(p, n, l) for n, l in check_text(text)]
     return out
 
 

@@ -20,7 +20,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from rust_source import strip  # noqa: E402
+from rust_source import rust_files, strip  # noqa: E402
 
 LIMIT = 400
 CRATES = ["classifier", "onefile", "server", "app"]
@@ -60,44 +60,40 @@ def count(lines):
 def test_only_files(src):
     """Files declared only under #[cfg(test)] (`#[cfg(test)] mod x;`), or `#![cfg(test)]`."""
     out = set()
-    for root, _, files in os.walk(src):
-        for f in files:
-            if not f.endswith(".rs"):
+    for path, text in rust_files(src):
+        root, f = os.path.split(path)
+        lines = text.split("\n")
+        stripped = [l for l in lines if l.strip() and not l.strip().startswith("//")]
+        if stripped and stripped[0].strip() == "#![cfg(test)]":
+            out.add(os.path.normpath(path))
+        # Where `path`'s child modules live: a mod.rs/lib.rs/main.rs holds its siblings,
+        # foo.rs holds foo/.
+        base = f[:-3]
+        if base in ("mod", "lib", "main") or path.endswith("/src/bin/" + f):
+            child_dir = root
+        else:
+            child_dir = os.path.join(root, base)
+        for i, l in enumerate(lines):
+            m = MOD_DECL.match(l)
+            if not m:
                 continue
-            path = os.path.join(root, f)
-            with open(path, encoding="utf-8") as fh:
-                lines = fh.read().split("\n")
-            stripped = [l for l in lines if l.strip() and not l.strip().startswith("//")]
-            if stripped and stripped[0].strip() == "#![cfg(test)]":
-                out.add(os.path.normpath(path))
-            # Where `path`'s child modules live: a mod.rs/lib.rs/main.rs holds its siblings,
-            # foo.rs holds foo/.
-            base = f[:-3]
-            if base in ("mod", "lib", "main") or path.endswith("/src/bin/" + f):
-                child_dir = root
+            attrs = []
+            j = i - 1
+            while j >= 0 and lines[j].lstrip().startswith("#["):
+                attrs.append(lines[j])
+                j -= 1
+            if not any(CFG_TEST.match(a) for a in attrs):
+                continue
+            explicit = [PATH_ATTR.match(a) for a in attrs]
+            explicit = [p.group(1) for p in explicit if p]
+            if explicit:
+                cands = [os.path.join(root, explicit[0])]
             else:
-                child_dir = os.path.join(root, base)
-            for i, l in enumerate(lines):
-                m = MOD_DECL.match(l)
-                if not m:
-                    continue
-                attrs = []
-                j = i - 1
-                while j >= 0 and lines[j].lstrip().startswith("#["):
-                    attrs.append(lines[j])
-                    j -= 1
-                if not any(CFG_TEST.match(a) for a in attrs):
-                    continue
-                explicit = [PATH_ATTR.match(a) for a in attrs]
-                explicit = [p.group(1) for p in explicit if p]
-                if explicit:
-                    cands = [os.path.join(root, explicit[0])]
-                else:
-                    name = m.group(3)
-                    cands = [os.path.join(child_dir, name + ".rs"),
-                             os.path.join(child_dir, name, "mod.rs")]
-                for c in cands:
-                    out.add(os.path.normpath(c))
+                name = m.group(3)
+                cands = [os.path.join(child_dir, name + ".rs"),
+                         os.path.join(child_dir, name, "mod.rs")]
+            for c in cands:
+                out.add(os.path.normpath(c))
     return out
 
 
@@ -109,15 +105,13 @@ def check(crates, limit):
             print(f"check-file-size: no {src}", file=sys.stderr)
             sys.exit(2)
         skip = test_only_files(src)
-        for root, _, files in os.walk(src):
-            for f in sorted(files):
-                path = os.path.normpath(os.path.join(root, f))
-                if not f.endswith(".rs") or path in skip:
-                    continue
-                with open(path, encoding="utf-8") as fh:
-                    n = count(fh.read().splitlines())
-                if n > limit:
-                    over.append((n, path))
+        for path, text in rust_files(src):
+            path = os.path.normpath(path)
+            if path in skip:
+                continue
+            n = count(text.splitlines())
+            if n > limit:
+                over.append((n, path))
     return sorted(over, reverse=True)
 
 

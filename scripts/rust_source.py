@@ -1,7 +1,19 @@
 """What the checks in scripts/ read of a Rust source file (issue 52): its code with comments
 out, and its `use` trees expanded. Shared by check-module-cycles.py, check-file-size.py,
 check-classifier-pure.py and check-app-layers.py, so each sees the code the same way."""
+import os
 import re
+
+
+def rust_files(root):
+    """Every `.rs` file under `root`, sorted: (path, text)."""
+    for d, subdirs, files in os.walk(root):
+        subdirs.sort()
+        for f in sorted(files):
+            if f.endswith(".rs"):
+                p = os.path.join(d, f)
+                with open(p, encoding="utf-8") as fh:
+                    yield p, fh.read()
 
 
 def strip(src, keep_strings=False):

@@ -84,7 +84,9 @@ pub fn run(args: &Args) -> Result<(), String> {
     };
     let mut log = LogClassifier::with_limit(args.max_line_bytes.max(1));
     let session = args.path.as_ref().filter(|_| args.subagents);
-    pump_session(session, (&mut input, &name), &mut log, |env| sink.emit(&env))
+    pump_session(session, (&mut input, &name), &mut log, |env| {
+        sink.emit(&env)
+    })
     .and_then(|()| sink.flush().map_err(|e| (Failure::Write(e), String::new())))
     .or_else(|(failure, name)| match failure {
         Failure::Write(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),

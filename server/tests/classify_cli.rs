@@ -196,8 +196,15 @@ fn a_session_transcript_is_read_with_its_subagents() {
     ];
     for (log, main_lines, sub_lines, call, result) in cases {
         let alone = classify(&[&fixture(log)]);
-        assert_eq!(alone.lines().count() as u64, main_lines, "{log}: alone, its own lines");
-        assert!(!alone.contains("\"parent\""), "{log}: alone, no subagent's envelope");
+        assert_eq!(
+            alone.lines().count() as u64,
+            main_lines,
+            "{log}: alone, its own lines"
+        );
+        assert!(
+            !alone.contains("\"parent\""),
+            "{log}: alone, no subagent's envelope"
+        );
         let out = classify(&["--subagents", &fixture(log)]);
         let envs: Vec<serde_json::Value> = out
             .lines()
