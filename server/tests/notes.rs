@@ -19,17 +19,7 @@ const GITHUB: &str = "ghp_R4nd0mL00k1ngT0k3nV4lu3Xy2Zq8Wm5Np7K";
 
 /// Events `1..=n`: each a tool call (one row).
 fn lines(n: usize) -> Vec<u8> {
-    (1..=n)
-        .flat_map(|i| {
-            let mut line = json!({"type": "assistant", "message": {"role": "assistant",
-                "content": [{"type": "tool_use", "id": format!("t{i}"), "name": "Bash",
-                    "input": {"command": format!("echo {i}")}}]}})
-            .to_string()
-            .into_bytes();
-            line.push(b'\n');
-            line
-        })
-        .collect()
+    common::tool_calls(1, n)
 }
 
 /// A request with headers: status and JSON answer (`Null` when not JSON).

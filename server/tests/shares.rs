@@ -34,17 +34,7 @@ fn text_line(text: &str) -> Vec<u8> {
 
 /// Events `from..=to`: each a tool call (one row, counted by the summary).
 fn lines(from: usize, to: usize) -> Vec<u8> {
-    (from..=to)
-        .flat_map(|i| {
-            let mut line = json!({"type": "assistant", "message": {"role": "assistant",
-                "content": [{"type": "tool_use", "id": format!("t{i}"), "name": "Bash",
-                    "input": {"command": format!("echo {i}")}}]}})
-            .to_string()
-            .into_bytes();
-            line.push(b'\n');
-            line
-        })
-        .collect()
+    common::tool_calls(from, to)
 }
 
 async fn post_events(addr: SocketAddr, id: &str, body: Vec<u8>) {

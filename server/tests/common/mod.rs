@@ -555,3 +555,19 @@ pub fn append_to(path: &Path, text: &str) {
         .expect("open for appending");
     f.write_all(text.as_bytes()).expect("append");
 }
+
+/// Claude Code stream-json lines `from..=to`, each one `Bash` tool call `echo <i>` (id
+/// `t<i>`): one row each, counted by the summary.
+pub fn tool_calls(from: usize, to: usize) -> Vec<u8> {
+    (from..=to)
+        .flat_map(|i| {
+            let mut line = serde_json::json!({"type": "assistant", "message": {"role": "assistant",
+                "content": [{"type": "tool_use", "id": format!("t{i}"), "name": "Bash",
+                    "input": {"command": format!("echo {i}")}}]}})
+            .to_string()
+            .into_bytes();
+            line.push(b'\n');
+            line
+        })
+        .collect()
+}
