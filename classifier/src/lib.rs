@@ -28,11 +28,13 @@
 //! - [`partial`]: `stream_event` partial messages → a live preview ([`Preview`]).
 //! - [`redact`]: secrets out of a log's lines before it is shared ([`redact::redact_line`]).
 //! - [`zstd`]: a zstd-compressed log (Codex's idle rollouts) read decompressed.
+//! - [`compare`]: two runs side by side: their steps aligned, the first divergence.
 
 pub mod active;
 mod ansi;
 mod classify;
 mod codex;
+pub mod compare;
 mod ctx;
 pub mod event;
 mod field;
