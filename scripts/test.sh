@@ -84,6 +84,9 @@ python3 checks/conformance.py "$TARGET_DIR/release/hiveterm" fixtures/gemini-0.6
 step "conformance: Codex CLI fixtures"
 python3 checks/conformance.py "$TARGET_DIR/release/hiveterm" fixtures/codex-0.171.0 --strict
 
+step "conformance: OpenCode fixtures"
+python3 checks/conformance.py "$TARGET_DIR/release/hiveterm" fixtures/opencode-1.18.33 --strict
+
 step "conformance: hyperhive fixtures"
 python3 checks/conformance.py "$TARGET_DIR/release/hiveterm" fixtures/hyperhive --strict
 

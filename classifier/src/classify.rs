@@ -102,6 +102,7 @@ fn event_rows(event: &LiveEvent, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
         LiveEvent::GeminiDelta { text } => {
             under_harness(crate::gemini::classify_delta(text, ctx), ctx)
         }
+        LiveEvent::OpenCode { value } => under_harness(crate::opencode::classify(value, ctx), ctx),
         LiveEvent::StatusChanged { .. }
         | LiveEvent::ModelChanged { .. }
         | LiveEvent::EffortChanged { .. }

@@ -35,6 +35,8 @@ pub struct ClassifyCtx {
     pub(crate) gemini: crate::gemini::State,
     /// The subagent calls seen, for each envelope's `parent` ([`crate::nest`]).
     pub(crate) nest: crate::nest::Nest,
+    /// An OpenCode log's state ([`crate::opencode`]).
+    pub(crate) opencode: crate::opencode::state::State,
     /// The line being classified ends with a Gemini answer's growing row, its body known
     /// clean (`crate::gemini::answer`): `crate::classify` takes it and does not scan that body
     /// again. Only while a line is classified; never saved.
@@ -73,6 +75,11 @@ struct CtxWire {
     gemini: crate::gemini::State,
     #[serde(default, skip_serializing_if = "crate::nest::Nest::is_empty")]
     nest: crate::nest::Nest,
+    #[serde(
+        default,
+        skip_serializing_if = "crate::opencode::state::State::is_empty"
+    )]
+    opencode: crate::opencode::state::State,
 }
 
 impl ClassifyCtx {
@@ -150,6 +157,7 @@ impl From<CtxWire> for ClassifyCtx {
         ctx.codex = wire.codex;
         ctx.gemini = wire.gemini;
         ctx.nest = wire.nest;
+        ctx.opencode = wire.opencode;
         ctx
     }
 }
@@ -170,6 +178,7 @@ impl From<ClassifyCtx> for CtxWire {
             codex: ctx.codex,
             gemini: ctx.gemini,
             nest: ctx.nest,
+            opencode: ctx.opencode,
         }
     }
 }

@@ -105,6 +105,12 @@ pub enum LiveEvent {
         /// Its fields that are read.
         event: Box<crate::gemini::Event>,
     },
+    /// One raw OpenCode line (`opencode run --format json` stdout) or `opencode export`
+    /// document, unclassified ([`crate::opencode`]).
+    OpenCode {
+        /// The line's (or the document's) JSON value.
+        value: Value,
+    },
     /// Agent state changed: status (never a row; the header reads it).
     StatusChanged {
         /// The new status.
@@ -282,7 +288,12 @@ pub fn from_value(value: Value) -> LogEvent {
     let Value::Object(map) = &value else {
         return LogEvent::at(None, LiveEvent::Unrecognised { value });
     };
-    // Codex and Gemini first: a Gemini recording's metadata line has a `kind` of its own, and
+    // OpenCode first: its `tool_use` lines have a `timestamp`, as Gemini's do.
+    if crate::opencode::detect::is_opencode(map) {
+        let ts = crate::opencode::detect::timestamp(map);
+        return LogEvent::at(ts, LiveEvent::OpenCode { value });
+    }
+    // Codex and Gemini next: a Gemini recording's metadata line has a `kind` of its own, and
     // both agents' lines have a `type` that Claude Code's may share (`result`, `user`).
     if crate::codex::is_codex(map) {
         let ts = crate::time::rfc3339(map.field("timestamp"));

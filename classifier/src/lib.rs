@@ -46,6 +46,7 @@ mod log;
 pub mod markdown;
 mod msg;
 mod nest;
+mod opencode;
 pub mod partial;
 pub mod redact;
 mod stream;

@@ -75,6 +75,9 @@ pub struct SummaryFold {
     codex: crate::codex::SummaryPart,
     /// A Gemini log's share ([`crate::gemini`]).
     gemini: crate::gemini::SummaryPart,
+    /// An OpenCode log's share ([`crate::opencode`]).
+    #[serde(skip_serializing_if = "crate::opencode::summary::SummaryPart::is_empty")]
+    opencode: crate::opencode::summary::SummaryPart,
     /// A JSON document over many lines being read (as the classifier reads it).
     #[serde(skip_serializing_if = "crate::gemini::document::Pending::is_empty")]
     doc: crate::gemini::document::Pending,
@@ -176,6 +179,10 @@ impl SummaryFold {
             LiveEvent::GeminiMeta { .. } | LiveEvent::GeminiDelta { .. } => {
                 self.agent("gemini");
                 return;
+            }
+            LiveEvent::OpenCode { value } => {
+                self.agent("opencode");
+                return self.opencode.add(value, &mut self.summary, &mut self.kept);
             }
             // Turns and notes are written by hiveterm's own sources too (`hiveterm run`
             // around any command): they name no agent; the agent's own lines do.

@@ -104,6 +104,34 @@ const FIXTURES: &[Fixture] = fixtures![
     "gemini-0.61.0" / "gemini.subagent.session.jsonl",
     "gemini-0.61.0" / "gemini.subagent.stream.jsonl",
     "gemini-0.61.0" / "gemini.subagent.subagent-3379175b.session.jsonl",
+    "opencode-1.18.33" / "opencode.api_fatal_400.export.json",
+    "opencode-1.18.33" / "opencode.api_fatal_400.stream.jsonl",
+    "opencode-1.18.33" / "opencode.api_fatal_401.export.json",
+    "opencode-1.18.33" / "opencode.api_fatal_401.stream.jsonl",
+    "opencode-1.18.33" / "opencode.api_retry.export.json",
+    "opencode-1.18.33" / "opencode.api_retry.stream.jsonl",
+    "opencode-1.18.33" / "opencode.basic_markdown.export.json",
+    "opencode-1.18.33" / "opencode.basic_markdown.stream.jsonl",
+    "opencode-1.18.33" / "opencode.basic_markdown_thinking.export.json",
+    "opencode-1.18.33" / "opencode.basic_markdown_thinking.stream.jsonl",
+    "opencode-1.18.33" / "opencode.failing_command.export.json",
+    "opencode-1.18.33" / "opencode.failing_command.stream.jsonl",
+    "opencode-1.18.33" / "opencode.file_edit.export.json",
+    "opencode-1.18.33" / "opencode.file_edit.stream.jsonl",
+    "opencode-1.18.33" / "opencode.file_read.export.json",
+    "opencode-1.18.33" / "opencode.file_read.stream.jsonl",
+    "opencode-1.18.33" / "opencode.plain_text.export.json",
+    "opencode-1.18.33" / "opencode.plain_text.stream.jsonl",
+    "opencode-1.18.33" / "opencode.reasoning.export.json",
+    "opencode-1.18.33" / "opencode.reasoning.stream.jsonl",
+    "opencode-1.18.33" / "opencode.resume_1_first.export.json",
+    "opencode-1.18.33" / "opencode.resume_1_first.stream.jsonl",
+    "opencode-1.18.33" / "opencode.resume_2_continue.stream.jsonl",
+    "opencode-1.18.33" / "opencode.resume_3_by_id.stream.jsonl",
+    "opencode-1.18.33" / "opencode.shell_command.export.json",
+    "opencode-1.18.33" / "opencode.shell_command.stream.jsonl",
+    "opencode-1.18.33" / "opencode.todo_plan.export.json",
+    "opencode-1.18.33" / "opencode.todo_plan.stream.jsonl",
     "codex-0.171.0" / "codex_api_fatal_400.session.jsonl",
     "codex-0.171.0" / "codex_api_fatal_400.stream.jsonl",
     "codex-0.171.0" / "codex_api_fatal_401.session.jsonl",
@@ -786,8 +814,9 @@ fn every_golden_row_reads_back_as_what_made_it() {
     for fx in FIXTURES {
         // Claude Code and hyperhive lines only: a Gemini log's rows are made from its own
         // shapes (and a recording's turn ends from the lines after), held by the unit tests of
-        // `classifier/src/gemini/tests.rs` and by reading its golden files.
-        if fx.dir.starts_with("gemini") {
+        // `classifier/src/gemini/tests.rs` and by reading its golden files. So are OpenCode's
+        // (`classifier/src/opencode/tests.rs`).
+        if fx.dir.starts_with("gemini") || fx.dir.starts_with("opencode") {
             continue;
         }
         let mut harness = false;

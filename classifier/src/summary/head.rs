@@ -109,6 +109,7 @@ impl SummaryFold {
         s.cache_creation_tokens = t.cache_creation;
         self.codex.finish(&mut s);
         self.gemini.finish(&mut s);
+        self.opencode.finish(&mut s);
         // To the millisecond: log times are no finer, and the difference of two unix times
         // in f64 is not exact.
         s.duration_s = s

@@ -1,0 +1,167 @@
+//! Data-driven cases: OpenCode lines in, rows out (`icon|level|summary`, one row a line),
+//! through `classify_line` and `LogClassifier` (5-byte chunks) and a context checkpointed
+//! before every line, which must agree. The real fixtures are held to the contract in
+//! `classifier/tests/opencode.rs`.
+
+use crate::classify_line;
+use crate::ctx::ClassifyCtx;
+use crate::lines::Line;
+use crate::log::LogClassifier;
+use crate::msg::TermEnvelope;
+
+/// The envelopes of `lines`, classified in order with one context, checked against the other
+/// two paths.
+fn envs(lines: &[&str]) -> Vec<TermEnvelope> {
+    let mut ctx = ClassifyCtx::new();
+    let by_line: Vec<TermEnvelope> = lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| classify_line(&Line::whole(i as u64 + 1, l.as_bytes().to_vec()), &mut ctx))
+        .collect();
+    let text = lines.join("\n");
+    let mut log = LogClassifier::new();
+    let mut whole = Vec::new();
+    for chunk in text.as_bytes().chunks(5) {
+        log.feed(chunk, |e| whole.push(e));
+    }
+    log.finish(|e| whole.push(e));
+    assert_eq!(by_line, whole, "{lines:?}");
+    let mut ctx = ClassifyCtx::new();
+    for (i, l) in lines.iter().enumerate() {
+        ctx = serde_json::from_str(&serde_json::to_string(&ctx).unwrap()).unwrap();
+        let env = classify_line(&Line::whole(i as u64 + 1, l.as_bytes().to_vec()), &mut ctx);
+        assert_eq!(env, by_line[i], "checkpointed, line {}", i + 1);
+    }
+    by_line
+}
+
+fn check(lines: &[&str], expect: &[&str]) {
+    let got: Vec<String> = envs(lines)
+        .into_iter()
+        .flat_map(|e| e.msgs)
+        .map(|m| {
+            let icon = m.icon.unwrap_or_default();
+            format!("{icon}|{}|{}", m.level.as_str(), m.summary)
+        })
+        .collect();
+    assert_eq!(got, expect, "{lines:?}");
+}
+
+const S: &str = r#""timestamp":1000,"sessionID":"ses_a""#;
+
+fn line(ty: &str, part: &str) -> String {
+    format!(r#"{{"type":"{ty}",{S},"part":{part}}}"#)
+}
+
+#[test]
+fn stdout_lines_become_rows() {
+    let start = line("step_start", r#"{"type":"step-start"}"#);
+    let text = line("text", r#"{"type":"text","text":"Done."}"#);
+    let think = line(
+        "reasoning",
+        r#"{"type":"reasoning","text":"**Planning**\n\nRead it."}"#,
+    );
+    let bash = line(
+        "tool_use",
+        r#"{"type":"tool","tool":"bash","callID":"c1","state":{"status":"completed","input":{"command":"exit 3"},"output":"no\n","metadata":{"exit":3}}}"#,
+    );
+    let read_err = line(
+        "tool_use",
+        r#"{"type":"tool","tool":"read","callID":"c2","state":{"status":"error","input":{"filePath":"/a/x.txt"},"error":"File not found: /a/x.txt"}}"#,
+    );
+    let grep = line(
+        "tool_use",
+        r#"{"type":"tool","tool":"grep","callID":"c3","state":{"status":"completed","input":{"pattern":"TODO","path":"/a","include":"*.rs"},"output":"Found 0 matches"}}"#,
+    );
+    let invalid = line(
+        "tool_use",
+        r#"{"type":"tool","tool":"invalid","callID":"c4","state":{"status":"completed","input":{"tool":"nope","error":"no"},"output":"The arguments provided to the tool are invalid"}}"#,
+    );
+    let tools = line(
+        "step_finish",
+        r#"{"type":"step-finish","reason":"tool-calls","tokens":{"input":5,"output":1,"reasoning":0,"cache":{"read":2,"write":0}},"cost":0.5}"#,
+    );
+    let stop = line(
+        "step_finish",
+        r#"{"type":"step-finish","reason":"stop","tokens":{"input":5,"output":1,"reasoning":0,"cache":{"read":2,"write":0}},"cost":0.25}"#,
+    );
+    check(
+        &[
+            &start, &think, &bash, &read_err, &grep, &invalid, &tools, &start, &text, &stop,
+        ],
+        &[
+            "◆|info|TURN ← user",
+            "💭|debug|Planning",
+            "🖥️|info|Bash $ exit 3",
+            "✗|error|exit 3 · no",
+            "📖|info|Read /a/x.txt",
+            "✗|error|File not found: /a/x.txt",
+            "🔍|info|Grep TODO in /a · *.rs",
+            "←|info|Found 0 matches",
+            "🔧|info|invalid tool: \"nope\"",
+            "✗|error|The arguments provided to the tool are invalid",
+            "|info|",
+            "✅|info|turn ok",
+        ],
+    );
+}
+
+#[test]
+fn errors_retries_and_cut_runs() {
+    let start = line("step_start", r#"{"type":"step-start"}"#);
+    let err = format!(
+        r#"{{"type":"error",{S},"error":{{"name":"APIError","data":{{"message":"Bad key.","statusCode":401}}}}}}"#
+    );
+    let other = r#"{"type":"step_start","timestamp":2000,"sessionID":"ses_b","part":{"type":"step-start"}}"#;
+    let odd = line("snapshot", r#"{"type":"snapshot","snapshot":"abc"}"#);
+    let bare = format!(r#"{{"type":"what",{S}}}"#);
+    check(
+        &[&start, &start, &err, &start, &odd, &bare, other],
+        &[
+            "◆|info|TURN ← user",
+            "|warn|⚠ api retry · the model's answer was cut off; asked again",
+            "|error|✗ api error · API error 401: Bad key.",
+            "❌|error|turn fail — API error 401: Bad key.",
+            "◆|info|TURN ← user",
+            "|debug|⚙ snapshot part",
+            "|debug|⚙ what",
+            "⏹|warn|interrupted by user",
+            "◆|info|TURN ← user",
+        ],
+    );
+    let abort = format!(
+        r#"{{"type":"error",{S},"error":{{"name":"MessageAbortedError","data":{{"message":"Aborted"}}}}}}"#
+    );
+    check(
+        &[&abort],
+        &["◆|info|TURN ← user", "⏹|warn|interrupted by user"],
+    );
+}
+
+#[test]
+fn an_export_on_one_line_shows_its_prompts_and_turns() {
+    let doc = r#"{"info":{"id":"ses_a","version":"1.18.33","directory":"/w","title":"T"},"messages":[
+        {"info":{"role":"user","time":{"created":1000}},"parts":[{"type":"text","text":"hi"},{"type":"text","text":"ctx","synthetic":true}]},
+        {"info":{"role":"assistant","time":{"created":1100,"completed":1500}},"parts":[{"type":"step-start"},{"type":"text","text":"Hello."},{"type":"step-finish","reason":"stop","tokens":{"input":1,"output":1},"cost":0}]},
+        {"info":{"role":"user","time":{"created":2000}},"parts":[{"type":"text","text":"again"}]},
+        {"info":{"role":"assistant","time":{"created":2100,"completed":2200},"error":{"name":"APIError","data":{"message":"Down.","statusCode":500}}},"parts":[]},
+        {"info":{"role":"user","time":{"created":3000}},"parts":[{"type":"text","text":"cut"}]},
+        {"info":{"role":"user","time":{"created":4000}},"parts":[{"type":"text","text":"last"}]}]}"#
+        .replace('\n', "");
+    check(
+        &[&doc],
+        &[
+            "|debug|⚙ opencode session ses_a · 1.18.33 · /w",
+            "◆|info|TURN ← user",
+            "|debug|⚙ context",
+            "|info|",
+            "✅|info|turn ok · 500ms",
+            "◆|info|TURN ← user",
+            "|error|✗ api error · API error 500: Down.",
+            "❌|error|turn fail · 200ms — API error 500: Down.",
+            "◆|info|TURN ← user",
+            "⏹|warn|interrupted by user",
+            "◆|info|TURN ← user",
+        ],
+    );
+}
