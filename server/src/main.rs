@@ -1,6 +1,6 @@
 //! The `hiveterm` command line: see `hiveterm --help` and `docs/CLI.md`. Parses arguments and
 //! calls into the library (`hiveterm::serve`), `classify_cmd`, `export_cmd`, `note_cmd`,
-//! `redact_cmd`, `search_cmd`, `share_cmd`, `summary_cmd` or `usage_cmd`.
+//! `diff_cmd`, `redact_cmd`, `search_cmd`, `share_cmd`, `summary_cmd` or `usage_cmd`.
 
 use std::process::ExitCode;
 
@@ -17,6 +17,7 @@ use hiveterm::serve::{RunArgs, ServeArgs};
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod classify_cmd;
+mod diff_cmd;
 mod export_cmd;
 mod note_cmd;
 mod redact_cmd;
@@ -47,6 +48,11 @@ enum Command {
     /// Summarise a log for a postmortem: turns and how they ended, errors (and the first),
     /// tool calls, duration, tokens, cost, models, files changed; --json for one object.
     Summary(summary_cmd::Args),
+    /// Two runs side by side: their summaries with each difference, then their steps aligned
+    /// (tool calls with their targets and outcomes, answers, errors, turn ends) around each
+    /// divergence. A and B are log paths, or with --db session ids. Exit 0 whether or not
+    /// they diverge; 2 on a bad input.
+    Diff(diff_cmd::Args),
     /// Make a read-only share link of a session (`/p/<token>`, printed last): a snapshot, or
     /// --live; --redact serves it redacted. --list and --revoke ID manage the links.
     Share(share_cmd::Args),
@@ -74,6 +80,7 @@ fn main() -> ExitCode {
         Command::Redact(args) => redact_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Export(args) => export_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Summary(args) => summary_cmd::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Diff(args) => Ok(diff_cmd::main(&args)),
         Command::Share(args) => share_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Note(args) => note_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Usage(args) => usage_cmd::run(&args).map(|()| ExitCode::SUCCESS),

@@ -94,38 +94,39 @@ pub fn score(a: &Step, b: &Step) -> Option<u32> {
 
 /// The steps of two turns aligned: the order of each kept, every step once, the sum of
 /// [`score`] over facing pairs the most any alignment gets (past [`MAX_CELLS`], in order).
-pub fn align_steps(a: &[Step], b: &[Step]) -> Vec<Pair> {
-    let (n, m) = (a.len(), b.len());
-    if (n + 1).saturating_mul(m + 1) > MAX_CELLS {
-        return in_order(n, m);
+pub fn align_steps(xs: &[Step], ys: &[Step]) -> Vec<Pair> {
+    let (rows, cols) = (xs.len(), ys.len());
+    if (rows + 1).saturating_mul(cols + 1) > MAX_CELLS {
+        return in_order(rows, cols);
     }
-    // best[i][j]: the most the first i of A and first j of B score.
-    let w = m + 1;
-    let mut best = vec![0u32; (n + 1) * w];
-    for i in 1..=n {
-        for j in 1..=m {
-            let mut v = best[(i - 1) * w + j].max(best[i * w + j - 1]);
-            if let Some(s) = score(&a[i - 1], &b[j - 1]) {
-                v = v.max(best[(i - 1) * w + j - 1] + s);
+    // best[i * width + j]: the most the first i of A and first j of B score.
+    let width = cols + 1;
+    let at = |i: usize, j: usize| i * width + j;
+    let mut best = vec![0u32; (rows + 1) * width];
+    for i in 1..=rows {
+        for j in 1..=cols {
+            let mut most = best[at(i - 1, j)].max(best[at(i, j - 1)]);
+            if let Some(s) = score(&xs[i - 1], &ys[j - 1]) {
+                most = most.max(best[at(i - 1, j - 1)] + s);
             }
-            best[i * w + j] = v;
+            best[at(i, j)] = most;
         }
     }
-    let mut out = Vec::with_capacity(n.max(m));
-    let (mut i, mut j) = (n, m);
+    let mut out = Vec::with_capacity(rows.max(cols));
+    let (mut i, mut j) = (rows, cols);
     while i > 0 || j > 0 {
-        let here = best[i * w + j];
-        if i > 0
+        let here = best[at(i, j)];
+        let diagonal = i > 0
             && j > 0
-            && score(&a[i - 1], &b[j - 1]).is_some_and(|s| best[(i - 1) * w + j - 1] + s == here)
-        {
+            && score(&xs[i - 1], &ys[j - 1]).is_some_and(|s| best[at(i - 1, j - 1)] + s == here);
+        if diagonal {
             out.push(Pair {
                 a: Some(i - 1),
                 b: Some(j - 1),
             });
             i -= 1;
             j -= 1;
-        } else if j > 0 && (i == 0 || best[i * w + j - 1] == here) {
+        } else if j > 0 && (i == 0 || best[at(i, j - 1)] == here) {
             out.push(Pair {
                 a: None,
                 b: Some(j - 1),
@@ -211,7 +212,7 @@ impl Alignment {
 /// The seq of the first step of one side from `rest` on; else that turn's last step's.
 fn seq_at(rest: &[Pair], steps: &[Step], side: impl Fn(&Pair) -> Option<usize>) -> Option<u64> {
     rest.iter()
-        .find_map(|p| side(p))
+        .find_map(side)
         .or_else(|| steps.len().checked_sub(1))
         .and_then(|i| steps.get(i))
         .map(|s| s.seq)

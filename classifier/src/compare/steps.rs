@@ -170,17 +170,7 @@ impl RunFold {
             RowKind::ToolResult => {
                 self.resolve(Outcome::Ok);
             }
-            _ if msg.level == Level::Error => {
-                if !self.resolve(Outcome::Failed) {
-                    let target = cut(&msg.summary);
-                    self.turn().steps.push(Step {
-                        seq,
-                        kind: StepKind::Error,
-                        target,
-                        outcome: Outcome::Ok,
-                    });
-                }
-            }
+            _ if msg.level == Level::Error => self.error(seq, msg),
             _ if is_answer(msg) => {
                 let same = key.is_some() && key == msg.coalesce_key;
                 let turn = self.turn();
@@ -200,6 +190,19 @@ impl RunFold {
                 self.answer_key = msg.coalesce_key.clone();
             }
             _ => {}
+        }
+    }
+
+    /// An error row: the oldest call waiting for a result failed, else a step of its own.
+    fn error(&mut self, seq: u64, msg: &TermMsg) {
+        if !self.resolve(Outcome::Failed) {
+            let target = cut(&msg.summary);
+            self.turn().steps.push(Step {
+                seq,
+                kind: StepKind::Error,
+                target,
+                outcome: Outcome::Ok,
+            });
         }
     }
 

@@ -1,0 +1,177 @@
+//! The report for a human: the summaries side by side, then the aligned steps around each
+//! divergence shown.
+
+use std::fmt::Write as _;
+
+use classifier::compare::{Alignment, Divergence};
+use classifier::{Summary, duration};
+
+use super::report::{Pair, StepJson, around, report};
+use super::{Args, Side};
+
+/// Widest cell of the text's columns, in characters.
+const CELL: usize = 42;
+
+fn cell(s: &str) -> String {
+    let mut c: String = s.chars().take(CELL).collect();
+    if s.chars().count() > CELL {
+        c.pop();
+        c.push('…');
+    }
+    format!("{c:<CELL$}")
+}
+
+pub(super) fn text(a: &Side, b: &Side, aligned: &Alignment, args: &Args) -> String {
+    let rep = report(a, b, aligned, args);
+    let diffs = &rep.differences;
+    let mut out = String::new();
+    let row = |out: &mut String, what: &str, x: String, y: String, delta: String| {
+        let _ = writeln!(out, "{what:<15} {} {} {delta}", cell(&x), cell(&y));
+    };
+    row(&mut out, "", "A".into(), "B".into(), "B − A".into());
+    row(
+        &mut out,
+        "run",
+        a.name.clone(),
+        b.name.clone(),
+        String::new(),
+    );
+    let agent = |sum: &Summary| sum.agent.clone().unwrap_or_else(|| "unknown".into());
+    row(
+        &mut out,
+        "agent",
+        agent(&a.summary),
+        agent(&b.summary),
+        String::new(),
+    );
+    let turns = |sum: &Summary| {
+        format!(
+            "{} ({} ok, {} failed, {} interrupted)",
+            sum.turns, sum.turns_ok, sum.turns_failed, sum.turns_interrupted
+        )
+    };
+    row(
+        &mut out,
+        "turns",
+        turns(&a.summary),
+        turns(&b.summary),
+        delta(&diffs.turns),
+    );
+    for (what, pair) in [
+        ("tool calls", &diffs.tool_calls),
+        ("tool errors", &diffs.tool_errors),
+        ("errors", &diffs.errors),
+        ("input tokens", &diffs.input_tokens),
+        ("output tokens", &diffs.output_tokens),
+    ] {
+        row(
+            &mut out,
+            what,
+            pair.a.to_string(),
+            pair.b.to_string(),
+            delta(pair),
+        );
+    }
+    let cost = |usd: Option<f64>| usd.map_or("unknown".into(), |usd| format!("${usd:.4}"));
+    row(
+        &mut out,
+        "cost",
+        cost(diffs.cost_usd.a),
+        cost(diffs.cost_usd.b),
+        String::new(),
+    );
+    let secs = |took: Option<f64>| took.map_or("unknown".into(), duration);
+    row(
+        &mut out,
+        "duration",
+        secs(diffs.duration_s.a),
+        secs(diffs.duration_s.b),
+        String::new(),
+    );
+    for (what, sets) in [
+        ("models", &diffs.models),
+        ("files changed", &diffs.files_changed),
+    ] {
+        let side = |only: &[String]| {
+            let mut said = format!("{} only here", only.len());
+            if let Some(first) = only.first() {
+                let _ = write!(
+                    said,
+                    " ({first}{})",
+                    if only.len() > 1 { ", …" } else { "" }
+                );
+            }
+            said
+        };
+        row(
+            &mut out,
+            what,
+            side(&sets.only_a),
+            side(&sets.only_b),
+            format!("{} in both", sets.both.len()),
+        );
+    }
+    out.push('\n');
+    match &rep.first_divergence {
+        None => out.push_str("no divergence: the same steps with the same outcomes\n"),
+        Some(first) => {
+            let seq = |at: Option<u64>| at.map_or("-".into(), |at| format!("#{at}"));
+            let _ = writeln!(
+                out,
+                "first divergence: turn {}, A {} / B {}: {} ({} in all)",
+                first.turn,
+                seq(first.a),
+                seq(first.b),
+                first.why.replace('_', " "),
+                rep.divergences
+            );
+        }
+    }
+    let mut last_turn = 0;
+    let mut last_at: Option<(usize, usize)> = None;
+    let at: Vec<(usize, usize)> = {
+        let all: Vec<Divergence> = aligned
+            .divergences(&a.run, &b.run)
+            .take(args.most)
+            .collect();
+        around(aligned, &all, args.context)
+    };
+    for (step, place) in rep.steps.iter().zip(at) {
+        if step.turn != last_turn {
+            let _ = writeln!(out, "\nturn {}", step.turn);
+            last_turn = step.turn;
+        } else if last_at.is_some_and(|(turn, pair)| turn == place.0 && pair + 1 != place.1) {
+            out.push_str("   ⋮\n");
+        }
+        last_at = Some(place);
+        let show = |side: &Option<StepJson>| match side {
+            None => cell("—"),
+            Some(st) => {
+                let what = match (&st.tool, st.kind) {
+                    (Some(t), _) => format!("{t} {}", st.target),
+                    (None, "error") => format!("error: {}", st.target),
+                    (None, "end") => "turn end".to_owned(),
+                    (None, k) => k.to_owned(),
+                };
+                let mark = match st.outcome {
+                    "ok" => "✓",
+                    "failed" => "✗",
+                    "interrupted" => "⏹",
+                    _ => "?",
+                };
+                cell(&format!("#{} {mark} {what}", st.seq))
+            }
+        };
+        let mark = if step.why.is_some() { ">" } else { " " };
+        let _ = writeln!(out, "{mark} {} {}", show(&step.a), show(&step.b).trim_end());
+    }
+    out
+}
+
+fn delta(p: &Pair<u64>) -> String {
+    match p.b.cmp(&p.a) {
+        std::cmp::Ordering::Equal => String::new(),
+        std::cmp::Ordering::Greater => format!("+{}", p.b - p.a),
+        std::cmp::Ordering::Less => format!("-{}", p.a - p.b),
+    }
+}
