@@ -87,6 +87,9 @@ python3 checks/conformance.py "$TARGET_DIR/release/hiveterm" fixtures/codex-0.17
 step "conformance: OpenCode fixtures"
 python3 checks/conformance.py "$TARGET_DIR/release/hiveterm" fixtures/opencode-1.18.33 --strict
 
+step "conformance: Qwen Code fixtures"
+python3 checks/conformance.py "$TARGET_DIR/release/hiveterm" fixtures/qwen-0.24.4 --strict
+
 step "conformance: hyperhive fixtures"
 python3 checks/conformance.py "$TARGET_DIR/release/hiveterm" fixtures/hyperhive --strict
 

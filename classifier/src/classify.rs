@@ -103,6 +103,7 @@ fn event_rows(event: &LiveEvent, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
             under_harness(crate::gemini::classify_delta(text, ctx), ctx)
         }
         LiveEvent::OpenCode { value } => under_harness(crate::opencode::classify(value, ctx), ctx),
+        LiveEvent::Qwen { value } => crate::qwen::classify(value, ctx),
         LiveEvent::StatusChanged { .. }
         | LiveEvent::ModelChanged { .. }
         | LiveEvent::EffortChanged { .. }

@@ -111,6 +111,12 @@ pub enum LiveEvent {
         /// The line's (or the document's) JSON value.
         value: Value,
     },
+    /// A Qwen Code line that is not stream-json: a session record or the `-o json` array
+    /// ([`crate::qwen`]; its stream-json lines are [`LiveEvent::Stream`]s).
+    Qwen {
+        /// The line's JSON value.
+        value: Value,
+    },
     /// Agent state changed: status (never a row; the header reads it).
     StatusChanged {
         /// The new status.
@@ -286,6 +292,9 @@ impl LogEvent {
 /// Interprets an already-parsed line. Never fails.
 pub fn from_value(value: Value) -> LogEvent {
     let Value::Object(map) = &value else {
+        if crate::qwen::detect::is_json_output(&value) {
+            return LogEvent::at(None, LiveEvent::Qwen { value });
+        }
         return LogEvent::at(None, LiveEvent::Unrecognised { value });
     };
     // OpenCode first: its `tool_use` lines have a `timestamp`, as Gemini's do.
@@ -298,6 +307,11 @@ pub fn from_value(value: Value) -> LogEvent {
     if crate::codex::is_codex(map) {
         let ts = crate::time::rfc3339(map.field("timestamp"));
         return LogEvent::at(ts, LiveEvent::Codex { value });
+    }
+    // Qwen Code before Gemini: its `tool_result` record has a Gemini event's `type` and `timestamp`.
+    if crate::qwen::detect::is_record(map) {
+        let ts = crate::time::rfc3339(map.field("timestamp"));
+        return LogEvent::at(ts, LiveEvent::Qwen { value });
     }
     if crate::gemini::is_gemini(map) {
         let ts = crate::gemini::timestamp(map);

@@ -238,6 +238,8 @@ impl<'de> Visitor<'de> for Top {
         // A `user` line without a `message` is not Claude Code's (a Gemini chat record's is
         // `content`): only the whole value can say what it is.
         whole |= skipped && keep == Keep::Message && !map.has("message");
+        // A message of `parts` is a Qwen Code session record's (`crate::qwen`): whole.
+        whole |= keep == Keep::Message && map.field("message").is_some_and(|m| m.has("parts"));
         // A rollout line's payload that is no object: the line's row shows all of it.
         whole |= keep == Keep::Rollout && !map.field("payload").is_some_and(Value::is_object);
         // A message read lean: only right for a `user` or `assistant` line.

@@ -48,6 +48,7 @@ mod msg;
 mod nest;
 mod opencode;
 pub mod partial;
+mod qwen;
 pub mod redact;
 mod stream;
 mod summary;

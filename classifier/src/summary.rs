@@ -133,8 +133,12 @@ impl SummaryFold {
     fn event(&mut self, event: &LiveEvent, env: &TermEnvelope) {
         let value = match event {
             LiveEvent::Stream { value } => {
-                self.agent("claude-code");
+                self.agent(crate::qwen::detect::agent_of(value));
                 value
+            }
+            LiveEvent::Qwen { value } => {
+                self.agent("qwen");
+                return crate::qwen::each_line(value, |line| self.stream(line));
             }
             LiveEvent::Codex { value } => {
                 self.agent("codex");
@@ -203,6 +207,11 @@ impl SummaryFold {
                 return;
             }
         };
+        self.stream(value);
+    }
+
+    /// Folds in a Claude Code line (or a line of the same meaning, Qwen Code's).
+    fn stream(&mut self, value: &Value) {
         match value.field("type").and_then(Value::as_str) {
             Some("assistant") => {
                 self.version(value.field("version"));
@@ -219,6 +228,7 @@ impl SummaryFold {
             Some("system") if value.field("subtype").and_then(Value::as_str) == Some("init") => {
                 self.model(value.field("model"));
                 self.version(value.field("claude_code_version"));
+                self.version(crate::qwen::detect::version(value));
             }
             _ => {}
         }
@@ -319,7 +329,8 @@ impl SummaryFold {
             self.kept.tool(&mut self.summary, name);
             match name {
                 "Task" | "Agent" => self.summary.subagents += 1,
-                "Write" | "Edit" | "MultiEdit" | "NotebookEdit" => {
+                // (`write_file`, `edit`: Qwen Code's.)
+                "Write" | "Edit" | "MultiEdit" | "NotebookEdit" | "write_file" | "edit" => {
                     let path = ["file_path", "notebook_path", "path"]
                         .iter()
                         .find_map(|k| input.and_then(|i| i.get(*k)).and_then(Value::as_str));

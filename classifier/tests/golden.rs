@@ -160,6 +160,18 @@ const FIXTURES: &[Fixture] = fixtures![
     "codex-0.171.0" / "codex_resume_3_last.stream.jsonl",
     "codex-0.171.0" / "codex_shell_command.session.jsonl",
     "codex-0.171.0" / "codex_shell_command.stream.jsonl",
+    "qwen-0.24.4" / "qwen.api_fatal_400.session.jsonl",
+    "qwen-0.24.4" / "qwen.api_fatal_400.stream.jsonl",
+    "qwen-0.24.4" / "qwen.api_fatal_400_json.stdout.json",
+    "qwen-0.24.4" / "qwen.api_retry.session.jsonl",
+    "qwen-0.24.4" / "qwen.api_retry.stream.jsonl",
+    "qwen-0.24.4" / "qwen.basic_markdown_partial.stream.jsonl",
+    "qwen-0.24.4" / "qwen.failing_command.session.jsonl",
+    "qwen-0.24.4" / "qwen.failing_command.stream.jsonl",
+    "qwen-0.24.4" / "qwen.file_edit.session.jsonl",
+    "qwen-0.24.4" / "qwen.reasoning.stream.jsonl",
+    "qwen-0.24.4" / "qwen.resume_1_first.session.jsonl",
+    "qwen-0.24.4" / "qwen.todo_plan.stream.jsonl",
 ];
 
 /// A session of several files: a main log and its subagents' logs, classified as one
@@ -815,8 +827,13 @@ fn every_golden_row_reads_back_as_what_made_it() {
         // Claude Code and hyperhive lines only: a Gemini log's rows are made from its own
         // shapes (and a recording's turn ends from the lines after), held by the unit tests of
         // `classifier/src/gemini/tests.rs` and by reading its golden files. So are OpenCode's
-        // (`classifier/src/opencode/tests.rs`).
-        if fx.dir.starts_with("gemini") || fx.dir.starts_with("opencode") {
+        // (`classifier/src/opencode/tests.rs`). (Qwen Code's session records are read as the
+        // transcript lines of the same meaning, `classifier/src/qwen/record.rs`: their raw lines
+        // do not say what made each row.)
+        if ["gemini", "opencode", "qwen"]
+            .iter()
+            .any(|a| fx.dir.starts_with(a))
+        {
             continue;
         }
         let mut harness = false;

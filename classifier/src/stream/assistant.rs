@@ -89,7 +89,7 @@ fn assistant_block(block: &Value, api_error: bool, ctx: &mut ClassifyCtx, rows: 
                 ctx.record_tool_use(id, name);
             }
             let input = b.field("input").unwrap_or(&Value::Null);
-            rows.push(crate::tools::tool_use_row(name, input));
+            rows.push(crate::qwen::tools::call_row(name, input));
         }
         Some(ty) if ty.ends_with("_tool_result") => {
             // A server-side tool's result (web search, web fetch, code execution…).

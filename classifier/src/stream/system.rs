@@ -90,6 +90,8 @@ pub(super) fn classify(subtype: Option<&str>, obj: &Map<String, Value>) -> Vec<T
         "commands_changed" => commands_changed(obj),
         "compact_boundary" => compact_boundary(obj),
         "api_retry" => api_retry(obj),
+        // Qwen Code's stream-json: a response cut off and asked again.
+        "retry" => TermMsg::new(Level::Warn, "⚠ api retry · response cut off, asked again"),
         "api_error" => api_error(obj),
         "task_progress" => {
             let mut summary = format!("⌁ task {}", s("task_id").unwrap_or("?"));

@@ -221,6 +221,8 @@ fn failure(obj: &Map<String, Value>) -> Option<String> {
         .field("errors")
         .and_then(Value::as_array)
         .and_then(|e| e.iter().find_map(Value::as_str))
+        // Qwen Code's: `error.message`.
+        .or_else(|| obj.field("error")?.field("message")?.as_str())
         .map(first)
         .filter(|e| !e.is_empty());
     let why = match subtype {

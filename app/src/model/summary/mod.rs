@@ -136,6 +136,8 @@ pub fn agent_label(agent: &str, version: Option<&str>) -> String {
         "claude-code" => "Claude Code",
         "codex" => "Codex",
         "gemini" => "Gemini CLI",
+        "qwen" => "Qwen Code",
+        "copilot" => "Copilot CLI",
         other => other,
     };
     match version {
