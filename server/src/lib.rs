@@ -93,6 +93,7 @@ pub mod guard;
 pub(crate) mod hub;
 pub mod index;
 pub mod ingest;
+pub mod mcp;
 pub mod notes;
 pub mod page;
 pub mod post;

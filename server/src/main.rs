@@ -65,6 +65,10 @@ enum Command {
     /// Search every session's rows in a server's database (running or not): the rows whose
     /// summary or body holds QUERY (3+ characters, case-insensitive), newest first.
     Search(search_cmd::Args),
+    /// Serve the sessions in a server's database (running or not) to an AI coding agent: a
+    /// Model Context Protocol server on stdin/stdout, read-only, redacted unless --no-redact.
+    /// Tools: search, list_sessions, session_summary, session_rows, notes.
+    Mcp(hiveterm::mcp::Args),
     /// Serve the agent pages: sessions in a SQLite file, fed by --follow, --stdin, --demo or
     /// POST /api/sessions/{id}/events; prints the URL.
     Serve(ServeArgs),
@@ -85,6 +89,7 @@ fn main() -> ExitCode {
         Command::Note(args) => note_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Usage(args) => usage_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Search(args) => search_cmd::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Mcp(args) => hiveterm::mcp::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Serve(args) => runtime().and_then(|rt| {
             init_logs();
             rt.block_on(hiveterm::serve::serve(args))

@@ -44,16 +44,22 @@ impl Cache {
     /// The redacted fold of `share`'s session (`share` is a redacted one), made empty on
     /// first use; shared by every redacted share of the session.
     pub(crate) fn of(&self, share: &Share) -> Arc<Redacted> {
+        self.of_session(&share.session)
+    }
+
+    /// The redacted fold of session `session` (a redacted share's, or what `hiveterm mcp`
+    /// answers from), made empty on first use.
+    pub(crate) fn of_session(&self, session: &str) -> Arc<Redacted> {
         let mut map = self.map.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(r) = map.get(&share.session) {
+        if let Some(r) = map.get(session) {
             return r.clone();
         }
         if map.len() >= CACHED {
             // Drop the ones no request holds; if all are held, one more is fine for now.
             map.retain(|_, r| Arc::strong_count(r) > 1);
         }
-        let r = Arc::new(Redacted::new(&share.session));
-        map.insert(share.session.clone(), r.clone());
+        let r = Arc::new(Redacted::new(session));
+        map.insert(session.to_owned(), r.clone());
         r
     }
 }

@@ -10,6 +10,7 @@ use super::{By, Cursor, STATUSES, Sort};
 use crate::error::AppError;
 use crate::query::{Params, SessionsParams, UsageParams};
 use crate::state::AppState;
+use crate::store::Store;
 
 /// Default and largest page of `GET /sessions`.
 pub const SESSIONS_DEFAULT: usize = 500;
@@ -25,6 +26,14 @@ pub(crate) async fn list_sessions(
     State(state): State<AppState>,
     Params(params): Params<SessionsParams>,
 ) -> Result<Response, AppError> {
+    Ok(Json(sessions_page(state.store(), params).await?).into_response())
+}
+
+/// A page of the index as `GET /sessions` answers it (`hiveterm mcp`'s `list_sessions` too).
+pub(crate) async fn sessions_page(
+    store: &Store,
+    params: SessionsParams,
+) -> Result<Value, AppError> {
     let limit = params
         .limit
         .map_or(SESSIONS_DEFAULT, |l| {
@@ -71,7 +80,7 @@ pub(crate) async fn list_sessions(
         after,
         limit: limit + 1,
     };
-    let mut sessions = state.store().index_page(query).await?;
+    let mut sessions = store.index_page(query).await?;
     let next = (sessions.len() > limit).then(|| {
         sessions.truncate(limit);
         sessions.last().map(|e| Cursor::after(sort, e).to_text())
@@ -85,7 +94,7 @@ pub(crate) async fn list_sessions(
     if let Some(next) = next {
         body["next"] = Value::String(next);
     }
-    Ok(Json(body).into_response())
+    Ok(body)
 }
 
 /// `GET /usage?by&since`: tokens and cost per day, agent, model or project, the sums of the

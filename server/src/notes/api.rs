@@ -19,7 +19,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, patch};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
-use serde_json::json;
+use serde_json::{Value, json};
 
 use super::live::NotesView;
 use super::{COMMENTS_PER_SHARE, NoteInput};
@@ -27,7 +27,7 @@ use crate::api::Scope;
 use crate::error::{AppError, check_id};
 use crate::query::Params;
 use crate::state::AppState;
-use crate::store::{Note, NoteKey, Share};
+use crate::store::{Note, NoteKey, Share, Store};
 
 /// Largest body of a note's request: its text may be escaped in JSON.
 const MAX_BODY_BYTES: usize = 1024 * 1024;
@@ -100,13 +100,24 @@ pub(crate) async fn page_of(
     view: NotesView,
     params: &NotesParams,
 ) -> Result<Response, AppError> {
-    let after = params.after.as_deref().map(parse_cursor).transpose()?;
-    let page = state
-        .store()
-        .notes_page(&scope.id, after, scope.head())
-        .await?;
+    let after = params.after.as_deref();
+    let page = notes_page(state.store(), &scope.id, scope.head(), view, after).await?;
+    Ok(Json(page).into_response())
+}
+
+/// A page of session `id`'s notes whose range ends by `head`, as `view` shows them (the
+/// answer of `GET …/notes`; `hiveterm mcp`'s `notes` too).
+pub(crate) async fn notes_page(
+    store: &Store,
+    id: &str,
+    head: u64,
+    view: NotesView,
+    after: Option<&str>,
+) -> Result<Value, AppError> {
+    let after = after.map(parse_cursor).transpose()?;
+    let page = store.notes_page(id, after, head).await?;
     let notes: Vec<Note> = page.notes.into_iter().map(|n| view.show(n)).collect();
-    Ok(Json(json!({ "notes": notes, "next": page.next.map(cursor) })).into_response())
+    Ok(json!({ "notes": notes, "next": page.next.map(cursor) }))
 }
 
 async fn create(

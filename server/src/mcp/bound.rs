@@ -1,0 +1,170 @@
+//! A tool call's arguments read ([`Arguments`]: the schema's types checked, unknown names
+//! refused), answers kept under a size in bytes ([`fitting`]), bodies cut ([`cut_bodies`])
+//! and strings redacted ([`redact_strings`]).
+
+use rmcp::model::JsonObject;
+use serde_json::Value;
+
+/// The smallest `max_bytes` a caller may ask for.
+pub(crate) const MIN_BYTES: usize = 4096;
+/// The largest `max_bytes`.
+pub(crate) const MAX_BYTES: usize = 1024 * 1024;
+/// `max_bytes` when not given: about 16,000 tokens.
+pub(crate) const DEFAULT_BYTES: usize = 64 * 1024;
+
+/// A call's arguments, read by name.
+pub(crate) struct Arguments<'a>(pub(crate) &'a JsonObject);
+
+impl Arguments<'_> {
+    /// Refuses a name the tool does not take (a misspelt filter would otherwise widen it).
+    pub(crate) fn only(&self, names: &[&str]) -> Result<(), String> {
+        match self.0.keys().find(|k| !names.contains(&k.as_str())) {
+            Some(k) => Err(format!(
+                "unknown argument {k:?}: takes {}",
+                names.join(", ")
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// A string argument (`null` is absent).
+    pub(crate) fn text(&self, name: &str) -> Result<Option<String>, String> {
+        match self.0.get(name) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(_) => Err(format!("{name} must be a string")),
+        }
+    }
+
+    /// A required string argument.
+    pub(crate) fn required(&self, name: &str) -> Result<String, String> {
+        self.text(name)?
+            .ok_or_else(|| format!("{name} is required"))
+    }
+
+    /// A whole number argument (`null` is absent).
+    pub(crate) fn number(&self, name: &str) -> Result<Option<u64>, String> {
+        match self.0.get(name) {
+            None | Some(Value::Null) => Ok(None),
+            Some(v) => v
+                .as_u64()
+                .map(Some)
+                .ok_or_else(|| format!("{name} must be a whole number, 0 or more")),
+        }
+    }
+
+    /// `max_bytes`, within [`MIN_BYTES`] and [`MAX_BYTES`].
+    pub(crate) fn max_bytes(&self) -> Result<usize, String> {
+        Ok(self.number("max_bytes")?.map_or(DEFAULT_BYTES, |n| {
+            usize::try_from(n)
+                .unwrap_or(MAX_BYTES)
+                .clamp(MIN_BYTES, MAX_BYTES)
+        }))
+    }
+}
+
+/// How many of `items`, from the first, fit in `max` bytes with `overhead` bytes of the rest
+/// of the answer: at least one, so an answer always moves on.
+pub(crate) fn fitting(items: &[Value], overhead: usize, max: usize) -> usize {
+    let mut used = overhead;
+    for (i, item) in items.iter().enumerate() {
+        used += item.to_string().len() + 1;
+        if used > max {
+            return i.max(1);
+        }
+    }
+    items.len()
+}
+
+/// Each row's `body` of `envelopes` (`{"msgs": [row…]}`) cut to `max` bytes (on a character
+/// boundary, `…` and `body_bytes`, its whole length, added); `max` 0 leaves bodies out.
+pub(crate) fn cut_bodies(envelopes: &mut [Value], max: usize) {
+    let rows = envelopes
+        .iter_mut()
+        .filter_map(|e| e.get_mut("msgs").and_then(Value::as_array_mut))
+        .flatten();
+    for row in rows {
+        let Some(obj) = row.as_object_mut() else {
+            continue;
+        };
+        let Some(Value::String(body)) = obj.get_mut("body") else {
+            continue;
+        };
+        if body.len() <= max {
+            continue;
+        }
+        let whole = body.len();
+        if max == 0 {
+            obj.remove("body");
+        } else {
+            let mut end = max;
+            while !body.is_char_boundary(end) {
+                end -= 1;
+            }
+            body.truncate(end);
+            body.push('…');
+        }
+        obj.insert("body_bytes".into(), Value::from(whole));
+    }
+}
+
+/// Every string in `value` redacted (`classifier::redact::redact_text`), but those under the
+/// keys `id` and `session`: the ids the next call names.
+pub(crate) fn redact_strings(value: &mut Value) {
+    match value {
+        Value::String(s) => {
+            if let std::borrow::Cow::Owned(r) = classifier::redact::redact_text(s).0 {
+                *s = r;
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(redact_strings),
+        Value::Object(map) => {
+            for (k, v) in map.iter_mut() {
+                if k != "id" && k != "session" {
+                    redact_strings(v);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn bodies_are_cut_on_a_character_boundary() {
+        let check = |body: &str, max: usize, expect: Value| {
+            let mut envs = vec![json!({"seq": 1, "msgs": [{"summary": "s", "body": body}]})];
+            cut_bodies(&mut envs, max);
+            assert_eq!(envs[0]["msgs"][0], expect, "{body:?} {max}");
+        };
+        check("short", 10, json!({"summary": "s", "body": "short"}));
+        check(
+            "ééé",
+            3,
+            json!({"summary": "s", "body": "é…", "body_bytes": 6}),
+        );
+        check("abc", 0, json!({"summary": "s", "body_bytes": 3}));
+    }
+
+    #[test]
+    fn fitting_keeps_at_least_one() {
+        let items = vec![json!("x".repeat(100)), json!("y".repeat(100))];
+        assert_eq!(fitting(&items, 0, 10), 1);
+        assert_eq!(fitting(&items, 0, 250), 2);
+        assert_eq!(fitting(&items, 100, 250), 1);
+    }
+
+    #[test]
+    fn ids_are_kept_and_other_strings_redacted() {
+        let token = "ghp_0123456789abcdefghijABCDEFGHIJ012345";
+        let mut v = json!({"id": token, "title": format!("token {token}"), "n": 1});
+        redact_strings(&mut v);
+        assert_eq!(v["id"], token);
+        assert!(!v["title"].as_str().unwrap().contains(token), "{v}");
+    }
+}

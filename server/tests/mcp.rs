@@ -1,0 +1,366 @@
+//! `hiveterm mcp` (issue 49), driven over stdio by a real MCP client (the official SDK's,
+//! `rmcp`, spawning the binary) on SQLite and on PostgreSQL (127.0.0.1:5432, database `test`,
+//! a fresh schema each; a missing server fails), beside a server serving the same database:
+//! `initialize` and `tools/list`; each tool's answer equal to the HTTP API's on the same
+//! database (`--no-redact`; the corpus has no secret, so redacted answers are equal too);
+//! answers cut to `max_bytes` going on through their cursor to the same items; a secret
+//! redacted by default and returned by `--no-redact`.
+
+mod common;
+
+use std::net::SocketAddr;
+
+use axum::http::StatusCode;
+use common::{DbSpec, all_history, call_json, send, spawn_server};
+use hiveterm::{AppState, Config, Store};
+use rmcp::model::{
+    CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation, ProtocolVersion,
+};
+use rmcp::service::{RoleClient, RunningService};
+use rmcp::transport::TokioChildProcess;
+use rmcp::{ServiceExt, model::CallToolResult};
+use serde_json::{Value, json};
+
+/// A token of a shape the redactor knows (GitHub's), stored in one session.
+const SECRET: &str = "ghp_Zx8Kq2Lm4Np6Rs8Tv0Wy2Ab4Cd6Ef8Gh0Jk2";
+
+type Client = RunningService<RoleClient, ClientConfig>;
+
+/// `hiveterm mcp --db DB` (and `extra`), connected, past `initialize` with the protocol
+/// revision current clients speak.
+async fn connect(db: &str, extra: &[&str]) -> Client {
+    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_hiveterm"));
+    cmd.args(["mcp", "--db", db]).args(extra);
+    let transport = TokioChildProcess::new(cmd).expect("spawn hiveterm mcp");
+    let config = ClientConfig::new(
+        ClientCapabilities::default(),
+        Implementation::new("hiveterm-test", "1"),
+    )
+    .with_protocol_version(ProtocolVersion::V_2025_11_25);
+    config.serve(transport).await.expect("initialize")
+}
+
+async fn call_raw(client: &Client, name: &str, args: Value) -> CallToolResult {
+    let args = args.as_object().expect("arguments").clone();
+    client
+        .call_tool(CallToolRequestParams::new(name.to_owned()).with_arguments(args))
+        .await
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+/// A tool's answer, parsed (it must not be an error).
+async fn tool(client: &Client, name: &str, args: Value) -> Value {
+    let result = call_raw(client, name, args.clone()).await;
+    let text = &result.content[0].as_text().expect("text").text;
+    assert_ne!(result.is_error, Some(true), "{name} {args}: {text}");
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("{name}: {e}: {text}"))
+}
+
+async fn get(addr: SocketAddr, path: &str) -> Value {
+    let (status, value) = call_json(addr, "GET", path, Vec::new()).await;
+    assert_eq!(status, StatusCode::OK, "{path}: {value}");
+    value
+}
+
+/// Query-string encoding: every byte but letters and digits as `%XX`.
+fn encode(text: &str) -> String {
+    text.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
+}
+
+/// A few of the repository's logs, each a session, and one holding a secret; notes on two.
+async fn ingest(addr: SocketAddr) -> Vec<String> {
+    let logs = [
+        "claude-code-2.1.332/tool_errors.transcript.jsonl",
+        "claude-code-2.1.332/file_tools.stream.jsonl",
+        "codex-0.171.0/codex_failing_command.session.jsonl",
+        "gemini-0.61.0/gemini.failing_command.stream.jsonl",
+    ];
+    let mut ids = Vec::new();
+    for (i, rel) in logs.iter().enumerate() {
+        let path = common::repo().join("fixtures").join(rel);
+        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{rel}: {e}"));
+        let id = format!("s{i}");
+        post(addr, &id, bytes).await;
+        ids.push(id);
+    }
+    let secret = format!(
+        "{}\n",
+        json!({"type": "user", "message": {"role": "user",
+            "content": format!("deploy with token {SECRET} please")}})
+    );
+    post(addr, "secret", secret.into_bytes()).await;
+    ids.push("secret".into());
+    for (id, text) in [
+        ("s0", "the first try; see row 2"),
+        ("secret", "leaked here"),
+    ] {
+        let body = json!({"from": 1, "to": 1, "text": text, "author": "me"});
+        let (status, _, _) = send(
+            addr,
+            "POST",
+            &format!("/api/sessions/{id}/notes"),
+            &[("content-type", "application/json")],
+            body.to_string().into_bytes(),
+        )
+        .await;
+        assert_eq!(status, StatusCode::CREATED, "note on {id}");
+    }
+    ids
+}
+
+async fn post(addr: SocketAddr, id: &str, bytes: Vec<u8>) {
+    let path = format!("/api/sessions/{id}/events");
+    let (status, _, _) = send(addr, "POST", &path, &[], bytes).await;
+    assert_eq!(status, StatusCode::OK, "{id}");
+}
+
+/// The rows of a search's first page: what queries to try.
+const QUERIES: [&str; 5] = ["Read", "error", "the", "src/", "ghp_"];
+
+async fn check_backend(postgres: bool) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = if postgres {
+        DbSpec::fresh_postgres(dir.path())
+    } else {
+        DbSpec::fresh_sqlite(dir.path())
+    };
+    let store = Store::open_db(&db.spec, 4).expect("open");
+    let state = AppState::new(store, Config::default());
+    let addr = spawn_server(state.clone()).await;
+    let ids = ingest(addr).await;
+
+    let plain = connect(&db.spec, &["--no-redact"]).await;
+    let info = plain.peer_info().expect("initialized");
+    assert_eq!(info.protocol_version, ProtocolVersion::V_2025_11_25);
+    let tools: Vec<String> = plain
+        .list_all_tools()
+        .await
+        .expect("tools/list")
+        .into_iter()
+        .map(|t| t.name.into_owned())
+        .collect();
+    assert_eq!(
+        tools,
+        [
+            "search",
+            "list_sessions",
+            "session_summary",
+            "session_rows",
+            "notes"
+        ]
+    );
+
+    // search: the API's page, with and without filters, and through its cursor.
+    let mut many = 0;
+    for q in QUERIES {
+        let http = get(addr, &format!("/api/search?q={}", encode(q))).await;
+        assert_eq!(
+            tool(&plain, "search", json!({"query": q})).await,
+            http,
+            "{q}"
+        );
+        let http = get(
+            addr,
+            &format!("/api/search?q={}&session=s0&limit=3", encode(q)),
+        )
+        .await;
+        let mcp = tool(
+            &plain,
+            "search",
+            json!({"query": q, "session": "s0", "limit": 3}),
+        )
+        .await;
+        assert_eq!(mcp, http, "{q} in s0");
+        let http = get(
+            addr,
+            &format!(
+                "/api/search?q={}&agent=claude-code&since=2000-01-01",
+                encode(q)
+            ),
+        )
+        .await;
+        let mcp = tool(
+            &plain,
+            "search",
+            json!({"query": q, "agent": "claude-code", "since": "2000-01-01"}),
+        )
+        .await;
+        assert_eq!(mcp, http, "{q} by agent");
+        // Cut to a few KiB, the pages go on to the same hits.
+        let all = get(addr, &format!("/api/search?q={}&limit=500", encode(q))).await;
+        let mut hits = Vec::new();
+        let mut cursor = Value::Null;
+        let mut pages = 0;
+        loop {
+            pages += 1;
+            let page = tool(
+                &plain,
+                "search",
+                json!({"query": q, "limit": 500, "max_bytes": 4096, "cursor": cursor}),
+            )
+            .await;
+            assert!(page.to_string().len() <= 4096 || page["hits"].as_array().unwrap().len() == 1);
+            hits.extend(page["hits"].as_array().unwrap().iter().cloned());
+            cursor = page["next"].clone();
+            if cursor.is_null() {
+                break;
+            }
+        }
+        assert_eq!(Value::Array(hits), all["hits"], "{q} paged by bytes");
+        if all.to_string().len() > 4096 {
+            assert!(pages > 1, "{q}: {pages} pages");
+            many += 1;
+        }
+    }
+
+    assert!(many >= 2, "{many} queries cut by bytes");
+    let errors = get(addr, "/api/search?q=error").await;
+    assert!(errors["hits"].as_array().unwrap().len() > 3, "{errors}");
+
+    // list_sessions: the index as the API lists it, sorted and filtered.
+    for query in ["", "sort=cost", "sort=errors", "agent=codex", "q=s"] {
+        let http = get(addr, &format!("/api/sessions?limit=500&{query}")).await;
+        let mut args = json!({"limit": 500});
+        if let Some((k, v)) = query.split_once('=') {
+            args[k] = json!(v);
+        }
+        assert_eq!(tool(&plain, "list_sessions", args).await, http, "{query}");
+    }
+    let mut listed = Vec::new();
+    let mut cursor = Value::Null;
+    loop {
+        let page = tool(
+            &plain,
+            "list_sessions",
+            json!({"limit": 2, "cursor": cursor}),
+        )
+        .await;
+        listed.extend(page["sessions"].as_array().unwrap().iter().cloned());
+        cursor = page.get("next").cloned().unwrap_or(Value::Null);
+        if cursor.is_null() {
+            break;
+        }
+    }
+    let http = get(addr, "/api/sessions?limit=500").await;
+    assert_eq!(Value::Array(listed), http["sessions"]);
+
+    for id in &ids {
+        // session_summary: what `GET …/summary` (and `hiveterm summary --json`) says.
+        let http = get(addr, &format!("/api/sessions/{id}/summary")).await;
+        let mcp = tool(&plain, "session_summary", json!({"session": id})).await;
+        assert_eq!(mcp, http, "summary of {id}");
+
+        // session_rows: every envelope, oldest first, in pages of 3 events.
+        let history = all_history(addr, id, 1000).await;
+        let mut envelopes = Vec::new();
+        let mut from = json!(1);
+        loop {
+            let page = tool(
+                &plain,
+                "session_rows",
+                json!({"session": id, "from": from, "limit": 3, "max_body": 1_000_000}),
+            )
+            .await;
+            envelopes.extend(page["envelopes"].as_array().unwrap().iter().cloned());
+            from = page["next"].clone();
+            if from.is_null() {
+                break;
+            }
+        }
+        assert!(!history.is_empty(), "{id}");
+        assert_eq!(envelopes, history, "rows of {id}");
+
+        // notes: `GET …/notes`.
+        let http = get(addr, &format!("/api/sessions/{id}/notes")).await;
+        let mcp = tool(&plain, "notes", json!({"session": id})).await;
+        assert_eq!(mcp, http, "notes of {id}");
+    }
+
+    // Bodies cut to what the caller gives; a range's rows only.
+    let page = tool(
+        &plain,
+        "session_rows",
+        json!({"session": "s0", "from": 2, "to": 4, "max_body": 10}),
+    )
+    .await;
+    for env in page["envelopes"].as_array().unwrap() {
+        let seq = env["seq"].as_u64().unwrap();
+        assert!((2..=4).contains(&seq), "{seq}");
+        for row in env["msgs"].as_array().unwrap() {
+            if let Some(body) = row["body"].as_str() {
+                assert!(body.len() <= 10 + '…'.len_utf8(), "{body:?}");
+            }
+        }
+    }
+
+    // Errors are tool errors the agent reads, not protocol failures.
+    let bad = call_raw(&plain, "search", json!({"query": "ab"})).await;
+    assert_eq!(bad.is_error, Some(true));
+    let bad = call_raw(&plain, "session_summary", json!({"session": "nope"})).await;
+    assert_eq!(bad.is_error, Some(true));
+    let bad = call_raw(&plain, "search", json!({"query": "abc", "agnet": "x"})).await;
+    assert_eq!(bad.is_error, Some(true));
+
+    // The secret: returned by --no-redact, and by default in no answer of any tool.
+    let found = tool(&plain, "search", json!({"query": "ghp_Zx8K"})).await;
+    assert!(found.to_string().contains(SECRET), "{found}");
+    let redacting = connect(&db.spec, &[]).await;
+    let calls = [
+        ("search", json!({"query": "deploy with token"})),
+        ("list_sessions", json!({})),
+        ("session_summary", json!({"session": "secret"})),
+        ("session_rows", json!({"session": "secret"})),
+        ("notes", json!({"session": "secret"})),
+    ];
+    for (name, args) in calls {
+        let answer = tool(&redacting, name, args).await.to_string();
+        assert!(!answer.contains("ghp_Zx8K"), "{name}: {answer}");
+    }
+    // The contract checked from outside: a search's text holds every session id that
+    // `hiveterm search Q --json` lists on its first page.
+    for q in QUERIES {
+        let (ok, out, err) = common::cli("search", &db.spec, &[q, "--json"]);
+        assert!(ok, "{err}");
+        let cli: Value = serde_json::from_str(&out).unwrap();
+        let result = call_raw(&redacting, "search", json!({"query": q})).await;
+        let text = &result.content[0].as_text().unwrap().text;
+        for hit in cli["hits"].as_array().unwrap() {
+            let id = hit["session"].as_str().unwrap();
+            assert!(text.contains(id), "{q}: {id} not in {text}");
+        }
+    }
+    let found = tool(&redacting, "search", json!({"query": "deploy with token"})).await;
+    assert_eq!(found["hits"][0]["session"], "secret", "{found}");
+    // Without a secret, a redacted answer is the plain one.
+    for id in &ids[..ids.len() - 1] {
+        let args = json!({"session": id});
+        let plain_rows = tool(&plain, "session_rows", args.clone()).await;
+        assert_eq!(
+            tool(&redacting, "session_rows", args).await,
+            plain_rows,
+            "{id}"
+        );
+    }
+
+    plain.cancel().await.unwrap();
+    redacting.cancel().await.unwrap();
+    state.store().close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mcp_answers_equal_the_http_api_on_sqlite() {
+    check_backend(false).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mcp_answers_equal_the_http_api_on_postgres() {
+    check_backend(true).await;
+}
