@@ -34,6 +34,8 @@
 //! - [`search`]: search across every session (`GET /api/search`, `hiveterm search`): a
 //!   substring of rows' summaries and bodies, through an index the store keeps beside the
 //!   stored envelopes (derived, rebuilt with them).
+//! - [`mcp`]: `hiveterm mcp`, a Model Context Protocol server on stdio over the store: the
+//!   search, index, summary, history and notes reads, for a coding agent, redacted.
 //! - [`share`]: share links — making them, and the read-only `/p/<token>` page and reads;
 //!   [`redacted`]: a redacted share's rows, folded from redacted raw events.
 //! - [`session_files`]: a session's subagents' files beside its main log (`classify`,

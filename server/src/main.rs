@@ -1,6 +1,6 @@
 //! The `hiveterm` command line: see `hiveterm --help` and `docs/CLI.md`. Parses arguments and
-//! calls into the library (`hiveterm::serve`), `classify_cmd`, `export_cmd`, `note_cmd`,
-//! `diff_cmd`, `redact_cmd`, `search_cmd`, `share_cmd`, `summary_cmd` or `usage_cmd`.
+//! calls into the library (`hiveterm::serve`, `hiveterm::mcp`), `classify_cmd`, `export_cmd`,
+//! `note_cmd`, `diff_cmd`, `redact_cmd`, `search_cmd`, `share_cmd`, `summary_cmd` or `usage_cmd`.
 
 use std::process::ExitCode;
 
