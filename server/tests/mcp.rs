@@ -284,6 +284,53 @@ async fn check_backend(postgres: bool) {
         assert_eq!(mcp, http, "notes of {id}");
     }
 
+    // Notes and rows cut by bytes go on through `next` to the same items.
+    for i in 0..6 {
+        let body = json!({"from": i + 1, "to": i + 2, "text": format!("{i} {}", "n".repeat(1500))});
+        let (status, _, _) = send(
+            addr,
+            "POST",
+            "/api/sessions/s1/notes",
+            &[("content-type", "application/json")],
+            body.to_string().into_bytes(),
+        )
+        .await;
+        assert_eq!(status, StatusCode::CREATED);
+    }
+    let http = get(addr, "/api/sessions/s1/notes").await;
+    let (mut notes, mut cursor, mut pages) = (Vec::new(), Value::Null, 0);
+    loop {
+        pages += 1;
+        let args = json!({"session": "s1", "max_bytes": 4096, "cursor": cursor});
+        let page = tool(&plain, "notes", args).await;
+        assert!(page.to_string().len() <= 4096, "{page}");
+        notes.extend(page["notes"].as_array().unwrap().iter().cloned());
+        cursor = page["next"].clone();
+        if cursor.is_null() {
+            break;
+        }
+    }
+    assert!(pages > 2, "{pages} pages of notes");
+    assert_eq!(Value::Array(notes), http["notes"]);
+    let history = all_history(addr, "s1", 1000).await;
+    let (mut envelopes, mut from, mut pages) = (Vec::new(), json!(1), 0);
+    loop {
+        pages += 1;
+        let args = json!({"session": "s1", "from": from, "max_body": 100_000, "max_bytes": 4096});
+        let page = tool(&plain, "session_rows", args).await;
+        assert!(
+            page.to_string().len() <= 4096 || page["envelopes"].as_array().unwrap().len() == 1,
+            "{page}"
+        );
+        envelopes.extend(page["envelopes"].as_array().unwrap().iter().cloned());
+        from = page["next"].clone();
+        if from.is_null() {
+            break;
+        }
+    }
+    assert!(pages > 2, "{pages} pages of rows");
+    assert_eq!(envelopes, history, "rows of s1 cut by bytes");
+
     // Bodies cut to what the caller gives; a range's rows only.
     let page = tool(
         &plain,

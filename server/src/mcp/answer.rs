@@ -78,8 +78,10 @@ async fn search(s: &Reader, a: &Arguments<'_>) -> Result<Value, String> {
         && let Some(hits) = value["hits"].as_array_mut()
     {
         let keep = fitting(hits, OVERHEAD, max);
-        hits.truncate(keep);
-        value["next"] = json!(page.hits[keep - 1].at.encode());
+        if keep > 0 {
+            hits.truncate(keep);
+            value["next"] = json!(page.hits[keep - 1].at.encode());
+        }
     }
     Ok(value)
 }
@@ -179,7 +181,7 @@ async fn rows(s: &Reader, a: &Arguments<'_>) -> Result<Value, String> {
     if from > to {
         return Ok(answer(Vec::new(), None));
     }
-    let mut head = to.min(from + limit - 1);
+    let mut head = to.min(from.saturating_add(limit - 1));
     let mut envelopes = loop {
         let page = history(s, &id, head, limit).await?;
         if page["cut_by_bytes"] == json!(true) && head > from {
@@ -240,9 +242,11 @@ async fn notes(s: &Reader, a: &Arguments<'_>) -> Result<Value, String> {
         && let Some(notes) = value["notes"].as_array_mut()
     {
         let keep = fitting(notes, OVERHEAD, max);
-        notes.truncate(keep);
-        let last = &notes[keep - 1];
-        value["next"] = json!(format!("{}.{}.{}", last["from"], last["to"], last["id"]));
+        if keep > 0 {
+            notes.truncate(keep);
+            let last = &notes[keep - 1];
+            value["next"] = json!(format!("{}.{}.{}", last["from"], last["to"], last["id"]));
+        }
     }
     Ok(value)
 }
