@@ -397,6 +397,12 @@ async fn check_backend(postgres: bool) {
         );
     }
 
+    // A database that is not there is refused, not made.
+    let missing = dir.path().join("missing.db");
+    let (ok, _, err) = common::cli("mcp", missing.to_str().unwrap(), &[]);
+    assert!(!ok && err.contains("no such database"), "{err}");
+    assert!(!missing.exists());
+
     plain.cancel().await.unwrap();
     redacting.cancel().await.unwrap();
     state.store().close().await;

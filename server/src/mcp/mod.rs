@@ -60,9 +60,10 @@ Add it to an agent (give the absolute path of the database):
                   command = \"hiveterm\"
                   args = [\"mcp\", \"--db\", \"/path/to/hiveterm.db\"]
                 (or: codex mcp add hiveterm -- hiveterm mcp --db /path/to/hiveterm.db)
-  Gemini CLI:   in ~/.gemini/settings.json (or .gemini/settings.json of a project):
-                  {\"mcpServers\": {\"hiveterm\": {\"command\": \"hiveterm\",
-                   \"args\": [\"mcp\", \"--db\", \"/path/to/hiveterm.db\"]}}}
+  Gemini CLI:   gemini mcp add --scope user hiveterm hiveterm mcp --db /path/to/hiveterm.db
+                (or in ~/.gemini/settings.json, or .gemini/settings.json of a project:
+                 {\"mcpServers\": {\"hiveterm\": {\"command\": \"hiveterm\",
+                  \"args\": [\"mcp\", \"--db\", \"/path/to/hiveterm.db\"]}}})
 
 Tools: search, list_sessions, session_summary, session_rows, notes.";
 
@@ -72,6 +73,10 @@ pub fn run(args: &Args) -> Result<(), String> {
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
+    // A wrong path in an agent's configuration should say so, not answer from a new empty file.
+    if !crate::store::is_postgres(&args.db) && !std::path::Path::new(&args.db).is_file() {
+        return Err(format!("{}: no such database", args.db));
+    }
     rt.block_on(async {
         let store = Store::open_admin(&args.db).map_err(|e| format!("{}: {e}", args.db))?;
         let server = Server(answer::Reader {
