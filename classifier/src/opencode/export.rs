@@ -1,12 +1,14 @@
 //! An `opencode export <id>` document (`{"info": <session>, "messages": [{"info", "parts"}…]}`)
 //! → its rows, all on the line that completes it: `⚙ opencode session <id> · <version> ·
-//! <directory>` (debug, the title as its body), then each message in order — a user message
+//! <directory>` (debug, the title as its body; once a session: a document of the session
+//! shown last, one message of a store's session, has none), then each message in order — a user message
 //! opens a turn with its prompt (its text parts; `synthetic` ones and other parts are rows of
 //! their own after it), an assistant message's parts are read as stdout's are
 //! ([`super::part`]), and its `error` fails the turn ([`super::turn::error`]).
 
 use serde_json::{Map, Value};
 
+use super::state::MAX_ID_BYTES;
 use super::{part, turn};
 use crate::ctx::ClassifyCtx;
 use crate::field::Field;
@@ -31,7 +33,15 @@ pub(super) fn rows(doc: &Map<String, Value>, ctx: &mut ClassifyCtx, rows: &mut V
     if !title.trim().is_empty() {
         row = row.body(title);
     }
-    rows.push(row);
+    // Once per session: a store's session is read a message at a time, each an export.
+    let shown = &mut ctx.opencode.shown;
+    if shown.is_empty() || shown != session {
+        rows.push(row);
+        shown.clear();
+        if session.len() <= MAX_ID_BYTES {
+            shown.push_str(session);
+        }
+    }
     let messages = doc.field("messages").and_then(Value::as_array);
     for m in messages.into_iter().flatten() {
         message(m, session, ctx, rows);

@@ -25,9 +25,21 @@ pub(crate) struct State {
     pub(crate) since: Option<u64>,
     /// The open turn's figures so far.
     pub(crate) fig: Figures,
+    /// The session whose export row was shown last (the server stores an OpenCode store's
+    /// session a message at a time, each line an export of one message: shown once).
+    pub(crate) shown: String,
 }
 
 impl State {
+    /// The end of a turn: nothing of it kept, but the session shown.
+    pub(crate) fn reset(&mut self) {
+        let shown = std::mem::take(&mut self.shown);
+        *self = State {
+            shown,
+            ..State::default()
+        };
+    }
+
     /// Whether nothing is kept (a log that is not OpenCode's).
     pub(crate) fn is_empty(&self) -> bool {
         *self == State::default()

@@ -165,3 +165,26 @@ fn an_export_on_one_line_shows_its_prompts_and_turns() {
         ],
     );
 }
+
+/// A store's session read a message at a time (each line an export of one message, as
+/// `serve --agents` stores it): the session row once, the turns as in the whole export.
+#[test]
+fn an_export_a_message_a_line_shows_the_session_once() {
+    let info = r#""info":{"id":"ses_a","version":"1.18.33"}"#;
+    let user = format!(
+        r#"{{"timestamp":1000,{info},"messages":[{{"info":{{"role":"user","time":{{"created":1000}}}},"parts":[{{"type":"text","text":"hi"}}]}}]}}"#
+    );
+    let answer = format!(
+        r#"{{"timestamp":1100,{info},"messages":[{{"info":{{"role":"assistant","time":{{"created":1100,"completed":1400}}}},"parts":[{{"type":"text","text":"Hello."}},{{"type":"step-finish","reason":"stop"}}]}}]}}"#
+    );
+    check(
+        &[&user, &answer, &user],
+        &[
+            "|debug|⚙ opencode session ses_a · 1.18.33",
+            "◆|info|TURN ← user",
+            "|info|",
+            "✅|info|turn ok · 400ms",
+            "◆|info|TURN ← user",
+        ],
+    );
+}

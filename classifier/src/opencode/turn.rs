@@ -36,7 +36,7 @@ pub(super) fn line_opens(
     let st = state(ctx);
     if st.open && !st.session.is_empty() && !session.is_empty() && st.session != session {
         rows.push(interrupted_row());
-        *st = State::default();
+        st.reset();
     }
     if !st.open {
         open(st, session, ts);
@@ -69,6 +69,7 @@ fn open(st: &mut State, session: &str, ts: Option<f64>) {
             String::new()
         },
         since: ts.filter(|t| t.is_finite() && *t >= 0.0).map(|t| t as u64),
+        shown: std::mem::take(&mut st.shown),
         ..State::default()
     };
 }
@@ -131,7 +132,7 @@ pub(super) fn error(
         .unwrap_or("");
     if name == "MessageAbortedError" {
         rows.push(interrupted_row());
-        *state(ctx) = State::default();
+        state(ctx).reset();
         return;
     }
     let code = data.field("statusCode").and_then(Value::as_u64);
@@ -152,7 +153,8 @@ pub(super) fn error(
 
 /// Ends the open turn with `row` (timed from its start to `ts`, its figures as the body).
 fn end(row: TermMsg, ts: Option<f64>, ctx: &mut ClassifyCtx, rows: &mut Vec<TermMsg>) {
-    let st = std::mem::take(state(ctx));
+    let st = state(ctx).clone();
+    state(ctx).reset();
     let ms = st
         .since
         .zip(ts.filter(|t| t.is_finite()))

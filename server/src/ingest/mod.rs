@@ -7,12 +7,14 @@
 //! - `lines`: the one chunked read loop of every source, and the harness lines sources add
 //! - `run`: a command's output ([`run_command`]); `follow`: a followed file ([`follow`]);
 //!   `watch`: every agent log under some folders, one session each ([`watch`]); `mark`: what
-//!   a followed file's bytes before its stored position were (a file rewritten in place)
+//!   a followed file's bytes before its stored position were (a file rewritten in place);
+//!   `opencode`: OpenCode's SQLite store, a session each ([`opencode::watch_opencode`])
 
 pub(crate) mod follow;
 mod follow_zst;
 mod lines;
 mod mark;
+pub mod opencode;
 mod run;
 mod unzst;
 mod watch;

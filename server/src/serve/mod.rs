@@ -89,6 +89,14 @@ pub async fn serve(args: ServeArgs) -> Result<(), String> {
             .map(std::path::PathBuf::from)
             .ok_or("--agents: HOME is not set")?;
         watched.extend(ingest::agent_folders(&home));
+        let db = ingest::opencode::opencode_db(&home);
+        println!("reading {}", db.display());
+        let store = store.clone();
+        sources.spawn(async move {
+            if let Err(e) = ingest::opencode::watch_opencode(store, db).await {
+                tracing::error!("reading OpenCode's store: {e}");
+            }
+        });
     }
     if !watched.is_empty() {
         for dir in &watched {
