@@ -7,7 +7,16 @@ use classifier::Summary;
 use classifier::compare::{Alignment, Divergence, Step, StepKind};
 use serde::Serialize;
 
-use super::{Args, Side};
+use super::side::Side;
+
+/// How much of the aligned steps the report shows.
+#[derive(Clone, Copy)]
+pub(super) struct Shown {
+    /// Divergences shown with their steps (all are counted).
+    pub(super) most: usize,
+    /// Aligned steps shown before and after each.
+    pub(super) context: usize,
+}
 
 /// `--json`'s object.
 #[derive(Serialize)]
@@ -160,14 +169,14 @@ fn seq_of(side: &Side, line: Option<u64>) -> Option<u64> {
     line.map(|l| side.seq(l))
 }
 
-pub(super) fn report<'a>(a: &'a Side, b: &'a Side, aligned: &Alignment, args: &Args) -> Report<'a> {
+pub(super) fn report<'a>(a: &'a Side, b: &'a Side, aligned: &Alignment, how: Shown) -> Report<'a> {
     let all: Vec<Divergence> = aligned.divergences(&a.run, &b.run).collect();
-    let shown = &all[..all.len().min(args.most)];
+    let shown = &all[..all.len().min(how.most)];
     let whys: HashMap<(usize, usize), &'static str> = shown
         .iter()
         .map(|d| ((d.turn, d.pair), d.why.name()))
         .collect();
-    let steps = around(aligned, shown, args.context)
+    let steps = around(aligned, shown, how.context)
         .into_iter()
         .map(|(t, p)| {
             let tp = &aligned.turns[t];

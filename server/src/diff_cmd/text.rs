@@ -6,8 +6,9 @@ use std::fmt::Write as _;
 use classifier::compare::{Alignment, Divergence};
 use classifier::{Summary, duration};
 
+use super::report::Shown;
 use super::report::{Pair, StepJson, around, report};
-use super::{Args, Side};
+use super::side::Side;
 
 /// Widest cell of the text's columns, in characters.
 const CELL: usize = 42;
@@ -21,8 +22,8 @@ fn cell(s: &str) -> String {
     format!("{c:<CELL$}")
 }
 
-pub(super) fn text(a: &Side, b: &Side, aligned: &Alignment, args: &Args) -> String {
-    let rep = report(a, b, aligned, args);
+pub(super) fn text(a: &Side, b: &Side, aligned: &Alignment, how: Shown) -> String {
+    let rep = report(a, b, aligned, how);
     let diffs = &rep.differences;
     let mut out = String::new();
     let row = |out: &mut String, what: &str, x: String, y: String, delta: String| {
@@ -130,11 +131,8 @@ pub(super) fn text(a: &Side, b: &Side, aligned: &Alignment, args: &Args) -> Stri
     let mut last_turn = 0;
     let mut last_at: Option<(usize, usize)> = None;
     let at: Vec<(usize, usize)> = {
-        let all: Vec<Divergence> = aligned
-            .divergences(&a.run, &b.run)
-            .take(args.most)
-            .collect();
-        around(aligned, &all, args.context)
+        let all: Vec<Divergence> = aligned.divergences(&a.run, &b.run).take(how.most).collect();
+        around(aligned, &all, how.context)
     };
     for (step, place) in rep.steps.iter().zip(at) {
         if step.turn != last_turn {
