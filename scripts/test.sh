@@ -90,6 +90,9 @@ python3 checks/conformance.py "$TARGET_DIR/release/hiveterm" fixtures/opencode-1
 step "conformance: Qwen Code fixtures"
 python3 checks/conformance.py "$TARGET_DIR/release/hiveterm" fixtures/qwen-0.24.4 --strict
 
+step "conformance: Copilot CLI fixtures"
+python3 checks/conformance.py "$TARGET_DIR/release/hiveterm" fixtures/copilot-1.0.102 --strict
+
 step "conformance: hyperhive fixtures"
 python3 checks/conformance.py "$TARGET_DIR/release/hiveterm" fixtures/hyperhive --strict
 

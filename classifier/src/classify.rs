@@ -104,6 +104,7 @@ fn event_rows(event: &LiveEvent, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
         }
         LiveEvent::OpenCode { value } => under_harness(crate::opencode::classify(value, ctx), ctx),
         LiveEvent::Qwen { value } => crate::qwen::classify(value, ctx),
+        LiveEvent::Copilot { value } => under_harness(crate::copilot::classify(value, ctx), ctx),
         LiveEvent::StatusChanged { .. }
         | LiveEvent::ModelChanged { .. }
         | LiveEvent::EffortChanged { .. }

@@ -117,6 +117,12 @@ pub enum LiveEvent {
         /// The line's JSON value.
         value: Value,
     },
+    /// One raw GitHub Copilot CLI line (a session event of `--output-format json` stdout or
+    /// `events.jsonl`, or the stdout's `result`), unclassified ([`crate::copilot`]).
+    Copilot {
+        /// The line's JSON value.
+        value: Value,
+    },
     /// Agent state changed: status (never a row; the header reads it).
     StatusChanged {
         /// The new status.
@@ -312,6 +318,10 @@ pub fn from_value(value: Value) -> LogEvent {
     if crate::qwen::detect::is_record(map) {
         let ts = crate::time::rfc3339(map.field("timestamp"));
         return LogEvent::at(ts, LiveEvent::Qwen { value });
+    }
+    if crate::copilot::detect::is_copilot(map) {
+        let ts = crate::time::rfc3339(map.field("timestamp"));
+        return LogEvent::at(ts, LiveEvent::Copilot { value });
     }
     if crate::gemini::is_gemini(map) {
         let ts = crate::gemini::timestamp(map);

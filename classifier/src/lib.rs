@@ -35,6 +35,7 @@ mod ansi;
 mod classify;
 mod codex;
 pub mod compare;
+mod copilot;
 mod ctx;
 pub mod event;
 mod field;

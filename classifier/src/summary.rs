@@ -136,6 +136,19 @@ impl SummaryFold {
                 self.agent(crate::qwen::detect::agent_of(value));
                 value
             }
+            LiveEvent::Copilot { value } => {
+                self.agent("copilot");
+                let tokens = crate::copilot::summary::add(value, &mut self.summary, &mut self.kept);
+                if let Some([input, output, cache_read, cache_creation]) = tokens {
+                    self.message_tokens.add(Tokens {
+                        input,
+                        output,
+                        cache_read,
+                        cache_creation,
+                    });
+                }
+                return;
+            }
             LiveEvent::Qwen { value } => {
                 self.agent("qwen");
                 return crate::qwen::each_line(value, |line| self.stream(line));

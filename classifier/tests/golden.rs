@@ -172,6 +172,17 @@ const FIXTURES: &[Fixture] = fixtures![
     "qwen-0.24.4" / "qwen.reasoning.stream.jsonl",
     "qwen-0.24.4" / "qwen.resume_1_first.session.jsonl",
     "qwen-0.24.4" / "qwen.todo_plan.stream.jsonl",
+    "copilot-1.0.102" / "copilot.api_fatal_400.763da77a.events.jsonl",
+    "copilot-1.0.102" / "copilot.api_fatal_400.91eff5d7.events.jsonl",
+    "copilot-1.0.102" / "copilot.api_fatal_400.stream.jsonl",
+    "copilot-1.0.102" / "copilot.api_retry.events.jsonl",
+    "copilot-1.0.102" / "copilot.api_retry.stream.jsonl",
+    "copilot-1.0.102" / "copilot.failing_command.events.jsonl",
+    "copilot-1.0.102" / "copilot.failing_command.stream.jsonl",
+    "copilot-1.0.102" / "copilot.file_edit.events.jsonl",
+    "copilot-1.0.102" / "copilot.reasoning.stream.jsonl",
+    "copilot-1.0.102" / "copilot.resume_1_first.events.jsonl",
+    "copilot-1.0.102" / "copilot.todo_plan.stream.jsonl",
 ];
 
 /// A session of several files: a main log and its subagents' logs, classified as one
@@ -827,10 +838,10 @@ fn every_golden_row_reads_back_as_what_made_it() {
         // Claude Code and hyperhive lines only: a Gemini log's rows are made from its own
         // shapes (and a recording's turn ends from the lines after), held by the unit tests of
         // `classifier/src/gemini/tests.rs` and by reading its golden files. So are OpenCode's
-        // (`classifier/src/opencode/tests.rs`). (Qwen Code's session records are read as the
-        // transcript lines of the same meaning, `classifier/src/qwen/record.rs`: their raw lines
-        // do not say what made each row.)
-        if ["gemini", "opencode", "qwen"]
+        // (`classifier/src/opencode/tests.rs`) and Copilot CLI's (`classifier/src/copilot/tests.rs`).
+        // (Qwen Code's session records are read as the transcript lines of the same meaning,
+        // `classifier/src/qwen/record.rs`: their raw lines do not say what made each row.)
+        if ["gemini", "opencode", "qwen", "copilot"]
             .iter()
             .any(|a| fx.dir.starts_with(a))
         {
