@@ -3,14 +3,17 @@
 #   page:   the wasm + JS every visit loads (app-*.js, app-*_bg.wasm); must be within the
 #           budget (default 500 KB);
 #   worker: the classifier's wasm + JS (worker_loader.js, worker.js, worker_bg.wasm), loaded
-#           when a log is opened offline; printed, and held to the same budget;
+#           when a log is opened offline; held to WORKER_BUDGET_KB (default 520 KB: the 500 KB
+#           of four agents' formats, and the 2026-12-07 room for OpenCode, Qwen Code and
+#           Copilot CLI, measured in docs/BENCHMARKS.md, "Bundle sizes");
 #   md:     the markdown worker (mdworker_loader.js, mdworker.js, mdworker_bg.wasm), loaded
 #           when the first markdown body is shown; the same.
-# Usage: scripts/bundle-size.sh [DIST_DIR] [BUDGET_KB]
+# Usage: scripts/bundle-size.sh [DIST_DIR] [BUDGET_KB]   (env: WORKER_BUDGET_KB=520)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DIST="${1:-$ROOT/dist}"
 BUDGET_KB="${2:-500}"
+WORKER_BUDGET_KB="${WORKER_BUDGET_KB:-520}"
 shopt -s nullglob
 page=0
 worker=0
@@ -26,13 +29,13 @@ for f in "$DIST"/*.wasm "$DIST"/*.js; do
     printf '  %-6s %-36s %8d bytes  %8d gzipped\n' "$part" "$(basename "$f")" "$raw" "$gz"
 done
 printf 'page bundle:   %7d bytes gzipped (budget %d KB)\n' "$page" "$BUDGET_KB"
-printf 'worker bundle: %7d bytes gzipped (loaded when a log is opened offline)\n' "$worker"
+printf 'worker bundle: %7d bytes gzipped (budget %d KB; loaded when a log is opened offline)\n' "$worker" "$WORKER_BUDGET_KB"
 printf 'md bundle:     %7d bytes gzipped (the markdown worker, loaded for the first markdown body)\n' "$md"
 if [ "$page" -eq 0 ]; then
     echo "bundle-size: nothing in $DIST; run trunk build --release first" >&2
     exit 1
 fi
-if [ "$page" -gt $((BUDGET_KB * 1000)) ] || [ "$worker" -gt $((BUDGET_KB * 1000)) ] \
+if [ "$page" -gt $((BUDGET_KB * 1000)) ] || [ "$worker" -gt $((WORKER_BUDGET_KB * 1000)) ] \
     || [ "$md" -gt $((BUDGET_KB * 1000)) ]; then
     echo "bundle-size: over budget" >&2
     exit 1

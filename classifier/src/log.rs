@@ -193,6 +193,13 @@ impl LogClassifier {
         batch.classify(base, ctx, fold, held, &mut out);
     }
 
+    /// The envelope held while the end of the log would add rows to it, if any: a line
+    /// already read whose envelope is handed out with the next line's (a reader that indexes
+    /// what each stretch of the file holds counts it where its line is).
+    pub fn held(&self) -> Option<&TermEnvelope> {
+        self.held.0.as_ref()
+    }
+
     /// Hands out, as it is, the envelope held while the end of the log would add rows to it
     /// ([`ClassifyCtx::end_pending`]), for a reader that stops before the log's end (a span
     /// re-read from a checkpoint): its rows are the whole file's, without the end's.

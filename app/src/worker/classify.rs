@@ -151,6 +151,11 @@ impl Classifier {
         self.index(&out);
         let last = self.checkpoints.last().map_or(0, |c| c.offset);
         if self.line_start() >= last + every.max(1) {
+            // A held envelope's line is in the span ending here: its bodies are too (handed
+            // out with the next line's, they go into the next span's set as well).
+            if let Some(held) = self.log.held().cloned() {
+                self.index(std::slice::from_ref(&held));
+            }
             self.checkpoints
                 .push(Checkpoint::at(&self.log, self.line_base, self.byte_base));
             self.spans.push(Trigrams::default());

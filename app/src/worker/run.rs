@@ -97,10 +97,12 @@ mod imp {
     /// How long the worker classifies a sample log when it starts.
     const WARM_MS: f64 = 150.0;
 
-    /// The sample: a real Claude Code transcript of this repository's fixtures (38 tool
-    /// calls, text, thinking, a diff, an error), carried in the worker's wasm compressed by
-    /// `zstd -19` (26 KB, against 49 KB for the transcript itself in the gzipped wasm; the
-    /// worker has the decoder for dropped logs). `tests/warm_log.rs` holds it to the fixture.
+    /// The sample: a real Claude Code stream-json log of this repository's fixtures (tool
+    /// calls of eight tools, their results and errors, text, a turn end), carried in the
+    /// worker's wasm compressed by `zstd -19` (5.7 KB; the worker has the decoder for dropped
+    /// logs). It was a 229 KB transcript (26 KB compressed): a sample a fortieth its size
+    /// runs the same hot paths, looped, and left room for three more agents' formats.
+    /// `tests/warm_log.rs` holds it to the fixture.
     static WARM_LOG: &[u8] = include_bytes!("warm_log.jsonl.zst");
 
     /// Classifies [`WARM_LOG`] over and over for [`WARM_MS`] when the worker starts, before
