@@ -18,7 +18,14 @@ export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
 
 started=$SECONDS
-step() { printf '\n\033[1;34m==> %s\033[0m\n' "$*"; }
+# Each step says the disk space left where cargo writes (a CI run once died of a full disk:
+# the linker's SIGBUS).
+step() {
+    printf '\n\033[1;34m==> %s\033[0m\n' "$*"
+    mkdir -p "$TARGET_DIR"
+    printf '(%s s; %s free in %s)\n' "$((SECONDS - started))" \
+        "$(df -h --output=avail "$TARGET_DIR" | tail -1 | tr -d ' ')" "$TARGET_DIR"
+}
 trap 'printf "\n\033[1;31mFAILED\033[0m in step above (line %s): %s\n" "$LINENO" "$BASH_COMMAND" >&2' ERR
 
 step "setup (scripts/setup.sh)"
@@ -61,7 +68,11 @@ step "the server's whole suite again, on PostgreSQL (127.0.0.1:5432, database te
 # (every test that opens a database panics when it cannot connect: nothing is skipped). Each
 # test gets a schema of its own (server/tests/common), so they run in parallel as on SQLite.
 pg_isready -q -h 127.0.0.1 -p 5432 || { echo "PostgreSQL is not answering on 127.0.0.1:5432" >&2; exit 1; }
-HIVETERM_TEST_DB=postgres cargo test -p hiveterm
+# --workspace, as above, though only the server's tests read HIVETERM_TEST_DB: `-p hiveterm`
+# resolves other features than the workspace does, so it compiled everything a second time
+# (10 minutes and 3 GB more of target/; a CI run died of the full disk, the linker's SIGBUS).
+# The other crates' tests run again in about two minutes.
+HIVETERM_TEST_DB=postgres cargo test --workspace
 
 step "golden tests compiled to wasm32, in headless Chromium"
 "$ROOT/scripts/wasm-test.sh" -p classifier --test golden
