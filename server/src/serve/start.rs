@@ -62,7 +62,8 @@ pub struct ServeArgs {
     #[arg(long, value_name = "DIR")]
     pub watch: Vec<PathBuf>,
     /// Watch the agents' default folders of the user running it: ~/.claude/projects,
-    /// ~/.codex/sessions, ~/.gemini/tmp.
+    /// ~/.codex/sessions, ~/.gemini/tmp, ~/.qwen/projects, ~/.copilot/session-state; and
+    /// OpenCode's store.
     #[arg(long)]
     pub agents: bool,
     /// Read a log from standard input as one session.

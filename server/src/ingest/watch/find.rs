@@ -7,23 +7,39 @@ use std::path::{Path, PathBuf};
 
 use crate::ingest::follow::follow_session_id;
 
-/// The agents' default folders under `home`: Claude Code's projects, Codex's sessions,
-/// Gemini CLI's chats (`--agents`).
+/// The agents' default folders of logs under `home` (`--agents`): Claude Code's projects,
+/// Codex's sessions, Gemini CLI's chats, Qwen Code's projects and Copilot CLI's session
+/// states. (OpenCode keeps its sessions in one database: `crate::ingest::opencode`.)
 pub fn agent_folders(home: &Path) -> Vec<PathBuf> {
     vec![
         home.join(".claude").join("projects"),
         home.join(".codex").join("sessions"),
         home.join(".gemini").join("tmp"),
+        home.join(".qwen").join("projects"),
+        home.join(".copilot").join("session-state"),
     ]
 }
 
 /// The session a watched main log's lines go to: `--follow`'s id for the path (a
 /// `.jsonl.zst` that of its `.jsonl`).
 pub fn watch_session_id(path: &Path) -> String {
+    if let Some(dir) = copilot_session_dir(path) {
+        // Every Copilot CLI session's log is `events.jsonl`: its folder names the session.
+        return follow_session_id(&dir.with_extension("jsonl"));
+    }
     match path.to_str().and_then(|p| p.strip_suffix(".zst")) {
         Some(plain) => follow_session_id(Path::new(plain)),
         None => follow_session_id(path),
     }
+}
+
+/// The folder of a Copilot CLI session whose log `path` is (`session-state/<id>/events.jsonl`).
+fn copilot_session_dir(path: &Path) -> Option<&Path> {
+    let dir = path.parent()?;
+    let ok = name_of(path) == "events.jsonl"
+        && dir.parent().map(name_of) == Some("session-state")
+        && !name_of(dir).is_empty();
+    ok.then_some(dir)
 }
 
 /// Whether `path` names an agent log (`*.jsonl`, `*.jsonl.zst`, not hidden).
@@ -107,6 +123,12 @@ pub(super) fn role(path: &Path) -> Role {
             _ => Role::Main,
         };
     }
+    if copilot_session_dir(path).is_some() {
+        return Role::Main;
+    }
+    if let Some(sub) = qwen_sub(path) {
+        return sub;
+    }
     let agent = name_of(path).strip_suffix(".jsonl").unwrap_or("");
     match grand {
         Some(chats) if is_gemini_id(dir) && !agent.is_empty() => Role::GeminiSub {
@@ -116,6 +138,26 @@ pub(super) fn role(path: &Path) -> Role {
         },
         _ => Role::Main,
     }
+}
+
+/// A Qwen Code subagent's transcript,
+/// `<project>/subagents/<session id>/agent-<type>-<call id>.jsonl`: its lines go to the session
+/// of `<project>/chats/<session id>.jsonl`, tagged `<type>-<call id>`.
+fn qwen_sub(path: &Path) -> Option<Role> {
+    let dir = path.parent()?;
+    let subagents = dir.parent()?;
+    if name_of(subagents) != "subagents" {
+        return None;
+    }
+    let id = name_of(path)
+        .strip_prefix("agent-")?
+        .strip_suffix(".jsonl")?;
+    let session = name_of(dir);
+    let project = subagents.parent()?;
+    (!id.is_empty() && !session.is_empty()).then(|| {
+        let main = project.join("chats").join(format!("{session}.jsonl"));
+        Role::Sub(main, id.to_owned())
+    })
 }
 
 /// Whether `name` is shaped like a Gemini CLI session id (a UUID: 8-4-4-4-12 hex digits).
