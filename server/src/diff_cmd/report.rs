@@ -88,7 +88,12 @@ impl Sets {
 
 #[derive(Serialize)]
 pub(super) struct StepPair {
+    /// The turn, from 1.
     pub(super) turn: usize,
+    /// Its place among the turn's aligned pairs (the text marks a gap between two not next to
+    /// each other).
+    #[serde(skip)]
+    pub(super) pair: usize,
     pub(super) a: Option<StepJson>,
     pub(super) b: Option<StepJson>,
     /// How the pair differs; `null` when it does not.
@@ -146,11 +151,7 @@ fn differences(a: &Summary, b: &Summary) -> Differences {
 }
 
 /// Each shown divergence's pair with `context` pairs either side (each pair once), in order.
-pub(super) fn around(
-    aligned: &Alignment,
-    shown: &[Divergence],
-    context: usize,
-) -> Vec<(usize, usize)> {
+fn around(aligned: &Alignment, shown: &[Divergence], context: usize) -> Vec<(usize, usize)> {
     let mut out: Vec<(usize, usize)> = Vec::new();
     for d in shown {
         let pairs = aligned.turns[d.turn].pairs.len();
@@ -186,6 +187,7 @@ pub(super) fn report<'a>(a: &'a Side, b: &'a Side, aligned: &Alignment, how: Sho
             };
             StepPair {
                 turn: t + 1,
+                pair: p,
                 a: step(a, tp.a, pair.a),
                 b: step(b, tp.b, pair.b),
                 why: whys.get(&(t, p)).copied(),

@@ -3,11 +3,11 @@
 
 use std::fmt::Write as _;
 
-use classifier::compare::{Alignment, Divergence};
+use classifier::compare::Alignment;
 use classifier::{Summary, duration};
 
 use super::report::Shown;
-use super::report::{Pair, StepJson, around, report};
+use super::report::{Pair, StepJson, report};
 use super::side::Side;
 
 /// Widest cell of the text's columns, in characters.
@@ -128,20 +128,14 @@ pub(super) fn text(a: &Side, b: &Side, aligned: &Alignment, how: Shown) -> Strin
             );
         }
     }
-    let mut last_turn = 0;
-    let mut last_at: Option<(usize, usize)> = None;
-    let at: Vec<(usize, usize)> = {
-        let all: Vec<Divergence> = aligned.divergences(&a.run, &b.run).take(how.most).collect();
-        around(aligned, &all, how.context)
-    };
-    for (step, place) in rep.steps.iter().zip(at) {
-        if step.turn != last_turn {
+    let mut last: Option<(usize, usize)> = None;
+    for step in &rep.steps {
+        if last.is_none_or(|(turn, _)| turn != step.turn) {
             let _ = writeln!(out, "\nturn {}", step.turn);
-            last_turn = step.turn;
-        } else if last_at.is_some_and(|(turn, pair)| turn == place.0 && pair + 1 != place.1) {
+        } else if last.is_some_and(|(_, pair)| pair + 1 != step.pair) {
             out.push_str("   ⋮\n");
         }
-        last_at = Some(place);
+        last = Some((step.turn, step.pair));
         let show = |side: &Option<StepJson>| match side {
             None => cell("—"),
             Some(st) => {
