@@ -363,20 +363,12 @@ impl EndHold {
         };
         let rows = ctx.end_of_log();
         if let Some(fold) = fold {
-            // Folded as a Gemini line that says nothing else (only a Gemini recording's end
-            // adds rows).
-            let nothing = crate::event::LiveEvent::GeminiMeta {
-                meta: Box::default(),
-            };
-            fold.add(
-                &nothing,
-                &TermEnvelope {
-                    ts: env.ts,
-                    seq: env.seq,
-                    parent: env.parent,
-                    msgs: rows.clone(),
-                },
-            );
+            fold.add_end(&TermEnvelope {
+                ts: env.ts,
+                seq: env.seq,
+                parent: env.parent,
+                msgs: rows.clone(),
+            });
         }
         env.msgs.extend(rows);
         out(env);

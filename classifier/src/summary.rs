@@ -126,7 +126,21 @@ impl SummaryFold {
             Now::Done(value, _) => self.event(&crate::event::from_value(*value).event, env),
             Now::Open(_) | Now::InBroken => {}
         }
-        subagents::add(&mut self.summary, &mut self.subagents, before, event, env);
+        subagents::add(
+            &mut self.summary,
+            &mut self.subagents,
+            before,
+            Some(event),
+            env,
+        );
+    }
+
+    /// Folds in the rows the end of the log adds ([`crate::ClassifyCtx::end_of_log`]), which
+    /// no line holds: `env` is the log's last envelope with only those rows.
+    pub fn add_end(&mut self, env: &TermEnvelope) {
+        let before = env.parent.map(|_| subagents::Totals::of(&self.summary));
+        self.rows(env);
+        subagents::add(&mut self.summary, &mut self.subagents, before, None, env);
     }
 
     /// Folds in one event's own share (its rows are counted by [`SummaryFold::add`]).

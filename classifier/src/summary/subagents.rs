@@ -87,19 +87,19 @@ impl Index {
     }
 }
 
-/// After `env` (holding `event`) was folded into `s`, whose totals were `before` (taken when
-/// `env` has a parent): a subagent's call gets its entry; a subagent's envelope is counted
-/// under its parent.
+/// After `env` (holding `event`, none for the rows the end of a log adds) was folded into `s`,
+/// whose totals were `before` (taken when `env` has a parent): a subagent's call gets its
+/// entry; a subagent's envelope is counted under its parent.
 pub(super) fn add(
     s: &mut Summary,
     index: &mut Index,
     before: Option<Totals>,
-    event: &LiveEvent,
+    event: Option<&LiveEvent>,
     env: &TermEnvelope,
 ) {
     index.sync(s);
     if let Some(seq) = env.seq
-        && let Some((agent_type, description, call_id)) = call(event)
+        && let Some((agent_type, description, call_id)) = event.and_then(call)
         && !index.by_parent.contains_key(&seq)
     {
         let entry = SubagentSummary {
@@ -111,7 +111,9 @@ pub(super) fn add(
         };
         index.push(s, entry);
     }
-    if !s.by_subagent.is_empty() {
+    if !s.by_subagent.is_empty()
+        && let Some(event) = event
+    {
         ends(event, |id, end| {
             if let Some(&i) = index.by_call.get(id) {
                 s.by_subagent[i].ended = Some(end);
