@@ -2,7 +2,9 @@
 //! `summary` and `export` of a session read them with it (docs/CLI.md): Claude Code's
 //! `<dir>/<session>/subagents/agent-<id>.jsonl` beside `<dir>/<session>.jsonl`, and Gemini
 //! CLI's `<dir>/<session id>/<subagent id>.jsonl` beside a chat recording whose first line
-//! names that `sessionId` (`"kind":"main"`). Oldest first — by the first time each file
+//! names that `sessionId` (`"kind":"main"`), and Qwen Code's
+//! `<project>/subagents/<session id>/agent-<type>-<call id>.jsonl` beside
+//! `<project>/chats/<session id>.jsonl`. Oldest first — by the first time each file
 //! holds, then by name — so a subagent started by another comes after the one that started it.
 
 use std::fs::File;
@@ -38,6 +40,11 @@ pub fn subagent_files(main: Option<&PathBuf>) -> Vec<SubagentFile> {
             n.strip_prefix("agent-")?.strip_suffix(".jsonl")
         }));
     }
+    if let (Some(stem), Some(project)) = (name.strip_suffix(".jsonl"), qwen_project(dir)) {
+        found.extend(listed(&project.join("subagents").join(stem), |n| {
+            n.strip_prefix("agent-")?.strip_suffix(".jsonl")
+        }));
+    }
     if let Some(id) = gemini_session(main) {
         found.extend(listed(&dir.join(id), |n| n.strip_suffix(".jsonl")));
     }
@@ -47,6 +54,13 @@ pub fn subagent_files(main: Option<&PathBuf>) -> Vec<SubagentFile> {
         .collect();
     keyed.sort_by(|a, b| a.0.total_cmp(&b.0).then_with(|| a.1.path.cmp(&b.1.path)));
     keyed.into_iter().map(|(_, f)| f).collect()
+}
+
+/// The project folder of a Qwen Code session file's folder (`<project>/chats`).
+fn qwen_project(dir: &Path) -> Option<&Path> {
+    (dir.file_name()? == "chats")
+        .then(|| dir.parent())
+        .flatten()
 }
 
 /// The files of `dir` whose name `agent` accepts, with the id it gives.
@@ -139,5 +153,23 @@ mod tests {
         }
         assert!(subagent_files(None).is_empty());
         assert!(subagent_files(Some(&PathBuf::from("-"))).is_empty());
+    }
+
+    #[test]
+    fn issue_47_a_qwen_sessions_subagents_are_found_in_its_projects_folder() {
+        let home = tempfile::tempdir().unwrap();
+        let project = home.path().join("-home-dev-work");
+        let main = project.join("chats/s1.jsonl");
+        let sub = project.join("subagents/s1/agent-general-call_7.jsonl");
+        let other = project.join("subagents/s2/agent-general-call_8.jsonl");
+        for p in [&main, &sub, &other] {
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, "{}\n").unwrap();
+        }
+        let want = SubagentFile {
+            path: sub,
+            agent: Some("general-call_7".to_owned()),
+        };
+        assert_eq!(subagent_files(Some(&main)), vec![want]);
     }
 }
