@@ -4,7 +4,7 @@
 use rmcp::model::JsonObject;
 use serde_json::{Value, json};
 
-use super::bound::{Arguments, cut_bodies, fitting, redact_strings};
+use super::bound::{Arguments, cut_bodies, cut_to_bytes, fitting, redact_strings};
 use crate::error::check_id;
 use crate::hub::SessionInfo;
 use crate::notes::api::notes_page;
@@ -74,15 +74,9 @@ async fn search(s: &Reader, a: &Arguments<'_>) -> Result<Value, String> {
     if s.redact {
         redact_strings(&mut value);
     }
-    if value.to_string().len() > max
-        && let Some(hits) = value["hits"].as_array_mut()
-    {
-        let keep = fitting(hits, OVERHEAD, max);
-        if keep > 0 {
-            hits.truncate(keep);
-            value["next"] = json!(page.hits[keep - 1].at.encode());
-        }
-    }
+    cut_to_bytes(&mut value, "hits", OVERHEAD, max, |last, _| {
+        json!(page.hits[last].at.encode())
+    });
     Ok(value)
 }
 
@@ -238,15 +232,8 @@ async fn notes(s: &Reader, a: &Arguments<'_>) -> Result<Value, String> {
     let mut value = notes_page(&s.store, &id, info.last_seq, view, cursor.as_deref())
         .await
         .map_err(|e| e.to_string())?;
-    if value.to_string().len() > max
-        && let Some(notes) = value["notes"].as_array_mut()
-    {
-        let keep = fitting(notes, OVERHEAD, max);
-        if keep > 0 {
-            notes.truncate(keep);
-            let last = &notes[keep - 1];
-            value["next"] = json!(format!("{}.{}.{}", last["from"], last["to"], last["id"]));
-        }
-    }
+    cut_to_bytes(&mut value, "notes", OVERHEAD, max, |_, last| {
+        json!(format!("{}.{}.{}", last["from"], last["to"], last["id"]))
+    });
     Ok(value)
 }

@@ -1,6 +1,6 @@
 //! A tool call's arguments read ([`Arguments`]: the schema's types checked, unknown names
-//! refused), answers kept under a size in bytes ([`fitting`]), bodies cut ([`cut_bodies`])
-//! and strings redacted ([`redact_strings`]).
+//! refused), answers kept under a size in bytes ([`fitting`], [`cut_to_bytes`]), bodies cut
+//! ([`cut_bodies`]) and strings redacted ([`redact_strings`]).
 
 use rmcp::model::JsonObject;
 use serde_json::Value;
@@ -74,6 +74,31 @@ pub(crate) fn fitting(items: &[Value], overhead: usize, max: usize) -> usize {
         }
     }
     items.len()
+}
+
+/// An answer longer than `max` bytes cut to the items of its array `value[key]` that fit (at
+/// least one; `overhead` bytes for the rest of the answer), its `next` set to the cursor after
+/// the last one kept: `next(index, item)` of that item. A shorter answer is left as it is.
+pub(crate) fn cut_to_bytes(
+    value: &mut Value,
+    key: &str,
+    overhead: usize,
+    max: usize,
+    next: impl FnOnce(usize, &Value) -> Value,
+) {
+    if value.to_string().len() <= max {
+        return;
+    }
+    let Some(items) = value[key].as_array_mut() else {
+        return;
+    };
+    let keep = fitting(items, overhead, max);
+    if keep == 0 {
+        return;
+    }
+    items.truncate(keep);
+    let cursor = next(keep - 1, &items[keep - 1]);
+    value["next"] = cursor;
 }
 
 /// Each row's `body` of `envelopes` (`{"msgs": [row…]}`) cut to `max` bytes (on a character
@@ -157,6 +182,29 @@ mod tests {
         assert_eq!(fitting(&items, 0, 10), 1);
         assert_eq!(fitting(&items, 0, 250), 2);
         assert_eq!(fitting(&items, 100, 250), 1);
+    }
+
+    #[test]
+    fn answers_are_cut_after_the_last_item_that_fits() {
+        let check = |n: usize, max: usize, expect: Value| {
+            let items: Vec<Value> = (0..n)
+                .map(|i| json!(format!("{i}{}", "x".repeat(99))))
+                .collect();
+            let mut answer = json!({"items": items, "next": null});
+            cut_to_bytes(&mut answer, "items", 20, max, |i, item| {
+                json!(format!("{i} {}", &item.as_str().unwrap()[..1]))
+            });
+            let kept = answer["items"].as_array().unwrap().len();
+            assert_eq!(
+                json!([kept, answer["next"]]),
+                expect,
+                "{n} items, {max} bytes"
+            );
+        };
+        check(3, 10_000, json!([3, null]));
+        check(3, 250, json!([2, "1 1"]));
+        check(3, 50, json!([1, "0 0"]));
+        check(0, 10, json!([0, null]));
     }
 
     #[test]
