@@ -14,8 +14,10 @@ use axum::http::StatusCode;
 use common::{DbSpec, all_history, call_json, send, spawn_server};
 use hiveterm::{AppState, Config, Store};
 use rmcp::model::{
-    CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation, ProtocolVersion,
+    CallToolRequestParams, ClientCapabilities, ClientConfig, ErrorCode, Implementation,
+    PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams, ResourceContents,
 };
+use rmcp::service::ServiceError;
 use rmcp::service::{RoleClient, RunningService};
 use rmcp::transport::TokioChildProcess;
 use rmcp::{ServiceExt, model::CallToolResult};
@@ -397,6 +399,8 @@ async fn check_backend(postgres: bool) {
         );
     }
 
+    issue_49_session_resources(&plain, &redacting, addr, &ids).await;
+
     // A database that is not there is refused, not made.
     let missing = dir.path().join("missing.db");
     let (ok, _, err) = common::cli("mcp", missing.to_str().unwrap(), &[]);
@@ -406,6 +410,121 @@ async fn check_backend(postgres: bool) {
     plain.cancel().await.unwrap();
     redacting.cancel().await.unwrap();
     state.store().close().await;
+}
+
+/// A resource's text (it must be one text of JSON).
+async fn read(client: &Client, uri: &str) -> Result<Value, ServiceError> {
+    let result = client
+        .read_resource(ReadResourceRequestParams::new(uri))
+        .await?;
+    assert_eq!(result.contents.len(), 1, "{uri}");
+    let ResourceContents::TextResourceContents {
+        uri: got,
+        mime_type,
+        text,
+        ..
+    } = &result.contents[0]
+    else {
+        panic!("{uri}: not text");
+    };
+    assert_eq!(
+        (got.as_str(), mime_type.as_deref()),
+        (uri, Some("application/json"))
+    );
+    Ok(serde_json::from_str(text).unwrap_or_else(|e| panic!("{uri}: {e}: {text}")))
+}
+
+/// Issue 49: each session a resource, `hiveterm://session/<id>`, listed newest first a page of
+/// 50 at a time as `GET /api/sessions` lists them (55 more sessions make two pages), read as
+/// `GET …/summary` says (redacted by default: the `session_summary` tool's answer), one
+/// template; a URI of no session is "resource not found" (-32002).
+async fn issue_49_session_resources(
+    plain: &Client,
+    redacting: &Client,
+    addr: SocketAddr,
+    ids: &[String],
+) {
+    let caps = plain.peer_info().unwrap().capabilities.clone();
+    assert!(caps.resources.is_some() && caps.tools.is_some(), "{caps:?}");
+    for i in 0..55 {
+        let line = json!({"kind": "note", "text": format!("session {i}")});
+        post(addr, &format!("p{i:02}"), format!("{line}\n").into_bytes()).await;
+    }
+    let http = get(addr, "/api/sessions?limit=500").await;
+    let http_ids: Vec<String> = http["sessions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["id"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(http_ids.len(), 60);
+    let first = plain.list_resources(None).await.expect("resources/list");
+    assert_eq!(first.resources.len(), 50);
+    let cursor = first.next_cursor.clone().expect("a second page");
+    let second = plain
+        .list_resources(Some(
+            PaginatedRequestParams::default().with_cursor(Some(cursor)),
+        ))
+        .await
+        .expect("resources/list, page 2");
+    assert_eq!(second.resources.len(), 10);
+    assert_eq!(second.next_cursor, None);
+    let all = [first.resources, second.resources].concat();
+    let uris: Vec<&str> = all.iter().map(|r| r.uri.as_str()).collect();
+    // Redacted by default: the secret session's title (its first prompt) holds the token.
+    let redacted = redacting.list_all_resources().await.expect("list all");
+    let redacted_uris: Vec<&str> = redacted.iter().map(|r| r.uri.as_str()).collect();
+    assert_eq!(redacted_uris, uris);
+    let titles = |list: &[rmcp::model::Resource]| {
+        format!("{:?}", list.iter().map(|r| &r.title).collect::<Vec<_>>())
+    };
+    assert!(titles(&all).contains(SECRET));
+    assert!(
+        !titles(&redacted).contains("ghp_Zx8K"),
+        "{}",
+        titles(&redacted)
+    );
+    let expect: Vec<String> = http_ids
+        .iter()
+        .map(|id| format!("hiveterm://session/{id}"))
+        .collect();
+    assert_eq!(uris, expect);
+    for (r, entry) in all.iter().zip(http["sessions"].as_array().unwrap()) {
+        assert_eq!(r.name, entry["id"].as_str().unwrap());
+        assert_eq!(r.mime_type.as_deref(), Some("application/json"));
+        let title = entry["title"].as_str().filter(|t| !t.is_empty());
+        assert_eq!(r.title.as_deref(), title, "{}", r.name);
+    }
+
+    let templates = plain
+        .list_all_resource_templates()
+        .await
+        .expect("templates");
+    assert_eq!(templates.len(), 1);
+    assert_eq!(templates[0].uri_template, "hiveterm://session/{id}");
+
+    for id in ids {
+        let uri = format!("hiveterm://session/{id}");
+        let http = get(addr, &format!("/api/sessions/{id}/summary")).await;
+        assert_eq!(read(plain, &uri).await.unwrap(), http, "{uri}");
+        let tool_answer = tool(redacting, "session_summary", json!({"session": id})).await;
+        let redacted = read(redacting, &uri).await.unwrap();
+        assert_eq!(redacted, tool_answer, "{uri} redacted");
+        assert!(!redacted.to_string().contains("ghp_Zx8K"), "{redacted}");
+    }
+    for uri in [
+        "hiveterm://session/nope",
+        "hiveterm://session/..",
+        "hiveterm://session/",
+        "file:///etc/passwd",
+    ] {
+        match read(plain, uri).await {
+            Err(ServiceError::McpError(e)) => {
+                assert_eq!(e.code, ErrorCode::RESOURCE_NOT_FOUND, "{uri}: {e:?}");
+            }
+            other => panic!("{uri}: {other:?}"),
+        }
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -116,7 +116,9 @@ async fn list_sessions(s: &Reader, a: &Arguments<'_>) -> Result<Value, String> {
     Ok(value)
 }
 
-async fn sessions(s: &Reader, params: SessionsParams) -> Result<Value, String> {
+/// A page of the index, `GET /api/sessions`'s answer, its strings redacted unless
+/// `--no-redact`.
+pub(crate) async fn sessions(s: &Reader, params: SessionsParams) -> Result<Value, String> {
     let mut value = crate::index::api::sessions_page(&s.store, params)
         .await
         .map_err(|e| e.to_string())?;
@@ -140,13 +142,20 @@ async fn summary(s: &Reader, a: &Arguments<'_>) -> Result<Value, String> {
     a.only(&["session"])?;
     let id = a.required("session")?;
     let info = session(s, &id).await?;
+    summary_of(s, &info).await
+}
+
+/// A session's summary, `GET /api/sessions/{id}/summary`'s answer (redacted unless
+/// `--no-redact`): the `session_summary` tool's and a session resource's.
+pub(crate) async fn summary_of(s: &Reader, info: &SessionInfo) -> Result<Value, String> {
+    let id = info.id.as_str();
     let ended = info.ended.is_some();
     let summary = if s.redact {
-        let redacted = s.redactions.of_session(&id);
+        let redacted = s.redactions.of_session(id);
         let view = redacted.upto(&s.store, info.last_seq).await;
         view.map_err(|e| e.to_string())?.summary(ended).await
     } else {
-        let fold = s.store.fold_at(&id, info.last_seq).await;
+        let fold = s.store.fold_at(id, info.last_seq).await;
         fold.map(|f| f.summary_ended(ended))
     };
     let summary = summary.map_err(|e| e.to_string())?;

@@ -5,13 +5,16 @@
 //! a serving `hiveterm`).
 //!
 //! - this file: the command's options ([`Args`]), the stdio loop ([`run`]) and the handler
-//!   (`initialize`, `tools/list`, `tools/call`);
+//!   (`initialize`, `tools/list`, `tools/call`, `resources/list`, `resources/read`,
+//!   `resources/templates/list`);
 //! - [`tools`]: each tool's name, description and JSON schema (what `tools/list` answers);
 //! - [`answer`]: each tool's answer, through the functions behind the HTTP API (`search`:
 //!   `crate::search`; `list_sessions`: `crate::index::api::sessions_page`; `session_summary`:
 //!   the session's fold at its newest event, as a snapshot share reads it; `session_rows`: the
 //!   history pages, `Store::history_page`; `notes`: `crate::notes::api::notes_page`), so an
 //!   answer is the HTTP API's on the same database;
+//! - [`resources`]: each session as a resource, `hiveterm://session/<id>` (`resources/list`,
+//!   a page at a time; `resources/read`, its summary; `resources/templates/list`);
 //! - [`bound`]: arguments read, answers kept under a size in bytes (with a cursor to go on),
 //!   bodies cut, and what is returned redacted.
 //!
@@ -23,11 +26,14 @@
 
 mod answer;
 mod bound;
+mod resources;
 mod tools;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    InitializeResult, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
+    InitializeResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
+    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
+    ServerConfig,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler, ServiceExt};
@@ -65,7 +71,8 @@ Add it to an agent (give the absolute path of the database):
                  {\"mcpServers\": {\"hiveterm\": {\"command\": \"hiveterm\",
                   \"args\": [\"mcp\", \"--db\", \"/path/to/hiveterm.db\"]}}})
 
-Tools: search, list_sessions, session_summary, session_rows, notes.";
+Tools: search, list_sessions, session_summary, session_rows, notes.
+Resources: hiveterm://session/<id>, each session's summary (resources/list pages them).";
 
 /// Serves MCP on stdin/stdout until the client closes stdin.
 pub fn run(args: &Args) -> Result<(), String> {
@@ -106,14 +113,19 @@ struct Server(answer::Reader);
 
 impl ServerHandler for Server {
     fn get_info(&self) -> ServerConfig {
-        InitializeResult::new(ServerCapabilities::builder().enable_tools().build())
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_resources()
+            .build();
+        InitializeResult::new(capabilities)
             .with_server_info(Implementation::new("hiveterm", env!("CARGO_PKG_VERSION")))
             .with_instructions(
                 "The AI coding agent sessions hiveterm stores. `search` finds the rows that \
                  hold a text (an error, a path, a command) in every session; \
                  `list_sessions` lists sessions; `session_summary` says how one went; \
                  `session_rows` reads its rows by seq; `notes` reads what people noted on it. \
-                 Answers are JSON; a non-null `next` is the cursor of the rest.",
+                 Answers are JSON; a non-null `next` is the cursor of the rest. Each session \
+                 is also a resource, hiveterm://session/<id>, read as its summary.",
             )
     }
 
@@ -142,5 +154,29 @@ impl ServerHandler for Server {
             Err(message) => CallToolResult::error(vec![ContentBlock::text(message)]),
         };
         Ok(result.into())
+    }
+
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        resources::list(&self.0, request.and_then(|r| r.cursor)).await
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        Ok(resources::templates())
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        Ok(resources::read(&self.0, &request.uri).await?.into())
     }
 }
