@@ -61,6 +61,7 @@ Add it to an agent (give the absolute path of the database):
   Claude Code:  claude mcp add hiveterm -- hiveterm mcp --db /path/to/hiveterm.db
                 (or in .mcp.json: {\"mcpServers\": {\"hiveterm\": {\"command\": \"hiveterm\",
                  \"args\": [\"mcp\", \"--db\", \"/path/to/hiveterm.db\"]}}})
+                (claude -p asks no permission: add --allowedTools mcp__hiveterm)
   Codex CLI:    in ~/.codex/config.toml:
                   [mcp_servers.hiveterm]
                   command = \"hiveterm\"
