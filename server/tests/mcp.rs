@@ -196,7 +196,8 @@ async fn check_backend(postgres: bool) {
         )
         .await;
         assert_eq!(mcp, http, "{q} by agent");
-        // Cut to a few KiB, the pages go on to the same hits.
+        // Cut to a few KiB, the pages go on to the same hits (a page's last hits dropped, or
+        // all kept with their strings shortened).
         let all = get(addr, &format!("/api/search?q={}&limit=500", encode(q))).await;
         let mut hits = Vec::new();
         let mut cursor = Value::Null;
@@ -216,14 +217,18 @@ async fn check_backend(postgres: bool) {
                 break;
             }
         }
-        assert_eq!(Value::Array(hits), all["hits"], "{q} paged by bytes");
-        if all.to_string().len() > 4096 {
-            assert!(pages > 1, "{q}: {pages} pages");
+        assert_eq!(
+            hit_keys(&Value::Array(hits)),
+            hit_keys(&all["hits"]),
+            "{q} paged by bytes"
+        );
+        if pages > 1 {
             many += 1;
         }
     }
 
     assert!(many >= 2, "{many} queries cut by bytes");
+    issue_49_hits_shortened_not_dropped(&plain, addr).await;
     let errors = get(addr, "/api/search?q=error").await;
     assert!(errors["hits"].as_array().unwrap().len() > 3, "{errors}");
 
@@ -410,6 +415,53 @@ async fn check_backend(postgres: bool) {
     plain.cancel().await.unwrap();
     redacting.cancel().await.unwrap();
     state.store().close().await;
+}
+
+/// Where each hit is: `[session, seq, row]`.
+fn hit_keys(hits: &Value) -> Vec<Value> {
+    let hits = hits.as_array().unwrap().iter();
+    hits.map(|h| json!([h["session"], h["seq"], h["row"]]))
+        .collect()
+}
+
+/// Issue 49, the contract checked from outside: a search page too long for `max_bytes` keeps
+/// every hit (so every session the CLI's page names), their summaries and snippets cut, when
+/// that makes it fit; `next` is the API's.
+async fn issue_49_hits_shortened_not_dropped(plain: &Client, addr: SocketAddr) {
+    let (mut shortened, mut dropped) = (0, 0);
+    for q in QUERIES {
+        let http = get(addr, &format!("/api/search?q={}&limit=25", encode(q))).await;
+        // A little less than the page's whole size: its strings need cutting, a little.
+        let max = http.to_string().len().saturating_sub(300).max(4096);
+        let args = json!({"query": q, "limit": 25, "max_bytes": max});
+        let mcp = tool(plain, "search", args).await;
+        let size = mcp.to_string().len();
+        assert!(size <= max, "{q}: {size}");
+        if http.to_string().len() <= max {
+            assert_eq!(mcp, http, "{q}");
+            continue;
+        }
+        if hit_keys(&mcp["hits"]).len() < hit_keys(&http["hits"]).len() {
+            dropped += 1; // Even cut to the shortest, they do not fit: hits dropped.
+            continue;
+        }
+        shortened += 1;
+        assert_eq!(hit_keys(&mcp["hits"]), hit_keys(&http["hits"]), "{q}");
+        assert_eq!(mcp["next"], http["next"], "{q}");
+        let cut = mcp["hits"].as_array().unwrap().iter();
+        assert!(
+            cut.clone()
+                .any(|h| h["snippet"].as_str().unwrap().ends_with('…'))
+        );
+        for (h, whole) in cut.zip(http["hits"].as_array().unwrap()) {
+            let (a, b) = (
+                h["summary"].as_str().unwrap(),
+                whole["summary"].as_str().unwrap(),
+            );
+            assert!(b.starts_with(a.trim_end_matches('…')), "{q}: {a:?} {b:?}");
+        }
+    }
+    assert!(shortened >= 2, "{shortened} pages shortened, {dropped} cut");
 }
 
 /// A resource's text (it must be one text of JSON).

@@ -4,7 +4,7 @@
 use rmcp::model::JsonObject;
 use serde_json::{Value, json};
 
-use super::bound::{Arguments, cut_bodies, cut_to_bytes, fitting, redact_strings};
+use super::bound::{Arguments, cut_bodies, cut_to_bytes, fitting, redact_strings, shorten};
 use crate::error::check_id;
 use crate::hub::SessionInfo;
 use crate::notes::api::notes_page;
@@ -74,6 +74,7 @@ async fn search(s: &Reader, a: &Arguments<'_>) -> Result<Value, String> {
     if s.redact {
         redact_strings(&mut value);
     }
+    shorten(&mut value, "hits", &["summary", "snippet"], max);
     cut_to_bytes(&mut value, "hits", OVERHEAD, max, |last, _| {
         json!(page.hits[last].at.encode())
     });

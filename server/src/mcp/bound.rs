@@ -122,15 +122,70 @@ pub(crate) fn cut_bodies(envelopes: &mut [Value], max: usize) {
         if max == 0 {
             obj.remove("body");
         } else {
-            let mut end = max;
-            while !body.is_char_boundary(end) {
-                end -= 1;
-            }
-            body.truncate(end);
-            body.push('…');
+            cut_text(body, max);
         }
         obj.insert("body_bytes".into(), Value::from(whole));
     }
+}
+
+/// `text` cut to at most `max` bytes, on a character boundary, `…` after it.
+fn cut_text(text: &mut String, max: usize) {
+    if text.len() <= max {
+        return;
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text.truncate(end);
+    text.push('…');
+}
+
+/// The fewest bytes [`shorten`] cuts a string to.
+pub(crate) const SHORTEST: usize = 64;
+
+/// When the items of `value[list]` do not fit in `max` bytes whole, their strings under `keys`
+/// cut to one number of bytes (on character boundaries, `…`): the most that lets every item
+/// fit, [`SHORTEST`] at least. So a search page keeps every hit, and every session it names,
+/// rather than losing its last ones; left whole when even that would not fit (and then
+/// [`cut_to_bytes`] drops items).
+pub(crate) fn shorten(value: &mut Value, list: &str, keys: &[&str], max: usize) {
+    let fits = |v: &Value| v.to_string().len() <= max;
+    if fits(value) {
+        return;
+    }
+    let longest = value[list]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|item| keys.iter().filter_map(|k| item[*k].as_str().map(str::len)))
+        .max()
+        .unwrap_or(0);
+    let cut = |n: usize| {
+        let mut v = value.clone();
+        for item in v[list].as_array_mut().into_iter().flatten() {
+            for k in keys {
+                if let Some(Value::String(s)) = item.get_mut(*k) {
+                    cut_text(s, n);
+                }
+            }
+        }
+        v
+    };
+    if longest <= SHORTEST || !fits(&cut(SHORTEST)) {
+        return;
+    }
+    // Fits when cut to `lo` bytes, not when cut to `hi` (nor whole).
+    let (mut lo, mut hi) = (SHORTEST, longest);
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if fits(&cut(mid)) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    *value = cut(lo);
 }
 
 /// Every string in `value` redacted (`classifier::redact::redact_text`), but those under the
@@ -205,6 +260,44 @@ mod tests {
         check(3, 250, json!([2, "1 1"]));
         check(3, 50, json!([1, "0 0"]));
         check(0, 10, json!([0, null]));
+    }
+
+    #[test]
+    fn long_strings_are_shortened_so_every_item_fits() {
+        let hit = |i: usize, len: usize| json!({"session": format!("s{i}"), "summary": "é".repeat(len), "snippet": "x".repeat(len)});
+        let page =
+            |n: usize, len: usize| json!({"hits": (0..n).map(|i| hit(i, len)).collect::<Vec<_>>()});
+        // Whole when they fit; cut to the most bytes that fit, each; whole when even the
+        // shortest cut would not fit.
+        let check = |n: usize, len: usize, max: usize| {
+            let mut value = page(n, len);
+            shorten(&mut value, "hits", &["summary", "snippet"], max);
+            let size = value.to_string().len();
+            let hits = value["hits"].as_array().unwrap();
+            assert_eq!(hits.len(), n);
+            let longest = hits
+                .iter()
+                .map(|h| h["snippet"].as_str().unwrap().trim_end_matches('…').len())
+                .max()
+                .unwrap();
+            (size, longest)
+        };
+        assert_eq!(check(10, 100, 10_000).1, 100);
+        let (size, longest) = check(50, 500, 20_000);
+        assert!((19_000..=20_000).contains(&size), "{size}");
+        assert!((SHORTEST..500).contains(&longest), "{longest}");
+        assert_eq!(check(50, 500, 4096).1, 500);
+        let mut chars = page(1, 10);
+        shorten(&mut chars, "hits", &["summary"], 40);
+        assert_eq!(
+            chars["hits"][0]["summary"],
+            "é".repeat(10),
+            "64 bytes at least"
+        );
+        let mut one = json!({"hits": [hit(0, 400)]});
+        shorten(&mut one, "hits", &["summary", "snippet"], 300);
+        let size = one.to_string().len();
+        assert!((290..=300).contains(&size), "{size}: the most that fits");
     }
 
     #[test]
