@@ -120,6 +120,7 @@ pub fn router(state: AppState, extra: Router<AppState>) -> Router<AppState> {
         .route("/sessions/{id}/events/history", get(history))
         .route("/sessions/{id}/events/stream", get(crate::sse::stream))
         .route("/sessions/{id}/events/raw", get(raw_events))
+        .route("/compare/{a}/{b}", get(crate::compare::api::compare))
         .merge(extra)
         .fallback(|| async { AppError::NotFound("no such API route".into()) })
         .layer(middleware::from_fn_with_state(state, auth))

@@ -36,6 +36,8 @@
 //!   stored envelopes (derived, rebuilt with them).
 //! - [`mcp`]: `hiveterm mcp`, a Model Context Protocol server on stdio over the store: the
 //!   search, index, summary, history and notes reads, for a coding agent, redacted.
+//! - [`compare`]: two runs side by side, what `hiveterm diff` and the compare page's API
+//!   (`GET /api/compare/{a}/{b}`) share.
 //! - [`share`]: share links — making them, and the read-only `/p/<token>` page and reads;
 //!   [`redacted`]: a redacted share's rows, folded from redacted raw events.
 //! - [`session_files`]: a session's subagents' files beside its main log (`classify`,
@@ -85,6 +87,7 @@
 pub(crate) mod api;
 pub(crate) mod badges;
 mod clock;
+pub mod compare;
 mod cuts;
 pub mod error;
 pub mod export;

@@ -1,5 +1,5 @@
 //! The page: its built files (the ones the binary carries, `crate::page`, or `dist/` or
-//! `--static DIR` on disk), `index.html` for `/`, `/s/{id}` and
+//! `--static DIR` on disk), `index.html` for `/`, `/s/{id}`, `/compare/{a}/{b}` and
 //! any other path that is not a file (the page routes itself), and the CSP on HTML.
 //!
 //! The built page asks for its assets relative to itself (trunk's `public_url = "./"`), so a
@@ -41,6 +41,7 @@ pub fn router() -> Router<AppState> {
         .route("/", get(index))
         .route("/index.html", get(index))
         .route("/s/{id}", get(session_page))
+        .route("/compare/{a}/{b}", get(compare_page))
         .fallback(files)
         .layer(middleware::from_fn(html_headers))
 }
@@ -92,6 +93,30 @@ async fn index(State(state): State<AppState>) -> Response {
     match built_index(&state).await {
         Some(html) => serve_index(html),
         None => listing(&state).await,
+    }
+}
+
+/// `/compare/{a}/{b}`: the page, which shows the two sessions side by side (or, unbuilt, a
+/// note pointing at the API).
+async fn compare_page(
+    State(state): State<AppState>,
+    Path((a, b)): Path<(String, String)>,
+    req: Request,
+) -> Response {
+    if let Some(res) = built_file(&state, req).await {
+        return res;
+    }
+    match built_index(&state).await {
+        Some(html) => serve_index(html),
+        None => {
+            let (a, b) = (escape(&a), escape(&b));
+            Html(format!(
+                "<!doctype html><meta charset=utf-8><title>hiveterm · {a} ↔ {b}</title>\
+                 <p>The page is not built. The comparison: \
+                 <a href=\"/api/compare/{a}/{b}\">JSON</a>. <a href=\"/\">All sessions</a>.</p>"
+            ))
+            .into_response()
+        }
     }
 }
 

@@ -3,8 +3,8 @@
 //! A and B are log paths (a session's subagents' files read with it, as `summary` reads
 //! them), or with `--db` session ids of a database (as `share` takes them).
 //!
-//! Contents: `side` reads a run; `report` makes `--json`'s object (and what the
-//! text shows), `text` the report for a human.
+//! Contents: `side` reads a run; `text` the report for a human. `--json`'s object (and what
+//! the text shows) is [`hiveterm::compare::report`]'s, which the compare page's API shares.
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -12,11 +12,10 @@ use std::process::ExitCode;
 use classifier::MAX_LINE_BYTES;
 use classifier::compare::align;
 
-use self::report::{Shown, report};
 use self::side::{from_db, read_path};
 use self::text::text;
+use hiveterm::compare::report::{Shown, report};
 
-mod report;
 mod side;
 mod text;
 

@@ -6,9 +6,9 @@ use std::fmt::Write as _;
 use classifier::compare::Alignment;
 use classifier::{Summary, duration};
 
-use super::report::Shown;
-use super::report::{Pair, StepJson, report};
-use super::side::Side;
+use hiveterm::compare::Side;
+use hiveterm::compare::report::Shown;
+use hiveterm::compare::report::{Pair, StepJson, report};
 
 /// Widest cell of the text's columns, in characters.
 const CELL: usize = 42;
@@ -24,7 +24,7 @@ fn cell(s: &str) -> String {
 
 pub(super) fn text(a: &Side, b: &Side, aligned: &Alignment, how: Shown) -> String {
     let rep = report(a, b, aligned, how);
-    let diffs = &rep.differences;
+    let diffs = &rep.head.differences;
     let mut out = String::new();
     let row = |out: &mut String, what: &str, x: String, y: String, delta: String| {
         let _ = writeln!(out, "{what:<15} {} {} {delta}", cell(&x), cell(&y));
@@ -113,7 +113,7 @@ pub(super) fn text(a: &Side, b: &Side, aligned: &Alignment, how: Shown) -> Strin
         );
     }
     out.push('\n');
-    match &rep.first_divergence {
+    match &rep.head.first_divergence {
         None => out.push_str("no divergence: the same steps with the same outcomes\n"),
         Some(first) => {
             let seq = |at: Option<u64>| at.map_or("-".into(), |at| format!("#{at}"));
@@ -124,7 +124,7 @@ pub(super) fn text(a: &Side, b: &Side, aligned: &Alignment, how: Shown) -> Strin
                 seq(first.a),
                 seq(first.b),
                 first.why.replace('_', " "),
-                rep.divergences
+                rep.head.divergences
             );
         }
     }

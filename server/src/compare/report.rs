@@ -1,5 +1,6 @@
-//! `--json`'s object: the summaries, their differences, the first divergence and the aligned
-//! steps around the divergences shown.
+//! `hiveterm diff --json`'s object: the summaries, their differences, the first divergence
+//! ([`Head`], which the compare API's answer holds too) and the aligned steps around the
+//! divergences shown; an aligned pair as JSON ([`step_pair`]).
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -7,68 +8,79 @@ use classifier::Summary;
 use classifier::compare::{Alignment, Divergence, Step, StepKind};
 use serde::Serialize;
 
-use super::side::Side;
+use super::Side;
 
 /// How much of the aligned steps the report shows.
 #[derive(Clone, Copy)]
-pub(super) struct Shown {
+pub struct Shown {
     /// Divergences shown with their steps (all are counted).
-    pub(super) most: usize,
+    pub most: usize,
     /// Aligned steps shown before and after each.
-    pub(super) context: usize,
+    pub context: usize,
 }
 
 /// `--json`'s object.
 #[derive(Serialize)]
-pub(super) struct Report<'a> {
+pub struct Report<'a> {
+    /// The runs, their summaries, the first divergence.
+    #[serde(flatten)]
+    pub head: Head<'a>,
+    /// The aligned steps around the first `--most` divergences.
+    pub steps: Vec<StepPair>,
+}
+
+/// What both answers open with: the runs' names, the first divergence, how many, the
+/// summaries and their differences.
+#[derive(Serialize)]
+pub struct Head<'a> {
     a: &'a str,
     b: &'a str,
     /// `null` when the runs take the same steps with the same outcomes.
-    pub(super) first_divergence: Option<DivergenceJson>,
-    pub(super) divergences: usize,
+    pub first_divergence: Option<DivergenceJson>,
+    /// How many aligned pairs differ.
+    pub divergences: usize,
     summary: Pair<&'a Summary>,
-    pub(super) differences: Differences,
-    /// The aligned steps around the first `--most` divergences.
-    pub(super) steps: Vec<StepPair>,
+    /// The summaries' figures side by side.
+    pub differences: Differences,
 }
 
 #[derive(Serialize)]
-pub(super) struct Pair<T> {
-    pub(super) a: T,
-    pub(super) b: T,
+pub struct Pair<T> {
+    pub a: T,
+    pub b: T,
 }
 
 #[derive(Serialize)]
-pub(super) struct DivergenceJson {
-    pub(super) a: Option<u64>,
-    pub(super) b: Option<u64>,
+pub struct DivergenceJson {
+    pub a: Option<u64>,
+    pub b: Option<u64>,
     /// The turn, from 1.
-    pub(super) turn: usize,
-    pub(super) why: &'static str,
+    pub turn: usize,
+    pub why: &'static str,
 }
 
 #[derive(Serialize)]
-pub(super) struct Differences {
-    pub(super) turns: Pair<u64>,
-    pub(super) turns_ok: Pair<u64>,
-    pub(super) turns_failed: Pair<u64>,
-    pub(super) tool_calls: Pair<u64>,
-    pub(super) tool_errors: Pair<u64>,
-    pub(super) errors: Pair<u64>,
-    pub(super) input_tokens: Pair<u64>,
-    pub(super) output_tokens: Pair<u64>,
-    pub(super) cost_usd: Pair<Option<f64>>,
-    pub(super) duration_s: Pair<Option<f64>>,
-    pub(super) models: Sets,
-    pub(super) files_changed: Sets,
+pub struct Differences {
+    pub turns: Pair<u64>,
+    pub turns_ok: Pair<u64>,
+    pub turns_failed: Pair<u64>,
+    pub tool_calls: Pair<u64>,
+    pub tool_errors: Pair<u64>,
+    pub errors: Pair<u64>,
+    pub input_tokens: Pair<u64>,
+    pub output_tokens: Pair<u64>,
+    pub cost_usd: Pair<Option<f64>>,
+    pub duration_s: Pair<Option<f64>>,
+    pub models: Sets,
+    pub files_changed: Sets,
 }
 
 /// Names in only one run, and in both.
 #[derive(Serialize)]
-pub(super) struct Sets {
-    pub(super) only_a: Vec<String>,
-    pub(super) only_b: Vec<String>,
-    pub(super) both: Vec<String>,
+pub struct Sets {
+    pub only_a: Vec<String>,
+    pub only_b: Vec<String>,
+    pub both: Vec<String>,
 }
 
 impl Sets {
@@ -87,27 +99,29 @@ impl Sets {
 }
 
 #[derive(Serialize)]
-pub(super) struct StepPair {
+pub struct StepPair {
     /// The turn, from 1.
-    pub(super) turn: usize,
+    pub turn: usize,
     /// Its place among the turn's aligned pairs (the text marks a gap between two not next to
     /// each other).
     #[serde(skip)]
-    pub(super) pair: usize,
-    pub(super) a: Option<StepJson>,
-    pub(super) b: Option<StepJson>,
+    pub pair: usize,
+    /// A's step, or a gap.
+    pub a: Option<StepJson>,
+    /// B's step, or a gap.
+    pub b: Option<StepJson>,
     /// How the pair differs; `null` when it does not.
-    pub(super) why: Option<&'static str>,
+    pub why: Option<&'static str>,
 }
 
 #[derive(Serialize)]
-pub(super) struct StepJson {
-    pub(super) seq: u64,
-    pub(super) kind: &'static str,
+pub struct StepJson {
+    pub seq: u64,
+    pub kind: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub(super) tool: Option<String>,
-    pub(super) target: String,
-    pub(super) outcome: &'static str,
+    pub tool: Option<String>,
+    pub target: String,
+    pub outcome: &'static str,
 }
 
 fn step_json(side: &Side, s: &Step) -> StepJson {
@@ -170,7 +184,56 @@ fn seq_of(side: &Side, line: Option<u64>) -> Option<u64> {
     line.map(|l| side.seq(l))
 }
 
-pub(super) fn report<'a>(a: &'a Side, b: &'a Side, aligned: &Alignment, how: Shown) -> Report<'a> {
+/// The first divergence as JSON: its seqs in the runs, its turn (from 1), why.
+pub fn divergence_json(a: &Side, b: &Side, d: &Divergence) -> DivergenceJson {
+    DivergenceJson {
+        a: seq_of(a, d.a),
+        b: seq_of(b, d.b),
+        turn: d.turn + 1,
+        why: d.why.name(),
+    }
+}
+
+/// The head of both answers, `all` being every divergence.
+pub fn head<'a>(a: &'a Side, b: &'a Side, all: &[Divergence]) -> Head<'a> {
+    Head {
+        a: &a.name,
+        b: &b.name,
+        first_divergence: all.first().map(|d| divergence_json(a, b, d)),
+        divergences: all.len(),
+        summary: Pair {
+            a: &a.summary,
+            b: &b.summary,
+        },
+        differences: differences(&a.summary, &b.summary),
+    }
+}
+
+/// Aligned pair `p` of turn pair `t`, as JSON.
+pub fn step_pair(
+    a: &Side,
+    b: &Side,
+    aligned: &Alignment,
+    (t, p): (usize, usize),
+    why: Option<&'static str>,
+) -> StepPair {
+    let tp = &aligned.turns[t];
+    let pair = tp.pairs[p];
+    let step = |side: &Side, turn: Option<usize>, i: Option<usize>| {
+        Some(step_json(side, &side.run.turns[turn?].steps[i?]))
+    };
+    StepPair {
+        turn: t + 1,
+        pair: p,
+        a: step(a, tp.a, pair.a),
+        b: step(b, tp.b, pair.b),
+        why,
+    }
+}
+
+/// `--json`'s object: the head, and the aligned steps around the first `how.most`
+/// divergences.
+pub fn report<'a>(a: &'a Side, b: &'a Side, aligned: &Alignment, how: Shown) -> Report<'a> {
     let all: Vec<Divergence> = aligned.divergences(&a.run, &b.run).collect();
     let shown = &all[..all.len().min(how.most)];
     let whys: HashMap<(usize, usize), &'static str> = shown
@@ -179,36 +242,10 @@ pub(super) fn report<'a>(a: &'a Side, b: &'a Side, aligned: &Alignment, how: Sho
         .collect();
     let steps = around(aligned, shown, how.context)
         .into_iter()
-        .map(|(t, p)| {
-            let tp = &aligned.turns[t];
-            let pair = tp.pairs[p];
-            let step = |side: &Side, turn: Option<usize>, i: Option<usize>| {
-                Some(step_json(side, &side.run.turns[turn?].steps[i?]))
-            };
-            StepPair {
-                turn: t + 1,
-                pair: p,
-                a: step(a, tp.a, pair.a),
-                b: step(b, tp.b, pair.b),
-                why: whys.get(&(t, p)).copied(),
-            }
-        })
+        .map(|at| step_pair(a, b, aligned, at, whys.get(&at).copied()))
         .collect();
     Report {
-        a: &a.name,
-        b: &b.name,
-        first_divergence: all.first().map(|d| DivergenceJson {
-            a: seq_of(a, d.a),
-            b: seq_of(b, d.b),
-            turn: d.turn + 1,
-            why: d.why.name(),
-        }),
-        divergences: all.len(),
-        summary: Pair {
-            a: &a.summary,
-            b: &b.summary,
-        },
-        differences: differences(&a.summary, &b.summary),
+        head: head(a, b, &all),
         steps,
     }
 }
