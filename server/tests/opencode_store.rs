@@ -73,10 +73,20 @@ async fn the_store_read_while_written_a_session_each_as_its_export() {
     assert_eq!(sessions[0].lines.len(), 7);
     let store = db.state.store().clone();
     let mut stored = HashMap::new();
-    store_new(&store, sessions, &mut stored).await.unwrap();
+    // Just changed: live.
+    let changed = sessions[0].updated_ms;
+    store_new(&store, sessions, &mut stored, changed + 1000)
+        .await
+        .unwrap();
     let id = session_id(ses);
     let lines = db.raw_lines(&id);
     assert_eq!(lines.len(), 7);
+    let live = |store: &hiveterm::store::Store| {
+        let store = store.clone();
+        let id = id.clone();
+        async move { store.session_info(&id).await.unwrap().unwrap().live }
+    };
+    assert!(live(&store).await);
 
     // The rows are the export's: every prompt, every call, every turn end, in order.
     let export = common::fixture("opencode-1.18.33/opencode.resume_1_first.export.json");
@@ -88,13 +98,22 @@ async fn the_store_read_while_written_a_session_each_as_its_export() {
     assert_eq!(rows(&lines), rows(&export));
     assert!(rows(&lines).iter().all(|m| m.icon.as_deref() != Some("!")));
 
-    // Committed: stored next; a restart (nothing known) stores only what is new.
+    // Issue 47: not changed for two minutes, it is ended (by OpenCode's clock, not ours).
+    let sessions = read(&path).unwrap();
+    store_new(&store, sessions, &mut stored, changed + 121_000)
+        .await
+        .unwrap();
+    assert!(!live(&store).await, "an idle OpenCode session is ended");
+
+    // Committed: stored next, live again; a restart (nothing known) stores only what is new.
     tx.commit().unwrap();
     let sessions = read(&path).unwrap();
     assert_eq!(sessions[0].lines.len(), 8);
-    store_new(&store, sessions, &mut HashMap::new())
+    let changed = sessions[0].updated_ms;
+    store_new(&store, sessions, &mut HashMap::new(), changed + 1000)
         .await
         .unwrap();
+    assert!(live(&store).await, "a session changed again is live again");
     let after = db.raw_lines(&id);
     assert_eq!(after.len(), 8);
     assert_eq!(after[..7], lines[..]);
@@ -103,6 +122,8 @@ async fn the_store_read_while_written_a_session_each_as_its_export() {
     assert_eq!(last.summary, "TURN ← user");
     assert_eq!(last.body.as_deref(), Some("one more"));
     let again = read(&path).unwrap();
-    store_new(&store, again, &mut HashMap::new()).await.unwrap();
+    store_new(&store, again, &mut HashMap::new(), changed + 1000)
+        .await
+        .unwrap();
     assert_eq!(db.raw_lines(&id).len(), 8);
 }

@@ -27,7 +27,7 @@ pub use follow::{follow, follow_session_id, followable};
 use lines::pump;
 pub use lines::{FOLLOW_POLL, event_line, note_line};
 pub use run::{Finished, RunSink, run_command};
-pub use watch::{agent_folders, follow_subagents, watch, watch_session_id};
+pub use watch::{IDLE, agent_folders, follow_subagents, watch, watch_session_id};
 
 /// Reads standard input into `session` until it ends, then ends the session.
 pub async fn stdin(store: &Store, session: &str, max_line: usize) -> Result<(), StoreError> {

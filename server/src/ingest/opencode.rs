@@ -10,7 +10,9 @@
 //! an `opencode export` document of that one message (`{"timestamp", "info", "messages":
 //! [message]}`), so it gives the rows an export gives (`classifier/src/opencode/`). A session
 //! already stored (a restart) goes on after the messages it holds (its `last_seq`: one line
-//! each).
+//! each). A session is live while OpenCode changes it and ended once it has not for
+//! [`crate::ingest::IDLE`] (by OpenCode's own `time_updated`, so an old session is stored
+//! ended at once); a session changed again is live again.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -54,6 +56,18 @@ pub struct Session {
     pub id: String,
     pub title: String,
     pub lines: Vec<Vec<u8>>,
+    /// When OpenCode last changed it (unix milliseconds: the session's or its newest
+    /// message's `time_updated`).
+    pub updated_ms: i64,
+}
+
+/// What this process knows of a stored session.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Known {
+    /// Its lines stored.
+    lines: u64,
+    /// Marked ended.
+    ended: bool,
 }
 
 /// Every session of the database at `path`, each with its complete messages as lines.
@@ -67,7 +81,7 @@ pub fn read(path: &Path) -> rusqlite::Result<Vec<Session>> {
     {
         let mut q = tx.prepare(
             "SELECT id, coalesce(title, ''), coalesce(version, ''), coalesce(directory, ''), \
-             parent_id FROM session ORDER BY time_created, id",
+             parent_id, time_updated FROM session ORDER BY time_created, id",
         )?;
         let rows = q.query_map([], |r| {
             Ok((
@@ -76,16 +90,17 @@ pub fn read(path: &Path) -> rusqlite::Result<Vec<Session>> {
                 r.get::<_, String>(2)?,
                 r.get::<_, String>(3)?,
                 r.get::<_, Option<String>>(4)?,
+                r.get::<_, Option<i64>>(5)?.unwrap_or(0),
             ))
         })?;
         for row in rows {
-            let (id, title, version, directory, parent) = row?;
+            let (id, title, version, directory, parent, updated) = row?;
             let mut info =
                 json!({"id": id, "title": title, "version": version, "directory": directory});
             if let Some(p) = parent {
                 info["parentID"] = Value::String(p);
             }
-            sessions.push((id, title, info));
+            sessions.push((id, title, info, updated));
         }
     }
     let mut parts: HashMap<String, Vec<Value>> = HashMap::new();
@@ -100,9 +115,11 @@ pub fn read(path: &Path) -> rusqlite::Result<Vec<Session>> {
         }
     }
     let mut messages: HashMap<String, Vec<(i64, Value)>> = HashMap::new();
+    let mut updated: HashMap<String, i64> = HashMap::new();
     {
         let mut q = tx.prepare(
-            "SELECT id, session_id, time_created, data FROM message ORDER BY time_created, id",
+            "SELECT id, session_id, time_created, data, time_updated FROM message \
+             ORDER BY time_created, id",
         )?;
         let rows = q.query_map([], |r| {
             Ok((
@@ -110,10 +127,13 @@ pub fn read(path: &Path) -> rusqlite::Result<Vec<Session>> {
                 r.get::<_, String>(1)?,
                 r.get::<_, i64>(2)?,
                 r.get::<_, String>(3)?,
+                r.get::<_, Option<i64>>(4)?.unwrap_or(0),
             ))
         })?;
         for row in rows {
-            let (id, session, created, data) = row?;
+            let (id, session, created, data, changed) = row?;
+            let newest = updated.entry(session.clone()).or_default();
+            *newest = (*newest).max(changed);
             let Ok(mut info) = serde_json::from_str::<Value>(&data) else {
                 continue;
             };
@@ -130,7 +150,8 @@ pub fn read(path: &Path) -> rusqlite::Result<Vec<Session>> {
     tx.finish()?;
     Ok(sessions
         .into_iter()
-        .map(|(id, title, info)| {
+        .map(|(id, title, info, changed)| {
+            let updated_ms = changed.max(updated.get(&id).copied().unwrap_or(0));
             let mut lines = Vec::new();
             let messages = messages.remove(&id).unwrap_or_default();
             let title = first_prompt(&messages).unwrap_or(title);
@@ -141,7 +162,12 @@ pub fn read(path: &Path) -> rusqlite::Result<Vec<Session>> {
                 let line = json!({"timestamp": created, "info": info, "messages": [m]});
                 lines.push(line.to_string().into_bytes());
             }
-            Session { id, title, lines }
+            Session {
+                id,
+                title,
+                lines,
+                updated_ms,
+            }
         })
         .collect())
 }
@@ -167,15 +193,17 @@ fn complete(m: &Value) -> bool {
 }
 
 /// Reads the database at `db` every [`POLL`] forever, storing each session's new complete
-/// messages (it may not be there yet).
+/// messages (it may not be there yet) and ending the sessions OpenCode left.
 pub async fn watch_opencode(store: Store, db: PathBuf) -> Result<(), StoreError> {
-    // Lines stored of each session, as far as this process knows.
-    let mut stored: HashMap<String, u64> = HashMap::new();
+    let mut known: HashMap<String, Known> = HashMap::new();
     loop {
         if db.exists() {
             let path = db.clone();
             match tokio::task::spawn_blocking(move || read(&path)).await {
-                Ok(Ok(sessions)) => store_new(&store, sessions, &mut stored).await?,
+                Ok(Ok(sessions)) => {
+                    let now_ms = (crate::clock::now() * 1000.0) as i64;
+                    store_new(&store, sessions, &mut known, now_ms).await?;
+                }
                 Ok(Err(e)) => tracing::debug!("reading {}: {e}", db.display()),
                 Err(e) => tracing::error!("reading {}: {e}", db.display()),
             }
@@ -184,46 +212,64 @@ pub async fn watch_opencode(store: Store, db: PathBuf) -> Result<(), StoreError>
     }
 }
 
-/// Stores what of `sessions` is not stored yet.
+/// Stores what of `sessions` is not stored yet (`known`: what this process stored, empty at
+/// a start), at `now_ms` (unix milliseconds): a session with new lines is live, one OpenCode
+/// has not changed for [`crate::ingest::IDLE`] ended.
 pub async fn store_new(
     store: &Store,
     sessions: Vec<Session>,
-    stored: &mut HashMap<String, u64>,
+    known: &mut HashMap<String, Known>,
+    now_ms: i64,
 ) -> Result<(), StoreError> {
+    let idle_ms = i64::try_from(crate::ingest::IDLE.as_millis()).unwrap_or(i64::MAX);
     for s in sessions {
         let id = session_id(&s.id);
-        let have = match stored.get(&id) {
-            Some(n) => *n,
-            None => store
-                .session_info(&id)
-                .await?
-                .map_or(0, |info| info.last_seq),
+        let k = match known.get(&id) {
+            Some(k) => *k,
+            None => match store.session_info(&id).await? {
+                Some(info) => Known {
+                    lines: info.last_seq,
+                    ended: info.ended.is_some(),
+                },
+                None => Known::default(),
+            },
         };
-        let have_n = usize::try_from(have).unwrap_or(usize::MAX);
-        if s.lines.len() <= have_n {
-            stored.insert(id, have);
-            continue;
+        let have = usize::try_from(k.lines).unwrap_or(usize::MAX);
+        let mut now = k;
+        if s.lines.len() > have {
+            let title = if s.title.trim().is_empty() {
+                format!("opencode {}", s.id)
+            } else {
+                s.title.clone()
+            };
+            if k.ended || k.lines == 0 {
+                // Created, or live again.
+                store.open_session(&id, &title, "watch").await?;
+            }
+            let lines = s.lines[have..].iter().map(|l| RawLine::now(l.clone()));
+            store
+                .append(Append {
+                    session: id.clone(),
+                    lines: lines.collect(),
+                    create: None,
+                    follow: None,
+                    source: None,
+                    key: None,
+                })
+                .await?;
+            now = Known {
+                lines: s.lines.len() as u64,
+                ended: false,
+            };
         }
-        let lines: Vec<RawLine> = s.lines[have_n..]
-            .iter()
-            .map(|l| RawLine::now(l.clone()))
-            .collect();
-        let title = if s.title.trim().is_empty() {
-            format!("opencode {}", s.id)
-        } else {
-            s.title.clone()
-        };
-        store
-            .append(Append {
-                session: id.clone(),
-                lines,
-                create: Some((title, "watch".to_owned())),
-                follow: None,
-                source: None,
-                key: None,
-            })
-            .await?;
-        stored.insert(id, s.lines.len() as u64);
+        if !now.ended && now.lines > 0 && now_ms.saturating_sub(s.updated_ms) >= idle_ms {
+            match store.end_session(&id).await {
+                Ok(_) | Err(StoreError::NoSession(_) | StoreError::Ended(_)) => {}
+                Err(e) => return Err(e),
+            }
+            now.ended = true;
+        }
+        known.insert(id, now);
     }
     Ok(())
 }
