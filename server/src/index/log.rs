@@ -40,6 +40,17 @@ impl IndexFold {
         match &event.event {
             LiveEvent::Stream { value } => self.claude(value),
             LiveEvent::Codex { value } => self.codex(value),
+            // Qwen Code's session records and `-o json` array entries name the `cwd` as
+            // Claude Code's do; OpenCode's documents their session's `directory`; Copilot
+            // CLI's `session.start`/`session.resume` their `context.cwd`.
+            LiveEvent::Qwen { value } => self.project(value.get("cwd")),
+            LiveEvent::OpenCode { value } => {
+                self.project(value.get("info").and_then(|i| i.get("directory")));
+            }
+            LiveEvent::Copilot { value } => {
+                let data = value.get("data").and_then(|d| d.get("context"));
+                self.project(data.and_then(|c| c.get("cwd")));
+            }
             _ => {}
         }
         if env.parent.is_some() {

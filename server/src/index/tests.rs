@@ -105,3 +105,46 @@ fn issue_45_a_turn_the_logs_end_ends_is_its_status_once_ended() {
         }
     }
 }
+
+/// Issue 47: a Qwen Code session file, an OpenCode export message line (as `serve --agents`
+/// stores them) and a Copilot CLI `events.jsonl` give the index their project, as Claude Code's
+/// and Codex's logs do.
+#[test]
+fn issue_47_every_agents_log_names_its_project() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
+    let cases = [
+        (
+            "qwen-0.24.4/qwen.file_edit.session.jsonl",
+            "/home/dev/work/file_edit",
+        ),
+        (
+            "copilot-1.0.102/copilot.file_edit.events.jsonl",
+            "/home/dev/work/file_edit",
+        ),
+        ("claude-code-2.1.332/tool_errors.transcript.jsonl", ""),
+    ];
+    let opencode = r#"{"timestamp":1,"info":{"id":"ses_a","version":"1.18.33","directory":"/w/x"},"messages":[]}"#;
+    let fold = |text: &str| {
+        let mut fold = IndexFold::default();
+        let env = classifier::TermEnvelope {
+            ts: None,
+            seq: Some(1),
+            parent: None,
+            msgs: Vec::new(),
+        };
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            fold.add(&classifier::parse_line(line.as_bytes()), &env);
+        }
+        fold.project
+    };
+    assert_eq!(fold(opencode).as_deref(), Some("/w/x"));
+    for (file, want) in cases {
+        let text = std::fs::read_to_string(root.join(file)).unwrap();
+        let got = fold(&text);
+        if want.is_empty() {
+            assert!(got.is_some(), "{file}: no project");
+        } else {
+            assert_eq!(got.as_deref(), Some(want), "{file}");
+        }
+    }
+}
