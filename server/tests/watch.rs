@@ -9,20 +9,10 @@ use std::time::{Duration, Instant};
 
 mod common;
 
-use common::TestDb;
+use common::{TestDb, lines_of};
 use hiveterm::Config;
 use hiveterm::ingest::{watch, watch_session_id};
 use hiveterm::store::Store;
-
-/// A file's non-blank lines.
-fn lines_of(path: &Path) -> Vec<String> {
-    std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(str::to_owned)
-        .collect()
-}
 
 /// Waits (up to `within`) until session `id` holds `want`; answers how long it took.
 async fn until(db: &TestDb, id: &str, want: &[String], within: Duration) -> Duration {

@@ -8,21 +8,12 @@ use std::time::{Duration, Instant};
 
 mod common;
 
-use common::TestDb;
+use common::{TestDb, lines_of};
 use hiveterm::Config;
 use hiveterm::ingest::{agent_folders, watch, watch_session_id};
 
 const QWEN_SESSION: &str = "5d1c2a9e-3f4b-4c6d-8e7f-9a0b1c2d3e4f";
 const COPILOT_SESSION: &str = "cbb3797b-afdb-4551-9e74-d625893c0125";
-
-fn lines_of(path: &Path) -> Vec<String> {
-    std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(str::to_owned)
-        .collect()
-}
 
 fn copy(from: &str, to: &Path) -> PathBuf {
     std::fs::create_dir_all(to.parent().unwrap()).unwrap();
