@@ -54,6 +54,8 @@ pub mod redact;
 mod stream;
 mod summary;
 mod swar;
+#[cfg(test)]
+mod testing;
 mod text;
 mod time;
 mod tools;

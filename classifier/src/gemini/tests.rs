@@ -1,68 +1,8 @@
 //! Data-driven cases: lines in, rows out (`icon|level|summary`, one row a line), through
-//! `classify_line` (the lean parse) and `LogClassifier`, which must agree.
+//! every path that must agree (`crate::testing`).
 
-use crate::classify_line;
-use crate::ctx::ClassifyCtx;
-use crate::lines::Line;
-use crate::log::LogClassifier;
 use crate::msg::TermEnvelope;
-
-/// The envelopes of `lines`, classified in order with one context.
-fn envs(lines: &[&str]) -> Vec<TermEnvelope> {
-    let mut ctx = ClassifyCtx::new();
-    let mut by_line: Vec<TermEnvelope> = lines
-        .iter()
-        .enumerate()
-        .map(|(i, l)| classify_line(&Line::whole(i as u64 + 1, l.as_bytes().to_vec()), &mut ctx))
-        .collect();
-    // The end of the log ends what it ends, in the last line's envelope.
-    let end = ctx.end_of_log();
-    if let Some(last) = by_line.last_mut() {
-        last.msgs.extend(end);
-    }
-    // The same through the whole-log path, fed in 5-byte chunks.
-    let text = lines.join("\n");
-    let mut log = LogClassifier::new();
-    let mut whole = Vec::new();
-    for chunk in text.as_bytes().chunks(5) {
-        log.feed(chunk, |e| whole.push(e));
-    }
-    log.finish(|e| whole.push(e));
-    assert_eq!(by_line, whole, "{lines:?}");
-    // And through a context serialised and read back before every line (a server's
-    // checkpoints).
-    let mut ctx = ClassifyCtx::new();
-    for (i, l) in lines.iter().enumerate() {
-        ctx = serde_json::from_str(&serde_json::to_string(&ctx).unwrap()).unwrap();
-        let mut env = classify_line(&Line::whole(i as u64 + 1, l.as_bytes().to_vec()), &mut ctx);
-        if i + 1 == lines.len() {
-            ctx = serde_json::from_str(&serde_json::to_string(&ctx).unwrap()).unwrap();
-            env.msgs.extend(ctx.end_of_log());
-        }
-        assert_eq!(env, by_line[i], "checkpointed, line {}", i + 1);
-    }
-    by_line
-}
-
-/// One `icon|level|summary` per row.
-fn rows(lines: &[&str]) -> Vec<String> {
-    envs(lines)
-        .into_iter()
-        .flat_map(|e| e.msgs)
-        .map(|m| {
-            format!(
-                "{}|{}|{}",
-                m.icon.unwrap_or_default(),
-                m.level.as_str(),
-                m.summary
-            )
-        })
-        .collect()
-}
-
-fn check(lines: &[&str], expect: &[&str]) {
-    assert_eq!(rows(lines), expect, "{lines:?}");
-}
+use crate::testing::{check, envs, rows};
 
 const INIT: &str =
     r#"{"type":"init","timestamp":"2026-12-02T14:10:19.633Z","session_id":"s1","model":"auto"}"#;

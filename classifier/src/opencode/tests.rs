@@ -1,51 +1,7 @@
-//! Data-driven cases: OpenCode lines in, rows out (`icon|level|summary`, one row a line),
-//! through `classify_line` and `LogClassifier` (5-byte chunks) and a context checkpointed
-//! before every line, which must agree. The real fixtures are held to the contract in
-//! `classifier/tests/opencode.rs`.
+//! Data-driven cases: OpenCode lines in, rows out (`icon|level|summary`, one row a line), through
+//! every path that must agree (`crate::testing`).
 
-use crate::classify_line;
-use crate::ctx::ClassifyCtx;
-use crate::lines::Line;
-use crate::log::LogClassifier;
-use crate::msg::TermEnvelope;
-
-/// The envelopes of `lines`, classified in order with one context, checked against the other
-/// two paths.
-fn envs(lines: &[&str]) -> Vec<TermEnvelope> {
-    let mut ctx = ClassifyCtx::new();
-    let by_line: Vec<TermEnvelope> = lines
-        .iter()
-        .enumerate()
-        .map(|(i, l)| classify_line(&Line::whole(i as u64 + 1, l.as_bytes().to_vec()), &mut ctx))
-        .collect();
-    let text = lines.join("\n");
-    let mut log = LogClassifier::new();
-    let mut whole = Vec::new();
-    for chunk in text.as_bytes().chunks(5) {
-        log.feed(chunk, |e| whole.push(e));
-    }
-    log.finish(|e| whole.push(e));
-    assert_eq!(by_line, whole, "{lines:?}");
-    let mut ctx = ClassifyCtx::new();
-    for (i, l) in lines.iter().enumerate() {
-        ctx = serde_json::from_str(&serde_json::to_string(&ctx).unwrap()).unwrap();
-        let env = classify_line(&Line::whole(i as u64 + 1, l.as_bytes().to_vec()), &mut ctx);
-        assert_eq!(env, by_line[i], "checkpointed, line {}", i + 1);
-    }
-    by_line
-}
-
-fn check(lines: &[&str], expect: &[&str]) {
-    let got: Vec<String> = envs(lines)
-        .into_iter()
-        .flat_map(|e| e.msgs)
-        .map(|m| {
-            let icon = m.icon.unwrap_or_default();
-            format!("{icon}|{}|{}", m.level.as_str(), m.summary)
-        })
-        .collect();
-    assert_eq!(got, expect, "{lines:?}");
-}
+use crate::testing::check;
 
 const S: &str = r#""timestamp":1000,"sessionID":"ses_a""#;
 

@@ -1,43 +1,8 @@
-//! Data-driven cases: Qwen Code lines in, rows out (`icon|level|summary`, one row a line),
-//! through `classify_line` (the lean parse) and `LogClassifier` (the whole parse), which must
-//! agree; and the summary's agent, version and figures.
+//! Data-driven cases: Qwen Code lines in, rows out (`icon|level|summary`, one row a line), through
+//! every path that must agree (`crate::testing`); and the summary's figures.
 
-use crate::classify_line;
-use crate::ctx::ClassifyCtx;
-use crate::lines::Line;
 use crate::log::LogClassifier;
-
-/// `icon|level|summary` of every row of `lines`, classified in order with one context; the
-/// whole-log path must give the same envelopes.
-fn rows(lines: &[&str]) -> Vec<String> {
-    let mut ctx = ClassifyCtx::new();
-    let by_line: Vec<_> = lines
-        .iter()
-        .enumerate()
-        .map(|(i, l)| classify_line(&Line::whole(i as u64 + 1, l.as_bytes().to_vec()), &mut ctx))
-        .collect();
-    let mut log = LogClassifier::new();
-    let mut whole = Vec::new();
-    log.feed(lines.join("\n").as_bytes(), |e| whole.push(e));
-    log.finish(|e| whole.push(e));
-    assert_eq!(by_line, whole, "{lines:?}");
-    by_line
-        .into_iter()
-        .flat_map(|e| e.msgs)
-        .map(|m| {
-            format!(
-                "{}|{}|{}",
-                m.icon.unwrap_or_default(),
-                m.level.as_str(),
-                m.summary
-            )
-        })
-        .collect()
-}
-
-fn check(lines: &[&str], expect: &[&str]) {
-    assert_eq!(rows(lines), expect, "{lines:?}");
-}
+use crate::testing::check;
 
 /// The summary of `lines` as JSON.
 fn summary(lines: &[&str]) -> serde_json::Value {
