@@ -223,3 +223,17 @@ pub fn set_expand_tool_output(on: bool) {
         let _ = s.set_item(EXPAND_KEY, if on { "1" } else { "0" });
     }
 }
+
+/// Scrolls the element with id `id` into the middle of the view, if there is one (the
+/// compare page's selected divergence).
+pub fn scroll_to_id(id: &str) {
+    let Some(el) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(id))
+    else {
+        return;
+    };
+    let opts = web_sys::ScrollIntoViewOptions::new();
+    opts.set_block(web_sys::ScrollLogicalPosition::Center);
+    el.scroll_into_view_with_scroll_into_view_options(&opts);
+}

@@ -1,6 +1,13 @@
-//! The page's entry: mounts the page. (The worker has its own entry, `src/bin/worker.rs`.)
+//! The page's entry: mounts the page, or the compare page at `/compare/{a}/{b}`. (The worker
+//! has its own entry, `src/bin/worker.rs`.)
 
 fn main() {
     console_error_panic_hook::set_once();
-    leptos::mount::mount_to_body(app::view::page::Page);
+    let path = app::browser::pathname().unwrap_or_default();
+    match app::model::compare::route(&path) {
+        Some((a, b)) => leptos::mount::mount_to_body(move || {
+            leptos::view! { <app::view::compare_page::ComparePage a b /> }
+        }),
+        None => leptos::mount::mount_to_body(app::view::page::Page),
+    }
 }

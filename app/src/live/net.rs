@@ -138,6 +138,11 @@ pub async fn index_page(url: &str) -> Result<crate::model::fleet::IndexPage, Fai
         .map(|v| crate::model::fleet::parse_index(&v))
 }
 
+/// Two sessions side by side (`GET /api/compare/{a}/{b}`, with the page's `?token=`).
+pub async fn compare(a: &str, b: &str) -> Result<crate::model::compare::Comparison, Failure> {
+    get_json(&crate::model::compare::api_url(a, b)).await
+}
+
 /// One session of the index (`GET /api/sessions/{id}`, `id` URL-encoded).
 pub async fn session(id: &str) -> Result<Value, Failure> {
     get_json(&format!("api/sessions/{id}")).await

@@ -15,10 +15,13 @@
 //!   answers as typed rows, the filters' query strings, how cost, duration and tokens read;
 //!   [`fleet_live`]: the table kept live by the index's stream (a changed entry put where
 //!   the sort and filters say).
+//! - [`compare`]: the compare page (`/compare/{a}/{b}`): the API's answer typed, the
+//!   summary table's lines, the divergence stepping (`n`/`N`) as a reducer, the index's picks.
 //! - [`byte_cache`]: text by key, bounded by bytes, oldest first out (bodies and markdown
 //!   HTML kept for rows drawn again).
 
 pub mod byte_cache;
+pub mod compare;
 pub mod fleet;
 pub mod fleet_live;
 pub mod layout;

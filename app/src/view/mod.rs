@@ -1,6 +1,7 @@
 //! The page's components, one per file: they read signals and never compute rows.
 //!
-//! - [`page`]: the thin `Page` composing the parts below.
+//! - [`page`]: the thin `Page` composing the parts below; [`compare_page`]: two sessions
+//!   side by side (`/compare/{a}/{b}`), a page of its own.
 //! - [`banner`] (title, close, connection, badges, progress), [`toolbar`] (filters, search,
 //!   expand, open), [`summary_header`], [`start_page`] (with the fleet's [`fleet_search`], [`session_filters`] and
 //!   [`session_table`]), [`drop_zone`] (drop and paste).
@@ -12,6 +13,7 @@
 
 pub mod activity;
 pub mod banner;
+pub mod compare_page;
 pub mod drop_zone;
 pub mod fleet_search;
 pub mod navigator;

@@ -1,11 +1,13 @@
 //! The fleet's table on the start page: one row per session of the index (agent, project,
 //! title, started, duration, status, turns, errors, tokens, cost), "more…" while the index
-//! has a next page. Every string from a log is a text node.
+//! has a next page; a tick box on each row picks two sessions for "compare" (issue 48:
+//! `/compare/A/B`, [`Picks`]). Every string from a log is a text node.
 
 use leptos::prelude::*;
 
 use crate::browser::{local_offset_min, page_token};
 use crate::live::wire::with_token;
+use crate::model::compare::Picks;
 use crate::model::fleet::{
     IndexRow, cost_text, duration_text, short_project, status_class, tokens_text,
 };
@@ -26,8 +28,27 @@ pub fn SessionTable(
 ) -> impl IntoView {
     // A page opened with ?token= passes it on to the sessions it links to.
     let token = page_token();
+    let picks = RwSignal::new(Picks::default());
+    let compare_token = token.clone();
+    let compare = move || {
+        let n = picks.with(Picks::len);
+        match picks.with(Picks::url) {
+            Some(url) => {
+                let href = with_token(&url, compare_token.as_deref());
+                view! { <a class="compare-link" href=href>"compare the two picked →"</a> }
+                    .into_any()
+            }
+            None => view! {
+                <span class="compare-hint">
+                    {format!("tick two sessions to compare them ({n} of 2)")}
+                </span>
+            }
+            .into_any(),
+        }
+    };
     view! {
         {move || error.get().map(|e| view! { <p class="fleet-error">{e}</p> })}
+        <p class="compare-pick">{compare}</p>
         <table class="sessions">
             <thead>
                 <tr>
@@ -41,6 +62,7 @@ pub fn SessionTable(
                     <th class="num">"errors"</th>
                     <th class="num">"tokens"</th>
                     <th class="num">"cost"</th>
+                    <th title="pick two to compare">"compare"</th>
                 </tr>
             </thead>
             <tbody>
@@ -48,7 +70,7 @@ pub fn SessionTable(
                     let token = token.clone();
                     rows.get()
                         .into_iter()
-                        .map(move |r| session_row(r, token.as_deref()))
+                        .map(move |r| session_row(r, token.as_deref(), picks))
                         .collect_view()
                 }}
             </tbody>
@@ -63,7 +85,7 @@ pub fn SessionTable(
 }
 
 /// One session's row.
-fn session_row(r: IndexRow, token: Option<&str>) -> impl IntoView + use<> {
+fn session_row(r: IndexRow, token: Option<&str>, picks: RwSignal<Picks>) -> impl IntoView + use<> {
     let page = with_token(&format!("s/{}", r.id), token);
     let agent = r
         .agent
@@ -103,6 +125,24 @@ fn session_row(r: IndexRow, token: Option<&str>) -> impl IntoView + use<> {
             <td class="num">{errors}</td>
             <td class="num">{tokens_text(r.tokens)}</td>
             <td class="num cost">{cost_text(r.cost)}</td>
+            <td class="pick">{pick_box(r.id.clone(), picks)}</td>
         </tr>
+    }
+}
+
+/// A row's tick box: picks the session for "compare".
+fn pick_box(id: String, picks: RwSignal<Picks>) -> impl IntoView {
+    let checked = {
+        let id = id.clone();
+        move || picks.with(|p| p.has(&id))
+    };
+    view! {
+        <input
+            type="checkbox"
+            class="compare-box"
+            title="pick to compare"
+            prop:checked=checked
+            on:change=move |_| picks.update(|p| p.toggle(&id))
+        />
     }
 }
