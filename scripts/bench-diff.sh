@@ -47,7 +47,7 @@ fi
 lines_for() { python3 -c "print(int($MB * $1))"; }
 gen_claude() { # mix seed out
     [ -f "$3" ] || python3 scripts/gen-big-transcript.py --mix "$1" --seed "$2" \
-        --lines "$(lines_for "$([ "$1" = files ] && echo 900 || echo 660)")" --out "$3"
+        --lines "$(lines_for "$([ "$1" = files ] && echo 600 || echo 660)")" --out "$3"
 }
 gen_claude session 2 "$DATA/claude-a.jsonl"
 gen_claude session 3 "$DATA/claude-b.jsonl"
@@ -70,11 +70,19 @@ fi
 [ -f "$DATA/codex-a.jsonl" ] || python3 scripts/gen-codex-log.py --mb "$MB" --seed 20 --out "$DATA/codex-a.jsonl"
 [ -f "$DATA/codex-b.jsonl" ] || python3 scripts/gen-codex-log.py --mb "$MB" --seed 21 --out "$DATA/codex-b.jsonl"
 
-# Wall seconds, CPU seconds and peak RSS (MB) of one command, as "wall cpu rss".
+# Wall seconds, CPU seconds and peak RSS (MB) of one command, as "wall cpu rss" (its output
+# dropped; measured by the kernel's rusage of the child, no /usr/bin/time needed).
 measure() {
-    local out
-    out="$( { /usr/bin/time -f '%e %U %S %M' "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -1)"
-    awk '{printf "%.2f %.2f %.0f\n", $1, $2 + $3, $4 / 1024}' <<<"$out"
+    python3 - "$@" <<'PY'
+import os, subprocess, sys, time
+start = time.monotonic()
+child = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+_, status, ru = os.wait4(child.pid, 0)
+wall = time.monotonic() - start
+if status != 0:
+    sys.exit(f"{sys.argv[1:]} exited {status}")
+print(f"{wall:.2f} {ru.ru_utime + ru.ru_stime:.2f} {ru.ru_maxrss / 1024:.0f}")
+PY
 }
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
