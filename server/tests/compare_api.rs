@@ -132,3 +132,54 @@ async fn issue_48_the_api_asks_for_the_token() {
     let (status, _) = call(addr, "GET", "/api/compare/a/b?token=secret", vec![]).await;
     assert_eq!(status, 404);
 }
+
+/// Past `MAX_PAIRS` aligned pairs, the answer holds the first ones and says so; the turns
+/// and divergences past the cut are counted, not listed.
+#[test]
+fn issue_48_the_pairs_sent_are_capped_and_the_answer_says_so() {
+    use classifier::compare::{Outcome, Run, Step, StepKind, Turn};
+    use hiveterm::compare::{Side, api::MAX_PAIRS, api::answer_json};
+    let steps = |n: usize, tool: &str| -> Vec<Step> {
+        (0..n as u64)
+            .map(|i| Step {
+                seq: i + 1,
+                kind: StepKind::Tool(tool.into()),
+                target: format!("{i}"),
+                outcome: Outcome::Ok,
+            })
+            .collect()
+    };
+    let run = |tool: &str, extra: usize| Run {
+        turns: vec![
+            Turn {
+                seq: None,
+                prompt: "go".into(),
+                steps: steps(MAX_PAIRS + 5, "Bash"),
+            },
+            Turn {
+                seq: None,
+                prompt: "again".into(),
+                steps: steps(extra, tool),
+            },
+        ],
+    };
+    let side = |name: &str, run: Run| Side::of_log(name.into(), Default::default(), run);
+    let a = side("a", run("Read", 3));
+    let b = side("b", run("Bash", 3));
+    let v: Value = serde_json::from_str(&answer_json(&a, &b)).unwrap();
+    assert_eq!(v["pairs"].as_array().unwrap().len(), MAX_PAIRS);
+    assert_eq!(v["truncated"], true);
+    assert_eq!(
+        v["pairs_total"].as_u64(),
+        Some(2 * 3 + MAX_PAIRS as u64 + 5)
+    );
+    // The second turn's divergences (Read faces no Bash) are counted, past the cut.
+    assert!(
+        v["divergences"].as_u64().unwrap() >= 3,
+        "{}",
+        v["divergences"]
+    );
+    assert_eq!(v["divergence_list"], serde_json::json!([]));
+    assert_eq!(v["turns"][1]["from"], MAX_PAIRS);
+    assert_eq!(v["first_divergence"]["turn"], 2);
+}
