@@ -165,6 +165,15 @@ impl SummaryFold {
             }
             LiveEvent::Qwen { value } => {
                 self.agent("qwen");
+                if let Some([input, output, cache_read]) = crate::qwen::side_call_tokens(value) {
+                    let cache_creation = 0;
+                    self.message_tokens.add(Tokens {
+                        input,
+                        output,
+                        cache_read,
+                        cache_creation,
+                    });
+                }
                 return crate::qwen::each_line(value, |line| self.stream(line));
             }
             LiveEvent::Codex { value } => {

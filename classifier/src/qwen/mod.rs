@@ -13,7 +13,8 @@
 //!
 //! **Not shown**: the `system` records `attribution_snapshot` and the `ui_telemetry` events
 //! `qwen-code.api_response` and `qwen-code.tool_call` (their tokens, times and calls repeat
-//! what the assistant and tool result records say); a tool result's `resultDisplay` (the
+//! what the assistant and tool result records say, but for the memory extraction's calls, whose
+//! tokens the summary counts: [`side_call_tokens`]); a tool result's `resultDisplay` (the
 //! output is shown from the `functionResponse`); the stream's `goal_state` events. A
 //! `qwen-code.api_error` is shown: an HTTP 4xx other than 408/429 fails the turn, any other
 //! is a retry (`⚠ api retry`).
@@ -25,6 +26,7 @@ pub(crate) mod tools;
 use serde_json::Value;
 
 use crate::ctx::ClassifyCtx;
+use crate::field::Field;
 use crate::msg::TermMsg;
 
 /// The rows of a Qwen Code line that is not stream-json: the `-o json` array (each element's
@@ -48,6 +50,27 @@ pub(crate) fn each_line(value: &Value, mut f: impl FnMut(&Value)) {
             }
         }
     }
+}
+
+/// `[input, output, cache_read]` tokens of an API call that only a `ui_telemetry`
+/// `qwen-code.api_response` record states: Qwen Code's background memory extraction
+/// (`prompt_id` `<session>#managed-auto-memory-extractor-<id>#<n>`, issue 47), which writes
+/// no assistant record (every other `api_response` repeats an assistant record's
+/// `usageMetadata`, counted there). Qwen Code's own `result` counts these calls.
+pub(crate) fn side_call_tokens(value: &Value) -> Option<[u64; 3]> {
+    let event = value.field("systemPayload")?.field("uiEvent")?;
+    let name = event.field("event.name").and_then(Value::as_str);
+    let prompt = event.field("prompt_id").and_then(Value::as_str)?;
+    if name != Some("qwen-code.api_response") || !prompt.contains("#managed-auto-memory-extractor-")
+    {
+        return None;
+    }
+    let n = |k: &str| event.field(k).and_then(Value::as_u64).unwrap_or(0);
+    Some([
+        n("input_token_count"),
+        n("output_token_count"),
+        n("cached_content_token_count"),
+    ])
 }
 
 #[cfg(test)]

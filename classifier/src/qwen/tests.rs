@@ -157,3 +157,39 @@ fn json_output_is_each_of_its_lines() {
     // An array that is not Qwen Code's output stays unrecognised.
     check(&[r#"[{"type":"x"}]"#], &[r#"!|warn|[{"type":"x"}]"#]);
 }
+
+/// Issue 47 (live runs): Qwen Code's background memory extraction calls the API after a short
+/// turn, and only `ui_telemetry` `api_response` records say so; the session file's tokens are
+/// the CLI's own `result` figures (`plain_text`: 12,053 + 8,358 in) only with them.
+#[test]
+fn issue_47_memory_extraction_calls_count_in_the_session_tokens() {
+    let prompt = rec(
+        r#""type":"user","provenance":"real_user","message":{"role":"user","parts":[{"text":"Hello!"}]}"#,
+    );
+    let response = |prompt_id: &str, input: u64, output: u64, cached: u64| {
+        rec(&format!(
+            r#""type":"system","provenance":"system","subtype":"ui_telemetry","systemPayload":{{"uiEvent":{{"event.name":"qwen-code.api_response","model":"qwen3-coder-plus","status_code":200,"input_token_count":{input},"output_token_count":{output},"cached_content_token_count":{cached},"prompt_id":"{prompt_id}"}}}}"#
+        ))
+    };
+    let main = response("s########0", 12053, 17, 6016);
+    let answer = rec(
+        r#""type":"assistant","provenance":"assistant_output","model":"qwen3-coder-plus","message":{"role":"model","parts":[{"text":"Hello!"}]},"usageMetadata":{"promptTokenCount":12053,"candidatesTokenCount":17,"cachedContentTokenCount":6016}"#,
+    );
+    let memory = response("s#managed-auto-memory-extractor-c0d91fe9#0", 8358, 10, 4160);
+    let lines = [&*prompt, &main, &answer, &memory];
+    // The rows are the same: telemetry gives none.
+    check(&lines, &["◆|info|TURN ← user", "|info|", "✅|info|turn ok"]);
+    for (lines, tokens) in [
+        (&lines[..3], [12053, 17, 6016]),
+        (&lines[..], [20411, 27, 10176]),
+    ] {
+        let s = summary(lines);
+        let got = ["input_tokens", "output_tokens", "cache_read_tokens"].map(|k| s[k].clone());
+        assert_eq!(
+            got,
+            tokens.map(serde_json::Value::from),
+            "{} lines",
+            lines.len()
+        );
+    }
+}
