@@ -1,125 +1,70 @@
 #!/usr/bin/env bash
-# The real Codex and Gemini CLIs under `hiveterm run`: each live session's rows must equal
-# `hiveterm classify` of what the CLI printed (issue 20). Not part of scripts/test.sh: it needs
-# root (the generator runs the CLIs in a network namespace that has only loopback), the npm
-# registry the first time (about 500 MB of CLIs, installed into $WORK/node) and the generator
-# of ../shared/corpus-agents (CORPUS=dir to point elsewhere). Only the model is a mock, on
-# loopback; nothing leaves the machine.
+# The real coding-agent CLIs, live: Codex and Gemini (issue 20), OpenCode, Qwen Code and Copilot
+# CLI (issue 47), each run under `hiveterm run`, each live session's rows checked against
+# `hiveterm classify` of what the CLI printed; and for the last three, `hiveterm serve --agents`
+# on the store each run left in its home. Not part of scripts/test.sh: it needs root (the
+# generators run the CLIs in a network namespace that has only loopback), the npm registry the
+# first time (the CLIs, installed into each generator's work root) and the generators of
+# ../shared/corpus-agents (Codex, Gemini; CORPUS=dir to point elsewhere) and
+# ../shared/corpus-more (OpenCode, Qwen Code, Copilot CLI; MORE_CORPUS=dir). Only the model is a
+# mock, on loopback; nothing leaves the machine.
 #
-#   scripts/live-agents.sh                       # every scenario of both agents (~2 minutes)
+#   scripts/live-agents.sh                       # every scenario of all five agents (~10 minutes)
+#   scripts/live-agents.sh corpus-more           # one generator's agents (or corpus-agents)
 #   scripts/live-agents.sh codex shell_command   # one agent, some scenarios
 #
 # HIVETERM (default target/release/hiveterm) is the binary under test; WORK (default
-# /tmp/agents, the generator's own default, so its installed CLIs are reused) its work root.
-# For every `<agent>-<run>` session in $WORK/wrapped.db whose run printed stream JSON, it checks:
-#   - the session's stored events are the printed lines, byte for byte, between the harness
-#     lines `run` adds (its turn_start and turn_end, `stderr:` notes) (GET …/events/raw);
-#   - the live rows (GET …/events/history, all pages) are exactly `hiveterm classify` of the
-#     stored events (seq for seq);
-#   - each printed line's live rows are its rows in `hiveterm classify` of the printed lines
-#     alone, but for the turn rows: under a harness its turn rows are the only ones, and the
-#     agent's prompt is a `prompt ← user` row (docs/ROWS.md).
+# /tmp/agents) and MORE_WORK (default /tmp/agmore), the generators' own defaults so that their
+# installed CLIs are reused, their work roots. The checks are scripts/live_check.py's:
+#   - `rows`, for every `<agent>-<run>` session in <work root>/wrapped.db: its stored events are
+#     the printed lines, byte for byte, between the harness lines `run` adds; its live rows
+#     (GET …/events/history) are exactly `hiveterm classify` of the stored events; each printed
+#     line's live rows are its rows in `hiveterm classify` of the printed lines alone, but for
+#     the turn rows (docs/ROWS.md); no `!` (unrecognised) row;
+#   - `store` (OpenCode, Qwen Code, Copilot CLI), for every scenario's kept home: `HOME=<it>
+#     hiveterm serve --agents` serves one session per session of the CLI's store, its `agent`
+#     naming the CLI, its title the first prompt, no `!` row in its history.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 HIVETERM="$(realpath "${HIVETERM:-${CARGO_TARGET_DIR:-$ROOT/target}/release/hiveterm}")"
 CORPUS="$(realpath "${CORPUS:-$ROOT/../shared/corpus-agents}")"
-export WORK="${WORK:-/tmp/agents}"
+MORE_CORPUS="$(realpath "${MORE_CORPUS:-$ROOT/../shared/corpus-more}")"
+WORK="${WORK:-/tmp/agents}"
+MORE_WORK="${MORE_WORK:-/tmp/agmore}"
 PORT="${PORT:-7398}"
+CHECK="$ROOT/scripts/live_check.py"
 
 [ -x "$HIVETERM" ] || { echo "no hiveterm at $HIVETERM: cargo build --release -p hiveterm first" >&2; exit 1; }
-[ -f "$CORPUS/run_all.sh" ] || { echo "no generator at $CORPUS (set CORPUS)" >&2; exit 1; }
-[ "$(id -u)" -eq 0 ] || { echo "needs root (the generator makes a network namespace)" >&2; exit 1; }
+[ "$(id -u)" -eq 0 ] || { echo "needs root (the generators make a network namespace)" >&2; exit 1; }
 
-rm -f "$WORK/wrapped.db" "$WORK/wrapped.db-wal" "$WORK/wrapped.db-shm"
-# The generator's own checks (its path rewrite of kept copies) may fail without touching what
-# is compared here: the sessions and the raw stdout.
-HIVETERM_WRAP="$HIVETERM" DEST="$WORK/live-out" bash "$CORPUS/run_all.sh" "$@" ||
-    echo "live-agents: the generator exited $? (its own checks); comparing what it ran" >&2
+# live <generator folder> <work root> <agents with a store> [agent [scenario ...]]
+live() {
+    local corpus=$1 work=$2 stored=$3 rc=0 agent
+    shift 3
+    [ -f "$corpus/run_all.sh" ] || { echo "no generator at $corpus" >&2; return 1; }
+    rm -f "$work/wrapped.db" "$work/wrapped.db-wal" "$work/wrapped.db-shm"
+    # The generator's own checks (its path rewrite of kept copies) may fail without touching what
+    # is compared here: the sessions, the raw stdout and the stores in the homes.
+    HIVETERM_WRAP="$HIVETERM" WORK="$work" DEST="$work/live-out" bash "$corpus/run_all.sh" "$@" || {
+        rc=$?
+        echo "live-agents: $(basename "$corpus") exited $rc (its own checks); comparing what it ran" >&2
+        rc=0
+    }
+    python3 "$CHECK" rows "$HIVETERM" "$work/wrapped.db" "$work/out/raw" "$PORT" || rc=1
+    for agent in ${1:-$stored}; do
+        case " $stored " in *" $agent "*) ;; *) continue ;; esac
+        python3 "$CHECK" store "$HIVETERM" "$work" "$((PORT + 1))" "$agent" "${@:2}" || rc=1
+    done
+    return $rc
+}
 
-"$HIVETERM" serve --db "$WORK/wrapped.db" --addr "127.0.0.1:$PORT" >"$WORK/live-serve.log" 2>&1 &
-SERVER=$!
-trap 'kill $SERVER 2>/dev/null || true' EXIT
-for _ in $(seq 50); do
-    curl -fsS "http://127.0.0.1:$PORT/api/sessions" >/dev/null 2>&1 && break
-    sleep 0.2
-done
-
-python3 - "$HIVETERM" "http://127.0.0.1:$PORT" "$WORK/out/raw" <<'EOF'
-import json, re, subprocess, sys, tempfile, urllib.parse, urllib.request
-
-hiveterm, base, raw = sys.argv[1:]
-HARNESS = re.compile(rb'^\{"kind":"(turn_start|turn_end|note)"')
-TURN = [("◆", re.compile(r"^TURN( ← .*)?$")), ("✅", re.compile(r"^turn ok$")),
-        ("❌", re.compile(r"^turn fail( — .*)?$"))]
-
-def get(path):
-    with urllib.request.urlopen(base + path) as r:
-        return r.read()
-
-def classify(data):
-    with tempfile.NamedTemporaryFile(suffix=".jsonl") as f:
-        f.write(data)
-        f.flush()
-        out = subprocess.run([hiveterm, "classify", f.name], capture_output=True, check=True).stdout
-    return {e["seq"]: e["msgs"] for e in map(json.loads, out.splitlines())}
-
-def is_turn(m):
-    return any(m.get("icon") == i and p.match(m["summary"]) for i, p in TURN)
-
-sessions, cursor = [], None
-while True:
-    q = "/api/sessions?limit=1000" + (f"&before={urllib.parse.quote(str(cursor))}" if cursor else "")
-    page = json.loads(get(q))
-    sessions += page["sessions"]
-    cursor = page.get("next_before")
-    if not cursor:
-        break
-
-checked, failed = 0, 0
-for s in sessions:
-    agent, _, run = s["title"].partition("-")
-    path = f"{raw}/{agent}/{run}.stream.jsonl"
-    try:
-        printed = open(path, "rb").read()
-    except FileNotFoundError:
-        print(f"skip {s['title']}: no {path} (an -o json run, or not this run's)")
-        continue
-    lines = [l for l in printed.split(b"\n") if l.strip()]
-    stored_raw = get(f"/api/sessions/{s['id']}/events/raw")
-    stored = [l for l in stored_raw.split(b"\n") if l]
-    cli = [(seq, l) for seq, l in enumerate(stored, 1) if not HARNESS.match(l)]
-    problems = []
-    if [l for _, l in cli] != lines:
-        problems.append(f"stored {len(cli)} CLI lines, the CLI printed {len(lines)}")
-    live, before = {}, None
-    while True:
-        q = f"/api/sessions/{s['id']}/events/history?limit=1000" + (f"&before={before}" if before else "")
-        page = json.loads(get(q))
-        for env in page["envelopes"]:
-            live[env["seq"]] = env["msgs"]
-        before = page.get("next_before")
-        if before is None:
-            break
-    of_stored = {k: v for k, v in classify(stored_raw).items() if v}
-    if live != of_stored:
-        diff = sorted(k for k in live.keys() | of_stored.keys() if live.get(k) != of_stored.get(k))
-        problems.append(f"live rows differ from classify of the stored events at seqs {diff[:5]}")
-    alone = classify(printed)
-    for n, (seq, _) in enumerate(cli, 1):
-        want = [m for m in alone.get(n, []) if not is_turn(m)]
-        got = [m for m in live.get(seq, []) if not m["summary"].startswith("prompt ←")]
-        if want != got:
-            problems.append(f"line {n} (seq {seq}): live {got} != classify {want}")
-            break
-    unknown = sum(1 for msgs in alone.values() for m in msgs if m.get("icon") == "!")
-    if unknown:
-        problems.append(f"{unknown} unrecognised (!) rows")
-    checked += 1
-    if problems:
-        failed += 1
-        print(f"FAIL {s['title']}: " + "; ".join(problems))
-    else:
-        print(f"ok   {s['title']}: {len(lines)} lines, {len(live)} events with rows, live == classify")
-print(f"{checked} sessions checked, {failed} failed")
-sys.exit(1 if failed or not checked else 0)
-EOF
+first() { live "$CORPUS" "$WORK" "" "$@"; }
+more() { live "$MORE_CORPUS" "$MORE_WORK" "opencode qwen copilot" "$@"; }
+case "${1:-}" in
+    "") rc=0; first || rc=1; more || rc=1; exit $rc ;;
+    corpus-agents) first ;;
+    corpus-more) more ;;
+    codex | gemini) first "$@" ;;
+    opencode | qwen | copilot) more "$@" ;;
+    *) echo "unknown agent $1 (codex, gemini, opencode, qwen, copilot; corpus-agents, corpus-more)" >&2; exit 1 ;;
+esac
