@@ -142,6 +142,11 @@ pub fn page_token() -> Option<String> {
         .find_map(|kv| kv.strip_prefix("token=").map(str::to_owned))
 }
 
+/// The page's query string (`?token=…&compare=…`), or empty.
+pub fn search() -> String {
+    location().and_then(|l| l.search().ok()).unwrap_or_default()
+}
+
 /// Whether an event's target is a text field (keys belong to it, not to the page).
 pub fn typing_in(target: Option<web_sys::EventTarget>) -> bool {
     let Some(el) = target.and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else {

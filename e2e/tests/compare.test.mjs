@@ -2,7 +2,8 @@
 // and one whose command passed) at /compare/A/B: the summary table first, the two runs'
 // steps aligned in two columns, the first divergence selected on open, `n` the next and `N`
 // back; each step links to its row in its session (`/s/<id>#<seq>`); from the index, two
-// sessions ticked lead to their compare page. Skipped when the binary has no `serve`.
+// sessions ticked lead to their compare page, and a session page's "compare with…" opens the
+// index with that session ticked. Skipped when the binary has no `serve`.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -97,6 +98,21 @@ test("issue 48: two sessions ticked in the index lead to their compare page", { 
   await link.click();
   await page.waitForURL(`${base}/compare/failing/passing`);
   await page.waitForSelector(".cmp-pair.selected", { timeout: 30_000 });
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("issue 48: a session page's \"compare with…\" opens the index with it picked", { skip: !HAS_SERVE && "hiveterm serve not built", timeout: 60_000 }, async () => {
+  const page = await open(`${base}/s/failing`);
+  const link = await page.waitForSelector("a.compare-with");
+  assert.equal(await link.getAttribute("href"), "/?compare=failing");
+  await link.click();
+  await page.waitForFunction(() => document.querySelectorAll(".sessions tbody tr").length === 2);
+  assert.equal(await page.isChecked('.sessions tr[data-session="failing"] .compare-box'), true);
+  assert.equal(await page.isChecked('.sessions tr[data-session="passing"] .compare-box'), false);
+  await page.check('.sessions tr[data-session="passing"] .compare-box');
+  const go = await page.waitForSelector("a.compare-link");
+  assert.equal(await go.getAttribute("href"), "/compare/failing/passing");
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

@@ -1,11 +1,13 @@
 //! The banner: the log's or session's title, "close" for an offline log, the connection (or
-//! what a share link is), the server's badges, the reading progress, "share…" on a live
-//! session's page, "save as one file…" on a live session's and an offline log's; it shimmers
-//! while a turn is in flight.
+//! what a share link is), the server's badges, the reading progress, "compare with…" (the
+//! index with this session picked) and "share…" on a live session's page, "save as one
+//! file…" on a live session's and an offline log's; it shimmers while a turn is in flight.
 
 use leptos::prelude::*;
 
-use crate::live::wire::Badge;
+use crate::browser::page_token;
+use crate::live::wire::{Badge, with_token};
+use crate::model::compare::pick_url;
 use crate::offline::progress::Progress;
 use crate::share::button::ShareButton;
 use crate::share::save_button::{SaveButton, SaveOf};
@@ -58,6 +60,14 @@ pub fn Banner(
             </span>
             {move || progress.get().map(|p| view! { <ProgressBar p /> })}
             <SaveButton of=save_of title shown=save_shown />
+            {share.clone().map(|session| {
+                let href = with_token(&pick_url(&session), page_token().as_deref());
+                view! {
+                    <a class="compare-with" href=href title="pick a session to compare this one with">
+                        "compare with…"
+                    </a>
+                }
+            })}
             {share.map(|session| view! { <ShareButton session /> })}
         </header>
     }

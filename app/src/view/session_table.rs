@@ -28,7 +28,8 @@ pub fn SessionTable(
 ) -> impl IntoView {
     // A page opened with ?token= passes it on to the sessions it links to.
     let token = page_token();
-    let picks = RwSignal::new(Picks::default());
+    // A session page's "compare with…" comes here with that session picked.
+    let picks = RwSignal::new(Picks::of_query(&crate::browser::search()));
     let compare_token = token.clone();
     let compare = move || {
         let n = picks.with(Picks::len);

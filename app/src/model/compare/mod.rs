@@ -30,6 +30,11 @@ pub fn api_url(a: &str, b: &str) -> String {
     format!("/api/compare/{a}/{b}")
 }
 
+/// The index with session `id` picked for "compare" (a session page's "compare with…").
+pub fn pick_url(id: &str) -> String {
+    format!("/?compare={id}")
+}
+
 /// A step's row in its session's page (the page's `#seq` permalink).
 pub fn step_link(session: &str, seq: u64) -> String {
     format!("/s/{session}#{seq}")
@@ -367,6 +372,16 @@ impl CompareNav {
 pub struct Picks(Vec<String>);
 
 impl Picks {
+    /// The picks a page's query string (`?compare=ID`, [`pick_url`]) starts with.
+    pub fn of_query(search: &str) -> Picks {
+        let id = search
+            .trim_start_matches('?')
+            .split('&')
+            .find_map(|kv| kv.strip_prefix("compare="))
+            .filter(|id| !id.is_empty());
+        Picks(id.into_iter().map(str::to_owned).collect())
+    }
+
     /// Picks `id`, or unpicks it if picked.
     pub fn toggle(&mut self, id: &str) {
         if let Some(i) = self.0.iter().position(|p| p == id) {

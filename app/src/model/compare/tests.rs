@@ -134,3 +134,14 @@ fn issue_48_two_sessions_picked_in_the_index() {
     p.toggle("b");
     assert_eq!((p.len(), p.url()), (1, None));
 }
+
+#[test]
+fn issue_48_a_session_page_leads_to_the_index_with_it_picked() {
+    assert_eq!(pick_url("run-1"), "/?compare=run-1");
+    let mut p = Picks::of_query("?token=t&compare=run-1");
+    assert!(p.has("run-1") && p.len() == 1);
+    p.toggle("run-2");
+    assert_eq!(p.url().as_deref(), Some("/compare/run-1/run-2"));
+    assert!(Picks::of_query("?compare=").is_empty());
+    assert!(Picks::of_query("").is_empty());
+}
