@@ -49,6 +49,7 @@ mod msg;
 mod nest;
 mod opencode;
 pub mod partial;
+pub mod prices;
 mod qwen;
 pub mod redact;
 mod stream;
@@ -70,6 +71,7 @@ pub use crate::log::{EndHold, LogClassifier};
 pub use crate::msg::writer::JsonWriter;
 pub use crate::msg::{BodyFormat, Level, TermEnvelope, TermMsg};
 pub use crate::partial::{Preview, PreviewKind};
+pub use crate::prices::CostSource;
 pub use crate::summary::{FileFold, SubagentEnd, SubagentSummary, Summary, SummaryFold};
 
 /// What a bounded summary fold ([`SummaryFold::new`]) keeps (issue 46.2).

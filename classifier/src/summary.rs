@@ -24,7 +24,8 @@
 //! - cost: the largest `total_cost_usd` of `result` lines and `totalCostUSD` of a
 //!   transcript's `cost-state` lines (Claude Code's are cumulative within a session, resumed
 //!   runs included, so summing would count it again and again, and a stream and a transcript
-//!   of the same run state the same total);
+//!   of the same run state the same total); without one, an estimate from the tokens of each
+//!   model ([`priced`], [`crate::prices`]);
 //! - models: the `model` of `init` lines and assistant messages, in first-seen order;
 //! - subagents started: `Task`/`Agent` tool calls; each subagent's share (its envelopes, those
 //!   with a `parent`: tool calls, tool errors, error rows, time), whose turns are not counted
@@ -39,6 +40,7 @@
 pub(crate) mod files;
 mod head;
 mod per_file;
+mod priced;
 pub(crate) mod report;
 mod subagents;
 
@@ -71,6 +73,11 @@ pub struct SummaryFold {
     /// lines replace rather than add.
     message_tokens: Tokens,
     last_message: Option<(String, Tokens)>,
+    /// Tokens by model and price tier ([`priced`]), and the last message's share of them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    by_model: Vec<crate::prices::ModelTokens>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    last_priced: Option<crate::prices::ModelTokens>,
     /// A Codex log's share ([`crate::codex`]).
     codex: crate::codex::SummaryPart,
     /// A Gemini log's share ([`crate::gemini`]).
@@ -108,6 +115,7 @@ impl SummaryFold {
     /// ([`FileFold`]).
     pub fn swap_file(&mut self, file: &mut FileFold) {
         std::mem::swap(&mut self.last_message, &mut file.last_message);
+        std::mem::swap(&mut self.last_priced, &mut file.last_priced);
         std::mem::swap(&mut self.doc, &mut file.doc);
     }
 
@@ -335,6 +343,9 @@ impl SummaryFold {
         self.model(model);
         if let Some(tokens) = Tokens::of(usage) {
             let id = id.and_then(Value::as_str).unwrap_or("");
+            let again =
+                matches!(&self.last_message, Some((last, _)) if !id.is_empty() && last == id);
+            self.price_message(model, usage, again);
             match &mut self.last_message {
                 Some((last, counted)) if !id.is_empty() && last == id => {
                     self.message_tokens.sub(*counted);

@@ -102,6 +102,7 @@ pub mod mcp;
 pub mod notes;
 pub mod page;
 pub mod post;
+pub mod prices;
 pub(crate) mod query;
 pub mod redacted;
 pub mod search;

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::path::PathBuf;
 
-use classifier::{LogClassifier, MAX_LINE_BYTES, Summary, duration};
+use classifier::{CostSource, LogClassifier, MAX_LINE_BYTES, Summary, duration};
 
 use crate::classify_cmd::{Failure, open, pump_session};
 
@@ -34,9 +34,14 @@ pub struct Args {
     /// Longest line classified, in bytes (as `hiveterm classify`).
     #[arg(long, default_value_t = MAX_LINE_BYTES, value_name = "BYTES")]
     max_line_bytes: usize,
+    /// Your own prices, over the built-in table (a JSON file; docs/CLI.md#prices): used when
+    /// the log states no cost.
+    #[arg(long, value_name = "FILE")]
+    prices: Option<PathBuf>,
 }
 
 pub fn run(args: &Args) -> Result<(), String> {
+    let prices = hiveterm::prices::load(args.prices.as_deref())?;
     let (mut input, name) = open(args.path.as_ref())?;
     // One pass, nothing checkpointed: the fold keeps every file (`--json` lists them all).
     let mut log = LogClassifier::with_limit(args.max_line_bytes.max(1)).with_whole_summary();
@@ -50,7 +55,10 @@ pub fn run(args: &Args) -> Result<(), String> {
         Failure::Read(e) => format!("cannot read {name}: {e}"),
         Failure::Write(e) => format!("cannot write: {e}"),
     })?;
-    let summary = log.summary().unwrap_or_default();
+    let mut summary = log.summary().unwrap_or_default();
+    if prices.own_models() > 0 {
+        summary.settle_cost(&prices);
+    }
     let text = if args.json {
         let mut json = serde_json::to_string(&summary).map_err(|e| e.to_string())?;
         json.push('\n');
@@ -61,6 +69,37 @@ pub fn run(args: &Args) -> Result<(), String> {
     match io::stdout().lock().write_all(text.as_bytes()) {
         Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(format!("cannot write: {e}")),
         _ => Ok(()),
+    }
+}
+
+/// The cost line: what the log states; else `≈ $X (estimate …)`, priced by the table; else
+/// `unknown`, naming the models of no price (not $0).
+fn cost(out: &mut String, s: &Summary) {
+    match (s.cost_usd, s.cost_source) {
+        (Some(c), Some(CostSource::Estimated)) => {
+            let _ = writeln!(
+                out,
+                "cost       ≈ ${c:.4} (estimate: tokens × prices of {})",
+                classifier::prices::DATE
+            );
+        }
+        (Some(c), _) => {
+            let _ = writeln!(out, "cost       ${c:.4}");
+        }
+        (None, _) if s.unpriced_models.is_empty() => out.push_str("cost       unknown\n"),
+        (None, _) => {
+            let names: Vec<String> = s
+                .unpriced_models
+                .iter()
+                .take(MODELS_LISTED)
+                .map(|m| name(m))
+                .collect();
+            let _ = writeln!(
+                out,
+                "cost       unknown (no price for {})",
+                names.join(", ")
+            );
+        }
     }
 }
 
@@ -122,13 +161,7 @@ fn report(s: &Summary) -> String {
         );
     }
     out.push('\n');
-    // No line of the log says what it cost (Codex and Gemini never do): unknown, not $0.
-    match s.cost_usd {
-        Some(c) => {
-            let _ = writeln!(out, "cost       ${c:.4}");
-        }
-        None => out.push_str("cost       unknown\n"),
-    }
+    cost(&mut out, s);
     if !s.models.is_empty() {
         let shown: Vec<String> = s
             .models

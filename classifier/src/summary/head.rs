@@ -53,6 +53,9 @@ impl SummaryFold {
             ended_at,
             duration_s: _,
             cost_usd,
+            cost_source: _,
+            unpriced_models: _,
+            tokens_by_model: _,
             input_tokens,
             output_tokens,
             cache_read_tokens,
@@ -86,6 +89,9 @@ impl SummaryFold {
             ended_at: *ended_at,
             duration_s: None,
             cost_usd: *cost_usd,
+            cost_source: None,
+            unpriced_models: Vec::new(),
+            tokens_by_model: Vec::new(),
             input_tokens: *input_tokens,
             output_tokens: *output_tokens,
             cache_read_tokens: *cache_read_tokens,
@@ -110,6 +116,7 @@ impl SummaryFold {
         self.codex.finish(&mut s);
         self.gemini.finish(&mut s);
         self.opencode.finish(&mut s);
+        self.priced(&mut s);
         // To the millisecond: log times are no finer, and the difference of two unix times
         // in f64 is not exact.
         s.duration_s = s

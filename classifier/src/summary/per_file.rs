@@ -26,6 +26,8 @@ pub(crate) struct Tokens {
 pub struct FileFold {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(super) last_message: Option<(String, Tokens)>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) last_priced: Option<crate::prices::ModelTokens>,
     #[serde(skip_serializing_if = "crate::gemini::document::Pending::is_empty")]
     pub(super) doc: crate::gemini::document::Pending,
 }

@@ -6,6 +6,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::prices::{CostSource, ModelTokens};
+
 /// What a log says happened: the JSON `hiveterm summary --json` prints, the server serves and
 /// the page shows. Keys are documented in `docs/CLI.md`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -52,9 +54,21 @@ pub struct Summary {
     /// Seconds from the first to the last envelope time, to the millisecond; `null` without
     /// times.
     pub duration_s: Option<f64>,
-    /// The session's cost in US dollars (the largest `total_cost_usd`); `null` when no line
-    /// says.
+    /// The session's cost in US dollars: the cost the log states (the largest
+    /// `total_cost_usd`), else the estimate from the price table (`cost_source`); `null` when
+    /// neither is known.
     pub cost_usd: Option<f64>,
+    /// Where `cost_usd` comes from: `stated` (the log), `estimated` (tokens × the price
+    /// table, [`crate::prices`]) or `unknown`; not written for a log of no tokens and no cost.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost_source: Option<CostSource>,
+    /// With `cost_source` `unknown`: the models of no price (not written when none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unpriced_models: Vec<String>,
+    /// Tokens by model and price tier, the Anthropic way (input without the cached part),
+    /// what an estimate is made of (not written when none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tokens_by_model: Vec<ModelTokens>,
     /// Input tokens.
     pub input_tokens: u64,
     /// Output tokens.
