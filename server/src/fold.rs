@@ -331,6 +331,7 @@ impl SessionFold {
     /// the turn in flight as the log says ([`crate::badges::Turn::at_end`], issue 45).
     pub fn summary_ended(&self, ended: bool) -> classifier::Summary {
         let mut s = self.summary.summary();
+        crate::prices::settle(&mut s);
         if ended && self.badges.turn.in_flight {
             match self.badges.turn.at_end {
                 Some(true) => s.turns_ok += 1,

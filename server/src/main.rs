@@ -90,16 +90,20 @@ fn main() -> ExitCode {
         Command::Usage(args) => usage_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Search(args) => search_cmd::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Mcp(args) => hiveterm::mcp::run(&args).map(|()| ExitCode::SUCCESS),
-        Command::Serve(args) => runtime().and_then(|rt| {
-            init_logs();
-            rt.block_on(hiveterm::serve::serve(args))
-                .map(|()| ExitCode::SUCCESS)
-        }),
-        Command::Run(args) => runtime().and_then(|rt| {
-            init_logs();
-            rt.block_on(hiveterm::serve::run(args))
-                .map(|code| ExitCode::from(u8::try_from(code).unwrap_or(1)))
-        }),
+        Command::Serve(args) => own_prices(args.options.prices.as_deref())
+            .and_then(|()| runtime())
+            .and_then(|rt| {
+                init_logs();
+                rt.block_on(hiveterm::serve::serve(args))
+                    .map(|()| ExitCode::SUCCESS)
+            }),
+        Command::Run(args) => own_prices(args.options.prices.as_deref())
+            .and_then(|()| runtime())
+            .and_then(|rt| {
+                init_logs();
+                rt.block_on(hiveterm::serve::run(args))
+                    .map(|code| ExitCode::from(u8::try_from(code).unwrap_or(1)))
+            }),
     };
     match result {
         Ok(code) => code,
@@ -108,6 +112,11 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// `--prices FILE`: the server's summaries and index settled with them (issue 50).
+fn own_prices(path: Option<&std::path::Path>) -> Result<(), String> {
+    hiveterm::prices::load(path).map(hiveterm::prices::use_everywhere)
 }
 
 fn runtime() -> Result<tokio::runtime::Runtime, String> {

@@ -22,6 +22,10 @@ pub struct Args {
     /// Print one JSON object (`GET /api/usage`'s) instead of a table.
     #[arg(long)]
     json: bool,
+    /// Your own prices over the built-in table (a JSON file, docs/CLI.md#prices): the sessions
+    /// whose logs state no cost are priced again with them.
+    #[arg(long, value_name = "FILE")]
+    prices: Option<std::path::PathBuf>,
     /// The database: a SQLite file or a `postgres://` URL (as `hiveterm serve --db`).
     #[arg(long, env = "HIVETERM_DB", default_value = "hiveterm.db")]
     db: String,
@@ -35,8 +39,16 @@ pub fn run(args: &Args) -> Result<(), String> {
             format!("--since {s:?} is not a day (YYYY-MM-DD), a time or unix seconds")
         })?),
     };
+    let prices = match &args.prices {
+        Some(path) => Some(hiveterm::prices::load(Some(path))?),
+        None => None,
+    };
     let groups = crate::share_cmd::on_store(&args.db, async |store: &Store| {
-        store.usage(by, since).await.map_err(|e| e.to_string())
+        match &prices {
+            Some(p) => store.usage_priced(by, since, p).await,
+            None => store.usage(by, since).await,
+        }
+        .map_err(|e| e.to_string())
     })?;
     let text = if args.json {
         let mut json = usage_json(by, since, &groups).to_string();
@@ -51,14 +63,21 @@ pub fn run(args: &Args) -> Result<(), String> {
     }
 }
 
-/// A group's cost as a human reads it: the sum of the costs known, `unknown` when none is,
-/// and how many sessions' cost is not known.
+/// A group's cost as a human reads it: the sum of the costs known (stated and estimated),
+/// `unknown` when none is, and how many sessions' cost is not known.
 fn cost(g: &UsageGroup) -> String {
     match (g.cost, g.cost_unknown) {
         (None, _) => "unknown".to_owned(),
+        (Some(c), 0) if g.cost_estimated.is_some() => format!("≈ ${c:.4}"),
         (Some(c), 0) => format!("${c:.4}"),
+        (Some(c), n) if g.cost_estimated.is_some() => format!("≈ ${c:.4} (+{n} unknown)"),
         (Some(c), n) => format!("${c:.4} (+{n} unknown)"),
     }
+}
+
+/// The stated or the estimated part of a group's cost (`-` when none).
+fn part(usd: Option<f64>, mark: &str) -> String {
+    usd.map_or("-".to_owned(), |c| format!("{mark}${c:.4}"))
 }
 
 /// The table for a human: a row a group, then the total.
@@ -71,6 +90,8 @@ fn table(by: By, groups: &[UsageGroup]) -> String {
         "output".to_owned(),
         "cache read".to_owned(),
         "cache write".to_owned(),
+        "stated".to_owned(),
+        "estimated".to_owned(),
         "cost".to_owned(),
     ]];
     let row = |key: &str, g: &UsageGroup| {
@@ -81,6 +102,8 @@ fn table(by: By, groups: &[UsageGroup]) -> String {
             g.tokens.output.to_string(),
             g.tokens.cache_read.to_string(),
             g.tokens.cache_creation.to_string(),
+            part(g.cost_stated, ""),
+            part(g.cost_estimated, "≈ "),
             cost(g),
         ]
     };
@@ -89,7 +112,7 @@ fn table(by: By, groups: &[UsageGroup]) -> String {
         rows.push(row(g.key.as_deref().unwrap_or("(unknown)"), g));
     }
     rows.push(row("total", &total));
-    let mut widths = [0; 7];
+    let mut widths = [0; 9];
     for r in &rows {
         for (w, cell) in widths.iter_mut().zip(r) {
             *w = (*w).max(cell.chars().count());
@@ -100,7 +123,7 @@ fn table(by: By, groups: &[UsageGroup]) -> String {
         let mut line = String::new();
         for (i, (cell, w)) in r.iter().zip(widths).enumerate() {
             match i {
-                0 | 6 => {
+                0 | 8 => {
                     let _ = write!(line, "{cell:<w$}  ");
                 }
                 _ => {

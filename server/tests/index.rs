@@ -576,6 +576,9 @@ fn hiveterm_civil(z: i64) -> (i64, u32, u32) {
     (if m <= 2 { y + 1 } else { y }, m, d)
 }
 
+/// A group's sessions, tokens, cost, sessions of unknown cost, stated and estimated costs.
+type Want = (u64, [u64; 4], Option<f64>, u64, [Option<f64>; 2]);
+
 async fn usage(postgres: bool) {
     let s = server(postgres).await;
     let a = s.addr;
@@ -593,7 +596,7 @@ async fn usage(postgres: bool) {
                 _ => s[by].clone(),
             }
         };
-        let mut want: BTreeMap<String, (u64, [u64; 4], Option<f64>, u64)> = BTreeMap::new();
+        let mut want: BTreeMap<String, Want> = BTreeMap::new();
         for s in &all {
             let e = want.entry(key_of(s).to_string()).or_default();
             e.0 += 1;
@@ -604,8 +607,17 @@ async fn usage(postgres: bool) {
                 e.1[i] += s["tokens"][k].as_u64().unwrap();
             }
             match s["cost"].as_f64() {
-                Some(c) => e.2 = Some(e.2.unwrap_or(0.0) + c),
-                None => e.3 += 1,
+                Some(c) => {
+                    e.2 = Some(e.2.unwrap_or(0.0) + c);
+                    // Issue 50: stated and estimated apart.
+                    let part = usize::from(s["cost_source"] == "estimated");
+                    assert_eq!(s["cost_source"], ["stated", "estimated"][part], "{s}");
+                    e.4[part] = Some(e.4[part].unwrap_or(0.0) + c);
+                }
+                None => {
+                    assert_eq!(s["cost_source"], "unknown", "{s}");
+                    e.3 += 1;
+                }
             }
         }
         let groups = got["groups"].as_array().unwrap();
@@ -622,6 +634,12 @@ async fn usage(postgres: bool) {
                 Some(c) => assert!((g["cost"].as_f64().unwrap() - c).abs() < 1e-9, "{by} {g}"),
             }
             assert_eq!(g["cost_unknown"], w.3, "{by} {g}");
+            for (k, part) in ["cost_stated", "cost_estimated"].iter().zip(w.4) {
+                match part {
+                    None => assert!(g[k].is_null(), "{by} {k} {g}"),
+                    Some(c) => assert!((g[k].as_f64().unwrap() - c).abs() < 1e-9, "{by} {k} {g}"),
+                }
+            }
         }
         assert_eq!(got["total"]["sessions"], all.len());
         // `hiveterm usage --json` prints the same.
@@ -637,15 +655,59 @@ async fn usage(postgres: bool) {
         let cli: Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(cli, got, "{by}");
     }
-    // The text report says "unknown" for a group whose cost no log says.
+    // The text report marks an estimate (issue 50: Codex logs state no cost; their gpt-5.5
+    // is in the price table), and says "unknown" for a group whose cost nothing says.
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_hiveterm"))
         .args(["usage", "--by", "agent", "--db", &s.db.spec])
         .output()
         .expect("hiveterm usage");
     let text = String::from_utf8_lossy(&out.stdout);
     let codex = text.lines().find(|l| l.starts_with("codex")).unwrap();
-    assert!(codex.ends_with("unknown"), "{text}");
+    assert!(codex.contains("≈ $"), "{text}");
+    assert!(
+        text.lines().next().unwrap().contains("stated  estimated"),
+        "{text}"
+    );
+    let estimated = all
+        .iter()
+        .filter(|s| s["cost_source"] == "estimated")
+        .count();
+    let stated = all.iter().filter(|s| s["cost_source"] == "stated").count();
+    assert!(estimated > 0 && stated > 0, "{all:?}");
     assert!(text.lines().last().unwrap().starts_with("total"), "{text}");
+    // Issue 50: `--prices FILE` prices again the sessions whose logs state none; what the
+    // logs state stays.
+    let prices = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(prices.path(), r#"{"gpt-5.5": {"input": 0, "output": 0}}"#).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hiveterm"))
+        .args([
+            "usage", "--by", "agent", "--json", "--db", &s.db.spec, "--prices",
+        ])
+        .arg(prices.path())
+        .output()
+        .expect("hiveterm usage --prices");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let priced: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let plain = get(a, "/api/usage?by=agent").await;
+    for (was, now) in plain["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(priced["groups"].as_array().unwrap())
+    {
+        assert_eq!(was["key"], now["key"]);
+        assert_eq!(was["sessions"], now["sessions"]);
+        assert_eq!(was["tokens"], now["tokens"]);
+        assert_eq!(was["cost_stated"], now["cost_stated"], "{was} {now}");
+        if was["key"] == "codex" {
+            assert!(was["cost_estimated"].as_f64().unwrap() > 0.0, "{was}");
+            assert_eq!(now["cost_estimated"], 0.0, "{now}");
+        }
+    }
     // `since`: only the sessions started at or after it.
     let later = get(a, "/api/usage?by=agent&since=2100-01-01").await;
     assert_eq!(later["groups"], json!([]));

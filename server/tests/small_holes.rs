@@ -230,6 +230,8 @@ async fn a_database_from_before_body_hashes_is_migrated_and_keeps_its_keys() {
         "cache_creation_tokens",
         "cost",
         "first_error",
+        // Issue 50's, after these.
+        "cost_estimated",
     ];
     let mut before_notes = "DROP INDEX sessions_newest; DROP INDEX sessions_cost; \
          DROP INDEX sessions_errors; DROP INDEX sessions_agent; DROP INDEX sessions_project; \

@@ -166,6 +166,7 @@ pub fn update_args(id: &str, title: &str, x: &Index) -> Vec<Arg> {
         Arg::Int(Some(int(x.cache_creation_tokens))),
         Arg::Real(x.cost),
         Arg::Int(x.first_error.map(int)),
+        Arg::Int(Some(i64::from(x.cost_estimated))),
     ]
 }
 
@@ -177,7 +178,7 @@ pub const SESSION_COLUMNS: &str =
 /// The columns of an index row, in [`Index`]'s order after [`SESSION_COLUMNS`].
 pub const INDEX_COLUMNS: &str = "agent, agent_version, project, model, started_at, ended_at, \
      outcome, turns, errors, input_tokens, output_tokens, cache_read_tokens, \
-     cache_creation_tokens, cost, first_error";
+     cache_creation_tokens, cost, first_error, cost_estimated";
 
 /// The SQL of a page of the index and its arguments; `ph(n)` writes placeholder `n` (from 1),
 /// `instr` is the backend's substring position function (`instr`, `strpos`).

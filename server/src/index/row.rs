@@ -37,8 +37,10 @@ pub struct Index {
     pub output_tokens: u64,
     pub cache_read_tokens: u64,
     pub cache_creation_tokens: u64,
-    /// US dollars; `None`: the log never says.
+    /// US dollars: stated by the log, or estimated (`cost_estimated`); `None`: unknown.
     pub cost: Option<f64>,
+    /// `cost` is an estimate from the price table (issue 50), not what the log states.
+    pub cost_estimated: bool,
     /// The seq of the first envelope with an error row.
     pub first_error: Option<u64>,
 }
@@ -46,7 +48,8 @@ pub struct Index {
 impl Index {
     /// The columns of a session whose events folded into `fold`.
     pub fn of(fold: &SessionFold) -> Index {
-        let s = fold.summary.summary_head(0);
+        let mut s = fold.summary.summary_head(0);
+        crate::prices::settle(&mut s);
         let model = s.models.first().cloned().or_else(|| {
             fold.badges
                 .model
@@ -81,6 +84,7 @@ impl Index {
             cache_read_tokens: s.cache_read_tokens,
             cache_creation_tokens: s.cache_creation_tokens,
             cost: s.cost_usd.filter(|c| c.is_finite()),
+            cost_estimated: s.cost_source == Some(classifier::CostSource::Estimated),
             first_error: s.first_error_seq,
         }
     }
@@ -180,6 +184,11 @@ impl Entry {
                 "cache_creation": x.cache_creation_tokens,
             },
             "cost": x.cost,
+            "cost_source": match (x.cost, x.cost_estimated) {
+                (None, _) => "unknown",
+                (Some(_), false) => "stated",
+                (Some(_), true) => "estimated",
+            },
         })
     }
 }

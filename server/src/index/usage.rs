@@ -49,8 +49,12 @@ pub struct UsageGroup {
     pub tokens: Tokens,
     /// The sum of the costs known; `null` when no session's is.
     pub cost: Option<f64>,
-    /// Sessions whose cost is unknown (their logs never say).
+    /// Sessions whose cost is unknown (their logs never say, and a model has no price).
     pub cost_unknown: u64,
+    /// Of `cost`, what the logs state; `null` when no session's log states one.
+    pub cost_stated: Option<f64>,
+    /// Of `cost`, what the price table estimates (issue 50); `null` when no session's is.
+    pub cost_estimated: Option<f64>,
 }
 
 /// Token sums.
@@ -70,10 +74,13 @@ impl UsageGroup {
         self.tokens.output += o.tokens.output;
         self.tokens.cache_read += o.tokens.cache_read;
         self.tokens.cache_creation += o.tokens.cache_creation;
-        self.cost = match (self.cost, o.cost) {
+        let sum = |a: Option<f64>, b: Option<f64>| match (a, b) {
             (Some(a), Some(b)) => Some(a + b),
             (a, b) => a.or(b),
         };
+        self.cost = sum(self.cost, o.cost);
+        self.cost_stated = sum(self.cost_stated, o.cost_stated);
+        self.cost_estimated = sum(self.cost_estimated, o.cost_estimated);
         self.cost_unknown += o.cost_unknown;
     }
 }
@@ -90,7 +97,7 @@ pub fn usage_json(by: By, since: Option<f64>, groups: &[UsageGroup]) -> Value {
 
 /// The SQL of usage by `by` since `since` (unix seconds): `day` is the SQL of a UTC day
 /// (`YYYY-MM-DD`) of a unix time `{t}` (the backend's), `ph` the one placeholder. Columns: key, sessions, the four token
-/// sums, the cost sum, sessions with a cost.
+/// sums, the cost sum, sessions with a cost, the stated and the estimated costs' sums.
 pub fn usage_sql(by: By, since: Option<f64>, day: &str, ph: &str) -> (String, Vec<Arg>) {
     let when = "COALESCE(started_at, started)";
     let key = match by {
@@ -111,7 +118,9 @@ pub fn usage_sql(by: By, since: Option<f64>, day: &str, ph: &str) -> (String, Ve
         format!(
             "SELECT {key} AS k, CAST(COUNT(*) AS BIGINT), CAST(SUM(input_tokens) AS BIGINT), \
              CAST(SUM(output_tokens) AS BIGINT), CAST(SUM(cache_read_tokens) AS BIGINT), \
-             CAST(SUM(cache_creation_tokens) AS BIGINT), SUM(cost), CAST(COUNT(cost) AS BIGINT) \
+             CAST(SUM(cache_creation_tokens) AS BIGINT), SUM(cost), CAST(COUNT(cost) AS BIGINT), \
+             SUM(CASE WHEN cost_estimated = 0 THEN cost END), \
+             SUM(CASE WHEN cost_estimated <> 0 THEN cost END) \
              FROM sessions {filter} GROUP BY k"
         ),
         args,

@@ -47,6 +47,10 @@ pub struct ServeOptions {
     /// 1 MiB; it must be above the line limit (a longest line and its newline).
     #[arg(long)]
     pub max_request_bytes: Option<usize>,
+    /// Your own prices over the built-in table (a JSON file, docs/CLI.md#prices): the cost
+    /// of a session whose log states none is estimated with them.
+    #[arg(long, value_name = "FILE")]
+    pub prices: Option<PathBuf>,
 }
 
 /// `hiveterm serve` only.

@@ -28,6 +28,7 @@ mod fleet;
 pub(crate) mod note;
 mod note_reads;
 mod postgres;
+mod repriced;
 mod request;
 mod search;
 mod share;

@@ -189,4 +189,10 @@ ALTER TABLE follows ADD COLUMN within BIGINT NOT NULL DEFAULT 0;
     r#"
 ALTER TABLE follows ADD COLUMN mark BIGINT NOT NULL DEFAULT 0;
 "#,
+    // Whether a session's cost is an estimate from the price table (issue 50): the derived
+    // data is made again, so that sessions whose logs state no cost get their estimate.
+    r#"
+ALTER TABLE sessions ADD COLUMN cost_estimated BIGINT NOT NULL DEFAULT 0;
+DELETE FROM meta WHERE key = 'derived';
+"#,
 ];

@@ -33,6 +33,7 @@ pub(super) fn index_page(conn: &Connection, query: &Query) -> Result<Vec<Entry>,
                     cache_creation_tokens: n(19)?,
                     cost: r.get(20)?,
                     first_error: r.get::<_, Option<i64>>(21)?.map(|s| s.max(0) as u64),
+                    cost_estimated: r.get::<_, i64>(22)? != 0,
                 },
             })
         },
@@ -66,6 +67,8 @@ pub(super) fn usage(
                 },
                 cost: r.get(6)?,
                 cost_unknown: sessions - n(7)?,
+                cost_stated: r.get(8)?,
+                cost_estimated: r.get(9)?,
             })
         },
     )?;
