@@ -144,8 +144,10 @@ pub struct IndexRow {
     pub first_error: Option<u64>,
     /// Tokens in all: input, output and the prompt cache's.
     pub tokens: u64,
-    /// US dollars, where the log says.
+    /// US dollars, where the log says or the price table estimates.
     pub cost: Option<f64>,
+    /// `cost` is an estimate (the entry's `cost_source`, issue 50).
+    pub cost_estimated: bool,
 }
 
 /// A page of the index: its rows, in the server's order, and the cursor of the next page.
@@ -204,6 +206,7 @@ pub fn index_row(s: &Value) -> Option<IndexRow> {
         first_error: s.get("first_error").and_then(Value::as_u64),
         tokens,
         cost: num(s, "cost"),
+        cost_estimated: s.get("cost_source").and_then(Value::as_str) == Some("estimated"),
         id,
     })
 }
@@ -220,9 +223,14 @@ pub fn joined(first: &[IndexRow], more: &[IndexRow]) -> Vec<IndexRow> {
     out
 }
 
-/// A cost as the table writes it: `$0.0123`, `$12.50`, or `unknown`.
-pub fn cost_text(cost: Option<f64>) -> String {
-    cost.map_or_else(|| "unknown".to_owned(), dollars)
+/// A cost as the table writes it: `$0.0123`, `$12.50`, an estimate `≈ $0.0123 est.`, or
+/// `unknown`.
+pub fn cost_text(cost: Option<f64>, estimated: bool) -> String {
+    match cost {
+        None => "unknown".to_owned(),
+        Some(c) if estimated => format!("≈ {} est.", dollars(c)),
+        Some(c) => dollars(c),
+    }
 }
 
 /// A duration as the table writes it (`4.2s`, `3m 05s`…), or `—` when unknown.

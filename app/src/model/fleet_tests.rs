@@ -42,10 +42,12 @@ fn the_index_parses_into_rows() {
 
 #[test]
 fn figures_are_written_short() {
-    assert_eq!(cost_text(Some(0.0123)), "$0.0123");
-    assert_eq!(cost_text(Some(12.5)), "$12.50");
-    assert_eq!(cost_text(Some(0.0)), "$0.0000");
-    assert_eq!(cost_text(None), "unknown");
+    assert_eq!(cost_text(Some(0.0123), false), "$0.0123");
+    assert_eq!(cost_text(Some(12.5), false), "$12.50");
+    assert_eq!(cost_text(Some(0.0), false), "$0.0000");
+    assert_eq!(cost_text(None, false), "unknown");
+    // Issue 50: an estimate is marked as one.
+    assert_eq!(cost_text(Some(1.8), true), "≈ $1.80 est.");
     assert_eq!(duration_text(None), "—");
     assert_eq!(duration_text(Some(4.24)), "4.2s");
     assert_eq!(duration_text(Some(-1.0)), "—");

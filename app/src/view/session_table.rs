@@ -125,7 +125,7 @@ fn session_row(r: IndexRow, token: Option<&str>, picks: RwSignal<Picks>) -> impl
             <td class="num">{grouped(r.turns)}</td>
             <td class="num">{errors}</td>
             <td class="num">{tokens_text(r.tokens)}</td>
-            <td class="num cost">{cost_text(r.cost)}</td>
+            <td class="num cost">{cost_text(r.cost, r.cost_estimated)}</td>
             <td class="pick">{pick_box(r.id.clone(), picks)}</td>
         </tr>
     }

@@ -81,6 +81,8 @@ pub struct Differences {
     pub output_tokens: Pair<u64>,
     /// Cost in dollars, when known.
     pub cost_usd: Pair<Option<f64>>,
+    /// Where each cost comes from: `stated`, `estimated`, `unknown` (issue 50).
+    pub cost_source: Pair<Option<String>>,
     /// Duration in seconds, when known.
     pub duration_s: Pair<Option<f64>>,
     /// Models used.
@@ -234,7 +236,11 @@ impl Comparison {
         let files = &d.files_changed;
         let models = &d.models;
         let differs = |x: &str, y: &str| if x == y { "" } else { "≠" }.to_owned();
-        let cost = [cost_text(d.cost_usd.a), cost_text(d.cost_usd.b)];
+        let estimated = |s: &Option<String>| s.as_deref() == Some("estimated");
+        let cost = [
+            cost_text(d.cost_usd.a, estimated(&d.cost_source.a)),
+            cost_text(d.cost_usd.b, estimated(&d.cost_source.b)),
+        ];
         let time = [duration_text(d.duration_s.a), duration_text(d.duration_s.b)];
         let joined = |own: &[String]| {
             let mut all: Vec<&str> = models.both.iter().map(String::as_str).collect();

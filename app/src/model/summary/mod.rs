@@ -210,7 +210,14 @@ impl SummaryView {
             warnings: s.warnings,
             first_error_seq: s.first_error_seq,
             tokens: (!token_parts.is_empty()).then(|| token_parts.join(" · ")),
-            cost: s.cost_usd.filter(|c| c.is_finite()).map(dollars),
+            cost: s.cost_usd.filter(|c| c.is_finite()).map(|c| {
+                // Issue 50: a cost the log does not state is the price table's estimate.
+                if s.cost_source == Some(classifier::CostSource::Estimated) {
+                    format!("≈ {} est.", dollars(c))
+                } else {
+                    dollars(c)
+                }
+            }),
             models: s.models.clone(),
             subagents: s.subagents,
             files: s.files_changed.clone(),

@@ -69,6 +69,27 @@ fn a_failed_run() {
     );
 }
 
+/// Issue 50: an estimate is marked as one in the header.
+#[test]
+fn issue_50_an_estimated_cost_is_marked() {
+    check(
+        r#"{"turns":1,"turns_ok":1,"tool_calls":{},"errors":0,"warnings":0,
+            "cost_usd":8.55,"cost_source":"estimated","input_tokens":2000000}"#,
+        &[
+            ("cost", "≈ $8.55 est."),
+            (
+                "line",
+                "1 turn · 1 ok · 0 tool calls · 0 errors · 0 warnings · ≈ $8.55 est.",
+            ),
+        ],
+    );
+    check(
+        r#"{"turns":1,"turns_ok":1,"tool_calls":{},"errors":0,"warnings":0,
+            "cost_usd":0.5,"cost_source":"stated"}"#,
+        &[("cost", "$0.5000")],
+    );
+}
+
 #[test]
 fn a_clean_run_and_an_empty_log() {
     check(
