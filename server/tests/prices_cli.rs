@@ -79,3 +79,37 @@ fn issue_50_prices_file_overrides() {
     assert!(!ok);
     assert!(err.contains("--prices"), "{err}");
 }
+
+/// `serve`, `run` and `usage` read `--prices FILE` before anything else: a bad one stops them.
+#[test]
+fn issue_50_every_prices_option_reads_its_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, r#"{"m": {"input": 1}}"#).unwrap();
+    let bad = bad.display().to_string();
+    let db = dir.path().join("h.db").display().to_string();
+    for args in [
+        vec!["serve", "--db", &db, "--prices", &bad],
+        vec!["run", "--db", &db, "--prices", &bad, "--once", "--", "true"],
+        vec!["usage", "--db", &db, "--prices", &bad],
+    ] {
+        let (ok, _, err) = hiveterm(&args);
+        assert!(!ok, "{args:?}");
+        assert!(err.contains("m: needs"), "{args:?}: {err}");
+    }
+}
+
+/// `hiveterm diff` marks an estimate too, and its JSON says where each cost comes from.
+#[test]
+fn issue_50_diff_marks_an_estimate() {
+    let (a, b) = (
+        log("claude-sonnet-4-5.transcript.jsonl"),
+        log("codex-gpt-4.1.rollout.jsonl"),
+    );
+    let (_, out, err) = hiveterm(&["diff", &a, &b]);
+    assert!(out.contains("≈ $8.5500 est."), "{out}{err}");
+    assert!(out.contains("≈ $1.8000 est."), "{out}{err}");
+    let (_, out, _) = hiveterm(&["diff", &a, &b, "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["differences"]["cost_source"]["a"], "estimated", "{v}");
+}

@@ -70,6 +70,8 @@ pub struct Differences {
     pub input_tokens: Pair<u64>,
     pub output_tokens: Pair<u64>,
     pub cost_usd: Pair<Option<f64>>,
+    /// Where each side's cost comes from (issue 50: `stated`, `estimated`, `unknown`).
+    pub cost_source: Pair<Option<classifier::CostSource>>,
     pub duration_s: Pair<Option<f64>>,
     pub models: Sets,
     pub files_changed: Sets,
@@ -154,6 +156,10 @@ fn differences(a: &Summary, b: &Summary) -> Differences {
         cost_usd: Pair {
             a: a.cost_usd,
             b: b.cost_usd,
+        },
+        cost_source: Pair {
+            a: a.cost_source,
+            b: b.cost_source,
         },
         duration_s: Pair {
             a: a.duration_s,

@@ -73,12 +73,19 @@ pub(super) fn text(a: &Side, b: &Side, aligned: &Alignment, how: Shown) -> Strin
             delta(pair),
         );
     }
-    let cost = |usd: Option<f64>| usd.map_or("unknown".into(), |usd| format!("${usd:.4}"));
+    // An estimate (issue 50) is marked as one.
+    let cost = |usd: Option<f64>, source| match usd {
+        None => "unknown".into(),
+        Some(usd) if source == Some(classifier::CostSource::Estimated) => {
+            format!("≈ ${usd:.4} est.")
+        }
+        Some(usd) => format!("${usd:.4}"),
+    };
     row(
         &mut out,
         "cost",
-        cost(diffs.cost_usd.a),
-        cost(diffs.cost_usd.b),
+        cost(diffs.cost_usd.a, diffs.cost_source.a),
+        cost(diffs.cost_usd.b, diffs.cost_source.b),
         String::new(),
     );
     let secs = |took: Option<f64>| took.map_or("unknown".into(), duration);
