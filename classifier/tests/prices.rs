@@ -155,3 +155,38 @@ fn issue_50_user_prices_settle_again() {
         (was, Some(CostSource::Stated))
     );
 }
+
+/// A Gemini CLI stream-json run names two models (the router's and the main one): its
+/// `result`'s `stats.models` says each one's share, so the run is estimated model by model
+/// (it said "unknown" when only the session's tokens were priced).
+#[test]
+fn issue_50_a_gemini_run_of_two_models_is_priced_by_each_ones_share() {
+    let s = summarize(&read(
+        "../fixtures/gemini-0.61.0/gemini.basic_markdown.stream.jsonl",
+    ));
+    let shares: Vec<(&str, u64, u64, u64)> = s
+        .tokens_by_model
+        .iter()
+        .map(|t| (t.model.as_str(), t.input, t.output, t.cache_read))
+        .collect();
+    assert_eq!(
+        shares,
+        [
+            ("gemini-3.5-flash-lite", 829, 20, 0),
+            ("gemini-3.8-flash", 7915, 419, 0)
+        ]
+    );
+    assert_eq!(s.cost_source, Some(CostSource::Estimated), "{s:?}");
+    let prices = Prices::builtin();
+    let want: f64 = s
+        .tokens_by_model
+        .iter()
+        .map(|t| prices.cost(t).unwrap())
+        .sum();
+    assert!((s.cost_usd.unwrap() - want).abs() < 1e-12, "{s:?}");
+    // The cached tokens are inside Gemini's input: billed once, at the cache rate.
+    let cached = br#"{"type":"result","timestamp":"2026-12-02T14:10:43.629Z","status":"success","stats":{"total_tokens":1100,"input_tokens":1000,"output_tokens":100,"cached":400,"input":1000,"duration_ms":2,"tool_calls":0,"models":{"gemini-3.8-flash":{"total_tokens":1100,"input_tokens":1000,"output_tokens":100,"cached":400,"input":1000}}}}"#;
+    let s = summarize(cached);
+    let t = &s.tokens_by_model[0];
+    assert_eq!((t.input, t.cache_read, t.output), (600, 400, 100), "{s:?}");
+}

@@ -217,6 +217,7 @@ mod tests {
                     total_tokens: n(4, 1_000_000),
                     tool_calls: n(5, 7),
                     models: models.clone(),
+                    model_figures: Vec::new(),
                 };
                 assert_eq!(figures(Some(&st)), figures_by_format(&st), "{st:?}");
             }

@@ -22,11 +22,15 @@ use serde_json::Value;
 
 use super::state::digest;
 use super::typed::{Event, Record, Stats, Update};
+use crate::prices::ModelTokens;
 use crate::summary::files::Kept;
 use crate::summary::report::Summary;
 
 /// Call and message ids remembered to count each once.
 const MAX_IDS: usize = 256;
+
+/// Most models whose share of the runs' tokens is kept.
+const MAX_MODELS: usize = 16;
 
 /// Token counts.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -72,6 +76,11 @@ pub(crate) struct SummaryPart {
     runs: u64,
     /// Tokens of recorded messages.
     message_tokens: Tokens,
+    /// The runs' tokens by model (`stats.models`), the way [`ModelTokens`] counts them; at
+    /// most [`MAX_MODELS`] models (`models_more`: a run named more, so no model's share is
+    /// known for sure).
+    run_by_model: Vec<ModelTokens>,
+    models_more: bool,
     /// Hashes of the message and call ids counted, oldest first.
     ids: VecDeque<u64>,
     /// The same hashes as a set, for [`SummaryPart::first`]: not carried, made again from
@@ -135,6 +144,18 @@ impl SummaryPart {
                 if let Some(st) = value.field("stats") {
                     self.run_tokens.add(json_tokens(st));
                     models(Some(st), summary, kept);
+                    for (name, m) in st
+                        .field("models")
+                        .and_then(Value::as_object)
+                        .into_iter()
+                        .flatten()
+                    {
+                        let n =
+                            |k: &str| m.pointer(&format!("/tokens/{k}")).and_then(Value::as_u64);
+                        let input = n("prompt").or_else(|| n("input")).unwrap_or(0);
+                        let output = n("candidates").unwrap_or(0) + n("thoughts").unwrap_or(0);
+                        self.model_share(name, input, output, n("cached").unwrap_or(0));
+                    }
                 }
             }
             None => {
@@ -186,6 +207,37 @@ impl SummaryPart {
         for name in stats.and_then(|s| s.models.as_ref()).into_iter().flatten() {
             model(Some(name), summary, kept);
         }
+        if let Some(st) = stats {
+            for (name, f) in st.models.iter().flatten().zip(&st.model_figures) {
+                let n = |v: Option<u64>| v.unwrap_or(0);
+                self.model_share(name, n(f.input_tokens), n(f.output_tokens), n(f.cached));
+            }
+        }
+    }
+
+    /// Adds one model's share of a run (`input` counting the `cached` among it, as Gemini
+    /// counts them).
+    fn model_share(&mut self, model: &str, input: u64, output: u64, cached: u64) {
+        let known = self.run_by_model.iter().any(|m| m.model == model);
+        if !known && self.run_by_model.len() >= MAX_MODELS {
+            self.models_more = true;
+            return;
+        }
+        let t = ModelTokens {
+            model: model.chars().take(256).collect(),
+            input: input.saturating_sub(cached),
+            output,
+            cache_read: cached,
+            ..ModelTokens::default()
+        };
+        ModelTokens::add_to(&mut self.run_by_model, &t);
+    }
+
+    /// The runs' tokens by model, when every run said each model's share (none: read the
+    /// session's tokens as one model's).
+    pub(crate) fn by_model(&self) -> Option<&[ModelTokens]> {
+        let whole = self.runs > 0 && !self.models_more && !self.run_by_model.is_empty();
+        whole.then_some(self.run_by_model.as_slice())
     }
 
     /// Folds in one message record.

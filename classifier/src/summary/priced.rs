@@ -1,9 +1,9 @@
 //! The fold's share of the cost estimate (issue 50): each Claude Code (or Qwen Code) message's
 //! tokens by its model and price tier, a message written over several lines counted once; and
 //! at the summary, the tokens by model ([`crate::prices::ModelTokens`]) and the cost settled
-//! ([`Summary::settle_cost`]). A log whose messages do not name their model (Codex, Gemini,
-//! OpenCode, Copilot: their tokens are the session's) is priced by its one model; a log of
-//! several such models is `unknown`.
+//! ([`Summary::settle_cost`]). A Gemini run's `result` gives each model's share; a log whose
+//! messages do not name their model (Codex, OpenCode, Copilot, a Gemini recording: their tokens
+//! are the session's) is priced by its one model; a log of several such models is `unknown`.
 
 use serde_json::Value;
 
@@ -33,14 +33,19 @@ impl SummaryFold {
 
     /// Sets `s`'s tokens by model and its cost (`s`'s tokens and models already set).
     pub(super) fn priced(&self, s: &mut Summary) {
-        s.tokens_by_model = if self.by_model.is_empty() {
-            session_tokens(s).into_iter().collect()
-        } else {
-            let zero = |t: &&ModelTokens| {
-                t.input + t.output + t.cache_read + t.cache_write + t.cache_write_1h == 0
+        s.tokens_by_model =
+            if let (true, Some(runs)) = (self.by_model.is_empty(), self.gemini.by_model()) {
+                // A Gemini run's `result` says each model's share (the router's and the main
+                // model's).
+                runs.to_vec()
+            } else if self.by_model.is_empty() {
+                session_tokens(s).into_iter().collect()
+            } else {
+                let zero = |t: &&ModelTokens| {
+                    t.input + t.output + t.cache_read + t.cache_write + t.cache_write_1h == 0
+                };
+                self.by_model.iter().filter(|t| !zero(t)).cloned().collect()
             };
-            self.by_model.iter().filter(|t| !zero(t)).cloned().collect()
-        };
         s.settle_cost(&Prices::builtin());
     }
 }

@@ -79,6 +79,31 @@ pub struct Stats {
     pub(crate) tool_calls: Option<u64>,
     /// The names of `models`, when a map: each once, in the order first written.
     pub(crate) models: Option<Vec<String>>,
+    /// Each of `models`' figures, in the same order (a name written twice: its last).
+    pub(crate) model_figures: Vec<ModelFigures>,
+}
+
+/// One model's figures in a run's `stats.models` (its share of the run's tokens).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct ModelFigures {
+    /// `input_tokens` (the cached ones among them).
+    pub(crate) input_tokens: Option<u64>,
+    /// `output_tokens`.
+    pub(crate) output_tokens: Option<u64>,
+    /// `cached`.
+    pub(crate) cached: Option<u64>,
+}
+
+impl Fields for ModelFigures {
+    fn field<'de, A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<(), A::Error> {
+        match key {
+            "input_tokens" => self.input_tokens = lax(map)?,
+            "output_tokens" => self.output_tokens = lax(map)?,
+            "cached" => self.cached = lax(map)?,
+            _ => skip(map)?,
+        }
+        Ok(())
+    }
 }
 
 impl Stats {
@@ -99,26 +124,35 @@ impl Fields for Stats {
             "cached" => self.cached = lax(map)?,
             "total_tokens" => self.total_tokens = lax(map)?,
             "tool_calls" => self.tool_calls = lax(map)?,
-            "models" => self.models = lax::<Names, A>(map)?.map(|n| n.0),
+            "models" => {
+                let names = lax::<Names, A>(map)?;
+                self.model_figures = names.as_ref().map(|n| n.1.clone()).unwrap_or_default();
+                self.models = names.map(|n| n.0);
+            }
             _ => skip(map)?,
         }
         Ok(())
     }
 }
 
-/// A map's keys, each once, in the order first written (as a `Value`'s map keeps them).
-struct Names(Vec<String>);
+/// A map's keys, each once, in the order first written (as a `Value`'s map keeps them), and
+/// each one's figures (a key written twice: its last value's, as a `Value` keeps it).
+struct Names(Vec<String>, Vec<ModelFigures>);
 
 impl Read for Names {
     fn map<'de, A: MapAccess<'de>>(mut map: A) -> Result<Option<Names>, A::Error> {
-        let mut names: Vec<String> = Vec::new();
+        let mut names = Names(Vec::new(), Vec::new());
         while let Some(Key(key)) = map.next_key()? {
-            skip(&mut map)?;
-            if !names.iter().any(|n| *n == key) {
-                names.push(key.into_owned());
+            let figures = lax::<ModelFigures, A>(&mut map)?.unwrap_or_default();
+            match names.0.iter().position(|n| *n == key) {
+                Some(i) => names.1[i] = figures,
+                None => {
+                    names.0.push(key.into_owned());
+                    names.1.push(figures);
+                }
             }
         }
-        Ok(Some(Names(names)))
+        Ok(Some(names))
     }
 }
 

@@ -87,6 +87,20 @@ fn check(line: &str, expect_fast: bool) {
                                 .get("models")
                                 .and_then(Value::as_object)
                                 .map(|m| m.keys().cloned().collect()),
+                            model_figures: st
+                                .get("models")
+                                .and_then(Value::as_object)
+                                .into_iter()
+                                .flat_map(|m| m.values())
+                                .map(|f| {
+                                    let n = |k: &str| f.get(k).and_then(Value::as_u64);
+                                    super::event::ModelFigures {
+                                        input_tokens: n("input_tokens"),
+                                        output_tokens: n("output_tokens"),
+                                        cached: n("cached"),
+                                    }
+                                })
+                                .collect(),
                         }
                     }),
                 },
