@@ -223,7 +223,7 @@ pub fn StartPage(
                         ". It is read and classified right here in your browser; nothing is uploaded."
                     </p>
                     <p class="hint">
-                        "Claude Code stream-json and transcripts (~/.claude/projects/…), Codex exec --json and rollouts (~/.codex/sessions/…, .jsonl.zst too), Gemini CLI stream-json and chat recordings (~/.gemini/tmp/…/chats/) and hyperhive event logs all work."
+                        "Claude Code stream-json and transcripts (~/.claude/projects/…), Codex exec --json and rollouts (~/.codex/sessions/…, .jsonl.zst too), Gemini CLI stream-json and chat recordings (~/.gemini/tmp/…/chats/), OpenCode run --format json and exports, Qwen Code stream-json and session files (~/.qwen/projects/…/chats/), Copilot CLI JSON output and events.jsonl (~/.copilot/session-state/…) and hyperhive event logs all work."
                     </p>
                     {move || served.get().then(|| view! {
                         <section class="fleet">
