@@ -144,7 +144,7 @@ impl Exporter {
             range: l.opts.range,
             redactions: l.opts.redact.then_some(l.report.count),
             summary: l.fold.summary(),
-            notes: crate::meta::Note::exported(&l.opts),
+            notes: crate::meta::exported_notes(&l.opts),
         };
         (meta, l.out, l.report)
     }

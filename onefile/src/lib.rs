@@ -40,9 +40,7 @@ pub mod text7;
 pub use crate::base64::{base64, base64_url};
 pub use crate::deflate::Deflater;
 pub use crate::export::Exporter;
-pub use crate::meta::{
-    Meta, Note, NoteReader, Options, REPORT_ITEMS, Redaction, Report, parse_range,
-};
+pub use crate::meta::{Meta, Note, Options, REPORT_ITEMS, Reader, Redaction, Report, parse_range};
 
 /// Bytes of JSON lines worth handing to the compressor at a time ([`Exporter::take`]).
 pub const PIECE: usize = 1024 * 1024;

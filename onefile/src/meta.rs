@@ -2,8 +2,8 @@
 //! gives: the file's facts ([`Meta`]) and the redactions made ([`Report`]).
 
 use classifier::Summary;
-use classifier::redact::Finding;
-use serde::{Deserialize, Serialize};
+pub use contract::{Note, Reader};
+use serde::{Serialize, Serializer};
 
 /// What to export.
 #[derive(Debug, Clone)]
@@ -17,67 +17,58 @@ pub struct Options {
     /// The longest line classified whole (as `hiveterm classify`).
     pub max_line_bytes: usize,
     /// Notes on the log's rows, carried read-only by the file (those within the range,
-    /// redacted with the rows: [`Note::exported`]).
+    /// redacted with the rows: [`exported_notes`]).
     pub notes: Vec<Note>,
 }
 
-/// A note on a row range of the log (`from`–`to` seqs: lines of a log file, events of a
-/// server's session): the shape of the server's notes (docs/API.md, "Notes").
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Note {
-    /// Its id where it was made.
-    pub id: u64,
-    /// The first seq of its range.
-    pub from: u64,
-    /// The last seq.
-    pub to: u64,
-    /// Its markdown text (shown only through `classifier::markdown::render`).
-    pub text: String,
-    /// Who wrote it.
-    #[serde(default)]
-    pub author: String,
-    /// When it was made (unix seconds).
-    #[serde(default)]
-    pub created_at: f64,
-    /// A comment link's reader wrote it, through this link (absent: the owner did, or the
-    /// log's reader on the page); shown as a reader's, never as the owner's.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reader: Option<NoteReader>,
-}
-
-/// The comment link a reader's note came through (docs/API.md, "Notes": `reader`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct NoteReader {
-    /// The link's id.
-    pub link: u64,
-    /// The link's title, if it has one and the reader may know it.
-    #[serde(default)]
-    pub title: Option<String>,
-}
-
-impl Note {
-    /// The notes an export with `opts` carries: those inside its range, ordered by `from`
-    /// (then `to`, then id), their text and author redacted when it redacts.
-    pub fn exported(opts: &Options) -> Vec<Note> {
-        let mut notes: Vec<Note> = opts
-            .notes
-            .iter()
-            .filter(|n| opts.range.is_none_or(|(a, b)| a <= n.from && n.to <= b))
-            .cloned()
-            .map(|mut n| {
-                if opts.redact {
-                    n.text = classifier::redact::redact_text(&n.text).0.into_owned();
-                    n.author = classifier::redact::redact_text(&n.author).0.into_owned();
-                    if let Some(title) = n.reader.as_mut().and_then(|r| r.title.as_mut()) {
-                        *title = classifier::redact::redact_text(title).0.into_owned();
-                    }
+/// The notes an export with `opts` carries: those inside its range, ordered by `from`
+/// (then `to`, then id), their text and author redacted when it redacts.
+pub fn exported_notes(opts: &Options) -> Vec<Note> {
+    let mut notes: Vec<Note> = opts
+        .notes
+        .iter()
+        .filter(|n| opts.range.is_none_or(|(a, b)| a <= n.from && n.to <= b))
+        .cloned()
+        .map(|mut n| {
+            if opts.redact {
+                n.text = classifier::redact::redact_text(&n.text).0.into_owned();
+                n.author = classifier::redact::redact_text(&n.author).0.into_owned();
+                if let Some(title) = n.reader.as_mut().and_then(|r| r.title.as_mut()) {
+                    *title = classifier::redact::redact_text(title).0.into_owned();
                 }
-                n
-            })
-            .collect();
-        notes.sort_by_key(|n| (n.from, n.to, n.id));
-        notes
+            }
+            n
+        })
+        .collect();
+    notes.sort_by_key(Note::key);
+    notes
+}
+
+/// The notes as a file's meta has always written them: `{"id", "from", "to", "text",
+/// "author", "created_at"}`, `reader` only for a reader's (so an owner's note is the same
+/// bytes as before readers were marked) and no `updated_at`. The page reads them back as
+/// [`Note`]s.
+fn meta_notes<S: Serializer>(notes: &[Note], s: S) -> Result<S::Ok, S::Error> {
+    #[derive(Serialize)]
+    struct InMeta<'a> {
+        id: u64,
+        from: u64,
+        to: u64,
+        text: &'a str,
+        author: &'a str,
+        created_at: f64,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        reader: Option<&'a Reader>,
     }
+    s.collect_seq(notes.iter().map(|n| InMeta {
+        id: n.id,
+        from: n.from,
+        to: n.to,
+        text: &n.text,
+        author: &n.author,
+        created_at: n.created_at,
+        reader: n.reader.as_ref(),
+    }))
 }
 
 impl Default for Options {
@@ -115,61 +106,13 @@ pub struct Meta {
     pub summary: Summary,
     /// The notes the file carries (absent when none, so a file without notes is the same
     /// bytes as before notes were carried).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty", serialize_with = "meta_notes")]
     pub notes: Vec<Note>,
 }
 
-/// Redactions listed one by one in a [`Report`] (all are counted).
-pub const REPORT_ITEMS: usize = 1000;
-
-/// One redaction, for review.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Redaction {
-    /// The line it is in (1-based).
-    pub seq: u64,
-    /// What it was (`anthropic_key`, …: [`classifier::redact::Kind::as_str`]).
-    pub kind: &'static str,
-    /// A masked preview (`sk-a… (108 chars)`).
-    pub preview: String,
-}
-
-/// The redactions made, for a human to review before the file leaves or a redacted share's
-/// link is sent: the shape of a redacted share's report (docs/API.md, server/src/redacted.rs
-/// serialises this one), `{"count", "events", "items", "truncated"}`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct Report {
-    /// Redactions in all.
-    pub count: u64,
-    /// Lines with at least one.
-    pub events: u64,
-    /// The first [`REPORT_ITEMS`] redactions.
-    pub items: Vec<Redaction>,
-    /// Whether `items` stopped before `count`.
-    pub truncated: bool,
-}
-
-impl Report {
-    /// The redactions made in line `seq` (none: nothing to count), listed while fewer than
-    /// [`REPORT_ITEMS`] are. The one bookkeeping of the export's report and of a redacted
-    /// share's (server/src/redacted.rs).
-    pub fn add(&mut self, seq: u64, findings: &[Finding]) {
-        if findings.is_empty() {
-            return;
-        }
-        self.count += findings.len() as u64;
-        self.events += 1;
-        for f in findings {
-            if self.items.len() < REPORT_ITEMS {
-                self.items.push(Redaction {
-                    seq,
-                    kind: f.kind.as_str(),
-                    preview: f.preview.clone(),
-                });
-            }
-        }
-        self.truncated = self.count > self.items.len() as u64;
-    }
-}
+/// The redactions made, for a human to review before the file leaves (the contract's, also
+/// a redacted share's report): `{"count", "events", "items", "truncated"}`.
+pub use contract::share::{REPORT_ITEMS, Redaction, Report};
 
 /// Parses `A-B` (1-based lines, inclusive, `A` ≤ `B`).
 pub fn parse_range(s: &str) -> Result<(u64, u64), String> {

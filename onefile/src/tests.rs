@@ -151,7 +151,7 @@ fn the_report_lists_each_redaction() {
         (1, 1, false)
     );
     let item = &report.items[0];
-    assert_eq!((item.seq, item.kind), (4, "anthropic_key"));
+    assert_eq!((item.seq, item.kind.as_str()), (4, "anthropic_key"));
     assert!(!item.preview.contains("AAAAAAAAAA"), "{}", item.preview);
     let json = serde_json::to_value(&report).unwrap();
     assert_eq!(json["items"][0]["seq"], 4);
@@ -171,6 +171,7 @@ fn note(id: u64, from: u64, to: u64, text: &str) -> crate::Note {
         author: format!("author of {id}"),
         created_at: 1.0,
         reader: None,
+        updated_at: None,
     }
 }
 
@@ -181,7 +182,7 @@ fn note(id: u64, from: u64, to: u64, text: &str) -> crate::Note {
 fn issue_46_4_a_readers_note_is_marked_in_the_export() {
     let mut forged = note(2, 1, 1, "approved");
     forged.author = "Ann".into();
-    forged.reader = Some(crate::NoteReader {
+    forged.reader = Some(crate::Reader {
         link: 7,
         title: Some("review".into()),
     });

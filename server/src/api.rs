@@ -173,7 +173,7 @@ async fn get_session(
         ..Default::default()
     };
     match state.store().index_page(query).await?.first() {
-        Some(entry) => Ok(Json(entry.to_json()).into_response()),
+        Some(entry) => Ok(Json(entry.to_entry()).into_response()),
         None => Ok(Json(hub.info()).into_response()),
     }
 }
@@ -303,7 +303,7 @@ async fn end_session(
 ) -> Result<Response, AppError> {
     check_id(&id)?;
     let info = state.store().end_session(&id).await?;
-    Ok(Json(info).into_response())
+    Ok(Json(info.session()).into_response())
 }
 
 async fn history(

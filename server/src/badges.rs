@@ -1,98 +1,24 @@
 //! The header's badges (`GET …/state`): what a session's events say about the agent now.
 //!
-//! [`Badges::apply`] folds one event (and the rows it classified to) into the badges; the
+//! [`Fold::apply`] folds one event (and the rows it classified to) into the badges; the
 //! writer applies every event as it is stored and checkpoints the result beside the
 //! classifier context, so the badges are never recomputed from the whole log.
 
-use classifier::active::ActiveTools;
 use classifier::{Level, LiveEvent, LogEvent, RowKind, TermEnvelope, row_kind};
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// The badges computed from events. See docs/API.md for each field.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct Badges {
-    /// The last reported status.
-    pub status: Option<Value>,
-    /// The last reported model.
-    pub model: Option<Value>,
-    /// The last reported effort.
-    pub effort: Option<Value>,
-    /// The most recent token-usage object.
-    pub usage: Option<Value>,
-    /// The turn in flight, if any, and turn counts.
-    pub turn: Turn,
-    /// The last reported turn state.
-    pub turn_state: Option<Value>,
-    /// The largest `total_cost_usd` of the `result` lines and `totalCostUSD` of a transcript's
-    /// `cost-state` lines: Claude Code reports both cumulative within a session, so the
-    /// largest is the session's cost (a sum counts it again and again).
-    pub cost_usd: f64,
-    /// Sum of `duration_ms` over `result` lines.
-    pub duration_ms: f64,
-    /// How many `result` lines.
-    pub results: u64,
-    /// Rows of level error.
-    pub errors: u64,
-    /// Rows of level warn.
-    pub warnings: u64,
-    /// The tool calls running now (called, not yet answered), oldest first.
-    #[serde(default)]
-    pub active_tools: ActiveTools,
-}
+/// The badges (and their turn bookkeeping, `contract::state::Turn`): the contract's (docs/API.md, `GET …/state`),
+/// folded here ([`Fold`]).
+pub use contract::state::Badges;
 
-/// Turn bookkeeping.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct Turn {
-    /// A turn has started and not ended.
-    pub in_flight: bool,
-    /// When the current or last turn started.
-    pub since: Option<f64>,
-    /// Who prompted the current or last turn.
-    pub from: Option<String>,
-    /// How many turns started.
-    pub count: u64,
-    /// How the last turn ended.
-    pub last_ok: Option<bool>,
-    /// How the end of the log ends the turn in flight, for a log that writes no turn end (a
-    /// Gemini chat recording, `classifier::ClassifyCtx::end_pending`): `Some(true)` ok,
-    /// `Some(false)` failed. An ended session's turn ends so ([`Turn::ended`]).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub at_end: Option<bool>,
-}
-
-impl Badges {
-    /// The badges as a session shows them: an ended (`ended`) session's turn that the log's
-    /// end ends is over ([`Turn::ended`], issue 45).
-    pub fn of_session(&self, ended: bool) -> std::borrow::Cow<'_, Badges> {
-        if ended && self.turn.at_end.is_some() {
-            std::borrow::Cow::Owned(Badges {
-                turn: self.turn.ended(),
-                ..self.clone()
-            })
-        } else {
-            std::borrow::Cow::Borrowed(self)
-        }
-    }
-}
-
-impl Turn {
-    /// The turn as an ended session's: one in flight that the log's end ends
-    /// ([`Turn::at_end`]) is over, as that says.
-    #[must_use]
-    pub fn ended(&self) -> Turn {
-        let mut turn = self.clone();
-        if let Some(ok) = turn.at_end.take().filter(|_| turn.in_flight) {
-            turn.in_flight = false;
-            turn.last_ok = Some(ok);
-        }
-        turn
-    }
-}
-
-impl Badges {
+/// Folding events into the [`Badges`].
+pub trait Fold {
     /// Folds in one event at time `ts` that classified to `env` (whose `ts` is `ts`).
-    pub fn apply(&mut self, event: &LogEvent, ts: f64, env: &TermEnvelope) {
+    fn apply(&mut self, event: &LogEvent, ts: f64, env: &TermEnvelope);
+}
+
+impl Fold for Badges {
+    fn apply(&mut self, event: &LogEvent, ts: f64, env: &TermEnvelope) {
         for msg in &env.msgs {
             match msg.level {
                 Level::Error => self.errors += 1,
@@ -135,7 +61,15 @@ impl Badges {
             }
         }
     }
+}
 
+/// The steps of [`Fold::apply`].
+trait Steps {
+    fn start_turn(&mut self, ts: f64, from: Option<String>);
+    fn stream(&mut self, value: &Value);
+}
+
+impl Steps for Badges {
     fn start_turn(&mut self, ts: f64, from: Option<String>) {
         self.turn.in_flight = true;
         self.turn.since = Some(ts);

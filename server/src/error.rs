@@ -101,7 +101,7 @@ impl IntoResponse for AppError {
             }
             other => other.to_string(),
         };
-        (status, Json(serde_json::json!({ "error": message }))).into_response()
+        (status, Json(contract::ErrorBody { error: message })).into_response()
     }
 }
 

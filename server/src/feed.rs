@@ -7,7 +7,7 @@
 //!
 //! One task per server ([`run`], started by the first subscriber, ended once nobody
 //! listens and nothing is pending) takes the marked sessions and sends each one's entry as
-//! the index lists it ([`crate::index::Entry::to_json`], read through
+//! the index lists it ([`crate::index::Entry::to_entry`], read through
 //! `crate::store::Store::index_entry` as of now: the latest state) to every subscriber, as
 //! one pre-rendered `event: session` frame. A session is sent at most once per [`EVERY`]: a
 //! change within that time of the last send waits for its end (and goes as the state then).
@@ -125,10 +125,10 @@ impl IndexFeed {
     }
 }
 
-/// The `event: session` frame of an entry's JSON.
-pub fn session_frame(entry: &serde_json::Value) -> Bytes {
+/// The `event: session` frame of an entry (`contract::SessionEntry`).
+pub fn session_frame<T: serde::Serialize>(entry: &T) -> Bytes {
     let mut out = b"event: session\ndata: ".to_vec();
-    out.extend_from_slice(entry.to_string().as_bytes());
+    out.extend_from_slice(&serde_json::to_vec(entry).unwrap_or_else(|_| b"{}".to_vec()));
     out.extend_from_slice(b"\n\n");
     Bytes::from(out)
 }
@@ -143,13 +143,14 @@ fn digest(frame: &[u8]) -> u64 {
 /// The sending task: until nobody listens (or `until` resolves: the server shuts down), each
 /// marked session's entry, read by `entry_of` (`None`: no such session, nothing sent), at
 /// most once per [`EVERY`].
-pub async fn run<F, Fut>(
+pub async fn run<F, Fut, T>(
     feed: Arc<IndexFeed>,
     entry_of: F,
     until: impl std::future::Future<Output = ()>,
 ) where
     F: Fn(String) -> Fut,
-    Fut: std::future::Future<Output = Option<serde_json::Value>>,
+    Fut: std::future::Future<Output = Option<T>>,
+    T: serde::Serialize,
 {
     let mut sent: HashMap<String, Instant> = HashMap::new();
     // Each session's last frame sent, as a digest (for as long as the task runs: a new

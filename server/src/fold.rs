@@ -29,7 +29,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::badges::Badges;
+use crate::badges::{Badges, Fold};
 use crate::index::log::IndexFold;
 
 mod clock;

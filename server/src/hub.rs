@@ -29,7 +29,8 @@ const BROADCAST_CAPACITY: usize = 512;
 /// the database.
 pub const MAX_INLINE_BATCH: usize = 128 * 1024;
 
-/// A session as listed (`GET /api/sessions`).
+/// A session as the server holds it: the contract's [`contract::Session`] facts
+/// ([`SessionInfo::session`]) and the title its client gave.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SessionInfo {
     /// The session id.
@@ -50,6 +51,21 @@ pub struct SessionInfo {
     /// `crate::index::title`). Not listed.
     #[serde(skip)]
     pub given_title: String,
+}
+
+impl SessionInfo {
+    /// Its facts as the contract writes them (the first fields of `…/state`).
+    pub fn session(&self) -> contract::Session {
+        contract::Session {
+            id: self.id.clone(),
+            title: self.title.clone(),
+            source: self.source.clone(),
+            started: self.started,
+            ended: self.ended,
+            live: self.live,
+            last_seq: self.last_seq,
+        }
+    }
 }
 
 /// One committed batch of a session: events `(after, last]`, rendered once as SSE bytes
@@ -333,15 +349,11 @@ fn evict_idle(map: &mut HashMap<String, Arc<Hub>>) {
 
 /// The `/state` object: the session row and its badges side by side.
 pub fn state_json(info: &SessionInfo, badges: &Badges) -> Arc<str> {
-    let badges = &*badges.of_session(info.ended.is_some());
-    #[derive(Serialize)]
-    struct View<'a> {
-        #[serde(flatten)]
-        info: &'a SessionInfo,
-        #[serde(flatten)]
-        badges: &'a Badges,
-    }
-    serde_json::to_string(&View { info, badges })
+    let state = contract::State {
+        session: info.session(),
+        badges: badges.of_session(info.ended.is_some()).into_owned(),
+    };
+    serde_json::to_string(&state)
         .unwrap_or_else(|_| "{}".to_owned())
         .into()
 }
@@ -365,20 +377,20 @@ pub fn push_state_frame(out: &mut Vec<u8>, state_json: &str) {
 /// must not move a client's `Last-Event-ID`.
 pub fn preview_frame(p: &LivePreview) -> Vec<u8> {
     let kind = p.preview.kind().map(|k| match k {
-        PreviewKind::Text => "text",
-        PreviewKind::Thinking => "thinking",
-        PreviewKind::ToolInput => "tool_input",
+        PreviewKind::Text => contract::sse::PreviewKind::Text,
+        PreviewKind::Thinking => contract::sse::PreviewKind::Thinking,
+        PreviewKind::ToolInput => contract::sse::PreviewKind::ToolInput,
     });
     let mut text = p.preview.text().to_owned();
     classifier::sanitize(&mut text);
-    let json = serde_json::json!({
-        "seq": p.seq,
-        "kind": kind,
-        "tool": p.preview.tool(),
-        "text": text,
-    });
+    let frame = contract::sse::Preview {
+        seq: p.seq,
+        kind,
+        tool: p.preview.tool().map(str::to_owned),
+        text,
+    };
     let mut out = b"event: preview\ndata: ".to_vec();
-    out.extend_from_slice(json.to_string().as_bytes());
+    out.extend_from_slice(&serde_json::to_vec(&frame).unwrap_or_else(|_| b"{}".to_vec()));
     out.extend_from_slice(b"\n\n");
     out
 }

@@ -53,23 +53,8 @@ pub const MAX_KEY_CHARS: usize = 200;
 /// Bytes of the body cut into lines at a time.
 const SLICE: usize = 64 * 1024;
 
-/// The answer to a POST of events.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct Posted {
-    /// The session.
-    pub session: String,
-    /// The session was created by this request.
-    pub created: bool,
-    /// The seq of the first line stored (`None`: no line).
-    pub first_seq: Option<u64>,
-    /// The seq of the last line stored.
-    pub last_seq: Option<u64>,
-    /// How many lines were stored (their seqs are `first_seq..=last_seq`).
-    pub count: u64,
-    /// Every seq, when there are at most [`LISTED_SEQS`].
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub seqs: Option<Vec<u64>>,
-}
+/// The answer to a POST of events: the contract's.
+pub use contract::post::Posted;
 
 /// Whether a body of `len` bytes and `newlines` newlines is surely stored in one append.
 fn one_append(len: usize, newlines: usize) -> bool {

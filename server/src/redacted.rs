@@ -110,7 +110,7 @@ pub(crate) async fn report(
     store: &Store,
     cache: &Cache,
     share: &Share,
-) -> Result<serde_json::Value, StoreError> {
+) -> Result<contract::share::Review, StoreError> {
     let head = reach(store, share).await?;
     let redacted = cache.of(share);
     redacted.upto(store, head).await?.report().await
@@ -118,7 +118,10 @@ pub(crate) async fn report(
 
 /// The redaction report of a redacted share (see [`View::report`]), folded afresh: what
 /// `hiveterm share --redact` prints for review.
-pub async fn report_of(store: &Store, share: &Share) -> Result<serde_json::Value, StoreError> {
+pub async fn report_of(
+    store: &Store,
+    share: &Share,
+) -> Result<contract::share::Review, StoreError> {
     let head = reach(store, share).await?;
     let redacted = Redacted::new(&share.session);
     redacted.upto(store, head).await?.report().await

@@ -19,8 +19,9 @@ use axum::Json;
 use axum::Router;
 use axum::extract::State;
 use axum::routing::get;
+use contract::HitsPage;
+use contract::search::Place;
 use serde::Deserialize;
-use serde_json::{Value, json};
 
 use crate::error::{AppError, valid_session_id};
 use crate::query::Params;
@@ -125,24 +126,30 @@ pub fn parse(p: SearchParams) -> Result<SearchQuery, String> {
     })
 }
 
-/// A page as the API answers it.
-pub fn page_json(page: &SearchPage) -> Value {
-    let hits: Vec<Value> = page.hits.iter().map(hit_json).collect();
-    json!({ "hits": hits, "next": page.next.as_ref().map(Cursor::encode) })
+/// A page as the API answers it: the contract's [`HitsPage`].
+pub fn page_json(page: &SearchPage) -> HitsPage {
+    HitsPage {
+        hits: page.hits.iter().map(hit_json).collect(),
+        next: page.next.as_ref().map(Cursor::encode),
+    }
 }
 
-fn hit_json(hit: &Hit) -> Value {
-    json!({
-        "session": hit.at.session,
-        "seq": hit.at.seq,
-        "row": hit.at.row,
-        "ts": hit.at.ts,
-        "icon": hit.icon,
-        "level": hit.level,
-        "summary": hit.summary,
-        "in": if hit.in_body { "body" } else { "summary" },
-        "snippet": snippet(&hit.text, hit.start, hit.len),
-    })
+fn hit_json(hit: &Hit) -> contract::Hit {
+    contract::Hit {
+        session: hit.at.session.clone(),
+        seq: hit.at.seq,
+        row: u64::from(hit.at.row),
+        ts: hit.at.ts,
+        icon: hit.icon.clone(),
+        level: hit.level.clone(),
+        summary: hit.summary.clone(),
+        place: if hit.in_body {
+            Place::Body
+        } else {
+            Place::Summary
+        },
+        snippet: snippet(&hit.text, hit.start, hit.len),
+    }
 }
 
 /// Up to [`BEFORE`] bytes before the match at `start` (`len` bytes) and [`AFTER`] after it, on
@@ -179,7 +186,7 @@ pub(crate) fn routes() -> Router<AppState> {
 async fn search(
     State(state): State<AppState>,
     Params(params): Params<SearchParams>,
-) -> Result<Json<Value>, AppError> {
+) -> Result<Json<HitsPage>, AppError> {
     let q = parse(params).map_err(AppError::BadRequest)?;
     let page = state.store().search(q).await?;
     Ok(Json(page_json(&page)))

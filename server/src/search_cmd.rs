@@ -58,7 +58,10 @@ pub fn run(args: &Args) -> Result<(), String> {
         store.search(q).await.map_err(|e| e.to_string())
     })?;
     if args.json {
-        println!("{}", search::page_json(&page));
+        println!(
+            "{}",
+            serde_json::to_string(&search::page_json(&page)).unwrap_or_default()
+        );
         return Ok(());
     }
     for hit in &page.hits {

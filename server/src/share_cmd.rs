@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use hiveterm::Store;
-use hiveterm::share::{self, Listed, ShareOptions};
+use hiveterm::share::{self, ShareOptions};
 
 /// Arguments of `hiveterm share`.
 #[derive(clap::Args)]
@@ -107,7 +107,7 @@ async fn command(store: &Store, args: &Args) -> Result<(), String> {
         for s in &shares {
             println!(
                 "{}",
-                serde_json::to_string(&Listed::new(s, now)).map_err(|e| e.to_string())?
+                serde_json::to_string(&share::listed(s, now)).map_err(|e| e.to_string())?
             );
         }
         if shares.is_empty() {
@@ -224,17 +224,10 @@ async fn export(
         .await
         .map_err(|e| e.to_string())?
         .into_iter()
-        .map(|n| onefile::Note {
-            id: n.id,
-            from: line_of(n.from).min(line_of(n.to)),
-            to: line_of(n.from).max(line_of(n.to)),
-            text: n.text,
-            author: n.author,
-            created_at: n.created_at,
-            reader: n.reader.map(|r| onefile::NoteReader {
-                link: r.link,
-                title: r.title,
-            }),
+        .map(|mut n| {
+            let (a, b) = (line_of(n.from), line_of(n.to));
+            (n.from, n.to) = (a.min(b), a.max(b));
+            n
         })
         .collect();
     let opts = hiveterm::export::Options {
@@ -256,17 +249,13 @@ async fn export(
 
 /// The redactions of a redacted share on standard error, one a line, for review (as
 /// `hiveterm redact --report`).
-fn print_report(report: &serde_json::Value) {
-    for item in report["items"].as_array().into_iter().flatten() {
-        eprintln!(
-            "event {}: {} {}",
-            item["seq"],
-            item["kind"].as_str().unwrap_or_default(),
-            item["preview"].as_str().unwrap_or_default()
-        );
+fn print_report(review: &contract::share::Review) {
+    let report = &review.report;
+    for item in &report.items {
+        eprintln!("event {}: {} {}", item.seq, item.kind, item.preview);
     }
-    let count = report["count"].as_u64().unwrap_or(0);
-    let more = if report["truncated"] == true {
+    let count = report.count;
+    let more = if report.truncated {
         format!(" (the first {} listed)", hiveterm::redacted::REPORT_ITEMS)
     } else {
         String::new()
@@ -274,7 +263,7 @@ fn print_report(report: &serde_json::Value) {
     eprintln!(
         "{count} redaction{} on {} events{more}; pattern redaction is best effort: review the rows before sending the link",
         if count == 1 { "" } else { "s" },
-        report["events"]
+        report.events
     );
 }
 

@@ -51,7 +51,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         .map_err(|e| e.to_string())
     })?;
     let text = if args.json {
-        let mut json = usage_json(by, since, &groups).to_string();
+        let mut json = serde_json::to_string(&usage_json(by, since, &groups)).unwrap_or_default();
         json.push('\n');
         json
     } else {

@@ -192,8 +192,11 @@ async fn issue_45_real_gemini_recordings_read_old_have_their_runs_status_and_tim
             tokio::time::sleep(Duration::from_millis(50)).await;
         };
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        if entry.status() != *want {
-            failures.push(format!("{name}: status {} (want {want})", entry.status()));
+        if entry.status().as_str() != *want {
+            failures.push(format!(
+                "{name}: status {} (want {want})",
+                entry.status().as_str()
+            ));
         }
         for ev in db.raw_events(&id) {
             if !(first..=last).contains(&ev.ts) {

@@ -4,7 +4,7 @@
 //! row is the classifier's [`RowKind::Compacting`] row, which the page then draws as
 //! `⚙ compact · 12s…`). Pure, tested natively; the ticking clock is the view's.
 
-use serde_json::Value;
+use contract::State;
 
 use crate::model::state::ViewState;
 use classifier::{RowKind, row_kind};
@@ -18,19 +18,16 @@ pub struct RunningTool {
     pub since: Option<f64>,
 }
 
-/// The running tool calls of a state object (`GET …/state`, an SSE `state` frame), oldest
-/// first; none when it has no `active_tools`.
-pub fn running_tools(state: &Value) -> Vec<RunningTool> {
-    let calls = state.get("active_tools").and_then(Value::as_array);
-    calls
-        .into_iter()
-        .flatten()
-        .filter_map(|c| {
-            let name = c.get("name").and_then(Value::as_str)?;
-            Some(RunningTool {
-                name: name.to_owned(),
-                since: c.get("since").and_then(Value::as_f64),
-            })
+/// The running tool calls of a state (`GET …/state`, an SSE `state` frame), oldest first.
+pub fn running_tools(state: &State) -> Vec<RunningTool> {
+    state
+        .badges
+        .active_tools
+        .calls()
+        .iter()
+        .map(|c| RunningTool {
+            name: c.name.clone(),
+            since: c.since,
         })
         .collect()
 }

@@ -8,7 +8,6 @@ use futures_util::StreamExt;
 use gloo_net::eventsource::futures::EventSource;
 use gloo_net::http::{Method, RequestBuilder};
 use serde::de::DeserializeOwned;
-use serde_json::Value;
 
 use crate::browser::page_token;
 use crate::live::wire::{HistoryPage, STREAM_EVENTS, StreamMsg, with_token};
@@ -112,7 +111,7 @@ pub async fn history(
 }
 
 /// The state object (badges, title, turn in flight).
-pub async fn state(from: &Source) -> Result<Value, Failure> {
+pub async fn state(from: &Source) -> Result<contract::State, Failure> {
     get(&from.state_url()).await
 }
 
@@ -133,9 +132,9 @@ pub async fn share(from: &Source) -> Result<ShareInfo, Failure> {
 /// A page of the sessions' index (`GET /api/sessions?…`, `url` relative to the start page,
 /// from [`crate::model::fleet::index_url`]), with the page's `?token=`.
 pub async fn index_page(url: &str) -> Result<crate::model::fleet::IndexPage, Failure> {
-    get_json::<Value>(url)
+    get_json::<contract::SessionsPage>(url)
         .await
-        .map(|v| crate::model::fleet::parse_index(&v))
+        .map(crate::model::fleet::parse_index)
 }
 
 /// Two sessions side by side (`GET /api/compare/{a}/{b}`, with the page's `?token=`).
@@ -144,7 +143,7 @@ pub async fn compare(a: &str, b: &str) -> Result<crate::model::compare::Comparis
 }
 
 /// One session of the index (`GET /api/sessions/{id}`, `id` URL-encoded).
-pub async fn session(id: &str) -> Result<Value, Failure> {
+pub async fn session(id: &str) -> Result<contract::SessionEntry, Failure> {
     get_json(&format!("api/sessions/{id}")).await
 }
 
@@ -152,9 +151,9 @@ pub async fn session(id: &str) -> Result<Value, Failure> {
 /// [`crate::model::fleet::search_url`]), with the page's `?token=`; a refused query is a
 /// [`Failure`] with the server's status and answer.
 pub async fn search(url: &str) -> Result<crate::model::fleet::HitPage, Failure> {
-    get_json::<Value>(url)
+    get_json::<contract::HitsPage>(url)
         .await
-        .map(|v| crate::model::fleet::parse_hits(&v))
+        .map(crate::model::fleet::parse_hits)
 }
 
 /// Follows the index's stream (`GET /api/index/stream`, with the page's `?token=`), calling

@@ -5,40 +5,32 @@
 
 use classifier::{TermEnvelope, icon};
 use leptos::prelude::{RwSignal, Set, set_timeout};
-use serde::Deserialize;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-/// An SSE `preview` frame: the partial message being written (`docs/API.md`).
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-pub struct PreviewFrame {
-    /// The event that last changed it.
-    #[serde(default)]
-    pub seq: u64,
-    /// `text`, `thinking`, `tool_input`; `None`: nothing is being written.
-    #[serde(default)]
-    pub kind: Option<String>,
-    /// The tool whose input is being written.
-    #[serde(default)]
-    pub tool: Option<String>,
-    /// Everything written so far.
-    #[serde(default)]
-    pub text: String,
-}
+/// An SSE `preview` frame: the partial message being written (the contract's).
+pub use contract::sse::{Preview as PreviewFrame, PreviewKind};
 
-impl PreviewFrame {
+/// How a preview frame shows.
+pub trait PreviewText {
     /// The row's icon: the classifier's thinking icon while thinking is written, its
     /// writing icon otherwise.
-    pub fn icon(&self) -> &'static str {
-        if self.kind.as_deref() == Some("thinking") {
+    fn icon(&self) -> &'static str;
+    /// The text shown: its last [`PREVIEW_SHOWN_CHARS`] characters (`…` before a cut).
+    fn shown_text(&self) -> String;
+}
+
+impl PreviewText for PreviewFrame {
+    fn icon(&self) -> &'static str {
+        if self.kind == Some(PreviewKind::Thinking) {
             icon::THINKING
         } else {
             icon::WRITING
         }
     }
 
-    /// The text shown: its last [`PREVIEW_SHOWN_CHARS`] characters (`…` before a cut).
-    pub fn shown_text(&self) -> String {
+    /// Its last [`PREVIEW_SHOWN_CHARS`] characters (`…` before a cut).
+    fn shown_text(&self) -> String {
         let n = self.text.chars().count();
         if n <= PREVIEW_SHOWN_CHARS {
             return self.text.clone();
@@ -170,7 +162,7 @@ mod tests {
     fn frame(seq: u64, kind: Option<&str>, text: &str) -> PreviewFrame {
         PreviewFrame {
             seq,
-            kind: kind.map(str::to_owned),
+            kind: kind.map(|k| serde_json::from_value(Value::from(k)).unwrap()),
             tool: None,
             text: text.to_owned(),
         }
@@ -186,7 +178,7 @@ mod tests {
             f,
             PreviewFrame {
                 seq: 7,
-                kind: Some("tool_input".into()),
+                kind: Some(PreviewKind::ToolInput),
                 tool: Some("Read".into()),
                 text: "{\"file_p".into()
             }

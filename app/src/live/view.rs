@@ -14,8 +14,8 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use contract::State;
 use leptos::prelude::*;
-use serde_json::Value;
 
 use crate::browser::{local_offset_min, now_ms};
 use crate::live::activity::{RunningTool, running_tools};
@@ -28,7 +28,7 @@ use crate::model::nav::MAX_SEEK_PAGES;
 use crate::model::state::{apply, clear, prepend};
 use crate::model::summary::{Refresh, SummaryGate, SummaryView};
 use crate::notes::handle::NotesHandle;
-use crate::share::link::{Source, dead_link};
+use crate::share::link::{LinkText, Source, dead_link};
 use crate::view::navigator::Navigator;
 use classifier::{RowKind, TermEnvelope, row_kind};
 
@@ -103,14 +103,11 @@ impl Live {
         }
     }
 
-    fn show_state(&self, v: &Value) {
+    fn show_state(&self, v: &State) {
         // A share's title is the link's (`…/api/share`), not its stream's state frames'.
-        if let Some(t) = v
-            .get("title")
-            .and_then(Value::as_str)
-            .filter(|t| !t.is_empty() && !self.source.is_share())
-        {
-            self.title.set(t.to_owned());
+        let t = &v.session.title;
+        if !t.is_empty() && !self.source.is_share() {
+            self.title.set(t.clone());
         }
         self.badges.set(badges(v));
         self.server_in_flight.set(turn_in_flight(v));

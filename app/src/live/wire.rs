@@ -6,10 +6,10 @@
 //! [`OLDER_PAGE`] more each time the reader scrolls near the top, and [`SEEK_PAGE`] at a time
 //! while paging back to a permalink's row.
 
-use serde::Deserialize;
 use serde_json::Value;
 
 use classifier::TermEnvelope;
+use contract::State;
 
 /// Envelopes in the first history page a live view loads.
 pub const FIRST_PAGE: u32 = 500;
@@ -18,58 +18,48 @@ pub const OLDER_PAGE: u32 = 500;
 /// Envelopes per page while paging back to a permalink (fewer round trips).
 pub const SEEK_PAGE: u32 = 1000;
 
-/// A page of history (`GET …/events/history`), newest first.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-pub struct HistoryPage {
-    /// Envelopes, newest first.
-    #[serde(default)]
-    pub envelopes: Vec<TermEnvelope>,
-    /// `before` for the next older page; `None` at the start of the session.
-    #[serde(default)]
-    pub next_before: Option<u64>,
-    /// Newest stored seq at the time of the read.
-    #[serde(default)]
-    pub head: Option<u64>,
-}
+/// A page of history (`GET …/events/history`), newest first: the contract's.
+pub use contract::HistoryPage;
 
 /// One header badge: a label and its text.
 pub type Badge = (String, String);
 
+/// A badge's text from what the agent reported (any JSON, passed through by the server: a
+/// string, or an object naming it by `name` or `state`).
 fn text_of(v: &Value) -> Option<String> {
     match v {
         Value::Null => None,
         Value::String(s) if s.is_empty() => None,
         Value::String(s) => Some(s.clone()),
         Value::Object(o) => o
-            .get("name")
-            .or_else(|| o.get("state"))
+            .get("name") // contract-check: an agent's own status object, passed through as sent
+            .or_else(|| o.get("state")) // contract-check: the same object
             .and_then(text_of)
             .or_else(|| Some(v.to_string())),
         other => Some(other.to_string()),
     }
 }
 
-/// The header's badges from a state object (`GET …/state` or an SSE `state` frame):
-/// status, model, effort, turn state, turns, tokens, cost, errors, warnings. Missing fields are left out.
-pub fn badges(state: &Value) -> Vec<Badge> {
+/// The header's badges from a state (`GET …/state` or an SSE `state` frame): status, model,
+/// effort, turn state, turns, tokens, cost, errors, warnings. Missing fields are left out.
+pub fn badges(state: &State) -> Vec<Badge> {
+    let b = &state.badges;
     let mut out = Vec::new();
     let mut push = |label: &str, v: Option<String>| {
         if let Some(v) = v {
             out.push((label.to_owned(), v));
         }
     };
-    push("status", state.get("status").and_then(text_of));
-    push("model", state.get("model").and_then(text_of));
-    push("effort", state.get("effort").and_then(text_of));
-    push("turn_state", state.get("turn_state").and_then(text_of));
-    if let Some(turn) = state.get("turn") {
-        let count = turn.get("count").and_then(Value::as_u64).unwrap_or(0);
-        if count > 0 {
-            push("turns", Some(count.to_string()));
-        }
+    push("status", b.status.as_ref().and_then(text_of));
+    push("model", b.model.as_ref().and_then(text_of));
+    push("effort", b.effort.as_ref().and_then(text_of));
+    push("turn_state", b.turn_state.as_ref().and_then(text_of));
+    if b.turn.count > 0 {
+        push("turns", Some(b.turn.count.to_string()));
     }
-    if let Some(usage) = state.get("usage").filter(|u| u.is_object()) {
-        let n = |k: &str| usage.get(k).and_then(Value::as_u64).unwrap_or(0);
+    if let Some(usage) = b.usage.as_ref().and_then(Value::as_object) {
+        // The agent's usage object, passed through as it reported it (any of these keys).
+        let n = |k: &str| usage.get(k).and_then(Value::as_u64).unwrap_or(0); // contract-check: the agent's usage object, passed through
         let input =
             n("input_tokens") + n("cache_read_input_tokens") + n("cache_creation_input_tokens");
         push(
@@ -77,19 +67,15 @@ pub fn badges(state: &Value) -> Vec<Badge> {
             Some(format!("{input} in · {} out", n("output_tokens"))),
         );
     }
-    if let Some(cost) = state.get("cost_usd").and_then(Value::as_f64)
-        && cost > 0.0
-    {
-        push("cost", Some(format!("${cost:.4}")));
+    if b.cost_usd > 0.0 {
+        push("cost", Some(format!("${:.4}", b.cost_usd)));
     }
-    for (label, key) in [("errors", "errors"), ("warnings", "warnings")] {
-        if let Some(n) = state.get(key).and_then(Value::as_u64)
-            && n > 0
-        {
+    for (label, n) in [("errors", b.errors), ("warnings", b.warnings)] {
+        if n > 0 {
             push(label, Some(n.to_string()));
         }
     }
-    if state.get("live").and_then(Value::as_bool) == Some(false) {
+    if !state.session.live {
         push("ended", Some("ended".to_owned()));
     }
     out
@@ -104,11 +90,8 @@ pub fn shimmers(server_in_flight: bool, turns_in_flight: usize, badges: &[Badge]
 }
 
 /// Whether the state says a turn is in flight.
-pub fn turn_in_flight(state: &Value) -> bool {
-    state
-        .pointer("/turn/in_flight")
-        .and_then(Value::as_bool)
-        .unwrap_or(false)
+pub fn turn_in_flight(state: &State) -> bool {
+    state.badges.turn.in_flight
 }
 
 /// The session id of a page path `/s/{id}` (decoded; only the API's id characters).
@@ -141,7 +124,7 @@ pub enum StreamMsg {
     /// An envelope.
     Envelope(TermEnvelope),
     /// A state frame.
-    State(Value),
+    State(Box<State>),
     /// A preview frame.
     Preview(crate::live::preview::PreviewFrame),
     /// The session's notes changed (a `notes` frame): the change it carries.
@@ -163,7 +146,7 @@ impl StreamMsg {
             "message" => serde_json::from_str(data?).ok().map(StreamMsg::Envelope),
             "state" => serde_json::from_str(data?).ok().map(StreamMsg::State),
             "preview" => serde_json::from_str(data?).ok().map(StreamMsg::Preview),
-            "notes" => Some(StreamMsg::Notes(crate::notes::model::NoteFrame::parse(
+            "notes" => Some(StreamMsg::Notes(crate::notes::model::parse_frame(
                 data.unwrap_or_default(),
             ))),
             "open" => Some(StreamMsg::Open),
@@ -198,6 +181,10 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    fn st(v: Value) -> State {
+        serde_json::from_value(v).unwrap()
+    }
+
     #[test]
     fn history_page_parses_the_documented_shape() {
         let page: HistoryPage = serde_json::from_value(json!({
@@ -216,12 +203,12 @@ mod tests {
 
     #[test]
     fn badges_from_state() {
-        let state = json!({
+        let state = st(json!({
             "status": "busy", "model": "claude-opus-5-5", "effort": null,
             "usage": {"input_tokens": 3866, "output_tokens": 800, "cache_read_input_tokens": 4},
             "turn": {"in_flight": true, "count": 3}, "cost_usd": 0.031464,
             "errors": 2, "warnings": 0, "live": true, "turn_state": "compacting"
-        });
+        }));
         let b = badges(&state);
         let want: Vec<Badge> = [
             ("status", "busy"),
@@ -237,9 +224,9 @@ mod tests {
         .collect();
         assert_eq!(b, want);
         assert!(turn_in_flight(&state));
-        assert!(!turn_in_flight(&json!({})));
+        assert!(!turn_in_flight(&st(json!({}))));
         assert_eq!(
-            badges(&json!({"live": false})),
+            badges(&st(json!({"live": false}))),
             vec![("ended".into(), "ended".into())]
         );
     }
@@ -262,7 +249,9 @@ mod tests {
         check(
             "notes",
             Some("{}"),
-            Some(StreamMsg::Notes(crate::notes::model::NoteFrame::Reset)),
+            Some(StreamMsg::Notes(crate::notes::model::NoteFrame::Reset(
+                true,
+            ))),
         );
         check(
             "notes",
@@ -272,14 +261,14 @@ mod tests {
         check(
             "state",
             Some(r#"{"live": true}"#),
-            Some(StreamMsg::State(json!({"live": true}))),
+            Some(StreamMsg::State(Box::new(st(json!({"live": true}))))),
         );
         check(
             "preview",
             Some(r#"{"seq": 2, "kind": "text", "text": "Hi"}"#),
             Some(StreamMsg::Preview(crate::live::preview::PreviewFrame {
                 seq: 2,
-                kind: Some("text".into()),
+                kind: Some(crate::live::preview::PreviewKind::Text),
                 tool: None,
                 text: "Hi".into(),
             })),

@@ -4,7 +4,8 @@
 //! components in `view::session_table`, `view::session_filters` and `view::fleet_search`
 //! draw these; nothing here touches the DOM.
 
-use serde_json::Value;
+pub use contract::{AGENTS, Hit, Sort};
+use contract::{HitsPage, SessionEntry, SessionsPage, Status};
 
 use crate::model::summary::{dollars, grouped};
 
@@ -14,44 +15,8 @@ pub const TABLE_PAGE: u32 = 50;
 pub const SEARCH_PAGE: u32 = 50;
 /// The shortest query the search sends (the server refuses shorter ones).
 pub const SEARCH_MIN: usize = 3;
-/// The session statuses the index knows, in the filter's order.
-pub const STATUSES: [&str; 5] = ["live", "in flight", "ok", "failed", "interrupted"];
-/// The agents the index names, in the filter's order.
-pub const AGENTS: [&str; 4] = ["claude-code", "codex", "gemini", "hyperhive"];
-
-/// How the table is sorted (the API's `sort`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Sort {
-    /// Newest first.
-    #[default]
-    Newest,
-    /// Highest cost first, unknown last.
-    Cost,
-    /// Most error rows first.
-    Errors,
-}
-
-impl Sort {
-    /// Every sort, in the selector's order.
-    pub const ALL: [Sort; 3] = [Sort::Newest, Sort::Cost, Sort::Errors];
-
-    /// The API's name for it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Sort::Newest => "newest",
-            Sort::Cost => "cost",
-            Sort::Errors => "errors",
-        }
-    }
-
-    /// The sort named `s` (the newest for anything else).
-    pub fn parse(s: &str) -> Sort {
-        Sort::ALL
-            .into_iter()
-            .find(|x| x.as_str() == s)
-            .unwrap_or_default()
-    }
-}
+/// The session statuses the index knows, in the filter's order (the contract's).
+pub const STATUSES: [Status; 5] = Status::ALL;
 
 /// What the reader filters and sorts the table by; empty strings filter nothing.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -159,55 +124,36 @@ pub struct IndexPage {
     pub next: Option<String>,
 }
 
-fn str_of(v: &Value, k: &str) -> Option<String> {
-    v.get(k)
-        .and_then(Value::as_str)
-        .filter(|s| !s.is_empty())
-        .map(str::to_owned)
-}
-
-fn num(v: &Value, k: &str) -> Option<f64> {
-    v.get(k).and_then(Value::as_f64).filter(|n| n.is_finite())
-}
-
-/// The rows of an answer of `GET /api/sessions` (an entry without an id is left out; other
-/// missing fields are unknown or 0).
-pub fn parse_index(v: &Value) -> IndexPage {
-    let rows = v
-        .get("sessions")
-        .and_then(Value::as_array)
-        .map(|list| list.iter().filter_map(index_row).collect())
-        .unwrap_or_default();
+/// The rows of an answer of `GET /api/sessions` (an entry without an id is left out).
+pub fn parse_index(page: SessionsPage) -> IndexPage {
     IndexPage {
-        rows,
-        next: str_of(v, "next"),
+        rows: page.sessions.iter().filter_map(index_row).collect(),
+        next: page.next.filter(|n| !n.is_empty()),
     }
 }
 
 /// One entry of the index (`GET /api/sessions`' `sessions[i]`, or the index stream's
-/// `session` event); `None` without an id.
-pub fn index_row(s: &Value) -> Option<IndexRow> {
-    let id = str_of(s, "id")?;
-    let tokens = s
-        .get("tokens")
-        .and_then(Value::as_object)
-        .map(|t| t.values().filter_map(Value::as_u64).sum())
-        .unwrap_or(0);
-    Some(IndexRow {
-        title: str_of(s, "title").unwrap_or_else(|| id.clone()),
-        agent: str_of(s, "agent"),
-        project: str_of(s, "project"),
-        status: str_of(s, "status").unwrap_or_default(),
-        live: s.get("live").and_then(Value::as_bool).unwrap_or(false),
-        started: num(s, "started_at").or_else(|| num(s, "started")),
-        duration: num(s, "duration"),
-        turns: s.get("turns").and_then(Value::as_u64).unwrap_or(0),
-        errors: s.get("errors").and_then(Value::as_u64).unwrap_or(0),
-        first_error: s.get("first_error").and_then(Value::as_u64),
-        tokens,
-        cost: num(s, "cost"),
-        cost_estimated: s.get("cost_source").and_then(Value::as_str) == Some("estimated"),
-        id,
+/// `session` event) as the table shows it; `None` without an id.
+pub fn index_row(s: &SessionEntry) -> Option<IndexRow> {
+    let some = |v: &Option<String>| v.clone().filter(|s| !s.is_empty());
+    let finite = |v: Option<f64>| v.filter(|n| n.is_finite());
+    (!s.id.is_empty()).then(|| IndexRow {
+        id: s.id.clone(),
+        title: Some(s.title.clone())
+            .filter(|t| !t.is_empty())
+            .unwrap_or_else(|| s.id.clone()),
+        agent: some(&s.agent),
+        project: some(&s.project),
+        status: s.status.as_str().to_owned(),
+        live: s.live,
+        started: finite(s.started_at).or(finite(Some(s.started))),
+        duration: finite(s.duration),
+        turns: s.turns,
+        errors: s.errors,
+        first_error: s.first_error,
+        tokens: s.tokens.total(),
+        cost: finite(s.cost),
+        cost_estimated: s.cost_source == contract::CostSource::Estimated,
     })
 }
 
@@ -264,25 +210,6 @@ pub fn status_class(status: &str) -> String {
     format!("status status-{}", status.replace(' ', "-"))
 }
 
-/// One hit of `GET /api/search`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Hit {
-    /// The session it is in.
-    pub session: String,
-    /// The seq of its event (`#seq=N`).
-    pub seq: u64,
-    /// Its row's index in the event's rows.
-    pub row: u64,
-    /// The row's icon, if any.
-    pub icon: String,
-    /// `debug`, `info`, `warn` or `error`.
-    pub level: String,
-    /// The row's summary.
-    pub summary: String,
-    /// Plain text around the match.
-    pub snippet: String,
-}
-
 /// A page of hits and the cursor of the next.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct HitPage {
@@ -292,30 +219,15 @@ pub struct HitPage {
     pub next: Option<String>,
 }
 
-/// The hits of an answer of `GET /api/search` (one without a session or seq left out).
-pub fn parse_hits(v: &Value) -> HitPage {
-    let hits = v
-        .get("hits")
-        .and_then(Value::as_array)
-        .map(|list| {
-            list.iter()
-                .filter_map(|h| {
-                    Some(Hit {
-                        session: str_of(h, "session")?,
-                        seq: h.get("seq")?.as_u64()?,
-                        row: h.get("row").and_then(Value::as_u64).unwrap_or(0),
-                        icon: str_of(h, "icon").unwrap_or_default(),
-                        level: str_of(h, "level").unwrap_or_else(|| "info".to_owned()),
-                        summary: str_of(h, "summary").unwrap_or_default(),
-                        snippet: str_of(h, "snippet").unwrap_or_default(),
-                    })
-                })
-                .collect()
-        })
-        .unwrap_or_default();
+/// The hits of an answer of `GET /api/search` (one without a session left out).
+pub fn parse_hits(page: HitsPage) -> HitPage {
     HitPage {
-        hits,
-        next: str_of(v, "next"),
+        hits: page
+            .hits
+            .into_iter()
+            .filter(|h| !h.session.is_empty())
+            .collect(),
+        next: page.next.filter(|n| !n.is_empty()),
     }
 }
 
@@ -334,9 +246,10 @@ pub fn group_hits(hits: &[Hit]) -> Vec<(String, Vec<Hit>)> {
 
 /// What a refused query says: the `error` of a JSON answer, else the answer as it is.
 pub fn refusal(body: &str) -> String {
-    serde_json::from_str::<Value>(body)
+    serde_json::from_str::<contract::ErrorBody>(body)
         .ok()
-        .and_then(|v| str_of(&v, "error"))
+        .map(|e| e.error)
+        .filter(|e| !e.is_empty())
         .unwrap_or_else(|| body.trim().to_owned())
 }
 

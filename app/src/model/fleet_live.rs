@@ -5,8 +5,6 @@
 
 use std::cmp::Ordering;
 
-use serde_json::Value;
-
 use super::fleet::{Filters, IndexRow, Sort, index_row};
 
 /// The events of the index's stream the page listens to (`open` and `error` included, so a
@@ -31,7 +29,7 @@ impl IndexMsg {
     /// the page does not listen to.
     pub fn parse(event: &str, data: Option<&str>) -> Option<IndexMsg> {
         match event {
-            "session" => serde_json::from_str::<Value>(data?)
+            "session" => serde_json::from_str::<contract::SessionEntry>(data?)
                 .ok()
                 .as_ref()
                 .and_then(index_row)
@@ -145,9 +143,10 @@ mod tests {
 
     fn row(id: &str, started: f64, cost: Option<f64>, errors: u64) -> IndexRow {
         index_row(
-            &json!({"id": id, "title": format!("Title {id}"), "started": started,
-            "cost": cost, "errors": errors, "status": "live", "agent": "codex",
-            "project": "/w/app"}),
+            &serde_json::from_value(json!({"id": id, "title": format!("Title {id}"),
+            "started": started, "cost": cost, "errors": errors, "status": "live",
+            "agent": "codex", "project": "/w/app"}))
+            .unwrap(),
         )
         .unwrap()
     }

@@ -140,12 +140,6 @@ impl NotesHandle {
             return;
         };
         leptos::task::spawn_local(async move {
-            #[derive(serde::Deserialize)]
-            struct Page {
-                notes: Vec<Note>,
-                #[serde(default)]
-                next: Option<String>,
-            }
             let base = source.notes_url();
             let mut all = Vec::new();
             let mut after: Option<String> = None;
@@ -158,7 +152,7 @@ impl NotesHandle {
                     }
                     None => base.clone(),
                 };
-                match crate::live::net::get_json_at::<Page>(&url).await {
+                match crate::live::net::get_json_at::<contract::NotesPage>(&url).await {
                     Ok(page) => {
                         all.extend(page.notes);
                         // A page that does not move on ends the read (never a loop).
@@ -205,16 +199,19 @@ impl NotesHandle {
                 self.done();
             }
             Backend::Live { source, .. } => {
-                let body = serde_json::json!({
-                    "from": range.first, "to": range.last, "text": text, "author": author,
+                let body = serde_json::to_string(&contract::note::NoteInput {
+                    from: range.first,
+                    to: Some(range.last),
+                    text,
+                    author: Some(author),
                 })
-                .to_string();
+                .unwrap_or_default();
                 leptos::task::spawn_local(async move {
                     let url = source.notes_url();
                     match crate::live::net::write_at::<Note>("POST", &url, Some(&body)).await {
                         Ok(note) => {
                             self.done();
-                            self.apply(NoteFrame::Put(Box::new(note)));
+                            self.apply(NoteFrame::Note(Box::new(note)));
                         }
                         Err(e) => self.error.set(Some(format!("not saved: {}", e.text))),
                     }

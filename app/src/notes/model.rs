@@ -4,7 +4,7 @@
 
 use crate::model::nav::SeqRange;
 
-pub use onefile::Note;
+pub use contract::{Note, NotesFrame as NoteFrame};
 
 /// Longest note text, in bytes (the server's limit: `docs/API.md`, "Notes").
 pub const MAX_TEXT_BYTES: usize = 65_536;
@@ -73,6 +73,7 @@ impl Notes {
             author,
             created_at: now,
             reader: None,
+            updated_at: None,
         };
         self.list.push(note.clone());
         *self = Notes::new(std::mem::take(&mut self.list));
@@ -92,11 +93,11 @@ impl Notes {
     /// all again.
     pub fn apply(&mut self, change: NoteFrame) -> bool {
         match change {
-            NoteFrame::Put(note) => self.put(*note),
+            NoteFrame::Note(note) => self.put(*note),
             NoteFrame::Deleted(id) => {
                 self.remove(id);
             }
-            NoteFrame::Reset => return false,
+            NoteFrame::Reset(_) => return false,
         }
         true
     }
@@ -109,36 +110,10 @@ impl Notes {
     }
 }
 
-/// What a stream's `notes` frame says (docs/API.md): a note made or changed, a note
-/// deleted, or read them all again.
-#[derive(Debug, Clone, PartialEq)]
-pub enum NoteFrame {
-    /// `{"note": …}`.
-    Put(Box<Note>),
-    /// `{"deleted": id}`.
-    Deleted(u64),
-    /// `{"reset": true}`, or anything else (an older server's `{}`).
-    Reset,
-}
-
-impl NoteFrame {
-    /// A frame's `data`.
-    pub fn parse(data: &str) -> NoteFrame {
-        #[derive(serde::Deserialize)]
-        struct Frame {
-            note: Option<Note>,
-            deleted: Option<u64>,
-        }
-        match serde_json::from_str::<Frame>(data) {
-            Ok(Frame {
-                note: Some(note), ..
-            }) => NoteFrame::Put(Box::new(note)),
-            Ok(Frame {
-                deleted: Some(id), ..
-            }) => NoteFrame::Deleted(id),
-            _ => NoteFrame::Reset,
-        }
-    }
+/// A stream's `notes` frame's `data` (docs/API.md): a note made or changed, deleted, or —
+/// anything else, an older server's `{}` too — read them all again.
+pub fn parse_frame(data: &str) -> NoteFrame {
+    serde_json::from_str(data).unwrap_or(NoteFrame::Reset(true))
 }
 
 /// What marks a reader's note (written through a comment link): `reader · link 4 “review”`;
@@ -208,6 +183,7 @@ mod tests {
             author: String::new(),
             created_at: 0.0,
             reader: None,
+            updated_at: None,
         }
     }
 
@@ -218,7 +194,7 @@ mod tests {
     fn issue_46_5_a_frame_is_applied_not_read_again() {
         let check = |data: &str, want: Option<Vec<u64>>| {
             let mut notes = Notes::new(vec![note(1, 1, 1), note(2, 5, 5)]);
-            let change = NoteFrame::parse(data);
+            let change = parse_frame(data);
             let ids = notes
                 .apply(change)
                 .then(|| notes.list().iter().map(|n| n.id).collect::<Vec<_>>());
@@ -237,7 +213,7 @@ mod tests {
         check("{}", None);
         check("not json", None);
         let mut notes = Notes::new(vec![note(1, 1, 1)]);
-        notes.apply(NoteFrame::parse(&put(1, 1)));
+        notes.apply(parse_frame(&put(1, 1)));
         assert_eq!(notes.list()[0].text, "x", "a changed note replaces the old");
     }
 
@@ -245,7 +221,7 @@ mod tests {
     fn a_readers_note_is_labelled_as_one() {
         let mut n = note(1, 1, 1);
         assert_eq!(reader_label(&n), None);
-        n.reader = Some(onefile::NoteReader {
+        n.reader = Some(contract::Reader {
             link: 4,
             title: Some("review".into()),
         });
@@ -253,7 +229,7 @@ mod tests {
             reader_label(&n).as_deref(),
             Some("reader · link 4 “review”")
         );
-        n.reader = Some(onefile::NoteReader {
+        n.reader = Some(contract::Reader {
             link: 4,
             title: None,
         });

@@ -7,7 +7,9 @@ use leptos::prelude::*;
 
 use crate::browser;
 use crate::live::net;
-use crate::share::form::{BEST_EFFORT, Created, Expires, Report, ShareForm, Step};
+use crate::share::form::{
+    BEST_EFFORT, Created, Expires, Report, ShareForm, Step, link_of, report_of,
+};
 use crate::share::redaction_review::RedactionReview;
 
 /// Makes the share of `session` with `form`, then the dialog's next step.
@@ -28,7 +30,8 @@ fn revoke(id: u64, step: RwSignal<Step>) {
     step.set(Step::Making);
     leptos::task::spawn_local(async move {
         let url = format!("/api/shares/{id}");
-        let answer: Result<serde_json::Value, _> = net::write_json("DELETE", &url, None).await;
+        let answer: Result<contract::share::Listed, _> =
+            net::write_json("DELETE", &url, None).await;
         step.set(match answer {
             Ok(_) => Step::Closed,
             Err(e) => Step::Options(Some(format!(
@@ -161,8 +164,8 @@ fn Check(
 /// A redacted share's redactions, for review before its link shows.
 #[component]
 fn Review(created: Created, step: RwSignal<Step>) -> impl IntoView {
-    let report: Report = created.redactions.clone().unwrap_or_default();
-    let id = created.id;
+    let report: Report = report_of(&created).unwrap_or_default();
+    let id = created.listed.share.id;
     view! {
         <div class="share-dialog share-review" role="dialog" aria-label="review the redactions">
             <RedactionReview report unit="event" note=BEST_EFFORT />
@@ -184,8 +187,8 @@ fn Review(created: Created, step: RwSignal<Step>) -> impl IntoView {
 /// The link, to copy.
 #[component]
 fn Done(created: Created, step: RwSignal<Step>) -> impl IntoView {
-    let link = created.link(&browser::origin());
-    let expires = match created.expires_at {
+    let link = link_of(&created, &browser::origin());
+    let expires = match created.listed.share.expires_at {
         Some(t) => format!(
             "It opens until {}.",
             crate::model::text::date_time(t, browser::local_offset_min(t))
@@ -201,7 +204,7 @@ fn Done(created: Created, step: RwSignal<Step>) -> impl IntoView {
             <p class="share-expiry">
                 {expires}
                 " Revoke it with "
-                <code>{format!("hiveterm share --revoke {}", created.id)}</code>
+                <code>{format!("hiveterm share --revoke {}", created.listed.share.id)}</code>
                 "."
             </p>
             <div class="share-actions">

@@ -8,8 +8,6 @@
 //! link back until the reader accepts the report, and revokes the share if they do not
 //! (`DELETE /api/shares/{id}`): a link never shown is never sent.
 
-use serde::Deserialize;
-
 use crate::model::summary::{count, grouped};
 
 /// What the page says of pattern redaction, wherever it offers or reports it.
@@ -77,58 +75,35 @@ pub const MAX_TITLE: usize = 200;
 impl ShareForm {
     /// The JSON body of `POST …/shares` (`docs/API.md`); a blank title is left out.
     pub fn body(&self) -> String {
-        let mut v = serde_json::json!({
-            "expires": self.expires.as_str(),
-            "live": self.live,
-            "redact": self.redact,
-        });
         let title = self.title.trim();
-        if !title.is_empty() {
-            v["title"] = title.chars().take(MAX_TITLE).collect::<String>().into();
-        }
-        v.to_string()
+        let body = contract::share::ShareRequest {
+            expires: Some(self.expires.as_str().to_owned()),
+            live: Some(self.live),
+            redact: Some(self.redact),
+            title: (!title.is_empty()).then(|| title.chars().take(MAX_TITLE).collect()),
+            comments: None,
+        };
+        serde_json::to_string(&body).unwrap_or_default()
     }
 }
 
-/// One redaction of the report.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
-pub struct Redaction {
-    /// The event it is in.
-    #[serde(default)]
-    pub seq: u64,
-    /// What it was (`anthropic_key`, `aws_access_key_id`, …).
-    #[serde(default)]
-    pub kind: String,
-    /// A masked preview (`sk-a… (108 chars)`).
-    #[serde(default)]
-    pub preview: String,
-}
+/// The redactions of a redacted share (`redactions` of the answer) or of a saved file, and
+/// the answer of `POST …/shares`: the contract's.
+pub use contract::share::{Created, Redaction, Report};
 
-/// The redactions of a redacted share (`redactions` of the answer).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
-pub struct Report {
-    /// Redactions in all.
-    #[serde(default)]
-    pub count: u64,
-    /// Events with at least one.
-    #[serde(default)]
-    pub events: u64,
-    /// Whether `items` stopped before `count`.
-    #[serde(default)]
-    pub truncated: bool,
-    /// The first redactions.
-    #[serde(default)]
-    pub items: Vec<Redaction>,
-}
-
-impl Report {
+/// How a report and an answer read on the page.
+pub trait ShareText {
     /// The report's headline: `3 secrets redacted in 2 events` or `no secret found`.
-    pub fn headline(&self) -> String {
+    fn headline(&self) -> String {
         self.headline_in("event")
     }
 
     /// The headline where `events` counts `unit`s (`line` of a log: `… in 2 lines`).
-    pub fn headline_in(&self, unit: &str) -> String {
+    fn headline_in(&self, unit: &str) -> String;
+}
+
+impl ShareText for Report {
+    fn headline_in(&self, unit: &str) -> String {
         if self.count == 0 {
             return "no secret found by the patterns".to_owned();
         }
@@ -147,26 +122,14 @@ impl Report {
     }
 }
 
-/// The answer of `POST …/shares` (`201`).
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-pub struct Created {
-    /// The share's id (to revoke it).
-    pub id: u64,
-    /// The link's path, `/p/<token>`.
-    pub url: String,
-    /// When it stops opening; `None`: never.
-    #[serde(default)]
-    pub expires_at: Option<f64>,
-    /// A redacted share's redactions.
-    #[serde(default)]
-    pub redactions: Option<Report>,
+/// The link to send of a share made: the page's origin and the share's path.
+pub fn link_of(created: &Created, origin: &str) -> String {
+    format!("{}{}", origin.trim_end_matches('/'), created.url)
 }
 
-impl Created {
-    /// The link to send: the page's origin and the share's path.
-    pub fn link(&self, origin: &str) -> String {
-        format!("{}{}", origin.trim_end_matches('/'), self.url)
-    }
+/// The redactions of a share made (none unless it is redacted).
+pub fn report_of(created: &Created) -> Option<Report> {
+    created.redactions.as_ref().map(|r| r.report.clone())
 }
 
 /// Where the share dialog is.
@@ -268,10 +231,10 @@ mod tests {
     #[test]
     fn the_answer_gives_the_link() {
         let c = answer(false);
-        assert_eq!(c.id, 3);
+        assert_eq!(c.listed.share.id, 3);
         assert_eq!(c.redactions, None);
         assert_eq!(
-            c.link("http://127.0.0.1:8080/"),
+            link_of(&c, "http://127.0.0.1:8080/"),
             "http://127.0.0.1:8080/p/Q2hhbmdlIHRoaXMgdG9rZW4gYmVmb3JlIHNoaXBwaW5n"
         );
         assert_eq!(Step::made(c.clone()), Step::Done(c));
@@ -280,7 +243,7 @@ mod tests {
     #[test]
     fn a_redacted_share_is_reviewed_before_its_link_shows() {
         let c = answer(true);
-        let r = c.redactions.clone().unwrap();
+        let r = report_of(&c).unwrap();
         assert_eq!(r.items.len(), 2);
         assert_eq!(r.items[0].kind, "anthropic_key");
         assert_eq!(r.items[1].preview, "AKIA… (20 chars)");

@@ -8,8 +8,6 @@
 //! list, no share button; its title comes from `…/api/share` ([`ShareInfo`]), and a dead link
 //! (`410`/`404`) says so ([`dead_link`]).
 
-use serde::Deserialize;
-
 use crate::live::wire::with_token;
 use crate::model::summary::grouped;
 
@@ -136,41 +134,25 @@ impl Source {
     }
 }
 
-/// What a share link shows (`GET /p/<token>/api/share`).
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-pub struct ShareInfo {
-    /// The title the link's readers see (the share's, else the session's).
-    #[serde(default)]
-    pub title: Option<String>,
-    /// When the share was made (unix seconds).
-    #[serde(default)]
-    pub created_at: Option<f64>,
-    /// When it stops opening (unix seconds); `None`: never.
-    #[serde(default)]
-    pub expires_at: Option<f64>,
-    /// Whether it follows the session as it grows (else a snapshot).
-    #[serde(default)]
-    pub live: bool,
-    /// The newest seq it shows (a snapshot).
-    #[serde(default)]
-    pub snapshot_seq: Option<u64>,
-    /// Whether secrets were redacted from it.
-    #[serde(default)]
-    pub redact: bool,
-    /// Whether its readers may add notes (a comment link).
-    #[serde(default)]
-    pub comments: bool,
+/// What a share link shows (`GET /p/<token>/api/share`): the contract's.
+pub use contract::share::ShareInfo;
+
+/// How a link's facts read on the page.
+pub trait LinkText {
+    /// The title to show, if the share has one.
+    fn title(&self) -> Option<&str>;
+    /// The banner's line for the link.
+    fn line(&self, offset_min: impl Fn(f64) -> i64) -> String;
 }
 
-impl ShareInfo {
-    /// The title to show, if the share has one.
-    pub fn title(&self) -> Option<&str> {
+impl LinkText for ShareInfo {
+    fn title(&self) -> Option<&str> {
         self.title.as_deref().filter(|t| !t.trim().is_empty())
     }
 
-    /// The banner's line for the link: `shared snapshot · 1,284 events · made 2026-12-01
-    /// 08:05 · redacted · expires 2026-12-08 08:05` (local times; `live` for a live share).
-    pub fn line(&self, offset_min: impl Fn(f64) -> i64) -> String {
+    /// `shared snapshot · 1,284 events · made 2026-12-01 08:05 · redacted · expires
+    /// 2026-12-08 08:05` (local times; `live` for a live share).
+    fn line(&self, offset_min: impl Fn(f64) -> i64) -> String {
         let when = |t: f64| crate::model::text::date_time(t, offset_min(t));
         let mut parts = vec![if self.live {
             "shared live".to_owned()

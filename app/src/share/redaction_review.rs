@@ -5,7 +5,7 @@
 
 use leptos::prelude::*;
 
-use crate::share::form::Report;
+use crate::share::form::{Report, ShareText};
 
 /// The report: `unit` names what `seq` counts (`event` of a session, `line` of a log), and
 /// `note` says what redaction is worth before what is sent.

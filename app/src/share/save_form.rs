@@ -127,6 +127,7 @@ pub fn file_name(log_name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::share::form::ShareText;
 
     #[test]
     fn file_names() {

@@ -75,9 +75,7 @@ impl Search {
             self.titles.update(|t| t.push((id.clone(), id.clone())));
             leptos::task::spawn_local(async move {
                 let got = net::session(&encode(&id)).await;
-                let title = got.ok().and_then(|v| {
-                    Some(v.get("title")?.as_str()?.to_owned()).filter(|t| !t.is_empty())
-                });
+                let title = got.ok().map(|v| v.title).filter(|t| !t.is_empty());
                 if let Some(title) = title {
                     self.titles.update(|t| {
                         if let Some(e) = t.iter_mut().find(|(k, _)| *k == id) {
@@ -185,7 +183,7 @@ fn hit_item(h: Hit, page: &str) -> impl IntoView + use<> {
     view! {
         <li>
             <a class=level href=href data-seq=h.seq.to_string()>
-                <span class="hit-icon">{h.icon}</span>
+                <span class="hit-icon">{h.icon.unwrap_or_default()}</span>
                 <span class="hit-summary">{h.summary}</span>
                 {snippet.map(|s| view! { <span class="hit-snippet">{s}</span> })}
             </a>

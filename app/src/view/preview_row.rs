@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use crate::live::preview::PreviewFrame;
+use crate::live::preview::{PreviewFrame, PreviewText};
 
 /// The partial message being written, after the list.
 #[component]
@@ -11,7 +11,7 @@ pub fn PreviewRow(p: PreviewFrame) -> impl IntoView {
     view! {
         <div
             class="row level-debug preview"
-            data-kind=p.kind.clone().unwrap_or_default()
+            data-kind=p.kind.map_or("", |k| k.as_str())
             data-preview-seq=p.seq.to_string()
         >
             <span class="row-glyph">{p.icon()}</span>

@@ -66,7 +66,7 @@ pub fn SessionFilters(
                     }
                 >
                     <option value="" selected=move || is(|f| &f.status, "")>"all"</option>
-                    {STATUSES.map(|s| view! {
+                    {STATUSES.map(|s| s.as_str()).map(|s| view! {
                         <option value=s selected=move || is(|f| &f.status, s)>{s}</option>
                     })}
                 </select>
@@ -92,7 +92,7 @@ pub fn SessionFilters(
                 <select
                     class="filter-sort"
                     on:change=move |e| {
-                        let v = Sort::parse(&event_target_value(&e));
+                        let v = Sort::parse(&event_target_value(&e)).unwrap_or_default();
                         filters.update(|f| f.sort = v);
                     }
                 >

@@ -130,10 +130,9 @@ impl Remote {
             .await?;
         match status {
             404 => Ok(0),
-            200 => serde_json::from_slice::<serde_json::Value>(&body)
-                .ok()
-                .and_then(|v| v["last_seq"].as_u64())
-                .ok_or_else(|| "an answer without last_seq".to_owned()),
+            200 => serde_json::from_slice::<contract::SessionEntry>(&body)
+                .map(|s| s.last_seq)
+                .map_err(|e| format!("GET session: {e}")),
             _ => Err(format!(
                 "GET session: {status} {}",
                 String::from_utf8_lossy(&body)
@@ -155,12 +154,13 @@ impl Remote {
         match status {
             404 => Ok(None),
             200 => {
-                let v: serde_json::Value =
+                let v: contract::post::LastKey =
                     serde_json::from_slice(&body).map_err(|e| format!("GET keys/last: {e}"))?;
-                let Some(key) = v["key"].as_str() else {
+                let Some(key) = v.key else {
                     return Ok(None);
                 };
-                let sha = v["body_sha256"].as_str().and_then(|h| {
+                let stored = v.stored.unwrap_or_default();
+                let sha = stored.body_sha256.as_deref().and_then(|h| {
                     let bytes: Option<Vec<u8>> = (0..h.len())
                         .step_by(2)
                         .map(|i| h.get(i..i + 2).and_then(|b| u8::from_str_radix(b, 16).ok()))
@@ -168,8 +168,8 @@ impl Remote {
                     bytes.and_then(|b| b.try_into().ok())
                 });
                 Ok(Some(LastKey {
-                    key: key.to_owned(),
-                    lines: v["lines"].as_u64().unwrap_or(0),
+                    key,
+                    lines: stored.lines,
                     body_sha256: sha,
                 }))
             }

@@ -4,9 +4,9 @@
 use axum::Json;
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
-use serde_json::{Value, json};
+use contract::SessionsPage;
 
-use super::{By, Cursor, STATUSES, Sort};
+use super::{By, Cursor, Sort, Status};
 use crate::error::AppError;
 use crate::query::{Params, SessionsParams, UsageParams};
 use crate::state::AppState;
@@ -33,7 +33,7 @@ pub(crate) async fn list_sessions(
 pub(crate) async fn sessions_page(
     store: &Store,
     params: SessionsParams,
-) -> Result<Value, AppError> {
+) -> Result<SessionsPage, AppError> {
     let limit = params
         .limit
         .map_or(SESSIONS_DEFAULT, |l| {
@@ -46,7 +46,7 @@ pub(crate) async fn sessions_page(
             .ok_or_else(|| AppError::BadRequest("sort must be newest, cost or errors".into()))?,
     };
     if let Some(status) = &params.status
-        && !STATUSES.contains(&status.as_str())
+        && Status::parse(status).is_none()
     {
         return Err(AppError::BadRequest(
             "status must be live, in flight, ok, failed or interrupted".into(),
@@ -87,14 +87,13 @@ pub(crate) async fn sessions_page(
     });
     let next = next.flatten();
     let next_before = next.clone().filter(|_| sort == Sort::Newest);
-    let sessions: Vec<_> = sessions.iter().map(crate::index::Entry::to_json).collect();
     // `next` is left out on the last page: the answer of a page without one is what it was
     // before the index had sorts (`{"sessions", "next_before": null}`).
-    let mut body = json!({ "sessions": sessions, "next_before": next_before });
-    if let Some(next) = next {
-        body["next"] = Value::String(next);
-    }
-    Ok(body)
+    Ok(SessionsPage {
+        sessions: sessions.iter().map(crate::index::Entry::to_entry).collect(),
+        next_before,
+        next,
+    })
 }
 
 /// `GET /usage?by&since`: tokens and cost per day, agent, model or project, the sums of the

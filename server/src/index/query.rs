@@ -3,47 +3,27 @@
 
 use super::row::*;
 
-/// How `GET /api/sessions` sorts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Sort {
-    /// By when the session started — the log's own first time ([`Index::started_at`]), else
-    /// when the server made it — newest first ([`STARTED_SQL`]): a watched log of last month
-    /// sorts by last month, not by when it was imported.
-    #[default]
-    Newest,
-    /// By cost, highest first (unknown last).
-    Cost,
-    /// By error rows, most first.
-    Errors,
+/// How `GET /api/sessions` sorts: the contract's ([`contract::Sort`]); its SQL here.
+pub use contract::Sort;
+
+/// The sort key before the start ([`STARTED_SQL`]) and id, as SQL (`None`: newest). Newest
+/// is by when the session started — the log's own first time ([`Index::started_at`]), else
+/// when the server made it ([`STARTED_SQL`]): a watched log of last month sorts by last
+/// month, not by when it was imported.
+pub fn key_sql(sort: Sort) -> Option<&'static str> {
+    match sort {
+        Sort::Newest => None,
+        Sort::Cost => Some("COALESCE(cost, -1.0)"),
+        Sort::Errors => Some("errors"),
+    }
 }
 
-impl Sort {
-    /// From `?sort=`.
-    pub fn parse(s: &str) -> Option<Sort> {
-        match s {
-            "newest" => Some(Sort::Newest),
-            "cost" => Some(Sort::Cost),
-            "errors" => Some(Sort::Errors),
-            _ => None,
-        }
-    }
-
-    /// The sort key before the start ([`STARTED_SQL`]) and id, as SQL (`None`: newest).
-    pub fn key_sql(self) -> Option<&'static str> {
-        match self {
-            Sort::Newest => None,
-            Sort::Cost => Some("COALESCE(cost, -1.0)"),
-            Sort::Errors => Some("errors"),
-        }
-    }
-
-    /// A row's sort key (what [`Sort::key_sql`] gives).
-    pub fn key_of(self, e: &Entry) -> Option<f64> {
-        match self {
-            Sort::Newest => None,
-            Sort::Cost => Some(e.index.cost.unwrap_or(-1.0)),
-            Sort::Errors => Some(e.index.errors as f64),
-        }
+/// A row's sort key (what [`key_sql`] gives).
+pub fn key_of(sort: Sort, e: &Entry) -> Option<f64> {
+    match sort {
+        Sort::Newest => None,
+        Sort::Cost => Some(e.index.cost.unwrap_or(-1.0)),
+        Sort::Errors => Some(e.index.errors as f64),
     }
 }
 
@@ -69,7 +49,7 @@ impl Cursor {
     /// The cursor after `e`, for `sort`.
     pub fn after(sort: Sort, e: &Entry) -> Cursor {
         Cursor {
-            key: sort.key_of(e),
+            key: key_of(sort, e),
             started: started_of(e),
             id: e.info.id.clone(),
         }
@@ -213,7 +193,7 @@ pub fn page_sql(query: &Query, instr: &str, ph: impl Fn(usize) -> String) -> (St
         let q = bind(Arg::Text(Some(q.clone())));
         wheres.push(format!("{instr}(LOWER(title), LOWER({q})) > 0"));
     }
-    let key = query.sort.key_sql();
+    let key = key_sql(query.sort);
     let cols = format!("{SESSION_COLUMNS}, {INDEX_COLUMNS}");
     let filter = |more: &[String]| {
         let all: Vec<&String> = wheres.iter().chain(more).collect();

@@ -1,7 +1,8 @@
 //! A session's index columns ([`Index`]) from its fold, its status, and an index entry
 //! ([`Entry`]) as `GET /api/sessions` lists it.
 
-use serde_json::{Value, json};
+pub use contract::{CostSource, SessionEntry, Status, Tokens};
+use serde_json::Value;
 
 use super::log::*;
 use crate::fold::SessionFold;
@@ -97,23 +98,20 @@ impl Index {
     }
 }
 
-/// The statuses, as `?status=` takes them.
-pub const STATUSES: [&str; 5] = ["live", "in flight", "ok", "failed", "interrupted"];
-
 /// A session's status: how its log says it stands (`outcome`), whether it has ended, and
 /// its error rows (see the module's doc).
-pub fn status(outcome: Option<&str>, ended: bool, errors: u64) -> &'static str {
+pub fn status(outcome: Option<&str>, ended: bool, errors: u64) -> Status {
     match outcome {
-        Some("in flight" | IN_FLIGHT_OK | IN_FLIGHT_FAILED) if !ended => "in flight",
-        Some(IN_FLIGHT_OK) => "ok",
-        Some(IN_FLIGHT_FAILED) => "failed",
-        Some("in flight") => "interrupted",
-        Some("ok") => "ok",
-        Some("failed") => "failed",
-        Some(_) => "interrupted",
-        None if !ended => "live",
-        None if errors > 0 => "failed",
-        None => "ok",
+        Some("in flight" | IN_FLIGHT_OK | IN_FLIGHT_FAILED) if !ended => Status::InFlight,
+        Some(IN_FLIGHT_OK) => Status::Ok,
+        Some(IN_FLIGHT_FAILED) => Status::Failed,
+        Some("in flight") => Status::Interrupted,
+        Some("ok") => Status::Ok,
+        Some("failed") => Status::Failed,
+        Some(_) => Status::Interrupted,
+        None if !ended => Status::Live,
+        None if errors > 0 => Status::Failed,
+        None => Status::Ok,
     }
 }
 
@@ -147,7 +145,7 @@ pub struct Entry {
 
 impl Entry {
     /// The session's status.
-    pub fn status(&self) -> &'static str {
+    pub fn status(&self) -> Status {
         status(
             self.index.outcome.as_deref(),
             self.info.ended.is_some(),
@@ -155,40 +153,41 @@ impl Entry {
         )
     }
 
-    /// Its JSON in `GET /api/sessions` (docs/API.md).
-    pub fn to_json(&self) -> Value {
+    /// Its entry in `GET /api/sessions` (docs/API.md), the contract's.
+    pub fn to_entry(&self) -> SessionEntry {
         let (i, x) = (&self.info, &self.index);
-        json!({
-            "id": i.id,
-            "title": cut(&i.title, MAX_TEXT_CHARS),
-            "source": i.source,
-            "started": i.started,
-            "ended": i.ended,
-            "live": i.live,
-            "last_seq": i.last_seq,
-            "agent": capped(x.agent.as_deref(), MAX_NAME_CHARS),
-            "agent_version": capped(x.agent_version.as_deref(), MAX_NAME_CHARS),
-            "project": capped(x.project.as_deref(), MAX_TEXT_CHARS),
-            "model": capped(x.model.as_deref(), MAX_NAME_CHARS),
-            "status": self.status(),
-            "started_at": x.started_at,
-            "ended_at": x.ended_at,
-            "duration": x.duration(),
-            "turns": x.turns,
-            "errors": x.errors,
-            "first_error": x.first_error,
-            "tokens": {
-                "input": x.input_tokens,
-                "output": x.output_tokens,
-                "cache_read": x.cache_read_tokens,
-                "cache_creation": x.cache_creation_tokens,
+        SessionEntry {
+            id: i.id.clone(),
+            title: cut(&i.title, MAX_TEXT_CHARS),
+            source: i.source.clone(),
+            started: i.started,
+            ended: i.ended,
+            live: i.live,
+            last_seq: i.last_seq,
+            agent: capped(x.agent.as_deref(), MAX_NAME_CHARS),
+            agent_version: capped(x.agent_version.as_deref(), MAX_NAME_CHARS),
+            project: capped(x.project.as_deref(), MAX_TEXT_CHARS),
+            model: capped(x.model.as_deref(), MAX_NAME_CHARS),
+            status: self.status(),
+            started_at: x.started_at,
+            ended_at: x.ended_at,
+            duration: x.duration(),
+            turns: x.turns,
+            errors: x.errors,
+            first_error: x.first_error,
+            tokens: Tokens {
+                input: x.input_tokens,
+                output: x.output_tokens,
+                cache_read: x.cache_read_tokens,
+                cache_creation: x.cache_creation_tokens,
             },
-            "cost": x.cost,
-            "cost_source": match (x.cost, x.cost_estimated) {
-                (None, _) => "unknown",
-                (Some(_), false) => "stated",
-                (Some(_), true) => "estimated",
+            cost: x.cost,
+            cost_source: match (x.cost, x.cost_estimated) {
+                (None, _) => CostSource::Unknown,
+                (Some(_), false) => CostSource::Stated,
+                (Some(_), true) => CostSource::Estimated,
             },
-        })
+            unpriced_models: Vec::new(),
+        }
     }
 }

@@ -29,7 +29,7 @@ pub(crate) async fn stream(State(state): State<AppState>) -> Result<Response, Ap
             let store = store.clone();
             async move {
                 match store.index_entry(&id).await {
-                    Ok(entry) => entry.map(|e| e.to_json()),
+                    Ok(entry) => entry.map(|e| e.to_entry()),
                     Err(e) => {
                         tracing::warn!("the index's live feed: session {id}: {e}");
                         None

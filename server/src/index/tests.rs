@@ -75,7 +75,11 @@ fn issue_45_a_turn_the_logs_end_ends_is_its_status_once_ended() {
         (Some("in flight"), false, "in flight"),
     ];
     for (outcome, ended, want) in cases {
-        assert_eq!(status(outcome, ended, 0), want, "{outcome:?} {ended}");
+        assert_eq!(
+            status(outcome, ended, 0).as_str(),
+            want,
+            "{outcome:?} {ended}"
+        );
     }
     let conn = rusqlite::Connection::open_in_memory().unwrap();
     let outcomes = [
@@ -100,7 +104,11 @@ fn issue_45_a_turn_the_logs_end_ends_is_its_status_once_ended() {
                         |r| r.get(0),
                     )
                     .unwrap();
-                assert_eq!(got, status(outcome, ended, errors), "{outcome:?} {ended}");
+                assert_eq!(
+                    got,
+                    status(outcome, ended, errors).as_str(),
+                    "{outcome:?} {ended}"
+                );
             }
         }
     }

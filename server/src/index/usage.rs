@@ -1,98 +1,15 @@
 //! Usage: tokens and cost per day, agent, model or project ([`By`], [`UsageGroup`]), as SQL for
 //! both backends and as `GET /api/usage`'s JSON.
 
-use serde::Serialize;
-use serde_json::{Value, json};
-
 use super::query::*;
 
-/// How `GET /api/usage` groups sessions.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum By {
-    /// The UTC day the session started (the log's first time, else when it was made).
-    #[default]
-    Day,
-    Agent,
-    Model,
-    Project,
-}
-
-impl By {
-    /// From `?by=` / `--by`.
-    pub fn parse(s: &str) -> Option<By> {
-        match s {
-            "day" => Some(By::Day),
-            "agent" => Some(By::Agent),
-            "model" => Some(By::Model),
-            "project" => Some(By::Project),
-            _ => None,
-        }
-    }
-
-    /// Its name.
-    pub fn name(self) -> &'static str {
-        match self {
-            By::Day => "day",
-            By::Agent => "agent",
-            By::Model => "model",
-            By::Project => "project",
-        }
-    }
-}
-
-/// One group of `GET /api/usage`: the sums of its sessions' index columns.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct UsageGroup {
-    /// The day (`YYYY-MM-DD`), agent, model or project; `null`: the log does not say.
-    pub key: Option<String>,
-    pub sessions: u64,
-    pub tokens: Tokens,
-    /// The sum of the costs known; `null` when no session's is.
-    pub cost: Option<f64>,
-    /// Sessions whose cost is unknown (their logs never say, and a model has no price).
-    pub cost_unknown: u64,
-    /// Of `cost`, what the logs state; `null` when no session's log states one.
-    pub cost_stated: Option<f64>,
-    /// Of `cost`, what the price table estimates (issue 50); `null` when no session's is.
-    pub cost_estimated: Option<f64>,
-}
-
-/// Token sums.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Tokens {
-    pub input: u64,
-    pub output: u64,
-    pub cache_read: u64,
-    pub cache_creation: u64,
-}
-
-impl UsageGroup {
-    /// Adds `o` into this one (for the total).
-    pub fn add(&mut self, o: &UsageGroup) {
-        self.sessions += o.sessions;
-        self.tokens.input += o.tokens.input;
-        self.tokens.output += o.tokens.output;
-        self.tokens.cache_read += o.tokens.cache_read;
-        self.tokens.cache_creation += o.tokens.cache_creation;
-        let sum = |a: Option<f64>, b: Option<f64>| match (a, b) {
-            (Some(a), Some(b)) => Some(a + b),
-            (a, b) => a.or(b),
-        };
-        self.cost = sum(self.cost, o.cost);
-        self.cost_stated = sum(self.cost_stated, o.cost_stated);
-        self.cost_estimated = sum(self.cost_estimated, o.cost_estimated);
-        self.cost_unknown += o.cost_unknown;
-    }
-}
+/// How `GET /api/usage` groups sessions, one group and the answer: the contract's.
+pub use contract::usage::{By, Usage, UsageGroup};
 
 /// The JSON of `GET /api/usage` and `hiveterm usage --json`: `{"by", "since", "groups",
 /// "total"}`.
-pub fn usage_json(by: By, since: Option<f64>, groups: &[UsageGroup]) -> Value {
-    let mut total = UsageGroup::default();
-    for g in groups {
-        total.add(g);
-    }
-    json!({"by": by.name(), "since": since, "groups": groups, "total": total})
+pub fn usage_json(by: By, since: Option<f64>, groups: &[UsageGroup]) -> Usage {
+    Usage::of(by, since, groups.to_vec())
 }
 
 /// The SQL of usage by `by` since `since` (unix seconds): `day` is the SQL of a UTC day
@@ -138,7 +55,10 @@ pub fn parse_since(s: &str) -> Option<f64> {
         return parse_day(s);
     }
     // An RFC 3339 time: the classifier's reading of a log's timestamps.
-    let line = format!("{{\"type\":\"user\",\"timestamp\":{}}}", json!(s));
+    let line = format!(
+        "{{\"type\":\"user\",\"timestamp\":{}}}",
+        serde_json::Value::from(s)
+    );
     classifier::parse_line(line.as_bytes())
         .ts
         .filter(|t| t.is_finite())

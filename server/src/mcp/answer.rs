@@ -70,7 +70,7 @@ async fn search(s: &Reader, a: &Arguments<'_>) -> Result<Value, String> {
         cursor: a.text("cursor")?,
     })?;
     let page = s.store.search(q).await.map_err(|e| e.to_string())?;
-    let mut value = search::page_json(&page);
+    let mut value = serde_json::to_value(search::page_json(&page)).map_err(|e| e.to_string())?;
     if s.redact {
         redact_strings(&mut value);
     }
@@ -120,9 +120,10 @@ async fn list_sessions(s: &Reader, a: &Arguments<'_>) -> Result<Value, String> {
 /// A page of the index, `GET /api/sessions`'s answer, its strings redacted unless
 /// `--no-redact`.
 pub(crate) async fn sessions(s: &Reader, params: SessionsParams) -> Result<Value, String> {
-    let mut value = crate::index::api::sessions_page(&s.store, params)
+    let page = crate::index::api::sessions_page(&s.store, params)
         .await
         .map_err(|e| e.to_string())?;
+    let mut value = serde_json::to_value(page).map_err(|e| e.to_string())?;
     if s.redact {
         redact_strings(&mut value);
     }
@@ -239,9 +240,10 @@ async fn notes(s: &Reader, a: &Arguments<'_>) -> Result<Value, String> {
         share: None,
     };
     let cursor = a.text("cursor")?;
-    let mut value = notes_page(&s.store, &id, info.last_seq, view, cursor.as_deref())
+    let page = notes_page(&s.store, &id, info.last_seq, view, cursor.as_deref())
         .await
         .map_err(|e| e.to_string())?;
+    let mut value = serde_json::to_value(page).map_err(|e| e.to_string())?;
     cut_to_bytes(&mut value, "notes", OVERHEAD, max, |_, last| {
         json!(format!("{}.{}.{}", last["from"], last["to"], last["id"]))
     });

@@ -17,9 +17,9 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, patch};
+use contract::NotesPage;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
-use serde_json::{Value, json};
 
 use super::live::NotesView;
 use super::{COMMENTS_PER_SHARE, NoteInput};
@@ -113,11 +113,14 @@ pub(crate) async fn notes_page(
     head: u64,
     view: NotesView,
     after: Option<&str>,
-) -> Result<Value, AppError> {
+) -> Result<NotesPage, AppError> {
     let after = after.map(parse_cursor).transpose()?;
     let page = store.notes_page(id, after, head).await?;
     let notes: Vec<Note> = page.notes.into_iter().map(|n| view.show(n)).collect();
-    Ok(json!({ "notes": notes, "next": page.next.map(cursor) }))
+    Ok(NotesPage {
+        notes,
+        next: page.next.map(cursor),
+    })
 }
 
 async fn create(
@@ -132,12 +135,8 @@ async fn create(
     Ok((StatusCode::CREATED, Json(note)).into_response())
 }
 
-/// The body of `PATCH …/notes/{note}`.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Edit {
-    text: String,
-}
+/// The body of `PATCH …/notes/{note}`: the contract's.
+type Edit = contract::note::NoteEdit;
 
 async fn update(
     State(state): State<AppState>,

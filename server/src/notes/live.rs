@@ -4,7 +4,7 @@
 //! stream cannot tell which notes changed (it fell behind, or another process deleted one).
 
 use axum::body::Bytes;
-use serde_json::{Value, json};
+use contract::NotesFrame;
 
 use crate::store::{Note, NoteChange, Store};
 
@@ -47,13 +47,14 @@ impl NotesView {
 }
 
 /// A `notes` frame carrying `data` (no `id:`: it must not move `Last-Event-ID`).
-fn frame(data: &Value) -> Bytes {
+fn frame(data: &NotesFrame) -> Bytes {
+    let data = serde_json::to_string(data).unwrap_or_else(|_| r#"{"reset":true}"#.to_owned());
     Bytes::from(format!("event: notes\ndata: {data}\n\n"))
 }
 
 /// The frame that says: read the notes again.
 pub(crate) fn reset_frame() -> Bytes {
-    frame(&json!({ "reset": true }))
+    frame(&NotesFrame::Reset(true))
 }
 
 /// The `notes` frame of `change` to `session`'s notes for a reader with `view`: the note as
@@ -69,17 +70,17 @@ pub(crate) async fn change_frame(
         NoteChange::Stored(note) => Some(Note::clone(&note)),
         NoteChange::Changed(id) => match store.note(session, id).await {
             Ok(Some(note)) => Some(note),
-            Ok(None) => return frame(&json!({ "deleted": id })),
+            Ok(None) => return frame(&NotesFrame::Deleted(id)),
             Err(e) => {
                 tracing::warn!("note {id} of {session}: {e}");
                 return reset_frame();
             }
         },
-        NoteChange::Deleted(id) => return frame(&json!({ "deleted": id })),
+        NoteChange::Deleted(id) => return frame(&NotesFrame::Deleted(id)),
         NoteChange::Reset => None,
     };
     match note {
-        Some(note) => frame(&json!({ "note": view.show(note) })),
+        Some(note) => frame(&NotesFrame::Note(Box::new(view.show(note)))),
         None => reset_frame(),
     }
 }
@@ -92,7 +93,6 @@ mod tests {
     fn note(link: Option<u64>) -> Note {
         Note {
             id: 1,
-            session: "s".into(),
             from: 1,
             to: 1,
             text: "key ghp_0123456789abcdefghijklmnopqrstuvwxyzAB".into(),
@@ -103,7 +103,6 @@ mod tests {
             }),
             created_at: 1.0,
             updated_at: None,
-            share: link,
         }
     }
 

@@ -27,8 +27,6 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use serde::Deserialize;
-
 use crate::error::{AppError, check_text};
 pub use crate::store::{MAX_SESSION_NOTE_BYTES, MAX_SHARE_NOTE_BYTES};
 use crate::store::{NewNote, Note, Store};
@@ -44,20 +42,8 @@ pub const BURST: u32 = 5;
 /// How often a comment link takes one more note once its burst is spent.
 pub const REFILL: Duration = Duration::from_secs(1);
 
-/// A new note as a request gives it (`{"from", "to", "text", "author"}`).
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct NoteInput {
-    /// The first seq of its range.
-    pub from: u64,
-    /// The last seq (`from` when absent: one row).
-    pub to: Option<u64>,
-    /// Its markdown text.
-    pub text: String,
-    /// Its author.
-    #[serde(default)]
-    pub author: Option<String>,
-}
+/// A new note as a request gives it (`{"from", "to", "text", "author"}`): the contract's.
+pub use contract::note::NoteInput;
 
 /// A note's text checked: `400` when empty (or only white space), over
 /// [`MAX_TEXT_BYTES`] or holding a NUL.

@@ -5,7 +5,7 @@
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Response};
-use serde_json::json;
+use contract::post::{LastKey, Stored};
 
 use crate::error::{AppError, check_id};
 use crate::state::AppState;
@@ -28,16 +28,18 @@ pub(crate) async fn last_key(
         return Err(AppError::NotFound(format!("no session {id}")));
     }
     Ok(Json(match last {
-        Some((key, k)) => json!({
-            "key": key,
-            "first_seq": k.first_seq,
-            "last_seq": k.last_seq,
-            "lines": k.lines,
-            "body_sha256": k.body_sha256.map(|h| {
-                h.iter().map(|b| format!("{b:02x}")).collect::<String>()
+        Some((key, k)) => LastKey {
+            key: Some(key),
+            stored: Some(Stored {
+                first_seq: k.first_seq,
+                last_seq: k.last_seq,
+                lines: k.lines,
+                body_sha256: k
+                    .body_sha256
+                    .map(|h| h.iter().map(|b| format!("{b:02x}")).collect::<String>()),
             }),
-        }),
-        None => json!({ "key": null }),
+        },
+        None => LastKey::default(),
     })
     .into_response())
 }

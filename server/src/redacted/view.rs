@@ -2,7 +2,6 @@
 //! under a redacted share take from it — badges, summary, report, history pages, a stream's
 //! frames — each from the tip, the newest envelopes, or folded again from a checkpoint.
 
-use serde_json::json;
 use tokio::sync::MutexGuard;
 
 use super::folded::{Folded, State, read_events};
@@ -75,12 +74,10 @@ impl<'a> View<'a> {
     /// The redactions up to event `head`, for a human to review before the link is sent:
     /// `{"count", "events", "items": [{"seq", "kind", "preview"}…], "truncated"}`
     /// ([`onefile::Report`]: the export's report, the same shape), and a `note`.
-    pub(crate) async fn report(&self) -> Result<serde_json::Value, StoreError> {
-        self.at_head(|s| {
-            let mut report = serde_json::to_value(&s.report).unwrap_or_else(|_| json!({}));
-            report["note"] =
-                json!("pattern redaction is best effort: review the rows before sending the link");
-            report
+    pub(crate) async fn report(&self) -> Result<contract::share::Review, StoreError> {
+        self.at_head(|s| contract::share::Review {
+            report: s.report.clone(),
+            note: contract::share::REVIEW_NOTE.to_owned(),
         })
         .await
     }

@@ -14,10 +14,9 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, post};
-use serde::Deserialize;
-use serde_json::json;
+use contract::share::{Created, SharesList};
 
-use super::{Listed, ShareOptions, parse_expires};
+use super::{ShareOptions, listed, parse_expires};
 use crate::error::{AppError, check_id};
 use crate::state::AppState;
 
@@ -30,16 +29,8 @@ pub(crate) fn routes() -> Router<AppState> {
         .route("/shares/{id}", delete(revoke))
 }
 
-/// The optional JSON body of `POST …/shares`.
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct Body {
-    expires: Option<String>,
-    live: Option<bool>,
-    redact: Option<bool>,
-    title: Option<String>,
-    comments: Option<bool>,
-}
+/// The optional JSON body of `POST …/shares`: the contract's.
+type Body = contract::share::ShareRequest;
 
 async fn create(
     State(state): State<AppState>,
@@ -65,22 +56,24 @@ async fn create(
     };
     let now = crate::clock::now();
     let created = super::create(state.store(), &id, &options, now).await?;
-    let mut answer = serde_json::to_value(Listed::new(&created.share, now))
-        .map_err(|e| AppError::Internal(e.to_string()))?;
-    answer["url"] = json!(created.url());
-    if created.share.redact {
-        let report =
-            crate::redacted::report(state.store(), state.redactions(), &created.share).await?;
-        answer["redactions"] = report;
-    }
+    let redactions = if created.share.redact {
+        Some(crate::redacted::report(state.store(), state.redactions(), &created.share).await?)
+    } else {
+        None
+    };
+    let answer = Created {
+        listed: listed(&created.share, now),
+        url: created.url(),
+        redactions,
+    };
     Ok((StatusCode::CREATED, Json(answer)).into_response())
 }
 
 async fn list(State(state): State<AppState>) -> Result<Response, AppError> {
     let now = crate::clock::now();
     let shares = state.store().shares().await?;
-    let listed: Vec<Listed<'_>> = shares.iter().map(|s| Listed::new(s, now)).collect();
-    Ok(Json(json!({ "shares": listed })).into_response())
+    let shares = shares.iter().map(|s| listed(s, now)).collect();
+    Ok(Json(SharesList { shares }).into_response())
 }
 
 async fn revoke(
@@ -96,5 +89,5 @@ async fn revoke(
         .revoke_share(id, now)
         .await?
         .ok_or_else(|| AppError::NotFound(format!("no share {id}")))?;
-    Ok(Json(Listed::new(&share, now)).into_response())
+    Ok(Json(listed(&share, now)).into_response())
 }

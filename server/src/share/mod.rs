@@ -22,7 +22,6 @@ pub(crate) mod api;
 mod live;
 pub(crate) mod view;
 
-use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use crate::error::AppError;
@@ -121,17 +120,8 @@ impl Created {
     }
 }
 
-/// Whether a share is usable, and if not why.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Status {
-    /// It opens.
-    Active,
-    /// Its time is over.
-    Expired,
-    /// It was revoked.
-    Revoked,
-}
+/// Whether a share is usable, and if not why: the contract's.
+pub use contract::share::ShareStatus as Status;
 
 /// A share's status at `now`.
 pub fn status(share: &Share, now: f64) -> Status {
@@ -251,27 +241,16 @@ pub(crate) fn check_active(share: &Share, now: f64) -> Result<(), AppError> {
     }
 }
 
-/// A share as listed (`GET /api/shares`, `hiveterm share --list`): the stored fields, its
-/// status and whether it is live. Never its token (which is not stored).
-#[derive(Debug, Serialize)]
-pub struct Listed<'a> {
-    /// The stored share.
-    #[serde(flatten)]
-    pub share: &'a Share,
-    /// Whether it follows the session.
-    pub live: bool,
-    /// Active, expired or revoked at the time of listing.
-    pub status: Status,
-}
+/// A share as listed (`GET /api/shares`, `hiveterm share --list`): the contract's.
+pub use contract::share::Listed;
 
-impl Listed<'_> {
-    /// `share` as listed at `now`.
-    pub fn new(share: &Share, now: f64) -> Listed<'_> {
-        Listed {
-            share,
-            live: share.live(),
-            status: status(share, now),
-        }
+/// `share` as listed at `now`: the stored fields, its status and whether it is live. Never
+/// its token (which is not stored).
+pub fn listed(share: &Share, now: f64) -> Listed {
+    Listed {
+        share: share.clone(),
+        live: share.live(),
+        status: status(share, now),
     }
 }
 

@@ -26,7 +26,7 @@ use axum::extract::{Path, Request, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
-use serde_json::json;
+use contract::share::ShareInfo;
 
 use super::{Status, resolve, status};
 use crate::api::{Scope, history_of, state_of, summary_of};
@@ -110,15 +110,15 @@ async fn about(
 ) -> Result<Response, AppError> {
     let (share, scope) = scope(&state, &token).await?;
     let info = scope.info();
-    Ok(Json(json!({
-        "title": info.title,
-        "created_at": share.created_at,
-        "expires_at": share.expires_at,
-        "live": share.live(),
-        "snapshot_seq": share.snapshot_seq,
-        "redact": share.redact,
-        "comments": share.comments,
-    }))
+    Ok(Json(ShareInfo {
+        title: Some(info.title.clone()),
+        created_at: Some(share.created_at),
+        expires_at: share.expires_at,
+        live: share.live(),
+        snapshot_seq: share.snapshot_seq,
+        redact: share.redact,
+        comments: share.comments,
+    })
     .into_response())
 }
 

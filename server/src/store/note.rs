@@ -5,8 +5,6 @@
 
 use std::sync::Arc;
 
-use serde::Serialize;
-
 /// Most bytes of notes (text and author) one session holds: a write past it is refused
 /// ([`StoreError::OverCap`](super::error::StoreError::OverCap)). Every read of a session's notes is
 /// bounded by it, and a note's changes are sent one by one ([`NoteChange`]).
@@ -21,54 +19,10 @@ pub const PAGE_BYTES: usize = 256 * 1024;
 /// Where a page of notes starts: after the note of this `(from, to, id)`.
 pub type NoteKey = (u64, u64, u64);
 
-/// A comment link's reader as a note's author: which link, and its title.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Reader {
-    /// The share's id.
-    pub link: u64,
-    /// The share's title, if it has one (not told to the readers of another link).
-    pub title: Option<String>,
-}
-
-/// A note as stored and answered (`{"id", "from", "to", "text", "author", "reader",
-/// "created_at", "updated_at"}`).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Note {
-    /// The note's id (what `PATCH`/`DELETE …/notes/{id}` and `hiveterm note --delete` take).
-    pub id: u64,
-    /// The session it belongs to (not answered: the path names it).
-    #[serde(skip)]
-    pub session: String,
-    /// The first seq of its range.
-    pub from: u64,
-    /// The last seq of its range (equal to `from` for one row).
-    pub to: u64,
-    /// Its text, markdown.
-    pub text: String,
-    /// Who wrote it (free text; may be empty).
-    pub author: String,
-    /// A reader wrote it, through this comment link (`null`: the owner did).
-    pub reader: Option<Reader>,
-    /// When it was made (unix seconds).
-    pub created_at: f64,
-    /// When its text was last changed, if it was.
-    pub updated_at: Option<f64>,
-    /// The share link a reader wrote it through (a comment link), if one did.
-    #[serde(skip)]
-    pub share: Option<u64>,
-}
-
-impl Note {
-    /// The note's key in the order notes are listed.
-    pub fn key(&self) -> NoteKey {
-        (self.from, self.to, self.id)
-    }
-
-    /// Its bytes, as the caps count them (text and author).
-    pub fn bytes(&self) -> usize {
-        self.text.len() + self.author.len()
-    }
-}
+/// A note as stored and answered, and a comment link's reader as its author: the
+/// contract's ([`contract::Note`]: `{"id", "from", "to", "text", "author", "reader",
+/// "created_at", "updated_at"}`). The link a reader wrote it through is `reader.link`.
+pub use contract::{Note, Reader};
 
 /// A change to a session's notes, told to its live streams (which send it as a `notes`
 /// frame).

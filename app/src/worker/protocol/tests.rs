@@ -62,10 +62,11 @@ fn page_to_classifier_worker() {
                 author: "Ann".into(),
                 created_at: 1.5,
                 reader: None,
+                updated_at: None,
             }],
             ..Save::default()
         }),
-        r#"{"save":{"url":null,"name":"s","title":"","own_title":"","redact":false,"links":[],"notes":[{"id":2,"from":3,"to":4,"text":"*why*","author":"Ann","created_at":1.5}]}}"#,
+        r#"{"save":{"url":null,"name":"s","title":"","own_title":"","redact":false,"links":[],"notes":[{"id":2,"from":3,"to":4,"text":"*why*","author":"Ann","reader":null,"created_at":1.5,"updated_at":null}]}}"#,
     );
     both_ways(
         &ToWorker::Save(Save::default()),

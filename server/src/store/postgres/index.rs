@@ -78,6 +78,7 @@ pub(super) async fn usage(
                 cost_unknown: sessions - n(7),
                 cost_stated: r.get(8),
                 cost_estimated: r.get(9),
+                unpriced_models: Vec::new(),
             }
         })
         .collect())

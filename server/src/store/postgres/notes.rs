@@ -22,7 +22,6 @@ fn note_row(r: &Row) -> Note {
     let share = r.get::<_, Option<i64>>(8).map(|s| s as u64);
     Note {
         id: r.get::<_, i64>(0) as u64,
-        session: r.get(1),
         from: r.get::<_, i64>(2) as u64,
         to: r.get::<_, i64>(3) as u64,
         text: r.get(4),
@@ -33,7 +32,6 @@ fn note_row(r: &Row) -> Note {
         }),
         created_at: r.get(6),
         updated_at: r.get(7),
-        share,
     }
 }
 

@@ -17,7 +17,6 @@ fn note_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Note> {
     let title: Option<String> = r.get(9)?;
     Ok(Note {
         id: r.get::<_, i64>(0)? as u64,
-        session: r.get(1)?,
         from: r.get::<_, i64>(2)? as u64,
         to: r.get::<_, i64>(3)? as u64,
         text: r.get(4)?,
@@ -25,7 +24,6 @@ fn note_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Note> {
         reader: share.map(|link| Reader { link, title }),
         created_at: r.get(6)?,
         updated_at: r.get(7)?,
-        share,
     })
 }
 
