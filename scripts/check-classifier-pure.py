@@ -2,7 +2,7 @@
 """ARCHITECTURE.md invariant 8: no I/O, clock, threads, processes, environment or async in the
 classifier, nor in onefile (bytes in, `impl Write` out).
 
-Reads every `.rs` file under classifier/src and onefile/src (tests written inline included)
+Reads every `.rs` file under classifier/src, onefile/src and contract/src (tests written inline included)
 with comments and strings out, and fails listing each line that:
   - names, by any path, `std::{fs, net, thread, process, env, os}`, `std::io::{stdin, stdout,
     stderr, Stdin, Stdout, Stderr}`, `std::time::{SystemTime, Instant}`, or globs `std::io::*`
@@ -16,7 +16,7 @@ with comments and strings out, and fails listing each line that:
     streams).
 A name inside a comment or a string is not code and is not flagged.
 
-Usage: scripts/check-classifier-pure.py [DIR ...]   (default: classifier/src onefile/src).
+Usage: scripts/check-classifier-pure.py [DIR ...]   (default: classifier/src onefile/src contract/src).
 `--self-test` runs it on small synthetic files first.
 """
 import os
@@ -27,7 +27,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from rust_source import USE_RE, expand_use, rust_files, strip  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DIRS = ["classifier/src", "onefile/src"]
+DIRS = ["classifier/src", "onefile/src", "contract/src"]
 
 IMPURE = re.compile(r"^std::(fs|net|thread|process|env|os)(::|$)"
                     r"|^std::io::(stdin|stdout|stderr|Stdin|Stdout|Stderr)(::|$)"
@@ -121,7 +121,7 @@ def main(argv):
         for p, n, l in hits:
             print(f"{p}:{n}: {l}", file=sys.stderr)
         return 1
-    print("classifier and onefile: pure (no I/O, clock, threads, processes, environment or async)")
+    print("classifier, onefile and contract: pure (no I/O, clock, threads, processes, environment or async)")
     return 0
 
 

@@ -38,15 +38,19 @@ step "source files within 400 code lines (comments, blanks, tests out); no impor
 # Each script checks itself on synthetic crates first, so a broken check cannot pass silently
 # (check-classifier-pure.sh and check-app-layers.sh run their own --self-test).
 python3 "$ROOT/scripts/check-file-size.py" --self-test
-python3 "$ROOT/scripts/check-file-size.py" classifier onefile server app
+python3 "$ROOT/scripts/check-file-size.py" classifier contract onefile server app
 python3 "$ROOT/scripts/check-module-cycles.py" --self-test
-python3 "$ROOT/scripts/check-module-cycles.py" classifier onefile server app
+python3 "$ROOT/scripts/check-module-cycles.py" classifier contract onefile server app
 
-step "the classifier and onefile are pure: no I/O, clock, threads or async (ARCHITECTURE.md)"
+step "the classifier, onefile and contract are pure: no I/O, clock, threads or async (ARCHITECTURE.md)"
 "$ROOT/scripts/check-classifier-pure.sh"
 
 step "the page imports only the workers' protocol; no module-level singletons (ARCHITECTURE.md)"
 "$ROOT/scripts/check-app-layers.sh"
+
+step "one contract: no json! answers in the server, no hand .get(\"…\") of JSON in the page (issue 52)"
+python3 "$ROOT/scripts/check-contract.py" --self-test
+python3 "$ROOT/scripts/check-contract.py"
 
 step "clippy (native, -D warnings)"
 cargo clippy --workspace --all-targets -- -D warnings
@@ -56,6 +60,7 @@ step "clippy (classifier and app on wasm32, -D warnings)"
 cargo clippy -p classifier --target wasm32-unknown-unknown --lib --tests -- -D warnings
 # The page's browser-only code (cfg(target_arch = "wasm32")) is compiled only here.
 cargo clippy -p app --target wasm32-unknown-unknown --all-targets -- -D warnings
+cargo clippy -p contract --target wasm32-unknown-unknown --lib --tests -- -D warnings
 
 step "no inner_html outside the one allowed file"
 "$ROOT/scripts/check-no-inner-html.sh"
