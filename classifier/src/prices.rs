@@ -25,8 +25,8 @@ use serde::{Deserialize, Serialize};
 
 pub use self::table::{DATE, SOURCE};
 
-/// Where a summary's cost comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// Where a summary's cost comes from (also a session's in the index: `contract`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum CostSource {
     /// The log states it.
@@ -34,6 +34,7 @@ pub enum CostSource {
     /// Tokens priced by the price table: an estimate.
     Estimated,
     /// Neither: the log states no cost, and a model of its tokens has no price.
+    #[default]
     Unknown,
 }
 

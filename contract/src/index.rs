@@ -85,18 +85,9 @@ impl Status {
     }
 }
 
-/// Where a session's `cost` comes from (issue 50: an estimate is never shown as stated).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum CostSource {
-    /// The log states it.
-    Stated,
-    /// The price table's estimate.
-    Estimated,
-    /// Not known (`cost` is `null`).
-    #[default]
-    Unknown,
-}
+/// Where a session's `cost` comes from (issue 50: an estimate is never shown as stated):
+/// the summary's, `stated`, `estimated` or `unknown`.
+pub use classifier::CostSource;
 
 /// Tokens of a session (or a group of them): `{"input", "output", "cache_read",
 /// "cache_creation"}`.
