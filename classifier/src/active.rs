@@ -210,7 +210,7 @@ fn gemini(value: &Value, started: &mut Vec<(String, String)>, answered: &mut Vec
             }
         }
         _ if value.field("toolCalls").is_some() => {
-            gemini_calls(&crate::gemini::Record::of_value(value), started, answered);
+            gemini_calls(&crate::gemini::typed::Record::of_value(value), started, answered);
         }
         _ => {}
     }
@@ -218,7 +218,7 @@ fn gemini(value: &Value, started: &mut Vec<(String, String)>, answered: &mut Vec
 
 /// The running and the finished calls of a recording's message.
 fn gemini_calls(
-    record: &crate::gemini::Record,
+    record: &crate::gemini::typed::Record,
     started: &mut Vec<(String, String)>,
     answered: &mut Vec<String>,
 ) {

@@ -141,7 +141,7 @@ pub fn classify_log_event(event: &LogEvent, ctx: &mut ClassifyCtx) -> TermEnvelo
 /// envelope's `seq` is [`Line::number`]. The one public way to classify a line: a whole line
 /// from elsewhere is [`Line::whole`]`(seq, bytes)`.
 pub fn classify_line(line: &Line, ctx: &mut ClassifyCtx) -> TermEnvelope {
-    let event = line_event_lean(&line.bytes, line.oversize, ctx.lean_hints());
+    let event = line_event_lean(&line.bytes, line.oversize, lean_hints(ctx));
     classify_log_event_at(&event, ctx, line.number)
 }
 
@@ -154,6 +154,13 @@ pub fn classify_log_event_at(event: &LogEvent, ctx: &mut ClassifyCtx, seq: u64) 
     env.seq = Some(seq);
     env.parent = parent;
     env
+}
+
+/// What the lines classified so far tell the lean parse of the next ([`crate::lean`]).
+pub(crate) fn lean_hints(ctx: &ClassifyCtx) -> crate::lean::Hints {
+    crate::lean::Hints {
+        gemini_history_seen: ctx.gemini.history_seen(),
+    }
 }
 
 /// Longest summary a note shows before the rest moves to its body.

@@ -30,9 +30,9 @@ pub struct ClassifyCtx {
     bytes: usize,
     pub(crate) turns: Turns,
     /// A Codex log's state ([`crate::codex`]).
-    pub(crate) codex: crate::codex::State,
+    pub(crate) codex: crate::codex::state::State,
     /// A Gemini log's state ([`crate::gemini`]).
-    pub(crate) gemini: crate::gemini::State,
+    pub(crate) gemini: crate::gemini::state::State,
     /// The subagent calls seen, for each envelope's `parent` ([`crate::nest`]).
     pub(crate) nest: crate::nest::Nest,
     /// An OpenCode log's state ([`crate::opencode`]).
@@ -69,10 +69,10 @@ struct CtxWire {
     tools: Vec<(String, String)>,
     #[serde(default)]
     turns: Turns,
-    #[serde(default, skip_serializing_if = "crate::codex::State::is_empty")]
-    codex: crate::codex::State,
-    #[serde(default, skip_serializing_if = "crate::gemini::State::is_empty")]
-    gemini: crate::gemini::State,
+    #[serde(default, skip_serializing_if = "crate::codex::state::State::is_empty")]
+    codex: crate::codex::state::State,
+    #[serde(default, skip_serializing_if = "crate::gemini::state::State::is_empty")]
+    gemini: crate::gemini::state::State,
     #[serde(default, skip_serializing_if = "crate::nest::Nest::is_empty")]
     nest: crate::nest::Nest,
     #[serde(
@@ -86,13 +86,6 @@ impl ClassifyCtx {
     /// An empty context, for the start of a log.
     pub fn new() -> ClassifyCtx {
         ClassifyCtx::default()
-    }
-
-    /// What the lines classified so far tell the lean parse of the next ([`crate::lean`]).
-    pub(crate) fn lean_hints(&self) -> crate::lean::Hints {
-        crate::lean::Hints {
-            gemini_history_seen: self.gemini.history_seen(),
-        }
     }
 
     /// Remembers that tool call `id` called `name` (within [`MAX_PENDING_TOOLS`],

@@ -10,7 +10,7 @@ use crate::field::Field;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::gemini::Fast;
+use crate::gemini::typed::Fast;
 use crate::lean::Hints;
 use crate::lines::{Line, Oversize};
 
@@ -57,14 +57,14 @@ pub enum LiveEvent {
     /// whole parse keeps it a [`LiveEvent::Codex`]; [`crate::codex`]).
     CodexFact {
         /// What it states.
-        fact: Box<crate::codex::Fact>,
+        fact: Box<crate::codex::fact::Fact>,
     },
     /// A `codex exec --json` line whose rows come from its typed fields (not an MCP call, a
     /// search or a plan item), read typed by the classifier's parse (the whole parse keeps it
     /// a [`LiveEvent::Codex`]; [`crate::codex`]).
     CodexExec {
         /// Its fields that are read.
-        exec: Box<crate::codex::Exec>,
+        exec: Box<crate::codex::exec_line::Exec>,
     },
     /// One raw Google Gemini CLI line (`--output-format stream-json` stdout, a chat recording,
     /// or the `-o json` document), unclassified ([`crate::gemini`]).
@@ -77,19 +77,19 @@ pub enum LiveEvent {
     /// [`LiveEvent::Gemini`].
     GeminiRecord {
         /// The record's fields that are read.
-        record: Box<crate::gemini::Record>,
+        record: Box<crate::gemini::typed::Record>,
     },
     /// A Gemini chat recording's metadata line of only a recording's own fields, read typed
     /// by the classifier's parse (the whole parse keeps it a [`LiveEvent::Gemini`]).
     GeminiMeta {
         /// Its fields that are read.
-        meta: Box<crate::gemini::Meta>,
+        meta: Box<crate::gemini::typed::Meta>,
     },
     /// A Gemini chat recording's `{"$set": …}` update, read typed by the classifier's parse
     /// (the whole parse keeps it a [`LiveEvent::Gemini`]).
     GeminiUpdate {
         /// Its fields that are read.
-        update: Box<crate::gemini::Update>,
+        update: Box<crate::gemini::typed::Update>,
     },
     /// A Gemini stream-json answer delta written as the Gemini CLI writes it, known from its
     /// bytes by the classifier's parse (`crate::gemini::typed`; the whole parse keeps it a
@@ -103,7 +103,7 @@ pub enum LiveEvent {
     /// (`crate::gemini::typed`; the whole parse keeps it a [`LiveEvent::Gemini`]).
     GeminiEvent {
         /// Its fields that are read.
-        event: Box<crate::gemini::Event>,
+        event: Box<crate::gemini::typed::Event>,
     },
     /// One raw OpenCode line (`opencode run --format json` stdout) or `opencode export`
     /// document, unclassified ([`crate::opencode`]).
@@ -204,7 +204,7 @@ fn parse(line: &[u8], lean: Option<Hints>) -> LogEvent {
         None => (line, false),
     };
     if lean.is_some()
-        && let Some((fact, ts)) = crate::codex::fast(line)
+        && let Some((fact, ts)) = crate::codex::fact::fast(line)
     {
         let mut event = LogEvent::at(ts, LiveEvent::CodexFact { fact });
         event.bom = bom;
@@ -218,7 +218,7 @@ fn parse(line: &[u8], lean: Option<Hints>) -> LogEvent {
         return event;
     }
     if let Some(hints) = lean
-        && let Some((line, ts)) = crate::gemini::fast(line, hints.gemini_history_seen)
+        && let Some((line, ts)) = crate::gemini::typed::fast(line, hints.gemini_history_seen)
     {
         let event = match line {
             Fast::Message(record) => LiveEvent::GeminiRecord { record },
@@ -310,7 +310,7 @@ pub fn from_value(value: Value) -> LogEvent {
     }
     // Codex and Gemini next: a Gemini recording's metadata line has a `kind` of its own, and
     // both agents' lines have a `type` that Claude Code's may share (`result`, `user`).
-    if crate::codex::is_codex(map) {
+    if crate::codex::detect::is_codex(map) {
         let ts = crate::time::rfc3339(map.field("timestamp"));
         return LogEvent::at(ts, LiveEvent::Codex { value });
     }
@@ -323,10 +323,10 @@ pub fn from_value(value: Value) -> LogEvent {
         let ts = crate::time::rfc3339(map.field("timestamp"));
         return LogEvent::at(ts, LiveEvent::Copilot { value });
     }
-    if crate::gemini::is_gemini(map) {
-        let ts = crate::gemini::timestamp(map);
-        if crate::gemini::is_message_record(map) {
-            let record = Box::new(crate::gemini::Record::of_value(&value));
+    if crate::gemini::detect::is_gemini(map) {
+        let ts = crate::gemini::detect::timestamp(map);
+        if crate::gemini::detect::is_message_record(map) {
+            let record = Box::new(crate::gemini::typed::Record::of_value(&value));
             return LogEvent::at(ts, LiveEvent::GeminiRecord { record });
         }
         return LogEvent::at(ts, LiveEvent::Gemini { value });

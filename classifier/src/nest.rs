@@ -152,7 +152,7 @@ pub(crate) fn link(event: &LiveEvent, nest: &mut Nest, seq: u64) -> Option<u64> 
         return parent;
     }
     if let LiveEvent::GeminiEvent { event } = event {
-        if let crate::gemini::Event::ToolUse {
+        if let crate::gemini::typed::Event::ToolUse {
             tool_name: Some(name),
             tool_id: Some(id),
             ..
@@ -245,7 +245,7 @@ fn learn(obj: &Map<String, Value>, nest: &mut Nest, seq: u64) {
         }
         // Gemini: a recording's answer with its tool calls (not read as a record: an update
         // or metadata line that says `gemini`).
-        Some("gemini") => learn_calls(&crate::gemini::Record::of_map(obj), nest, seq),
+        Some("gemini") => learn_calls(&crate::gemini::typed::Record::of_map(obj), nest, seq),
         Some("tool_use") if s("tool_name") == Some("invoke_agent") => {
             if let Some(id) = s("tool_id") {
                 nest.add(id, seq);
@@ -262,7 +262,7 @@ fn learn(obj: &Map<String, Value>, nest: &mut Nest, seq: u64) {
 
 /// The subagent calls of a Gemini recording's answer (`invoke_agent`), and the subagent each
 /// ran (its recording's `sessionId`, its file's name).
-fn learn_calls(record: &crate::gemini::Record, nest: &mut Nest, seq: u64) {
+fn learn_calls(record: &crate::gemini::typed::Record, nest: &mut Nest, seq: u64) {
     if record.ty.as_deref() != Some("gemini") {
         return;
     }

@@ -25,16 +25,16 @@
 //! - `tests`: data-driven cases (`check(lines, rows)`), malformed fields included.
 
 mod calls;
-mod detect;
+pub(crate) mod detect;
 mod exec;
 pub(crate) mod exec_line;
-mod fact;
+pub(crate) mod fact;
 pub(crate) mod lean;
 mod mirror;
 mod rollout;
 mod rows;
 mod shell;
-mod state;
+pub(crate) mod state;
 mod summary;
 #[cfg(test)]
 mod tests;

@@ -30,7 +30,7 @@ use crate::ctx::ClassifyCtx;
 use crate::msg::TermMsg;
 
 mod answer;
-mod detect;
+pub(crate) mod detect;
 pub(crate) mod document;
 pub(crate) mod lean;
 mod record;
@@ -39,7 +39,7 @@ pub(crate) mod state;
 mod stream;
 mod summary;
 mod tools;
-mod typed;
+pub(crate) mod typed;
 
 use self::detect::is_record_line;
 pub(crate) use self::detect::{is_gemini, is_message_record, timestamp};

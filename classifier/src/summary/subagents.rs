@@ -17,7 +17,7 @@ use serde_json::Value;
 
 use super::report::{SubagentEnd, SubagentSummary, Summary};
 use crate::event::LiveEvent;
-use crate::gemini::{Event, Record};
+use crate::gemini::typed::{Event, Record};
 use crate::msg::{Level, TermEnvelope};
 use crate::text::tag;
 
