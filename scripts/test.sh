@@ -34,13 +34,15 @@ step "setup (scripts/setup.sh)"
 step "rustfmt"
 cargo fmt --all --check
 
-step "source files within 400 code lines (comments, blanks, tests out); no import circle, re-exports included"
+step "source files within 400 code lines (comments, blanks, tests out); no import circle, re-exports included; the classifier's shared layer knows no agent"
 # Each script checks itself on synthetic crates first, so a broken check cannot pass silently
 # (check-classifier-pure.sh and check-app-layers.sh run their own --self-test).
 python3 "$ROOT/scripts/check-file-size.py" --self-test
 python3 "$ROOT/scripts/check-file-size.py" classifier contract onefile server app
 python3 "$ROOT/scripts/check-module-cycles.py" --self-test
 python3 "$ROOT/scripts/check-module-cycles.py" classifier contract onefile server app
+python3 "$ROOT/scripts/check-agent-peers.py" --self-test
+python3 "$ROOT/scripts/check-agent-peers.py"
 
 step "the classifier, onefile and contract are pure: no I/O, clock, threads or async (ARCHITECTURE.md)"
 "$ROOT/scripts/check-classifier-pure.sh"

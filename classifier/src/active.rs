@@ -18,7 +18,7 @@ use crate::field::Field;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::event::{LiveEvent, LogEvent};
+use crate::event::live::{LiveEvent, LogEvent};
 use crate::kind::{row_kind, tool_of};
 use crate::msg::TermEnvelope;
 
@@ -210,7 +210,11 @@ fn gemini(value: &Value, started: &mut Vec<(String, String)>, answered: &mut Vec
             }
         }
         _ if value.field("toolCalls").is_some() => {
-            gemini_calls(&crate::gemini::typed::Record::of_value(value), started, answered);
+            gemini_calls(
+                &crate::gemini::typed::Record::of_value(value),
+                started,
+                answered,
+            );
         }
         _ => {}
     }

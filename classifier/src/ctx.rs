@@ -37,6 +37,8 @@ pub struct ClassifyCtx {
     pub(crate) nest: crate::nest::Nest,
     /// An OpenCode log's state ([`crate::opencode`]).
     pub(crate) opencode: crate::opencode::state::State,
+    /// A JSON document over many lines being read ([`crate::document`]).
+    pub(crate) doc: crate::document::Pending,
     /// The line being classified ends with a Gemini answer's growing row, its body known
     /// clean (`crate::gemini::answer`): `crate::classify` takes it and does not scan that body
     /// again. Only while a line is classified; never saved.
@@ -80,6 +82,8 @@ struct CtxWire {
         skip_serializing_if = "crate::opencode::state::State::is_empty"
     )]
     opencode: crate::opencode::state::State,
+    #[serde(default, skip_serializing_if = "crate::document::Pending::is_empty")]
+    doc: crate::document::Pending,
 }
 
 impl ClassifyCtx {
@@ -151,6 +155,7 @@ impl From<CtxWire> for ClassifyCtx {
         ctx.gemini = wire.gemini;
         ctx.nest = wire.nest;
         ctx.opencode = wire.opencode;
+        ctx.doc = wire.doc;
         ctx
     }
 }
@@ -172,6 +177,7 @@ impl From<ClassifyCtx> for CtxWire {
             gemini: ctx.gemini,
             nest: ctx.nest,
             opencode: ctx.opencode,
+            doc: ctx.doc,
         }
     }
 }

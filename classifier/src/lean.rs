@@ -65,7 +65,7 @@ pub(crate) const QUIET_TYPES: &[&str] = &[
 ];
 
 /// What the lines before tell a lean parse (see [`parse`]); the context a line is classified in
-/// makes it (`crate::classify::lean_hints`).
+/// makes it (`crate::formats::lean_hints`).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Hints {
     /// A Gemini recording's message was shown: a `$set` history's rows are decided
@@ -245,7 +245,8 @@ impl<'de> Visitor<'de> for Top {
         // A message read lean: only right for a `user` or `assistant` line.
         whole |= message && keep != Keep::Message;
         // Gemini's fields read lean: only right when the line is Gemini's (not Codex's first).
-        whole |= gemini && (crate::codex::detect::is_codex(&map) || !crate::gemini::detect::is_gemini(&map));
+        whole |= gemini
+            && (crate::codex::detect::is_codex(&map) || !crate::gemini::detect::is_gemini(&map));
         // A task event of any type is a row made of its fields.
         whole |= skipped
             && matches!(

@@ -183,7 +183,7 @@ impl LogClassifier {
     /// Feeds the next chunk; calls `out` with the envelope of each line it completes, in
     /// order (an envelope may have no rows: an agent-state event).
     pub fn feed(&mut self, chunk: &[u8], mut out: impl FnMut(TermEnvelope)) {
-        let mut batch = Batch::new(crate::classify::lean_hints(&self.ctx));
+        let mut batch = Batch::new(crate::formats::lean_hints(&self.ctx));
         let (ctx, fold, base, held) = (&mut self.ctx, &mut self.fold, self.base, &mut self.held);
         self.reader.push_ref(chunk, |line: LineRef<'_>| {
             if batch.parse(&line) {
@@ -211,7 +211,7 @@ impl LogClassifier {
     /// the end of the log adds ([`ClassifyCtx::end_of_log`]: a Gemini chat recording's last
     /// turn ends with the file), in the last line's envelope.
     pub fn finish(&mut self, mut out: impl FnMut(TermEnvelope)) {
-        let mut batch = Batch::new(crate::classify::lean_hints(&self.ctx));
+        let mut batch = Batch::new(crate::formats::lean_hints(&self.ctx));
         let (ctx, fold, base, held) = (&mut self.ctx, &mut self.fold, self.base, &mut self.held);
         self.reader.finish_ref(|line: LineRef<'_>| {
             batch.parse(&line);
@@ -310,7 +310,7 @@ impl Batch {
             held.pass(env, ctx, &mut *out);
         }
         self.bytes = 0;
-        self.hints = crate::classify::lean_hints(ctx);
+        self.hints = crate::formats::lean_hints(ctx);
     }
 }
 

@@ -26,7 +26,7 @@ use std::collections::VecDeque;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::event::LiveEvent;
+use crate::event::live::LiveEvent;
 
 /// How many subagent calls are remembered.
 pub const MAX_CALLS: usize = 256;

@@ -9,7 +9,7 @@
 use crate::field::Field;
 use serde_json::Value;
 
-use crate::event::LiveEvent;
+use crate::event::live::LiveEvent;
 
 /// What the agent is writing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -53,8 +53,8 @@ pub use self::per_file::FileFold;
 pub(crate) use self::per_file::Tokens;
 use self::per_file::pick;
 pub use self::report::{SubagentEnd, SubagentSummary, Summary};
-use crate::event::LiveEvent;
-use crate::gemini::document::Now;
+use crate::document::Now;
+use crate::event::live::LiveEvent;
 use crate::kind::{RowKind, turn_kind};
 use crate::msg::{Level, TermEnvelope};
 
@@ -86,8 +86,8 @@ pub struct SummaryFold {
     #[serde(skip_serializing_if = "crate::opencode::summary::SummaryPart::is_empty")]
     opencode: crate::opencode::summary::SummaryPart,
     /// A JSON document over many lines being read (as the classifier reads it).
-    #[serde(skip_serializing_if = "crate::gemini::document::Pending::is_empty")]
-    doc: crate::gemini::document::Pending,
+    #[serde(skip_serializing_if = "crate::document::Pending::is_empty")]
+    doc: crate::document::Pending,
     /// Where each subagent's entry is (made again when a fold is read back).
     #[serde(skip)]
     subagents: subagents::Index,

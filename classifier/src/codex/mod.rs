@@ -1,15 +1,15 @@
 //! OpenAI Codex CLI logs: `codex exec --json` stdout and the rollout files of
 //! `~/.codex/sessions/` (`docs/FORMATS.md`, "Codex"; the rows in `docs/ROWS.md`, "Codex").
 //!
-//! A line is Codex's by its shape ([`is_codex`]), never by its file; it becomes a
+//! A line is Codex's by its shape ([`is_codex`](detect::is_codex)), never by its file; it becomes a
 //! [`LiveEvent::Codex`](crate::LiveEvent::Codex) and is classified here ([`classify`]) with the
-//! log's [`State`] (kept in the [`ClassifyCtx`], small and bounded).
+//! log's [`State`](state::State) (kept in the [`ClassifyCtx`], small and bounded).
 //!
 //! Contents:
-//! - [`detect`]: which lines are Codex's ([`is_codex`], [`ROLLOUT_TYPES`]).
-//! - [`state`]: [`State`], what the log's earlier lines left to know, and its bounds.
+//! - [`detect`]: which lines are Codex's ([`is_codex`](detect::is_codex), [`ROLLOUT_TYPES`]).
+//! - [`state`]: [`State`](state::State), what the log's earlier lines left to know, and its bounds.
 //! - [`fact`]: the rollout lines that give no row of their own, read typed ([`Fact`]), from
-//!   the line ([`fast`]) or a parsed payload.
+//!   the line ([`fast`](fact::fast)) or a parsed payload.
 //! - [`exec_line`]: an `exec --json` line read typed ([`Exec`]), from the line ([`exec_line::fast`])
 //!   or a parsed map, for the events whose rows come from their typed fields.
 //! - [`exec`]: `exec --json` events (`thread.*`, `turn.*`, `item.*`, `error`) → rows.
@@ -46,11 +46,9 @@ use serde_json::Value;
 use crate::ctx::ClassifyCtx;
 use crate::msg::TermMsg;
 
-pub(crate) use self::detect::{ROLLOUT_TYPES, is_codex};
+pub(crate) use self::detect::ROLLOUT_TYPES;
 pub use self::exec_line::Exec;
 pub use self::fact::Fact;
-pub(crate) use self::fact::fast;
-pub(crate) use self::state::State;
 pub(crate) use self::summary::SummaryPart;
 
 /// The rows of a rollout line that states a [`Fact`] (read by the classifier's parse).

@@ -1,9 +1,9 @@
 //! Google Gemini CLI logs: `--output-format stream-json` stdout, the `-o json` document and the
 //! chat recordings of `~/.gemini/tmp/<project>/chats/` (`docs/FORMATS.md`, "Gemini").
 //!
-//! A line is Gemini's by its shape ([`is_gemini`]), never by its file; it becomes a
+//! A line is Gemini's by its shape ([`is_gemini`](detect::is_gemini)), never by its file; it becomes a
 //! [`LiveEvent::Gemini`](crate::LiveEvent::Gemini) and is classified here ([`classify`]) with the
-//! log's [`State`] (kept in the [`ClassifyCtx`]); [`SummaryPart`] is its share of the summary.
+//! log's [`State`](state::State) (kept in the [`ClassifyCtx`]); [`SummaryPart`] is its share of the summary.
 //!
 //! - [`stream`]: stream-json events (`init`, `message`, `tool_use`, `tool_result`, `error`,
 //!   `result`) and the `-o json` document once whole (`session_id` with `response`/`error`);
@@ -17,11 +17,12 @@
 //! - [`tools`]: a Gemini tool call → the existing tool-call row of the same meaning, and its
 //!   result → the existing result row;
 //! - [`lean`]: what a lean parse of a recording line leaves out;
-//! - [`document`]: a JSON document written over many lines (`-o json`), joined by the context
-//!   and read on the line that completes it;
 //! - [`summary`]: tokens, models, tool calls and files changed, each counted once;
-//! - [`detect`]: which lines are Gemini's ([`is_gemini`]) and their time ([`timestamp`]);
-//! - [`state`]: [`State`] and the data it holds, and [`digest`](state::digest), the hash it remembers by.
+//! - [`detect`]: which lines are Gemini's ([`is_gemini`](detect::is_gemini)) and their time ([`timestamp`](detect::timestamp));
+//! - [`state`]: [`State`](state::State) and the data it holds, and [`digest`](state::digest), the hash it remembers by.
+//!
+//! The `-o json` document, written over many lines, is joined by the shared `crate::document`
+//! (as OpenCode's export is) and read by [`stream`] on the line that completes it.
 
 use crate::field::Field;
 use serde_json::Value;
@@ -31,7 +32,6 @@ use crate::msg::TermMsg;
 
 mod answer;
 pub(crate) mod detect;
-pub(crate) mod document;
 pub(crate) mod lean;
 mod record;
 mod run_end;
@@ -42,11 +42,8 @@ mod tools;
 pub(crate) mod typed;
 
 use self::detect::is_record_line;
-pub(crate) use self::detect::{is_gemini, is_message_record, timestamp};
-pub(crate) use self::state::State;
 pub(crate) use self::summary::SummaryPart;
 pub use self::typed::{Event, Meta, Record, Update};
-pub(crate) use self::typed::{Fast, fast};
 
 /// The end of a log whose turn ends are not written (a Gemini chat recording's).
 impl ClassifyCtx {

@@ -1,8 +1,7 @@
 //! [`State`]: what classifying a Gemini line needs to know of the lines before it (kept in the
 //! [`ClassifyCtx`](crate::ClassifyCtx)), with the data it holds — what a recording showed
-//! ([`Seen`]), a JSON document being read ([`Pending`]) — and [`digest`], the hash it remembers
-//! by. Data only, depending on nothing else of the crate: [`record`](super::record) and
-//! [`document`](super::document) read and change it.
+//! ([`Seen`]) — and [`digest`], the hash it remembers by. Data only, depending on nothing else
+//! of the crate: [`record`](super::record) reads and changes it.
 
 use std::collections::VecDeque;
 
@@ -34,9 +33,6 @@ pub(crate) struct State {
     /// Recording: what each recent message showed ([`record`](super::record)).
     #[serde(skip_serializing_if = "Seen::is_empty")]
     pub(super) seen: Seen,
-    /// A JSON document over many lines being read ([`document`](super::document)).
-    #[serde(skip_serializing_if = "Pending::is_empty")]
-    pub(crate) doc: Pending,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -98,23 +94,6 @@ pub(super) struct Shown {
     pub(super) text: u64,
     pub(super) thoughts: usize,
     pub(super) calls: Vec<u64>,
-}
-
-/// The lines of the document being read.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
-pub(crate) struct Pending {
-    /// Its text so far, lines joined by `\n` (empty: none open).
-    pub(super) text: String,
-    /// How many lines.
-    pub(super) lines: u32,
-}
-
-impl Pending {
-    /// Nothing open.
-    pub(crate) fn is_empty(&self) -> bool {
-        self.text.is_empty()
-    }
 }
 
 /// A 64-bit hash of `s`, eight bytes at a time: the same on every platform (wasm too), to

@@ -1,7 +1,7 @@
 //! OpenCode logs (read from OpenCode 1.18.33, `docs/FORMATS.md`, "OpenCode"): the standard
 //! output of `opencode run --format json` (one JSON object a line) and the document of
 //! `opencode export <session id>` (one JSON object, pretty-printed over many lines: joined by
-//! the context's document joiner, `crate::gemini::document`, and read on its last line).
+//! the shared document joiner, `crate::document`, and read on its last line).
 //!
 //! A line is OpenCode's by its shape ([`detect::is_opencode`]): a `type` beside a string `sessionID`
 //! and a numeric `timestamp` (stdout), or `info` (an object with an `id`) beside a `messages`

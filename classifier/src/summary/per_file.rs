@@ -28,8 +28,8 @@ pub struct FileFold {
     pub(super) last_message: Option<(String, Tokens)>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(super) last_priced: Option<crate::prices::ModelTokens>,
-    #[serde(skip_serializing_if = "crate::gemini::document::Pending::is_empty")]
-    pub(super) doc: crate::gemini::document::Pending,
+    #[serde(skip_serializing_if = "crate::document::Pending::is_empty")]
+    pub(super) doc: crate::document::Pending,
 }
 
 impl Tokens {

@@ -16,7 +16,7 @@ use crate::field::Field;
 use serde_json::Value;
 
 use super::report::{SubagentEnd, SubagentSummary, Summary};
-use crate::event::LiveEvent;
+use crate::event::live::LiveEvent;
 use crate::gemini::typed::{Event, Record};
 use crate::msg::{Level, TermEnvelope};
 use crate::text::tag;

@@ -13,7 +13,7 @@ fn check(line: &str, expect_fast: bool) {
         return;
     };
     let map = value.as_object().expect("an object");
-    assert!(crate::codex::is_codex(map), "{line}: is Codex's");
+    assert!(crate::codex::detect::is_codex(map), "{line}: is Codex's");
     let ty = map.get("type").and_then(Value::as_str).expect("a type");
     assert_eq!(Some(*exec), Exec::of_map(ty, map), "{line}");
 }
@@ -113,7 +113,7 @@ fn every_exec_line_of_the_fixtures_reads_alike() {
             continue;
         };
         let ty = map.get("type").and_then(Value::as_str).unwrap_or("");
-        if !crate::codex::is_codex(&map) || ExecType::of(ty).is_none() {
+        if !crate::codex::detect::is_codex(&map) || ExecType::of(ty).is_none() {
             assert!(fast(line.as_bytes()).is_none(), "{line}");
             continue;
         }

@@ -17,7 +17,7 @@ fn check(line: &str, expect_fast: bool) {
     let Some((fact, ts)) = got else {
         return;
     };
-    assert!(crate::codex::is_codex(map), "{line}: is Codex's");
+    assert!(crate::codex::detect::is_codex(map), "{line}: is Codex's");
     assert_eq!(
         ts,
         crate::time::rfc3339(map.get("timestamp")),

@@ -165,7 +165,7 @@ pub(super) fn event(line: &[u8]) -> Option<(Box<Event>, Option<f64>)> {
     let read = read_line::<EventLine>(simdutf8::basic::from_utf8(line).ok()?)?;
     let event = match read.ty? {
         // `init`, `tool_use` and `tool_result` are Gemini's by their time
-        // (`crate::gemini::is_gemini`).
+        // (`crate::gemini::detect::is_gemini`).
         Ty::Init if read.seen(TIME) => Event::Init {
             session_id: read.session_id,
             model: read.model,

@@ -14,12 +14,15 @@ fn check(line: &str, expect_fast: bool) {
         return;
     };
     let map = value.as_object().expect("an object");
-    assert!(crate::gemini::is_gemini(map), "{line}: is Gemini's");
-    assert!(!crate::codex::is_codex(map), "{line}: not Codex's");
-    assert_eq!(ts, crate::gemini::timestamp(map), "{line}: time");
+    assert!(crate::gemini::detect::is_gemini(map), "{line}: is Gemini's");
+    assert!(!crate::codex::detect::is_codex(map), "{line}: not Codex's");
+    assert_eq!(ts, crate::gemini::detect::timestamp(map), "{line}: time");
     match read {
         Fast::Message(record) => {
-            assert!(super::super::is_message_record(map), "{line}: a record");
+            assert!(
+                crate::gemini::detect::is_message_record(map),
+                "{line}: a record"
+            );
             assert_eq!(*record, Record::of_value(&value), "{line}");
         }
         Fast::Meta(meta) => {

@@ -1,5 +1,7 @@
 //! A JSON document written over many lines (`gemini -p … -o json` prints one, pretty, at the
-//! end of a run), read back as one line.
+//! end of a run; `opencode export` writes one), read back as one line: framing every format
+//! shares, as [`LineReader`](crate::LineReader)'s lines are, kept in the context
+//! ([`ClassifyCtx`](crate::ClassifyCtx)) while one is open.
 //!
 //! No line of such a document is JSON on its own, and each line is still one envelope (seq =
 //! its line number). So the context keeps the document's lines while it is open
@@ -22,10 +24,28 @@
 
 use serde_json::Value;
 
-pub(crate) use super::state::Pending;
-use crate::event::LiveEvent;
+use serde::{Deserialize, Serialize};
+
+use crate::event::live::LiveEvent;
 use crate::kind::icon;
 use crate::msg::{Level, TermMsg};
+
+/// The lines of the document being read.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub(crate) struct Pending {
+    /// Its text so far, lines joined by `\n` (empty: none open).
+    pub(crate) text: String,
+    /// How many lines.
+    pub(crate) lines: u32,
+}
+
+impl Pending {
+    /// Nothing open.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.text.is_empty()
+    }
+}
 
 /// Most bytes of one document.
 pub(crate) const MAX_DOC_BYTES: usize = 1 << 20;
