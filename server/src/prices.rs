@@ -13,7 +13,7 @@
 use std::path::Path;
 use std::sync::OnceLock;
 
-use classifier::prices::{Prices, Tier};
+use classifier::prices::{ModelTokens, Prices, Tier};
 use serde_json::{Map, Value};
 
 /// The prices of this process when a user gave their own (`serve --prices`), set once at
@@ -34,6 +34,42 @@ pub fn settle(s: &mut classifier::Summary) {
     if let Some(p) = OWN.get() {
         s.settle_cost(p);
     }
+}
+
+/// The prices this process settles summaries with: the user's ([`use_everywhere`]), else the
+/// built-in table.
+pub fn current() -> Prices {
+    OWN.get().cloned().unwrap_or_default()
+}
+
+/// What tells two price tables apart (stored with the estimates made with one:
+/// `crate::store::prices_seen`): the built-in table's source and date, and a hash of the
+/// user's prices over it.
+pub fn fingerprint(prices: &Prices) -> String {
+    use sha2::{Digest, Sha256};
+    let own = Sha256::digest(format!("{prices:?}").as_bytes());
+    let hex: String = own[..8].iter().map(|b| format!("{b:02x}")).collect();
+    format!(
+        "{} {} own-{hex}",
+        classifier::prices::SOURCE,
+        classifier::prices::DATE
+    )
+}
+
+/// The cost of `tokens` (by model, [`classifier::Summary::settle_cost`]'s rule): their sum
+/// when every model has a price (an estimate), else `None` and the models of no price.
+pub fn estimate(tokens: &[ModelTokens], prices: &Prices) -> (Option<f64>, Vec<String>) {
+    let mut usd = 0.0;
+    let mut unpriced: Vec<String> = Vec::new();
+    for t in tokens {
+        match prices.cost(t) {
+            Some(c) => usd += c,
+            None if !unpriced.contains(&t.model) => unpriced.push(t.model.clone()),
+            None => {}
+        }
+    }
+    let known = !tokens.is_empty() && unpriced.is_empty() && usd.is_finite();
+    (known.then_some(usd), unpriced)
 }
 
 /// The built-in table with `path`'s models over it; `None`: the built-in table alone.

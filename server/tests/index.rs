@@ -230,6 +230,8 @@ async fn index_matches_summary(postgres: bool) {
         assert_eq!(got["errors"], want["errors"], "{ctx}");
         assert_eq!(got["first_error"], want["first_error_seq"], "{ctx}");
         assert_eq!(got["cost"], want["cost_usd"], "{ctx}");
+        let unpriced = want.get("unpriced_models").cloned().unwrap_or(json!([]));
+        assert_eq!(models(got), unpriced, "{ctx}");
         assert_eq!(got["tokens"]["input"], want["input_tokens"], "{ctx}");
         assert_eq!(got["tokens"]["output"], want["output_tokens"], "{ctx}");
         assert_eq!(
@@ -576,8 +578,16 @@ fn hiveterm_civil(z: i64) -> (i64, u32, u32) {
     (if m <= 2 { y + 1 } else { y }, m, d)
 }
 
-/// A group's sessions, tokens, cost, sessions of unknown cost, stated and estimated costs.
-type Want = (u64, [u64; 4], Option<f64>, u64, [Option<f64>; 2]);
+/// A group's sessions, tokens, cost, sessions of unknown cost, stated and estimated costs,
+/// the models of no price of its sessions of unknown cost.
+type Want = (
+    u64,
+    [u64; 4],
+    Option<f64>,
+    u64,
+    [Option<f64>; 2],
+    std::collections::BTreeSet<String>,
+);
 
 async fn usage(postgres: bool) {
     let s = server(postgres).await;
@@ -617,6 +627,9 @@ async fn usage(postgres: bool) {
                 None => {
                     assert_eq!(s["cost_source"], "unknown", "{s}");
                     e.3 += 1;
+                    for m in models(s).as_array().unwrap() {
+                        e.5.insert(m.as_str().unwrap().to_owned());
+                    }
                 }
             }
         }
@@ -634,6 +647,7 @@ async fn usage(postgres: bool) {
                 Some(c) => assert!((g["cost"].as_f64().unwrap() - c).abs() < 1e-9, "{by} {g}"),
             }
             assert_eq!(g["cost_unknown"], w.3, "{by} {g}");
+            assert_eq!(models(g), json!(w.5), "{by} {g}");
             for (k, part) in ["cost_stated", "cost_estimated"].iter().zip(w.4) {
                 match part {
                     None => assert!(g[k].is_null(), "{by} {k} {g}"),
@@ -913,4 +927,101 @@ async fn issue_46_2_checkpoints_stay_small_on_sqlite() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn issue_46_2_checkpoints_stay_small_on_postgres() {
     checkpoints_stay_small(true).await;
+}
+
+/// Issue 50: a server started with other prices than those the stored estimates were made
+/// with prices again each session whose log states no cost, from its stored tokens: cheaper,
+/// of no price (unknown, the model named), and back; what the logs state stays.
+async fn repriced_at_start(postgres: bool) {
+    use hiveterm::prices::{fingerprint, parse};
+    let dir = tempfile::tempdir().unwrap();
+    let db = if postgres {
+        DbSpec::fresh_postgres(dir.path())
+    } else {
+        DbSpec::fresh_sqlite(dir.path())
+    };
+    let builtin = classifier::prices::Prices::builtin();
+    let cheap = parse(r#"{"gpt-4.1": {"input": 1, "output": 1, "cache_read": 0}}"#).unwrap();
+    let unpriced = classifier::prices::Prices::builtin().with("gpt-4.1", vec![]);
+    let rollout = repo().join("classifier/tests/prices/codex-gpt-4.1.rollout.jsonl");
+    let mut before: Option<BTreeMap<String, Value>> = None;
+    for (step, prices) in [&builtin, &cheap, &unpriced, &builtin, &builtin]
+        .into_iter()
+        .enumerate()
+    {
+        let store = Store::open_priced(&db.spec, 4, prices).expect("open");
+        let config = Config {
+            token: Some(TOKEN.into()),
+            static_dir: dir.path().join("dist"),
+            ..Config::default()
+        };
+        let a = spawn_server(AppState::new(store.clone(), config)).await;
+        if step == 0 {
+            post_logs(a).await;
+            post(a, "g41", "", std::fs::read(&rollout).unwrap()).await;
+        }
+        let now = by_id(&all_pages(a, "", 1000).await);
+        let g41 = &now["g41"];
+        match step {
+            1 => {
+                assert!((g41["cost"].as_f64().unwrap() - 0.65).abs() < 1e-9, "{g41}");
+                assert_eq!(g41["cost_source"], "estimated", "{g41}");
+            }
+            2 => {
+                assert!(g41["cost"].is_null(), "{g41}");
+                assert_eq!(g41["cost_source"], "unknown", "{g41}");
+                assert_eq!(models(g41), json!(["gpt-4.1"]), "{g41}");
+                let usage = get(a, "/api/usage?by=model").await;
+                let group = usage["groups"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|g| g["key"] == "gpt-4.1")
+                    .unwrap();
+                assert_eq!(group["cost_unknown"], 1, "{usage}");
+                assert_eq!(models(group), json!(["gpt-4.1"]), "{usage}");
+                assert!(
+                    models(&usage["total"])
+                        .as_array()
+                        .unwrap()
+                        .contains(&json!("gpt-4.1")),
+                    "{usage}"
+                );
+            }
+            _ => {
+                assert!((g41["cost"].as_f64().unwrap() - 1.80).abs() < 1e-9, "{g41}");
+                assert_eq!(g41["cost_source"], "estimated", "{g41}");
+                assert_eq!(models(g41), json!([]), "{g41}");
+            }
+        }
+        // Every other session is as it was: stated costs are never touched, and no other
+        // model's price changed.
+        let first = before.get_or_insert_with(|| now.clone());
+        for (id, s) in &now {
+            if id != "g41" {
+                assert_eq!(s, &first[id], "step {step}");
+            }
+        }
+        assert_eq!(
+            db.query_one("SELECT value FROM meta WHERE key = 'prices'"),
+            fingerprint(prices),
+            "step {step}"
+        );
+        store.close().await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_50_stored_estimates_are_priced_again_at_start_on_sqlite() {
+    repriced_at_start(false).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_50_stored_estimates_are_priced_again_at_start_on_postgres() {
+    repriced_at_start(true).await;
+}
+
+/// An entry's or a group's `unpriced_models` (left out when empty).
+fn models(v: &Value) -> Value {
+    v.get("unpriced_models").cloned().unwrap_or(json!([]))
 }

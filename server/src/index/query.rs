@@ -147,7 +147,20 @@ pub fn update_args(id: &str, title: &str, x: &Index) -> Vec<Arg> {
         Arg::Real(x.cost),
         Arg::Int(x.first_error.map(int)),
         Arg::Int(Some(i64::from(x.cost_estimated))),
+        Arg::Text(list_text(&x.tokens_by_model)),
+        Arg::Text(list_text(&x.unpriced_models)),
     ]
+}
+
+/// A list column's text: its JSON, `NULL` when empty.
+pub fn list_text<T: serde::Serialize>(list: &[T]) -> Option<String> {
+    (!list.is_empty()).then(|| serde_json::to_string(list).unwrap_or_default())
+}
+
+/// A list column read back ([`list_text`]); empty when `NULL` or not such a list.
+pub fn list_of<T: serde::de::DeserializeOwned>(text: Option<&str>) -> Vec<T> {
+    text.and_then(|t| serde_json::from_str(t).ok())
+        .unwrap_or_default()
 }
 
 /// The columns of a session row (`SessionInfo`, in the backends' `session_row` order): the
@@ -158,7 +171,7 @@ pub const SESSION_COLUMNS: &str =
 /// The columns of an index row, in [`Index`]'s order after [`SESSION_COLUMNS`].
 pub const INDEX_COLUMNS: &str = "agent, agent_version, project, model, started_at, ended_at, \
      outcome, turns, errors, input_tokens, output_tokens, cache_read_tokens, \
-     cache_creation_tokens, cost, first_error, cost_estimated";
+     cache_creation_tokens, cost, first_error, cost_estimated, tokens_by_model, unpriced_models";
 
 /// The SQL of a page of the index and its arguments; `ph(n)` writes placeholder `n` (from 1),
 /// `instr` is the backend's substring position function (`instr`, `strpos`).

@@ -1,6 +1,7 @@
 //! A session's index columns ([`Index`]) from its fold, its status, and an index entry
 //! ([`Entry`]) as `GET /api/sessions` lists it.
 
+use classifier::prices::ModelTokens;
 pub use contract::{CostSource, SessionEntry, Status, Tokens};
 use serde_json::Value;
 
@@ -44,6 +45,12 @@ pub struct Index {
     pub cost_estimated: bool,
     /// The seq of the first envelope with an error row.
     pub first_error: Option<u64>,
+    /// What an estimate is made of: the tokens by model and price tier (the summary's
+    /// `tokens_by_model`), kept so a stored estimate can be made again with another price
+    /// table without folding the session again (`crate::store::prices_seen`).
+    pub tokens_by_model: Vec<ModelTokens>,
+    /// With a cost unknown: the models of no price (the summary's `unpriced_models`).
+    pub unpriced_models: Vec<String>,
 }
 
 impl Index {
@@ -87,6 +94,8 @@ impl Index {
             cost: s.cost_usd.filter(|c| c.is_finite()),
             cost_estimated: s.cost_source == Some(classifier::CostSource::Estimated),
             first_error: s.first_error_seq,
+            tokens_by_model: s.tokens_by_model,
+            unpriced_models: s.unpriced_models,
         }
     }
 
@@ -187,7 +196,7 @@ impl Entry {
                 (Some(_), false) => CostSource::Stated,
                 (Some(_), true) => CostSource::Estimated,
             },
-            unpriced_models: Vec::new(),
+            unpriced_models: x.unpriced_models.clone(),
         }
     }
 }

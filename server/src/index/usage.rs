@@ -6,6 +6,23 @@ use super::query::*;
 /// How `GET /api/usage` groups sessions, one group and the answer: the contract's.
 pub use contract::usage::{By, Usage, UsageGroup};
 
+/// Adds models of no price to a group's (kept sorted, each once).
+pub fn add_models(to: &mut Vec<String>, models: &[String]) {
+    for m in models {
+        if let Err(i) = to.binary_search(m) {
+            to.insert(i, m.clone());
+        }
+    }
+}
+
+/// Adds a session's models of no price (`unpriced`, the column's text) to its group's
+/// (`key`, as [`unpriced_sql`] answers it).
+pub fn add_unpriced(groups: &mut [UsageGroup], key: Option<&str>, unpriced: Option<&str>) {
+    if let Some(g) = groups.iter_mut().find(|g| g.key.as_deref() == key) {
+        add_models(&mut g.unpriced_models, &list_of::<String>(unpriced));
+    }
+}
+
 /// The JSON of `GET /api/usage` and `hiveterm usage --json`: `{"by", "since", "groups",
 /// "total"}`.
 pub fn usage_json(by: By, since: Option<f64>, groups: &[UsageGroup]) -> Usage {
@@ -16,21 +33,7 @@ pub fn usage_json(by: By, since: Option<f64>, groups: &[UsageGroup]) -> Usage {
 /// (`YYYY-MM-DD`) of a unix time `{t}` (the backend's), `ph` the one placeholder. Columns: key, sessions, the four token
 /// sums, the cost sum, sessions with a cost, the stated and the estimated costs' sums.
 pub fn usage_sql(by: By, since: Option<f64>, day: &str, ph: &str) -> (String, Vec<Arg>) {
-    let when = "COALESCE(started_at, started)";
-    let key = match by {
-        By::Day => day.replace("{t}", when),
-        By::Agent => "agent".to_owned(),
-        By::Model => "model".to_owned(),
-        By::Project => "project".to_owned(),
-    };
-    let mut args = Vec::new();
-    let filter = match since {
-        Some(t) => {
-            args.push(Arg::Real(Some(t)));
-            format!("WHERE {when} >= {ph}")
-        }
-        None => String::new(),
-    };
+    let (key, filter, args) = key_and_filter(by, since, day, ph, None);
     (
         format!(
             "SELECT {key} AS k, CAST(COUNT(*) AS BIGINT), CAST(SUM(input_tokens) AS BIGINT), \
@@ -42,6 +45,51 @@ pub fn usage_sql(by: By, since: Option<f64>, day: &str, ph: &str) -> (String, Ve
         ),
         args,
     )
+}
+
+/// The SQL of the sessions of unknown cost that name models of no price, as [`usage_sql`]
+/// groups them: columns key, `unpriced_models` (for [`add_unpriced`]).
+pub fn unpriced_sql(by: By, since: Option<f64>, day: &str, ph: &str) -> (String, Vec<Arg>) {
+    let (key, filter, args) = key_and_filter(
+        by,
+        since,
+        day,
+        ph,
+        Some("cost IS NULL AND unpriced_models IS NOT NULL"),
+    );
+    (
+        format!("SELECT {key} AS k, unpriced_models FROM sessions {filter}"),
+        args,
+    )
+}
+
+/// A group's key as SQL, the `WHERE` of `since` (and `and`), and its argument.
+fn key_and_filter(
+    by: By,
+    since: Option<f64>,
+    day: &str,
+    ph: &str,
+    and: Option<&str>,
+) -> (String, String, Vec<Arg>) {
+    let when = "COALESCE(started_at, started)";
+    let key = match by {
+        By::Day => day.replace("{t}", when),
+        By::Agent => "agent".to_owned(),
+        By::Model => "model".to_owned(),
+        By::Project => "project".to_owned(),
+    };
+    let mut args = Vec::new();
+    let mut wheres: Vec<String> = and.into_iter().map(str::to_owned).collect();
+    if let Some(t) = since {
+        args.push(Arg::Real(Some(t)));
+        wheres.push(format!("{when} >= {ph}"));
+    }
+    let filter = if wheres.is_empty() {
+        String::new()
+    } else {
+        format!("WHERE {}", wheres.join(" AND "))
+    };
+    (key, filter, args)
 }
 
 /// Reads `--since`/`?since=`: a day (`YYYY-MM-DD`, UTC midnight), an RFC 3339 time, or unix

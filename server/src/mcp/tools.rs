@@ -55,7 +55,9 @@ pub(crate) fn all() -> Vec<Tool> {
             "list_sessions",
             "List the stored sessions (newest first, or by cost or errors): id, title, agent, \
              project, model, status (live, in flight, ok, failed, interrupted), turns, errors \
-             and the seq of the first error, tokens, cost, when it started and ended.",
+             and the seq of the first error, tokens, cost (cost_source: stated by the log, \
+             estimated from a price table, or unknown with unpriced_models named), when it \
+             started and ended.",
             json!({
                 "agent": {"type": "string",
                           "description": "Only this agent's: claude-code, codex, gemini or hyperhive."},
@@ -73,8 +75,9 @@ pub(crate) fn all() -> Vec<Tool> {
         tool(
             "session_summary",
             "How one session went, for a postmortem: its turns and how they ended, errors and \
-             the first one (with its seq), tool calls by tool, duration, tokens, cost, models, \
-             files changed.",
+             the first one (with its seq), tool calls by tool, duration, tokens, cost \
+             (cost_source: stated by the log, estimated from a price table, or unknown), \
+             models, files changed.",
             json!({"session": session}),
             &["session"],
         ),

@@ -14,7 +14,8 @@
 //!   (nothing is broadcast that is not stored);
 //! - each session's index columns (`crate::index`: agent, project, title, status, turns,
 //!   errors, tokens, cost…) set from its fold in the transaction that stores its events, when
-//!   they change, and again by the derived-table rebuild; the index's pages
+//!   they change, and again by the derived-table rebuild; a server started with other prices
+//!   than the stored estimates were made with makes them again (`prices_seen`); the index's pages
 //!   ([`Store::index_page`]) and usage ([`Store::usage`]) read them;
 //! - history pages and SSE backlogs read from the stored envelopes, never classified again;
 //! - the search index (`search`): each stored envelope's rows, kept and rebuilt with
@@ -28,6 +29,7 @@ mod fleet;
 pub(crate) mod note;
 mod note_reads;
 mod postgres;
+mod prices_seen;
 mod repriced;
 mod request;
 mod search;
@@ -36,6 +38,8 @@ mod sqlite;
 
 use std::path::Path;
 use std::sync::Arc;
+
+use classifier::prices::Prices;
 
 pub use crate::hub::SessionInfo;
 pub use derived::CHECKPOINT_EVERY;
@@ -87,14 +91,26 @@ impl Store {
     /// database (migrated on open; it must be called inside a tokio runtime), anything else
     /// the path of a SQLite file.
     pub fn open_db(db: &str, checkpoint_every: u64) -> Result<Store, StoreError> {
-        if is_postgres(db) {
-            let db = postgres::Postgres::open(db, checkpoint_every.max(1))?;
-            Ok(Store {
-                backend: Arc::new(Backend::Postgres(db)),
-            })
+        Store::open_priced(db, checkpoint_every, &crate::prices::current())
+    }
+
+    /// [`Store::open_db`] with the prices the sessions' estimates are made with: those stored
+    /// with other prices are made again (issue 50, `prices_seen`). A server's are this
+    /// process's (`crate::prices::current`); tests give others.
+    pub fn open_priced(
+        db: &str,
+        checkpoint_every: u64,
+        prices: &Prices,
+    ) -> Result<Store, StoreError> {
+        let every = checkpoint_every.max(1);
+        let backend = if is_postgres(db) {
+            Backend::Postgres(postgres::Postgres::open(db, every, Some(prices))?)
         } else {
-            Store::open_with(Path::new(db), checkpoint_every)
-        }
+            Backend::Sqlite(sqlite::Sqlite::open(Path::new(db), every, prices)?)
+        };
+        Ok(Store {
+            backend: Arc::new(backend),
+        })
     }
 
     /// Opens the database `db` names for a one-shot command (`hiveterm share`) beside a
@@ -102,7 +118,10 @@ impl Store {
     /// start-up work (no session is marked ended, derived tables are not rebuilt).
     pub fn open_admin(db: &str) -> Result<Store, StoreError> {
         if is_postgres(db) {
-            return Store::open_db(db, CHECKPOINT_EVERY);
+            let db = postgres::Postgres::open(db, CHECKPOINT_EVERY, None)?;
+            return Ok(Store {
+                backend: Arc::new(Backend::Postgres(db)),
+            });
         }
         let db = sqlite::Sqlite::open_admin(std::path::Path::new(db))?;
         Ok(Store {
@@ -112,7 +131,8 @@ impl Store {
 
     /// [`Store::open`] with a checkpoint interval (tests use small ones).
     pub fn open_with(path: &Path, checkpoint_every: u64) -> Result<Store, StoreError> {
-        let db = sqlite::Sqlite::open(path, checkpoint_every.max(1))?;
+        let prices = crate::prices::current();
+        let db = sqlite::Sqlite::open(path, checkpoint_every.max(1), &prices)?;
         Ok(Store {
             backend: Arc::new(Backend::Sqlite(db)),
         })

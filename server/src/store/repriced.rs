@@ -29,6 +29,7 @@ impl Store {
             g.cost_stated = None;
             g.cost_estimated = None;
             g.cost_unknown = 0;
+            g.unpriced_models.clear();
         }
         let mut after = None;
         loop {
@@ -45,7 +46,7 @@ impl Store {
                 if since.is_some_and(|t| started < t) {
                     continue;
                 }
-                let (cost, source) = self.cost_of(e, prices).await?;
+                let (cost, source, unpriced) = self.cost_of(e, prices).await?;
                 let key = key_of(by, e, started);
                 let Some(g) = groups.iter_mut().find(|g| g.key == key) else {
                     continue;
@@ -60,7 +61,10 @@ impl Store {
                         add(&mut g.cost, c);
                         add(&mut g.cost_stated, c);
                     }
-                    (None, _) => g.cost_unknown += 1,
+                    (None, _) => {
+                        g.cost_unknown += 1;
+                        crate::index::add_models(&mut g.unpriced_models, &unpriced);
+                    }
                 }
             }
             match page.last() {
@@ -72,19 +76,20 @@ impl Store {
     }
 
     /// A session's cost with `prices`: a stated one as the index has it, any other made again
-    /// from its summary.
+    /// from its summary (with the models of no price when it is unknown).
     async fn cost_of(
         &self,
         e: &Entry,
         prices: &Prices,
-    ) -> Result<(Option<f64>, CostSource), StoreError> {
+    ) -> Result<(Option<f64>, CostSource, Vec<String>), StoreError> {
         if let Some(c) = e.index.cost.filter(|_| !e.index.cost_estimated) {
-            return Ok((Some(c), CostSource::Stated));
+            return Ok((Some(c), CostSource::Stated, Vec::new()));
         }
         let fold = self.fold_at(&e.info.id, e.info.last_seq).await?;
         let mut s = fold.summary.summary_head(0);
         s.settle_cost(prices);
-        Ok((s.cost_usd, s.cost_source.unwrap_or(CostSource::Unknown)))
+        let source = s.cost_source.unwrap_or(CostSource::Unknown);
+        Ok((s.cost_usd, source, s.unpriced_models))
     }
 }
 

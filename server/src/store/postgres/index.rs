@@ -40,6 +40,8 @@ pub(super) async fn index_page(
                     cost: r.get(20),
                     first_error: r.get::<_, Option<i64>>(21).map(|s| s.max(0) as u64),
                     cost_estimated: r.get::<_, i64>(22) != 0,
+                    tokens_by_model: index::list_of(r.get::<_, Option<String>>(23).as_deref()),
+                    unpriced_models: index::list_of(r.get::<_, Option<String>>(24).as_deref()),
                 },
             }
         })
@@ -52,15 +54,11 @@ pub(super) async fn usage(
     by: By,
     since: Option<f64>,
 ) -> Result<Vec<UsageGroup>, StoreError> {
-    let (sql, args) = index::usage_sql(
-        by,
-        since,
-        "to_char(to_timestamp({t}) AT TIME ZONE 'UTC', 'YYYY-MM-DD')",
-        "$1",
-    );
+    let day = "to_char(to_timestamp({t}) AT TIME ZONE 'UTC', 'YYYY-MM-DD')";
+    let (sql, args) = index::usage_sql(by, since, day, "$1");
     let params: Vec<_> = args.iter().map(pg_value).collect();
     let rows = client.query(&sql, &params).await.map_err(pg)?;
-    Ok(rows
+    let mut groups = rows
         .iter()
         .map(|r| {
             let n = |i: usize| r.get::<_, Option<i64>>(i).unwrap_or(0).max(0) as u64;
@@ -81,7 +79,15 @@ pub(super) async fn usage(
                 unpriced_models: Vec::new(),
             }
         })
-        .collect())
+        .collect::<Vec<_>>();
+    let (sql, args) = index::unpriced_sql(by, since, day, "$1");
+    let params: Vec<_> = args.iter().map(pg_value).collect();
+    for r in client.query(&sql, &params).await.map_err(pg)? {
+        let key: Option<String> = r.get(0);
+        let unpriced: Option<String> = r.get(1);
+        index::add_unpriced(&mut groups, key.as_deref(), unpriced.as_deref());
+    }
+    Ok(groups)
 }
 
 /// An argument as PostgreSQL takes it.

@@ -49,7 +49,13 @@ impl Postgres {
     /// Connects to `url`, migrates the schema and rebuilds stale derived tables (on a
     /// helper thread, so a synchronous caller can open it), then starts listening for other
     /// replicas' writes on the current tokio runtime.
-    pub(crate) fn open(url: &str, checkpoint_every: u64) -> Result<Postgres, StoreError> {
+    /// With `prices` (a server's start), stored estimates made with other prices are made
+    /// again (`crate::store::prices_seen`).
+    pub(crate) fn open(
+        url: &str,
+        checkpoint_every: u64,
+        prices: Option<&classifier::prices::Prices>,
+    ) -> Result<Postgres, StoreError> {
         let config: tokio_postgres::Config = url.parse().map_err(pg)?;
         let prepare_config = config.clone();
         let stats = std::thread::scope(|scope| {
@@ -62,7 +68,7 @@ impl Postgres {
                     rt.block_on(async {
                         let pool = pool(prepare_config, 1)?;
                         let mut client = pool.get().await.map_err(pg)?;
-                        schema::prepare(&mut client, checkpoint_every).await?;
+                        schema::prepare(&mut client, checkpoint_every, prices).await?;
                         drop(client);
                         Ok::<_, StoreError>(analyze::Stats::read(&pool).await)
                     })

@@ -8,6 +8,7 @@
 //! creates the extension if it is not there.
 
 use classifier::TermEnvelope;
+use classifier::prices::Prices;
 use deadpool_postgres::{Client, GenericClient};
 
 use super::handle::pg;
@@ -18,20 +19,34 @@ use crate::index::{self, Index};
 use crate::store::derived;
 use crate::store::derived::Derive;
 use crate::store::error::StoreError;
+use crate::store::prices_seen::{self, Reprice, Unstated};
 
 /// The advisory lock key that serialises migrations and rebuilds across replicas.
 const MIGRATE_LOCK: i64 = 0x6869_7665_7465_726d; // "hiveterm"
 
 /// Migrates the schema and rebuilds stale derived tables, holding the advisory lock: two
 /// replicas starting together on an empty database make one schema, and one rebuild.
-pub(super) async fn prepare(client: &mut Client, every: u64) -> Result<(), StoreError> {
+/// With `prices` (a server's start, not a one-shot command's), the stored estimates made with
+/// other prices are made again ([`prices_seen`]).
+pub(super) async fn prepare(
+    client: &mut Client,
+    every: u64,
+    prices: Option<&Prices>,
+) -> Result<(), StoreError> {
     client
         .execute("SELECT pg_advisory_lock($1)", &[&MIGRATE_LOCK])
         .await
         .map_err(pg)?;
     let result = async {
         migrate(client).await?;
-        rebuild_derived_if_stale(client, every).await
+        rebuild_derived_if_stale(client, every).await?;
+        if let Some(prices) = prices {
+            let tx = client.transaction().await.map_err(pg)?;
+            let repriced = prices_seen::reprice_if_changed(&mut Derived(&tx), prices).await?;
+            tx.commit().await.map_err(pg)?;
+            prices_seen::log_repriced(repriced);
+        }
+        Ok::<(), StoreError>(())
     }
     .await;
     let unlock = client
@@ -166,6 +181,59 @@ impl<C: GenericClient + Sync> Derive for Derived<'_, C> {
                 "INSERT INTO meta(key, value) VALUES ('derived', $1)
                  ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
                 &[&format],
+            )
+            .await
+            .map_err(pg)?;
+        Ok(())
+    }
+}
+
+/// [`prices_seen`]'s statements over a PostgreSQL transaction.
+impl<C: GenericClient + Sync> Reprice for Derived<'_, C> {
+    async fn stored_prices(&mut self) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .0
+            .query_opt("SELECT value FROM meta WHERE key = 'prices'", &[])
+            .await
+            .map_err(pg)?
+            .map(|r| r.get(0)))
+    }
+
+    async fn unstated(&mut self) -> Result<Vec<Unstated>, StoreError> {
+        Ok(self
+            .0
+            .query(prices_seen::UNSTATED_SQL, &[])
+            .await
+            .map_err(pg)?
+            .iter()
+            .map(|r| Unstated {
+                id: r.get(0),
+                tokens_by_model: r.get(1),
+            })
+            .collect())
+    }
+
+    async fn set_cost(
+        &mut self,
+        id: &str,
+        cost: Option<f64>,
+        unpriced: Option<String>,
+    ) -> Result<(), StoreError> {
+        let sql = prices_seen::set_cost_sql(|n| format!("${n}"));
+        let estimated = i64::from(cost.is_some());
+        self.0
+            .execute(&sql, &[&id, &cost, &estimated, &unpriced])
+            .await
+            .map_err(pg)?;
+        Ok(())
+    }
+
+    async fn set_prices(&mut self, fingerprint: &str) -> Result<(), StoreError> {
+        self.0
+            .execute(
+                "INSERT INTO meta(key, value) VALUES ('prices', $1)
+                 ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+                &[&fingerprint],
             )
             .await
             .map_err(pg)?;

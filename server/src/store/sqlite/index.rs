@@ -34,6 +34,8 @@ pub(super) fn index_page(conn: &Connection, query: &Query) -> Result<Vec<Entry>,
                     cost: r.get(20)?,
                     first_error: r.get::<_, Option<i64>>(21)?.map(|s| s.max(0) as u64),
                     cost_estimated: r.get::<_, i64>(22)? != 0,
+                    tokens_by_model: index::list_of(r.get::<_, Option<String>>(23)?.as_deref()),
+                    unpriced_models: index::list_of(r.get::<_, Option<String>>(24)?.as_deref()),
                 },
             })
         },
@@ -47,7 +49,8 @@ pub(super) fn usage(
     by: By,
     since: Option<f64>,
 ) -> Result<Vec<UsageGroup>, StoreError> {
-    let (sql, args) = index::usage_sql(by, since, "strftime('%Y-%m-%d', {t}, 'unixepoch')", "?1");
+    let day = "strftime('%Y-%m-%d', {t}, 'unixepoch')";
+    let (sql, args) = index::usage_sql(by, since, day, "?1");
     let mut stmt = conn.prepare(&sql)?;
     let rows = stmt.query_map(
         rusqlite::params_from_iter(args.iter().map(sql_value)),
@@ -73,7 +76,16 @@ pub(super) fn usage(
             })
         },
     )?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    let mut groups: Vec<UsageGroup> = rows.collect::<Result<_, _>>()?;
+    let (sql, args) = index::unpriced_sql(by, since, day, "?1");
+    let mut stmt = conn.prepare(&sql)?;
+    let mut rows = stmt.query(rusqlite::params_from_iter(args.iter().map(sql_value)))?;
+    while let Some(r) = rows.next()? {
+        let key: Option<String> = r.get(0)?;
+        let unpriced: Option<String> = r.get(1)?;
+        index::add_unpriced(&mut groups, key.as_deref(), unpriced.as_deref());
+    }
+    Ok(groups)
 }
 
 /// An argument as SQLite takes it.

@@ -200,4 +200,12 @@ ALTER TABLE follows ADD COLUMN mark INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE sessions ADD COLUMN cost_estimated INTEGER NOT NULL DEFAULT 0;
 DELETE FROM meta WHERE key = 'derived';
 "#,
+    // What a session's estimate is made of, and the models of no price of an unknown cost
+    // (issue 50): a stored estimate is made again when the server starts with another price
+    // table (`crate::store::prices_seen`); the derived data is made again to fill them.
+    r#"
+ALTER TABLE sessions ADD COLUMN tokens_by_model TEXT;
+ALTER TABLE sessions ADD COLUMN unpriced_models TEXT;
+DELETE FROM meta WHERE key = 'derived';
+"#,
 ];

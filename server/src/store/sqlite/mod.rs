@@ -39,13 +39,18 @@ pub(crate) struct Sqlite {
 }
 
 impl Sqlite {
-    /// Opens (creating or migrating) the database at `path` and starts the writer thread.
+    /// Opens (creating or migrating) the database at `path` and starts the writer thread;
+    /// stored estimates made with other prices than `prices` are made again.
     /// A server's store also watches the notes other processes write on the file
     /// (`notes::watch`).
-    pub(crate) fn open(path: &Path, checkpoint_every: u64) -> Result<Sqlite, StoreError> {
+    pub(crate) fn open(
+        path: &Path,
+        checkpoint_every: u64,
+        prices: &classifier::prices::Prices,
+    ) -> Result<Sqlite, StoreError> {
         let db = Sqlite::start(
             path,
-            schema::open_writer(path, checkpoint_every)?,
+            schema::open_writer(path, checkpoint_every, prices)?,
             checkpoint_every,
         )?;
         let shared = Arc::downgrade(&db.shared);

@@ -37,6 +37,7 @@
 use std::path::Path;
 
 use classifier::TermEnvelope;
+use classifier::prices::Prices;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::fold::{Checkpoint, SessionFold, StoredEvent};
@@ -44,6 +45,7 @@ use crate::index::{self, Index};
 use crate::store::derived;
 use crate::store::derived::Derive;
 use crate::store::error::StoreError;
+use crate::store::prices_seen::{self, Reprice, Unstated};
 
 use super::migrations::MIGRATIONS;
 use super::reader;
@@ -53,8 +55,13 @@ const WRITER_CACHE_KIB: i64 = 16 * 1024;
 
 /// Opens (creating or migrating) the database at `path` as the write connection, marks the
 /// sessions whose producer was a process (`run`, `stdin`, `follow`, `watch`) and that are still live
-/// ended (their producer is gone), and rebuilds stale derived tables.
-pub(super) fn open_writer(path: &Path, every: u64) -> Result<Connection, StoreError> {
+/// ended (their producer is gone), rebuilds stale derived tables, and prices again the stored
+/// estimates made with prices other than `prices` ([`prices_seen`]).
+pub(super) fn open_writer(
+    path: &Path,
+    every: u64,
+    prices: &Prices,
+) -> Result<Connection, StoreError> {
     let mut conn = open_admin(path)?;
     // The writer's page cache (the default is 2 MB): the indexes' pages it touches stay in
     // memory between transactions. (The write-ahead log keeps SQLite's 1,000-page checkpoint:
@@ -68,6 +75,10 @@ pub(super) fn open_writer(path: &Path, every: u64) -> Result<Connection, StoreEr
         params![crate::clock::now()],
     )?;
     rebuild_derived_if_stale(&mut conn, every)?;
+    let tx = conn.transaction()?;
+    let repriced = derived::ready(prices_seen::reprice_if_changed(&mut Derived(&tx), prices))?;
+    tx.commit()?;
+    prices_seen::log_repriced(repriced);
     Ok(conn)
 }
 
@@ -180,6 +191,50 @@ impl Derive for Derived<'_> {
         self.0.execute(
             "INSERT OR REPLACE INTO meta(key, value) VALUES ('derived', ?1)",
             params![format],
+        )?;
+        Ok(())
+    }
+}
+
+/// [`prices_seen`]'s statements over a SQLite transaction.
+impl Reprice for Derived<'_> {
+    async fn stored_prices(&mut self) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .0
+            .query_row("SELECT value FROM meta WHERE key = 'prices'", [], |r| {
+                r.get(0)
+            })
+            .optional()?)
+    }
+
+    async fn unstated(&mut self) -> Result<Vec<Unstated>, StoreError> {
+        let mut stmt = self.0.prepare(prices_seen::UNSTATED_SQL)?;
+        Ok(stmt
+            .query_map([], |r| {
+                Ok(Unstated {
+                    id: r.get(0)?,
+                    tokens_by_model: r.get(1)?,
+                })
+            })?
+            .collect::<Result<_, _>>()?)
+    }
+
+    async fn set_cost(
+        &mut self,
+        id: &str,
+        cost: Option<f64>,
+        unpriced: Option<String>,
+    ) -> Result<(), StoreError> {
+        self.0
+            .prepare_cached(&prices_seen::set_cost_sql(|n| format!("?{n}")))?
+            .execute(params![id, cost, i64::from(cost.is_some()), unpriced])?;
+        Ok(())
+    }
+
+    async fn set_prices(&mut self, fingerprint: &str) -> Result<(), StoreError> {
+        self.0.execute(
+            "INSERT OR REPLACE INTO meta(key, value) VALUES ('prices', ?1)",
+            params![fingerprint],
         )?;
         Ok(())
     }
