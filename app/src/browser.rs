@@ -89,7 +89,8 @@ pub fn clear_permalink() {
     replace_url(&path.unwrap_or_default());
 }
 
-fn replace_url(url: &str) {
+/// Replaces the page's address with `url` (no new history entry, nothing loaded).
+pub fn replace_url(url: &str) {
     if let Some(h) = web_sys::window().and_then(|w| w.history().ok()) {
         let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(url));
     }

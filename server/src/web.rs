@@ -1,5 +1,5 @@
 //! The page: its built files (the ones the binary carries, `crate::page`, or `dist/` or
-//! `--static DIR` on disk), `index.html` for `/`, `/s/{id}`, `/compare/{a}/{b}` and
+//! `--static DIR` on disk), `index.html` for `/`, `/s/{id}`, `/compare/{a}/{b}`, `/usage` and
 //! any other path that is not a file (the page routes itself), and the CSP on HTML.
 //!
 //! The built page asks for its assets relative to itself (trunk's `public_url = "./"`), so a
@@ -42,6 +42,7 @@ pub fn router() -> Router<AppState> {
         .route("/index.html", get(index))
         .route("/s/{id}", get(session_page))
         .route("/compare/{a}/{b}", get(compare_page))
+        .route("/usage", get(index))
         .fallback(files)
         .layer(middleware::from_fn(html_headers))
 }

@@ -142,6 +142,11 @@ pub async fn compare(a: &str, b: &str) -> Result<crate::model::compare::Comparis
     get_json(&crate::model::compare::api_url(a, b)).await
 }
 
+/// What the sessions cost, grouped by `by` (`GET /api/usage?by=`, with the page's `?token=`).
+pub async fn usage(by: crate::model::usage::By) -> Result<crate::model::usage::Usage, Failure> {
+    get_json(&crate::model::usage::api_url(by)).await
+}
+
 /// One session of the index (`GET /api/sessions/{id}`, `id` URL-encoded).
 pub async fn session(id: &str) -> Result<contract::SessionEntry, Failure> {
     get_json(&format!("api/sessions/{id}")).await

@@ -17,6 +17,8 @@
 //!   the sort and filters say).
 //! - [`compare`]: the compare page (`/compare/{a}/{b}`): the API's answer typed, the
 //!   summary table's lines, the divergence stepping (`n`/`N`) as a reducer, the index's picks.
+//! - [`usage`]: the usage page (`/usage`): the API's answer typed, the table's lines (stated
+//!   and estimated apart, unknown with its models named), the grouping and the keys.
 //! - [`byte_cache`]: text by key, bounded by bytes, oldest first out (bodies and markdown
 //!   HTML kept for rows drawn again).
 
@@ -31,3 +33,4 @@ pub mod rows;
 pub mod state;
 pub mod summary;
 pub mod text;
+pub mod usage;

@@ -1,7 +1,8 @@
 //! The page's components, one per file: they read signals and never compute rows.
 //!
 //! - [`page`]: the thin `Page` composing the parts below; [`compare_page`]: two sessions
-//!   side by side (`/compare/{a}/{b}`), a page of its own.
+//!   side by side (`/compare/{a}/{b}`), a page of its own; [`usage_page`]: what the sessions
+//!   cost (`/usage`), its [`usage_table`].
 //! - [`banner`] (title, close, connection, badges, progress), [`toolbar`] (filters, search,
 //!   expand, open), [`summary_header`], [`start_page`] (with the fleet's [`fleet_search`], [`session_filters`] and
 //!   [`session_table`]), [`drop_zone`] (drop and paste).
@@ -26,3 +27,5 @@ pub mod session_table;
 pub mod start_page;
 pub mod summary_header;
 pub mod toolbar;
+pub mod usage_page;
+pub mod usage_table;

@@ -212,6 +212,7 @@ pub fn StartPage(
     // typed, and its pending ask read a disposed signal (the page panicked).
     let shown = Memo::new(move |_| shown.get());
     let served = Memo::new(move |_| fleet.served.get());
+
     move || {
         shown.get().then(|| {
             view! {
@@ -227,7 +228,10 @@ pub fn StartPage(
                     </p>
                     {move || served.get().then(|| view! {
                         <section class="fleet">
-                            <h2>"Sessions on this server"</h2>
+                            <h2>
+                                "Sessions on this server "
+                                <a class="usage-link" href=usage_href()>"what they cost →"</a>
+                            </h2>
                             <FleetSearch />
                             <SessionFilters filters=fleet.filters />
                             <SessionTable rows next error on_more />
@@ -237,4 +241,12 @@ pub fn StartPage(
             }
         })
     }
+}
+
+/// The usage page's address, with the page's `?token=`.
+fn usage_href() -> String {
+    crate::live::wire::with_token(
+        crate::model::usage::PATH,
+        crate::browser::page_token().as_deref(),
+    )
 }
