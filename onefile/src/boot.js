@@ -67,8 +67,14 @@ ${init}({ module_or_path: new Response(inflate(text7(${JSON.stringify(z)}, ${n})
 `;
     return URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
   };
-  const worker = workerUrl("hiveterm-worker-js", "hiveterm-worker-wasm", "__WORKER_INIT__");
-  const mdworker = workerUrl("hiveterm-mdworker-js", "hiveterm-mdworker-wasm", "__MDWORKER_INIT__");
+  // A comparison's file carries no worker (onefile/src/compare.rs): none is made.
+  const carried = (js) => document.getElementById(js) !== null;
+  const worker = carried("hiveterm-worker-js")
+    ? workerUrl("hiveterm-worker-js", "hiveterm-worker-wasm", "__WORKER_INIT__")
+    : null;
+  const mdworker = carried("hiveterm-mdworker-js")
+    ? workerUrl("hiveterm-mdworker-js", "hiveterm-mdworker-wasm", "__MDWORKER_INIT__")
+    : null;
   // The rows: JSON lines, inflated as they are read, from the data blocks in turn. This
   // script is async: it runs as soon as the parser has read it, and the blocks after it may
   // not be parsed yet; a block is whole once the parser is past it.

@@ -238,15 +238,44 @@ pub fn csp(script: &str) -> String {
     EXPORT_CSP.replace("{hash}", &hash)
 }
 
-/// JSON that may sit in a `<script>` element: `<` (only ever inside strings) escaped.
+/// The meta block of a log's file.
 fn inline_json(meta: &Meta) -> String {
-    serde_json::to_string(meta)
-        .unwrap_or_else(|_| "{}".to_owned())
-        .replace('<', "\\u003c")
+    inline(&serde_json::to_string(meta).unwrap_or_else(|_| "{}".to_owned()))
 }
 
 /// Writes the file (`data`: the envelopes, deflated); its size.
 pub fn write(out: &mut dyn Write, assets: &Assets, meta: &Meta, data: &[u8]) -> io::Result<usize> {
+    let doc = Doc {
+        title: &meta.title,
+        meta: &inline_json(meta),
+        workers: true,
+    };
+    write_doc(out, assets, &doc, data)
+}
+
+/// What a file shows besides the page: its title, its meta block, and whether it carries the
+/// workers (a log's file does; a comparison's, [`crate::compare`], needs none).
+pub struct Doc<'a> {
+    /// The document's `<title>`.
+    pub title: &'a str,
+    /// The meta block's JSON (`<` escaped: [`inline`]).
+    pub meta: &'a str,
+    /// Whether the classifier's and the markdown renderer's workers go in.
+    pub workers: bool,
+}
+
+/// JSON text that may sit in a `<script>` element: `<` (only ever inside strings) escaped.
+pub fn inline(json: &str) -> String {
+    json.replace('<', "\\u003c")
+}
+
+/// Writes a file of `doc` (`data`: deflated, the page reads it through `next()`); its size.
+pub fn write_doc(
+    out: &mut dyn Write,
+    assets: &Assets,
+    doc: &Doc,
+    data: &[u8],
+) -> io::Result<usize> {
     let script = module_script(assets);
     let mut w = Counter { out, n: 0 };
     let block = |w: &mut Counter, kind: &str, id: &str, body: &[u8]| -> io::Result<()> {
@@ -274,7 +303,7 @@ pub fn write(out: &mut dyn Write, assets: &Assets, meta: &Meta, data: &[u8]) -> 
          <title>{title}</title>\n<link rel=\"icon\" href=\"data:,\">\n<style>",
         csp = csp(&script),
         version = env!("CARGO_PKG_VERSION"),
-        title = escape(&meta.title),
+        title = escape(doc.title),
     )?;
     w.write_all(assets.css.as_bytes())?;
     w.write_all(b"</style>\n</head>\n<body>\n")?;
@@ -282,23 +311,25 @@ pub fn write(out: &mut dyn Write, assets: &Assets, meta: &Meta, data: &[u8]) -> 
         &mut w,
         "application/json",
         "hiveterm-export",
-        inline_json(meta).as_bytes(),
+        doc.meta.as_bytes(),
     )?;
     z(&mut w, "hiveterm-app-wasm", &assets.app_wasm, "")?;
-    block(
-        &mut w,
-        "text/plain",
-        "hiveterm-worker-js",
-        assets.worker_js.as_bytes(),
-    )?;
-    z(&mut w, "hiveterm-worker-wasm", &assets.worker_wasm, "")?;
-    block(
-        &mut w,
-        "text/plain",
-        "hiveterm-mdworker-js",
-        assets.mdworker_js.as_bytes(),
-    )?;
-    z(&mut w, "hiveterm-mdworker-wasm", &assets.mdworker_wasm, "")?;
+    if doc.workers {
+        block(
+            &mut w,
+            "text/plain",
+            "hiveterm-worker-js",
+            assets.worker_js.as_bytes(),
+        )?;
+        z(&mut w, "hiveterm-worker-wasm", &assets.worker_wasm, "")?;
+        block(
+            &mut w,
+            "text/plain",
+            "hiveterm-mdworker-js",
+            assets.mdworker_js.as_bytes(),
+        )?;
+        z(&mut w, "hiveterm-mdworker-wasm", &assets.mdworker_wasm, "")?;
+    }
     let (first, rest) = data.split_at(data.len().min(FIRST_DATA));
     let rest: Vec<&[u8]> = rest.chunks(DATA_BLOCK).collect();
     z(

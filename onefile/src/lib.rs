@@ -29,8 +29,11 @@
 //!   deflated), its CSP and boot script.
 //! - [`text7`]: the deflated bytes as text a `<script>` holds, 7 bits a character.
 //! - [`build`]: all of it in one call, on one thread (the page's worker, tests).
+//! - [`compare`]: two runs aligned (the compare API's answer) as one file, the same layout
+//!   without the workers (`hiveterm diff A B -o FILE.html`).
 
 mod base64;
+pub mod compare;
 mod deflate;
 mod export;
 pub mod html;

@@ -89,3 +89,27 @@ async fn read(
     envs.extend(parser.finish());
     log.on_worker(rows(envs, read, true));
 }
+
+/// Every byte of the export's data, read to its end (a comparison's file: its answer).
+pub async fn read_all() -> Result<Vec<u8>, String> {
+    let ex = export().ok_or("this page is not an exported file")?;
+    let next = Reflect::get(&ex, &"next".into())
+        .ok()
+        .and_then(|f| f.dyn_into::<Function>().ok())
+        .ok_or("the exported file has no data")?;
+    let mut out = Vec::new();
+    loop {
+        let chunk = match next.call0(&ex).map(|p| JsFuture::from(Promise::from(p))) {
+            Ok(f) => f.await,
+            Err(e) => Err(e),
+        };
+        match chunk {
+            Ok(c) if c.is_null() || c.is_undefined() => return Ok(out),
+            Ok(c) => out.extend(c.unchecked_into::<Uint8Array>().to_vec()),
+            Err(e) => {
+                let why = e.as_string().unwrap_or_else(|| format!("{e:?}"));
+                return Err(format!("cannot read the export: {why}"));
+            }
+        }
+    }
+}

@@ -21,6 +21,9 @@ use wasm_bindgen::JsValue;
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(default)]
 pub struct Meta {
+    /// What the file holds: empty for a log's rows, `compare` for two runs aligned
+    /// (`hiveterm diff -o`, onefile/src/compare.rs).
+    pub kind: String,
     /// The title to show.
     pub title: String,
     /// The log's file name.
@@ -93,6 +96,12 @@ pub fn embedded() -> bool {
     export().is_some()
 }
 
+/// The export's meta block, if this page is one.
+pub fn meta() -> Option<Meta> {
+    let meta = Reflect::get(&export()?, &"meta".into()).ok()?;
+    Meta::parse(&js_sys::JSON::stringify(&meta).ok()?.as_string()?)
+}
+
 /// The worker's URL in an export (a `blob:` URL); `None` on a served page.
 pub fn worker_url() -> Option<String> {
     Reflect::get(&export()?, &"worker".into()).ok()?.as_string()
@@ -158,6 +167,9 @@ mod tests {
         let m = Meta::parse(r#"{"format":1,"title":"t","name":"x.jsonl","lines":9,"envelopes":3,"bytes":120,"range":null,"redactions":null,"summary":{}}"#).unwrap();
         assert_eq!((m.title.as_str(), m.lines, m.bytes), ("t", 9, 120.0));
         assert!(m.notes.is_empty());
+        assert_eq!(m.kind, "");
+        let m = Meta::parse(r#"{"format":1,"kind":"compare","title":"a ↔ b","bytes":9}"#).unwrap();
+        assert_eq!((m.kind.as_str(), m.title.as_str()), ("compare", "a ↔ b"));
         let m = Meta::parse(r#"{"title":"t","notes":[{"id":1,"from":2,"to":3,"text":"*x*","author":"A","created_at":1.0}]}"#).unwrap();
         assert_eq!(
             (m.notes[0].from, m.notes[0].to, m.notes[0].text.as_str()),

@@ -3,7 +3,8 @@
 //! two columns, one scroll, a gap where only one run took a step, divergences marked; the
 //! first divergence selected on open, `n`/`N` the next and previous
 //! ([`crate::model::compare::CompareNav`]). Each step links to its row in its session's page.
-//! Everything from a log is a text node.
+//! Everything from a log is a text node. The same view shows a comparison's one file
+//! ([`EmbeddedComparePage`], `hiveterm diff -o`), its steps not linked.
 
 use leptos::ev;
 use leptos::prelude::*;
@@ -21,6 +22,25 @@ enum Got {
     Ready(Box<Comparison>),
 }
 
+/// Where a step's seq links to: its row in its session's page (with the page's token), or
+/// nowhere (a comparison's one file, two logs compared offline).
+#[derive(Clone)]
+pub enum Links {
+    /// `/s/{id}#{seq}`.
+    Sessions(Option<String>),
+    /// No link: the seq is text.
+    None,
+}
+
+impl Links {
+    fn href(&self, id: &str, seq: u64) -> Option<String> {
+        match self {
+            Links::Sessions(token) => Some(with_token(&step_link(id, seq), token.as_deref())),
+            Links::None => None,
+        }
+    }
+}
+
 /// The compare page of sessions `a` and `b`.
 #[component]
 pub fn ComparePage(
@@ -29,28 +49,56 @@ pub fn ComparePage(
     /// B's id.
     b: String,
 ) -> impl IntoView {
+    let title = format!("{a} ↔ {b}");
+    let token = page_token();
+    let home = Some(with_token("/", token.as_deref()));
+    let load = async move { net::compare(&a, &b).await.map_err(|e| e.to_string()) };
+    compare_view(title, home, Links::Sessions(token), load)
+}
+
+/// The compare page of a comparison's one file (`hiveterm diff A B -o FILE.html`): the
+/// answer embedded in the file, read with no request.
+#[component]
+pub fn EmbeddedComparePage(
+    /// The file's title.
+    title: String,
+) -> impl IntoView {
+    let load = async move {
+        let bytes = crate::offline::embedded::read_all().await?;
+        serde_json::from_slice::<Comparison>(&bytes)
+            .map_err(|e| format!("cannot read the comparison: {e}"))
+    };
+    compare_view(title, None, Links::None, load)
+}
+
+/// A comparison's page, `load`ed: the header (`home`: the index's link, if there is one), then
+/// the answer's summary, bar and aligned steps, the first divergence selected, `n`/`N`.
+pub fn compare_view(
+    title: String,
+    home: Option<String>,
+    links: Links,
+    load: impl std::future::Future<Output = Result<Comparison, String>> + 'static,
+) -> impl IntoView {
     let got = RwSignal::new(Got::Waiting);
     let nav = RwSignal::new(CompareNav::default());
+    let title = RwSignal::new(title);
     let show = move |n: &CompareNav| {
         if let Some(p) = n.selected() {
             scroll_to_id(&format!("pair-{p}"));
         }
     };
-    {
-        let (a, b) = (a.clone(), b.clone());
-        leptos::task::spawn_local(async move {
-            match net::compare(&a, &b).await {
-                Ok(c) => {
-                    let n = CompareNav::open(&c);
-                    nav.set(n.clone());
-                    got.set(Got::Ready(Box::new(c)));
-                    // After the rows are drawn.
-                    request_animation_frame(move || show(&n));
-                }
-                Err(e) => got.set(Got::Failed(e.to_string())),
+    leptos::task::spawn_local(async move {
+        match load.await {
+            Ok(c) => {
+                let n = CompareNav::open(&c);
+                nav.set(n.clone());
+                got.set(Got::Ready(Box::new(c)));
+                // After the rows are drawn.
+                request_animation_frame(move || show(&n));
             }
-        });
-    }
+            Err(e) => got.set(Got::Failed(e)),
+        }
+    });
     let moved = move |to: Move| {
         let mut n = nav.get_untracked();
         if n.step(to) {
@@ -68,22 +116,27 @@ pub fn ComparePage(
         }
     });
     on_cleanup(move || keys.remove());
-    let title = format!("{a} ↔ {b}");
-    if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
-        doc.set_title(&format!("hiveterm · {title}"));
-    }
-    let token = page_token();
+    Effect::new(move || {
+        let t = title.get();
+        if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
+            doc.set_title(&format!("hiveterm · {t}"));
+        }
+    });
+    let home = match home {
+        Some(href) => view! { <a class="cmp-home" href=href>"hiveterm"</a> }.into_any(),
+        None => view! { <span class="cmp-home">"hiveterm"</span> }.into_any(),
+    };
     view! {
         <main class="compare">
             <header class="cmp-head">
-                <a class="cmp-home" href=with_token("/", token.as_deref())>"hiveterm"</a>
+                {home}
                 " · compare "
                 <span class="cmp-title">{title}</span>
             </header>
             {move || match got.get() {
                 Got::Waiting => view! { <p class="cmp-wait">"aligning…"</p> }.into_any(),
                 Got::Failed(e) => view! { <p class="cmp-error">{e}</p> }.into_any(),
-                Got::Ready(c) => body(*c, nav, moved, token.clone()).into_any(),
+                Got::Ready(c) => body(*c, nav, moved, links.clone()).into_any(),
             }}
         </main>
     }
@@ -94,7 +147,7 @@ fn body(
     c: Comparison,
     nav: RwSignal<CompareNav>,
     moved: impl Fn(Move) + Copy + Send + Sync + 'static,
-    token: Option<String>,
+    links: Links,
 ) -> impl IntoView {
     let lines = c.summary_lines();
     let bar = move || match nav.with(CompareNav::position) {
@@ -108,7 +161,7 @@ fn body(
             c.pairs_total
         )
     });
-    let link = move |id: &str, seq: u64| with_token(&step_link(id, seq), token.as_deref());
+    let link = move |id: &str, seq: u64| links.href(id, seq);
     let rows = c
         .pairs
         .iter()
@@ -157,7 +210,7 @@ fn pair_row(
     pair: &StepPair,
     (id_a, id_b): (&str, &str),
     nav: RwSignal<CompareNav>,
-    link: &dyn Fn(&str, u64) -> String,
+    link: &dyn Fn(&str, u64) -> Option<String>,
 ) -> impl IntoView + use<> {
     let why = pair.why.clone();
     let class = move || {
@@ -189,15 +242,23 @@ fn pair_row(
 fn side(
     step: Option<&Step>,
     id: &str,
-    link: &dyn Fn(&str, u64) -> String,
+    link: &dyn Fn(&str, u64) -> Option<String>,
 ) -> impl IntoView + use<> {
     match step {
         None => view! { <span class="cmp-side gap"></span> }.into_any(),
         Some(s) => {
             let class = format!("cmp-side {} {}", s.kind, s.outcome);
+            let seq = format!("#{}", s.seq);
+            let seq = match link(id, s.seq) {
+                Some(href) => {
+                    view! { <a class="cmp-seq" href=href title="its row in the session">{seq}</a> }
+                        .into_any()
+                }
+                None => view! { <span class="cmp-seq">{seq}</span> }.into_any(),
+            };
             view! {
                 <span class=class>
-                    <a class="cmp-seq" href=link(id, s.seq) title="its row in the session">{format!("#{}", s.seq)}</a>
+                    {seq}
                     <span class="cmp-mark">{s.mark()}</span>
                     <span class="cmp-text">{s.text()}</span>
                 </span>

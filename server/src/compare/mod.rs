@@ -4,7 +4,8 @@
 //! differences, the first divergence and the aligned steps).
 //!
 //! Contents: [`report`] the JSON shapes and what both answers hold; [`api`] `GET
-//! /api/compare/{a}/{b}`, every aligned pair (capped at [`api::MAX_PAIRS`]).
+//! /api/compare/{a}/{b}`, every aligned pair (capped at [`api::MAX_PAIRS`]); [`file`] that
+//! answer as one HTML file (`diff -o`); [`redact`] its strings redacted.
 
 use classifier::compare::{Run, RunFold};
 use classifier::{LogClassifier, Summary, TermEnvelope};
@@ -12,6 +13,8 @@ use classifier::{LogClassifier, Summary, TermEnvelope};
 use crate::store::Store;
 
 pub mod api;
+pub mod file;
+pub mod redact;
 pub mod report;
 
 /// Bytes of a stored log classified at a time.

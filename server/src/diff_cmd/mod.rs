@@ -3,10 +3,12 @@
 //! A and B are log paths (a session's subagents' files read with it, as `summary` reads
 //! them), or with `--db` session ids of a database (as `share` takes them).
 //!
-//! Contents: `side` reads a run; `text` the report for a human. `--json`'s object (and what
+//! Contents: `side` reads a run; `text` the report for a human; `file` the comparison as one
+//! HTML file (`-o`). `--json`'s object (and what
 //! the text shows) is [`hiveterm::compare::report`]'s, which the compare page's API shares.
 
 use std::io::{self, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use classifier::MAX_LINE_BYTES;
@@ -16,6 +18,7 @@ use self::side::{from_db, read_path};
 use self::text::text;
 use hiveterm::compare::report::{Shown, report};
 
+mod file;
 mod side;
 mod text;
 
@@ -41,6 +44,25 @@ pub struct Args {
     /// Longest line classified, in bytes (as `hiveterm classify`).
     #[arg(long, default_value_t = MAX_LINE_BYTES, value_name = "BYTES")]
     max_line_bytes: usize,
+    /// Write the comparison as one HTML file that opens with no server (nothing printed on
+    /// standard output).
+    #[arg(
+        short = 'o',
+        long = "output",
+        value_name = "FILE.html",
+        conflicts_with = "json"
+    )]
+    output: Option<PathBuf>,
+    /// With -o: redact secrets from every string the file holds.
+    #[arg(long, requires = "output")]
+    redact: bool,
+    /// With -o: the title the page shows (default: `A ↔ B`).
+    #[arg(long, requires = "output")]
+    title: Option<String>,
+    /// With -o: take the page from this built directory (`dist/`) instead of the one this
+    /// binary carries.
+    #[arg(long = "static", value_name = "DIR", requires = "output")]
+    static_dir: Option<PathBuf>,
 }
 
 /// Runs the command: exit 0 whether or not the runs diverge, 2 on a bad input (said on
@@ -58,6 +80,29 @@ pub fn main(args: &Args) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if let Some(output) = &args.output {
+        // A file leaves the machine: a log is named by its file's name, not its path.
+        let (mut a, mut b) = (a, b);
+        if args.db.is_none() {
+            for side in [&mut a, &mut b] {
+                if let Some(n) = std::path::Path::new(&side.name).file_name() {
+                    side.name = n.to_string_lossy().into_owned();
+                }
+            }
+        }
+        let how = file::Made {
+            title: args.title.as_deref(),
+            redact: args.redact,
+            static_dir: args.static_dir.as_ref(),
+        };
+        return match file::write_file(&a, &b, &how, output) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("hiveterm: {e}");
+                ExitCode::from(2)
+            }
+        };
+    }
     let aligned = align(&a.run, &b.run);
     let shown = Shown {
         most: args.most,
