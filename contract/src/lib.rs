@@ -27,9 +27,12 @@
 //! - [`sse`]: the live stream's `preview` frame: [`sse::Preview`].
 //! - [`post`]: what a POST of events answers and a session's newest `Idempotency-Key`:
 //!   [`post::Posted`], [`post::LastKey`].
+//! - [`compare`]: two runs side by side, `GET /api/compare/{a}/{b}` and `hiveterm diff
+//!   --json`: [`compare::Comparison`], [`compare::Report`].
 //! - [`error`]: the body of every non-2xx `/api` answer: [`ErrorBody`].
 
 pub mod agent;
+pub mod compare;
 pub mod error;
 pub mod history;
 pub mod index;

@@ -12,7 +12,9 @@ use leptos::prelude::*;
 use crate::browser::{page_token, scroll_to_id};
 use crate::live::net;
 use crate::live::wire::with_token;
-use crate::model::compare::{CompareNav, Comparison, Move, Step, StepPair, step_link};
+use crate::model::compare::{
+    CompareNav, Comparison, Move, Step, StepPair, SummaryLines, step_link,
+};
 
 /// What the page holds: the answer, or why there is none.
 #[derive(Clone, PartialEq)]

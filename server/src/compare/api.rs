@@ -9,61 +9,15 @@
 use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Response};
 use classifier::compare::{Divergence, align};
-use serde::Serialize;
+use contract::compare::{Comparison, TurnPair as TurnJson, TurnSide};
 
-use super::report::{DivergenceJson, Head, StepPair, divergence_json, head, step_pair};
+use super::report::{divergence_json, head, step_pair};
 use super::{Side, read_session};
 use crate::error::{AppError, check_id};
 use crate::state::AppState;
 
 /// Most aligned pairs one answer holds (and divergences listed): the first ones, in order.
 pub const MAX_PAIRS: usize = 20_000;
-
-/// The answer.
-#[derive(Serialize)]
-struct Answer<'a> {
-    #[serde(flatten)]
-    head: Head<'a>,
-    /// Each turn pair: where its pairs start in `pairs`, and each side's turn.
-    turns: Vec<TurnJson<'a>>,
-    /// Every aligned pair, turn after turn (the first [`MAX_PAIRS`]).
-    pairs: Vec<StepPair>,
-    /// Every divergence within the pairs sent: its index in `pairs`, its seqs, why.
-    divergence_list: Vec<ListedDivergence>,
-    /// Aligned pairs in all (`pairs` holds the first `max_pairs` of them).
-    pairs_total: usize,
-    /// Whether `pairs` stops short of `pairs_total`.
-    truncated: bool,
-    max_pairs: usize,
-}
-
-#[derive(Serialize)]
-struct TurnJson<'a> {
-    /// From 1.
-    turn: usize,
-    /// Its first pair's index in `pairs` (`pairs.len()` when cut off).
-    from: usize,
-    /// Its pairs in all.
-    pairs: usize,
-    a: Option<TurnSide<'a>>,
-    b: Option<TurnSide<'a>>,
-}
-
-#[derive(Serialize)]
-struct TurnSide<'a> {
-    /// The seq of its turn-start row, if it has one.
-    seq: Option<u64>,
-    /// Its prompt's first line.
-    prompt: &'a str,
-}
-
-#[derive(Serialize)]
-struct ListedDivergence {
-    /// Its index in `pairs`.
-    pair: usize,
-    #[serde(flatten)]
-    at: DivergenceJson,
-}
 
 /// The handler: `404` for a session not stored, `400` for a malformed id.
 pub async fn compare(
@@ -127,27 +81,26 @@ pub fn answer_json(a: &Side, b: &Side) -> String {
         .iter()
         .map(|d| (index[d.turn] + d.pair, d))
         .take_while(|&(i, _)| i < pairs.len())
-        .map(|(pair, d)| ListedDivergence {
-            pair,
-            at: divergence_json(a, b, d),
+        .map(|(pair, d)| contract::compare::Divergence {
+            pair: Some(pair),
+            ..divergence_json(a, b, d)
         })
         .collect();
-    let answer = Answer {
-        head: head(a, b, &all),
-        turns,
-        truncated: pairs.len() < total,
-        pairs,
+    let truncated = pairs.len() < total;
+    let answer = Comparison {
         divergence_list,
         pairs_total: total,
+        truncated,
         max_pairs: MAX_PAIRS,
+        ..Comparison::of(head(a, b, &all), turns, pairs)
     };
     serde_json::to_string(&answer).unwrap_or_default()
 }
 
-fn turn_side(s: &Side, i: Option<usize>) -> Option<TurnSide<'_>> {
+fn turn_side(s: &Side, i: Option<usize>) -> Option<TurnSide> {
     let turn = &s.run.turns[i?];
     Some(TurnSide {
         seq: turn.seq.map(|l| s.seq(l)),
-        prompt: &turn.prompt,
+        prompt: turn.prompt.clone(),
     })
 }

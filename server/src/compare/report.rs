@@ -6,7 +6,6 @@ use std::collections::{BTreeSet, HashMap};
 
 use classifier::Summary;
 use classifier::compare::{Alignment, Divergence, Step, StepKind};
-use serde::Serialize;
 
 use super::Side;
 
@@ -19,73 +18,17 @@ pub struct Shown {
     pub context: usize,
 }
 
-/// `--json`'s object.
-#[derive(Serialize)]
-pub struct Report<'a> {
-    /// The runs, their summaries, the first divergence.
-    #[serde(flatten)]
-    pub head: Head<'a>,
-    /// The aligned steps around the first `--most` divergences.
-    pub steps: Vec<StepPair>,
+/// The answers' types: the contract's.
+pub use contract::compare::{
+    Differences, Divergence as DivergenceJson, Head, Pair, Report, Sets, Step as StepJson, StepPair,
+};
+
+/// Names in only one run, and in both, of `a` and `b`.
+trait SetsOf {
+    fn of(a: &[String], b: &[String]) -> Sets;
 }
 
-/// What both answers open with: the runs' names, the first divergence, how many, the
-/// summaries and their differences.
-#[derive(Serialize)]
-pub struct Head<'a> {
-    a: &'a str,
-    b: &'a str,
-    /// `null` when the runs take the same steps with the same outcomes.
-    pub first_divergence: Option<DivergenceJson>,
-    /// How many aligned pairs differ.
-    pub divergences: usize,
-    summary: Pair<&'a Summary>,
-    /// The summaries' figures side by side.
-    pub differences: Differences,
-}
-
-#[derive(Serialize)]
-pub struct Pair<T> {
-    pub a: T,
-    pub b: T,
-}
-
-#[derive(Serialize)]
-pub struct DivergenceJson {
-    pub a: Option<u64>,
-    pub b: Option<u64>,
-    /// The turn, from 1.
-    pub turn: usize,
-    pub why: &'static str,
-}
-
-#[derive(Serialize)]
-pub struct Differences {
-    pub turns: Pair<u64>,
-    pub turns_ok: Pair<u64>,
-    pub turns_failed: Pair<u64>,
-    pub tool_calls: Pair<u64>,
-    pub tool_errors: Pair<u64>,
-    pub errors: Pair<u64>,
-    pub input_tokens: Pair<u64>,
-    pub output_tokens: Pair<u64>,
-    pub cost_usd: Pair<Option<f64>>,
-    /// Where each side's cost comes from (issue 50: `stated`, `estimated`, `unknown`).
-    pub cost_source: Pair<Option<classifier::CostSource>>,
-    pub duration_s: Pair<Option<f64>>,
-    pub models: Sets,
-    pub files_changed: Sets,
-}
-
-/// Names in only one run, and in both.
-#[derive(Serialize)]
-pub struct Sets {
-    pub only_a: Vec<String>,
-    pub only_b: Vec<String>,
-    pub both: Vec<String>,
-}
-
-impl Sets {
+impl SetsOf for Sets {
     fn of(a: &[String], b: &[String]) -> Sets {
         let (sa, sb): (BTreeSet<&String>, BTreeSet<&String>) =
             (a.iter().collect(), b.iter().collect());
@@ -100,32 +43,6 @@ impl Sets {
     }
 }
 
-#[derive(Serialize)]
-pub struct StepPair {
-    /// The turn, from 1.
-    pub turn: usize,
-    /// Its place among the turn's aligned pairs (the text marks a gap between two not next to
-    /// each other).
-    #[serde(skip)]
-    pub pair: usize,
-    /// A's step, or a gap.
-    pub a: Option<StepJson>,
-    /// B's step, or a gap.
-    pub b: Option<StepJson>,
-    /// How the pair differs; `null` when it does not.
-    pub why: Option<&'static str>,
-}
-
-#[derive(Serialize)]
-pub struct StepJson {
-    pub seq: u64,
-    pub kind: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub tool: Option<String>,
-    pub target: String,
-    pub outcome: &'static str,
-}
-
 fn step_json(side: &Side, s: &Step) -> StepJson {
     let (kind, tool) = match &s.kind {
         StepKind::Tool(t) => ("tool", Some(t.clone())),
@@ -135,10 +52,10 @@ fn step_json(side: &Side, s: &Step) -> StepJson {
     };
     StepJson {
         seq: side.seq(s.seq),
-        kind,
+        kind: kind.to_owned(),
         tool,
         target: s.target.clone(),
-        outcome: s.outcome.name(),
+        outcome: s.outcome.name().to_owned(),
     }
 }
 
@@ -193,23 +110,24 @@ fn seq_of(side: &Side, line: Option<u64>) -> Option<u64> {
 /// The first divergence as JSON: its seqs in the runs, its turn (from 1), why.
 pub fn divergence_json(a: &Side, b: &Side, d: &Divergence) -> DivergenceJson {
     DivergenceJson {
+        pair: None,
         a: seq_of(a, d.a),
         b: seq_of(b, d.b),
         turn: d.turn + 1,
-        why: d.why.name(),
+        why: d.why.name().to_owned(),
     }
 }
 
 /// The head of both answers, `all` being every divergence.
-pub fn head<'a>(a: &'a Side, b: &'a Side, all: &[Divergence]) -> Head<'a> {
+pub fn head(a: &Side, b: &Side, all: &[Divergence]) -> Head {
     Head {
-        a: &a.name,
-        b: &b.name,
+        a: a.name.clone(),
+        b: b.name.clone(),
         first_divergence: all.first().map(|d| divergence_json(a, b, d)),
         divergences: all.len(),
         summary: Pair {
-            a: &a.summary,
-            b: &b.summary,
+            a: a.summary.clone(),
+            b: b.summary.clone(),
         },
         differences: differences(&a.summary, &b.summary),
     }
@@ -233,13 +151,13 @@ pub fn step_pair(
         pair: p,
         a: step(a, tp.a, pair.a),
         b: step(b, tp.b, pair.b),
-        why,
+        why: why.map(str::to_owned),
     }
 }
 
 /// `--json`'s object: the head, and the aligned steps around the first `how.most`
 /// divergences.
-pub fn report<'a>(a: &'a Side, b: &'a Side, aligned: &Alignment, how: Shown) -> Report<'a> {
+pub fn report(a: &Side, b: &Side, aligned: &Alignment, how: Shown) -> Report {
     let all: Vec<Divergence> = aligned.divergences(&a.run, &b.run).collect();
     let shown = &all[..all.len().min(how.most)];
     let whys: HashMap<(usize, usize), &'static str> = shown

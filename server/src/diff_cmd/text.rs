@@ -146,18 +146,13 @@ pub(super) fn text(a: &Side, b: &Side, aligned: &Alignment, how: Shown) -> Strin
         let show = |side: &Option<StepJson>| match side {
             None => cell("—"),
             Some(st) => {
-                let what = match (&st.tool, st.kind) {
+                let what = match (&st.tool, st.kind.as_str()) {
                     (Some(t), _) => format!("{t} {}", st.target),
                     (None, "error") => format!("error: {}", st.target),
                     (None, "end") => "turn end".to_owned(),
                     (None, k) => k.to_owned(),
                 };
-                let mark = match st.outcome {
-                    "ok" => "✓",
-                    "failed" => "✗",
-                    "interrupted" => "⏹",
-                    _ => "?",
-                };
+                let mark = st.mark();
                 cell(&format!("#{} {mark} {what}", st.seq))
             }
         };

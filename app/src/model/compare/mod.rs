@@ -4,8 +4,6 @@
 //! open, `n`/`N` the next and previous). [`Picks`]: the two sessions picked in the index for
 //! "compare".
 
-use serde::Deserialize;
-
 use crate::model::fleet::{cost_text, duration_text, tokens_text};
 use crate::model::summary::grouped;
 
@@ -40,186 +38,21 @@ pub fn step_link(session: &str, seq: u64) -> String {
     format!("/s/{session}#{seq}")
 }
 
-/// Two figures, A's and B's.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-pub struct Pair<T> {
-    /// A's.
-    pub a: T,
-    /// B's.
-    pub b: T,
-}
+/// The API's answer and its parts: the contract's (`GET /api/compare/{a}/{b}`).
+pub use contract::compare::{
+    Comparison, Differences, Divergence as At, Pair, Sets, Step, StepPair, TurnPair as TurnJson,
+    TurnSide,
+};
 
-/// Names in only one run, and in both.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-pub struct Sets {
-    /// Only in A.
-    #[serde(default)]
-    pub only_a: Vec<String>,
-    /// Only in B.
-    #[serde(default)]
-    pub only_b: Vec<String>,
-    /// In both.
-    #[serde(default)]
-    pub both: Vec<String>,
-}
-
-/// The summaries' figures side by side.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-#[serde(default)]
-pub struct Differences {
-    /// Turns.
-    pub turns: Pair<u64>,
-    /// Tool calls.
-    pub tool_calls: Pair<u64>,
-    /// Tool calls that failed.
-    pub tool_errors: Pair<u64>,
-    /// Error rows.
-    pub errors: Pair<u64>,
-    /// Input tokens.
-    pub input_tokens: Pair<u64>,
-    /// Output tokens.
-    pub output_tokens: Pair<u64>,
-    /// Cost in dollars, when known.
-    pub cost_usd: Pair<Option<f64>>,
-    /// Where each cost comes from: `stated`, `estimated`, `unknown` (issue 50).
-    pub cost_source: Pair<Option<String>>,
-    /// Duration in seconds, when known.
-    pub duration_s: Pair<Option<f64>>,
-    /// Models used.
-    pub models: Sets,
-    /// Files changed.
-    pub files_changed: Sets,
-}
-
-/// One side's step.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct Step {
-    /// The session's seq of its row.
-    pub seq: u64,
-    /// `tool`, `answer`, `error`, `end`.
-    pub kind: String,
-    /// A tool call's tool.
-    #[serde(default)]
-    pub tool: Option<String>,
-    /// What it acted on.
-    #[serde(default)]
-    pub target: String,
-    /// `ok`, `failed`, `interrupted`, `unknown`.
-    pub outcome: String,
-}
-
-impl Step {
-    /// What the step reads as: the tool and its target, `answer`, `error: …`, `turn ends`.
-    pub fn text(&self) -> String {
-        match self.kind.as_str() {
-            "tool" => {
-                let tool = self.tool.as_deref().unwrap_or("tool");
-                if self.target.is_empty() {
-                    tool.to_owned()
-                } else {
-                    format!("{tool} {}", self.target)
-                }
-            }
-            "answer" => "answer".to_owned(),
-            "error" => format!("error: {}", self.target),
-            "end" => "turn ends".to_owned(),
-            other => other.to_owned(),
-        }
-    }
-
-    /// Its outcome's mark: `✓`, `✗`, `⏹`, `?`.
-    pub fn mark(&self) -> &'static str {
-        match self.outcome.as_str() {
-            "ok" => "✓",
-            "failed" => "✗",
-            "interrupted" => "⏹",
-            _ => "?",
-        }
-    }
-}
-
-/// One aligned pair.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct StepPair {
-    /// Its turn, from 1.
-    pub turn: usize,
-    /// A's step, or a gap.
-    pub a: Option<Step>,
-    /// B's step, or a gap.
-    pub b: Option<Step>,
-    /// How it differs (`only_a`, `only_b`, `target`, `outcome`), if it does.
-    pub why: Option<String>,
-}
-
-/// One side of a turn.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct TurnSide {
-    /// Its turn-start row's seq.
-    pub seq: Option<u64>,
-    /// Its prompt's first line.
-    #[serde(default)]
-    pub prompt: String,
-}
-
-/// One turn pair.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct TurnJson {
-    /// From 1.
-    pub turn: usize,
-    /// Its first pair's index in the pairs.
-    pub from: usize,
-    /// A's turn, or a gap.
-    pub a: Option<TurnSide>,
-    /// B's.
-    pub b: Option<TurnSide>,
-}
-
-/// Where two runs first part, or a listed divergence.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct At {
-    /// Its index in the pairs (listed divergences only).
-    #[serde(default)]
-    pub pair: usize,
-    /// A's seq.
-    pub a: Option<u64>,
-    /// B's seq.
-    pub b: Option<u64>,
-    /// Its turn, from 1.
-    pub turn: usize,
-    /// Why.
-    pub why: String,
-}
-
-/// `GET /api/compare/{a}/{b}`'s answer (what the page reads of it).
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-#[serde(default)]
-pub struct Comparison {
-    /// A's id.
-    pub a: String,
-    /// B's id.
-    pub b: String,
-    /// The first divergence, if any.
-    pub first_divergence: Option<At>,
-    /// How many pairs differ.
-    pub divergences: usize,
-    /// The summaries' figures.
-    pub differences: Differences,
-    /// The turns.
-    pub turns: Vec<TurnJson>,
-    /// Every aligned pair (up to the server's cap).
-    pub pairs: Vec<StepPair>,
-    /// The divergences within `pairs`.
-    pub divergence_list: Vec<At>,
-    /// Pairs in all.
-    pub pairs_total: usize,
-    /// Whether `pairs` stops short.
-    pub truncated: bool,
-}
-
-impl Comparison {
+/// How a comparison reads on the page.
+pub trait SummaryLines {
     /// The summary table: each line's label, A's, B's, and their difference (`B − A` for
     /// counts, empty when the same).
-    pub fn summary_lines(&self) -> Vec<[String; 4]> {
+    fn summary_lines(&self) -> Vec<[String; 4]>;
+}
+
+impl SummaryLines for Comparison {
+    fn summary_lines(&self) -> Vec<[String; 4]> {
         let d = &self.differences;
         let count = |label: &str, p: &Pair<u64>| {
             [
@@ -236,7 +69,8 @@ impl Comparison {
         let files = &d.files_changed;
         let models = &d.models;
         let differs = |x: &str, y: &str| if x == y { "" } else { "≠" }.to_owned();
-        let estimated = |s: &Option<String>| s.as_deref() == Some("estimated");
+        let estimated =
+            |s: &Option<classifier::CostSource>| *s == Some(classifier::CostSource::Estimated);
         let cost = [
             cost_text(d.cost_usd.a, estimated(&d.cost_source.a)),
             cost_text(d.cost_usd.b, estimated(&d.cost_source.b)),
@@ -289,11 +123,6 @@ impl Comparison {
             ],
         ]
     }
-
-    /// The turn whose first pair is `pair`, if one starts there.
-    pub fn turn_at(&self, pair: usize) -> Option<&TurnJson> {
-        self.turns.iter().find(|t| t.from == pair)
-    }
 }
 
 /// A difference, signed; empty for none.
@@ -327,7 +156,7 @@ pub enum Move {
 impl CompareNav {
     /// Opened on a comparison's divergences: the first selected (none when none).
     pub fn open(c: &Comparison) -> CompareNav {
-        let pairs: Vec<usize> = c.divergence_list.iter().map(|d| d.pair).collect();
+        let pairs: Vec<usize> = c.divergence_list.iter().filter_map(|d| d.pair).collect();
         let current = (!pairs.is_empty()).then_some(0);
         CompareNav { pairs, current }
     }

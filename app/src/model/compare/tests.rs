@@ -3,11 +3,12 @@
 use super::*;
 
 fn answer() -> Comparison {
+    let none = classifier::Summary::default();
     serde_json::from_value(serde_json::json!({
         "a": "failing", "b": "passing",
         "first_divergence": {"a": 3, "b": 3, "turn": 1, "why": "only_a"},
         "divergences": 2,
-        "summary": {"a": {}, "b": {}},
+        "summary": {"a": none, "b": none},
         "differences": {
             "turns": {"a": 1, "b": 1}, "turns_ok": {"a": 1, "b": 1},
             "turns_failed": {"a": 0, "b": 0},
