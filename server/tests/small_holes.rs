@@ -232,6 +232,8 @@ async fn a_database_from_before_body_hashes_is_migrated_and_keeps_its_keys() {
         "first_error",
         // Issue 50's, after these.
         "cost_estimated",
+        "tokens_by_model",
+        "unpriced_models",
     ];
     let mut before_notes = "DROP INDEX sessions_newest; DROP INDEX sessions_cost; \
          DROP INDEX sessions_errors; DROP INDEX sessions_agent; DROP INDEX sessions_project; \
