@@ -178,8 +178,9 @@ async fn check_bomb(via: Via) {
         .collect();
     assert_eq!(got, want, "{via:?}: each line once, in order");
     let peak = peak_mib();
+    // The growth, not the peak: the test binary's earlier tests may have left it at 130 MiB.
     assert!(
-        peak < 160,
+        peak.saturating_sub(before) < 100,
         "{via:?}: the peak went from {before} MiB to {peak} MiB reading a {} MiB bomb",
         lines * mib
     );
