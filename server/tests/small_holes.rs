@@ -270,3 +270,52 @@ async fn a_database_from_before_body_hashes_is_migrated_and_keeps_its_keys() {
     assert_eq!(status, 409, "{v}");
     assert_eq!(db.raw_events("mig").len(), 3);
 }
+
+/// Issue 51: SQLite keeps a stored envelope and a checkpoint's columns DEFLATEd when that
+/// makes them smaller (a BLOB), and reads the plain TEXT a database from before holds as it
+/// is: history, the SSE backlog and a restart (its checkpoints) give the same envelopes.
+#[tokio::test]
+async fn issue_51_packed_and_plain_envelopes_read_alike() {
+    let db = TestDb::with(hiveterm::Config::default(), 4);
+    let addr = spawn_server(db.state.clone()).await;
+    let mut body = String::new();
+    for i in 0..10 {
+        body.push_str(&note(&format!(
+            "note {i}: {}",
+            "a long repeated text ".repeat(40)
+        )));
+        body.push_str(&note(&format!("short {i}")));
+    }
+    let (status, _) = post(addr, "/api/sessions/packed/events", &[], body).await;
+    assert_eq!(status, 200);
+    let before = common::all_history(addr, "packed", 7).await;
+    assert_eq!(before.len(), 20);
+    if !db.db.is_postgres() {
+        let packed = db
+            .db
+            .query_one("SELECT CAST(COUNT(*) AS TEXT) FROM rendered WHERE typeof(json) = 'blob'");
+        assert_eq!(
+            packed, "10",
+            "the long envelopes are packed, the short ones plain"
+        );
+        let packed = db.db.query_one(
+            "SELECT CAST(COUNT(*) AS TEXT) || ' of ' || CAST((SELECT COUNT(*) FROM checkpoints) AS TEXT)
+             FROM checkpoints WHERE typeof(summary) = 'blob'",
+        );
+        assert_eq!(packed, "5 of 5", "checkpoints' summaries are packed");
+        // An envelope as a database from before holds it: plain TEXT.
+        let third = before.iter().find(|e| e["seq"] == 3).unwrap().to_string();
+        db.sql(&format!(
+            "UPDATE rendered SET json = '{}' WHERE session = 'packed' AND seq = 3",
+            third.replace('\'', "''")
+        ));
+    }
+    assert_eq!(common::all_history(addr, "packed", 5).await, before);
+    db.state.store().close().await;
+    // After a restart: the session's fold resumed from a packed checkpoint goes on as it was.
+    let state = hiveterm::AppState::new(db.reopen(4), hiveterm::Config::default());
+    let addr = spawn_server(state).await;
+    assert_eq!(common::all_history(addr, "packed", 20).await, before);
+    let (status, v) = post(addr, "/api/sessions/packed/events", &[], note("after")).await;
+    assert_eq!((status, &v["first_seq"]), (200, &json!(21)));
+}

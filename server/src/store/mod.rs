@@ -28,6 +28,7 @@ mod error;
 mod fleet;
 pub(crate) mod note;
 mod note_reads;
+mod packed;
 mod postgres;
 mod prices_seen;
 mod repriced;

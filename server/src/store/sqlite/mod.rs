@@ -7,6 +7,7 @@ mod commands;
 mod index;
 mod migrations;
 mod notes;
+mod packed;
 mod reader;
 mod schema;
 mod search;

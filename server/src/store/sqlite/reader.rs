@@ -5,8 +5,10 @@
 use std::path::PathBuf;
 use std::sync::Mutex;
 
+use rusqlite::types::{Value, ValueRef};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 
+use super::packed;
 use crate::fold::{Checkpoint, SessionFold, StoredEvent, stored_line};
 use crate::hub::{Hub, SessionInfo, push_json_frame};
 use crate::index::SESSION_COLUMNS;
@@ -260,13 +262,11 @@ pub(super) fn rendered_page(
         "SELECT seq, json FROM rendered WHERE session = ?1 AND seq < ?2
          ORDER BY seq DESC LIMIT ?3",
     )?;
-    let rows = stmt.query_map(params![session, hi as i64, limit as i64 + 1], |r| {
-        Ok((r.get::<_, i64>(0)? as u64, r.get::<_, String>(1)?))
-    })?;
+    let mut rows = stmt.query(params![session, hi as i64, limit as i64 + 1])?;
     let mut page = HistoryPage::new(limit);
-    for row in rows {
-        let (seq, json) = row?;
-        if !page.push(seq, &json) {
+    while let Some(row) = rows.next()? {
+        let seq = row.get::<_, i64>(0)? as u64;
+        if !page.push(seq, &packed::text(row.get_ref(1)?)?) {
             break;
         }
     }
@@ -291,8 +291,7 @@ pub(super) fn rendered_frames(
     let mut last = after;
     while let Some(row) = rows.next()? {
         let seq = row.get::<_, i64>(0)? as u64;
-        let json: String = row.get(1)?;
-        push_json_frame(&mut out, seq, &json);
+        push_json_frame(&mut out, seq, &packed::text(row.get_ref(1)?)?);
         last = seq;
         count += 1;
         if out.len() >= BACKFILL_BYTES {
@@ -313,19 +312,20 @@ fn checkpoint_at(
     // stored an infinite sum as null) falls back to an earlier one, or to the start.
     let mut upto = seq as i64;
     loop {
-        let row: Option<(i64, String, String, String)> = conn
+        let row: Option<(i64, [Value; 3])> = conn
             .prepare_cached(
                 "SELECT seq, ctx, badges, summary FROM checkpoints
                  WHERE session = ?1 AND seq <= ?2 ORDER BY seq DESC LIMIT 1",
             )?
             .query_row(params![session, upto], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+                Ok((r.get(0)?, [r.get(1)?, r.get(2)?, r.get(3)?]))
             })
             .optional()?;
-        let Some((cp, ctx, badges, summary)) = row else {
+        let Some((cp, columns)) = row else {
             return Ok((0, Checkpoint::default()));
         };
-        match Checkpoint::from_columns(&ctx, &badges, &summary) {
+        let [ctx, badges, summary] = columns.map(|c| packed::text(ValueRef::from(&c)));
+        match Checkpoint::from_columns(&ctx?, &badges?, &summary?) {
             Some(checkpoint) => return Ok((cp as u64, checkpoint)),
             None => {
                 tracing::warn!(

@@ -18,6 +18,8 @@
 //!   ([`crate::fold::Checkpoint`]), every `checkpoint_every` events (derived);
 //! - `rendered(session, seq, json)`: the envelope of each event with rows, as the writer
 //!   folded it (derived, like checkpoints; serves history pages without classifying);
+//! - the JSON of both, DEFLATEd as a BLOB when that makes it smaller, else TEXT (issue 51,
+//!   `super::packed`: a database written before holds TEXT, read as it is);
 //! - `follows(path, session, dev, ino, offset, within, mark)`: how far a followed file has
 //!   been stored, and a hash of its bytes before there (`crate::ingest::mark`);
 //! - `idempotency(session, key, first_seq, last_seq, lines, body_sha256)`: what was stored
@@ -48,6 +50,7 @@ use crate::store::error::StoreError;
 use crate::store::prices_seen::{self, Reprice, Unstated};
 
 use super::migrations::MIGRATIONS;
+use super::packed;
 use super::reader;
 
 /// The write connection's page cache, in KiB.
@@ -240,8 +243,8 @@ impl Reprice for Derived<'_> {
     }
 }
 
-/// Stores the envelope `env` (as `json`) of event `seq`, which has rows, and indexes its rows
-/// for search.
+/// Stores the envelope `env` (as `json`, packed when that makes it smaller) of event `seq`,
+/// which has rows, and indexes its rows for search.
 pub(super) fn insert_rendered(
     conn: &Connection,
     id: &str,
@@ -250,11 +253,11 @@ pub(super) fn insert_rendered(
     json: &str,
 ) -> Result<(), StoreError> {
     conn.prepare_cached("INSERT OR REPLACE INTO rendered(session, seq, json) VALUES (?1, ?2, ?3)")?
-        .execute(params![id, seq as i64, json])?;
+        .execute(params![id, seq as i64, packed::value(json)])?;
     super::search::index(conn, id, seq, env)
 }
 
-/// Stores the fold after event `seq`.
+/// Stores the fold after event `seq` (each column packed when that makes it smaller).
 pub(super) fn insert_checkpoint(
     conn: &Connection,
     id: &str,
@@ -266,7 +269,13 @@ pub(super) fn insert_checkpoint(
         "INSERT OR REPLACE INTO checkpoints(session, seq, ctx, badges, summary)
          VALUES (?1, ?2, ?3, ?4, ?5)",
     )?
-    .execute(params![id, seq as i64, ctx, badges, summary])?;
+    .execute(params![
+        id,
+        seq as i64,
+        packed::value(&ctx),
+        packed::value(&badges),
+        packed::value(&summary)
+    ])?;
     Ok(())
 }
 
