@@ -1,10 +1,13 @@
 //! Two runs side by side: `GET /api/compare/{a}/{b}` ([`Comparison`], the compare page's)
 //! and `hiveterm diff --json` ([`Report`]): the summaries, their differences
 //! ([`Differences`]), the first divergence ([`Divergence`]) and the aligned steps
-//! ([`StepPair`] of [`Step`]s).
+//! ([`StepPair`] of [`Step`]s). [`make`]: those answers made from two runs (pure: the
+//! server's, `hiveterm diff`'s and the page's compare worker's one way).
 
 use classifier::{CostSource, Summary};
 use serde::{Deserialize, Serialize};
+
+pub mod make;
 
 /// Two values, A's and B's.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
