@@ -34,7 +34,7 @@ KNOWN = {
     # The context holds each agent's state (saved and restored with a checkpoint).
     "ctx": {"codex::state", "gemini::state", "opencode::state"},
     # The lean parse: what an agent's rows read of a line.
-    "lean": {"codex::detect", "codex::lean", "gemini::detect", "gemini::lean", "stream::lean"},
+    "lean": {"codex::detect", "gemini::detect"},
     # Subagents: a Gemini recording's calls naming them.
     "nest": {"gemini::typed"},
     "active": {"gemini::typed"},

@@ -9,7 +9,8 @@
 //!   `tools/`, `stream/`'s results and turns);
 //! - its own state, in the [`ClassifyCtx`] (`ctx.rs`: each agent's `state.rs`, saved and
 //!   restored with a checkpoint as the context is), and what it tells the lean parse
-//!   ([`lean_hints`]).
+//!   ([`lean_hints`]);
+//! - which agent a line's map is, and how the lean parse reads each agent's fields ([`lean`]).
 //!
 //! Static dispatch only: a `match` per line, no trait objects (the page's classify worker
 //! carries this code; docs/FORMATS.md, "Adding an agent").
@@ -23,6 +24,10 @@ use crate::hyperhive::under_harness;
 use crate::lean::Hints;
 use crate::msg::{Level, TermMsg};
 
+use self::lean::{Agent, owner};
+
+pub(crate) mod lean;
+
 /// The event of a JSON line: the first agent (in this order) that knows its shape, else a
 /// hyperhive event (`kind`), a Claude Code line (`type`), else unrecognised. Never fails.
 pub(crate) fn recognise(value: Value) -> LogEvent {
@@ -32,25 +37,24 @@ pub(crate) fn recognise(value: Value) -> LogEvent {
         }
         return LogEvent::at(None, LiveEvent::Unrecognised { value });
     };
-    // OpenCode first: its `tool_use` lines have a `timestamp`, as Gemini's do.
-    if crate::opencode::detect::is_opencode(map) {
-        let ts = crate::opencode::detect::timestamp(map);
-        return LogEvent::at(ts, LiveEvent::OpenCode { value });
-    }
-    // Codex and Gemini next: a Gemini recording's metadata line has a `kind` of its own, and
-    // both agents' lines have a `type` that Claude Code's may share (`result`, `user`).
-    if crate::codex::detect::is_codex(map) {
-        let ts = crate::time::rfc3339(map.field("timestamp"));
-        return LogEvent::at(ts, LiveEvent::Codex { value });
-    }
-    // Qwen Code before Gemini: its `tool_result` record has a Gemini event's `type` and `timestamp`.
-    if crate::qwen::detect::is_record(map) {
-        let ts = crate::time::rfc3339(map.field("timestamp"));
-        return LogEvent::at(ts, LiveEvent::Qwen { value });
-    }
-    if crate::copilot::detect::is_copilot(map) {
-        let ts = crate::time::rfc3339(map.field("timestamp"));
-        return LogEvent::at(ts, LiveEvent::Copilot { value });
+    match owner(map) {
+        Some(Agent::OpenCode) => {
+            let ts = crate::opencode::detect::timestamp(map);
+            return LogEvent::at(ts, LiveEvent::OpenCode { value });
+        }
+        Some(Agent::Codex) => {
+            let ts = crate::time::rfc3339(map.field("timestamp"));
+            return LogEvent::at(ts, LiveEvent::Codex { value });
+        }
+        Some(Agent::QwenRecord) => {
+            let ts = crate::time::rfc3339(map.field("timestamp"));
+            return LogEvent::at(ts, LiveEvent::Qwen { value });
+        }
+        Some(Agent::Copilot) => {
+            let ts = crate::time::rfc3339(map.field("timestamp"));
+            return LogEvent::at(ts, LiveEvent::Copilot { value });
+        }
+        None => {}
     }
     if crate::gemini::detect::is_gemini(map) {
         let ts = crate::gemini::detect::timestamp(map);

@@ -36,6 +36,7 @@ use serde_json::Value;
 
 use self::build::{Entries, Whole};
 use self::checked::{Checked, Key};
+use crate::formats::lean::Agent;
 
 /// Line types Claude Code declares that carry nothing a reader needs as a row. (`result`,
 /// `init` and `stream_event` are read by `stream::turns`: turn ends and starts, partial answers.)
@@ -65,7 +66,7 @@ pub(crate) const QUIET_TYPES: &[&str] = &[
 ];
 
 /// What the lines before tell a lean parse (see [`parse`]); the context a line is classified in
-/// makes it (`crate::formats::lean_hints`).
+/// makes it (`crate::formats::lean::lean_hints`).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Hints {
     /// A Gemini recording's message was shown: a `$set` history's rows are decided
@@ -109,6 +110,10 @@ enum Keep {
     /// A Gemini recording's model message (`type` `gemini`): every field, its `toolCalls`,
     /// `tokens` and `thoughts` lean ([`crate::gemini::lean`]).
     Gemini,
+    /// A line of one of the agents whose fields the table of formats reads lean
+    /// ([`crate::formats::lean::lean_field`]): a Copilot CLI event (known by its `type`), a Qwen Code
+    /// session record (by its `provenance`). The fields its agent reads, some of them lean.
+    Agent(Agent),
 }
 
 impl Keep {
@@ -118,6 +123,9 @@ impl Keep {
             Some(t) if crate::codex::detect::ROLLOUT_TYPES.contains(&t) => Keep::Rollout,
             Some("gemini") => Keep::Gemini,
             Some(t) if QUIET_TYPES.contains(&t) => Keep::Quiet,
+            Some(t) if let Some(agent) = crate::formats::lean::lean_agent_of_type(t) => {
+                Keep::Agent(agent)
+            }
             _ => Keep::All,
         }
     }
@@ -132,6 +140,7 @@ impl Keep {
             ),
             Keep::Message => MESSAGE_KEYS.contains(&key),
             Keep::Rollout => matches!(key, "type" | "subtype" | "timestamp" | "kind" | "payload"),
+            Keep::Agent(agent) => crate::formats::lean::lean_keeps(agent, key),
         }
     }
 }
@@ -188,8 +197,18 @@ impl<'de> Visitor<'de> for Top {
         let mut gemini = false;
         // A `message` was read lean: the line must be a `user` or `assistant` line.
         let mut message = false;
+        // An agent's field was read lean ([`Keep::Agent`], an OpenCode `part`): the line must
+        // be that agent's.
+        let mut agent = None;
         while let Some(key) = access.next_key::<Key<'de>>()? {
             let key = key.0;
+            // A Qwen Code session record, known by its `provenance`: its own fields (the whole
+            // parse when one was dropped before it).
+            if key == "provenance" && matches!(keep, Keep::All | Keep::Message) && !map.has("kind")
+            {
+                whole |= skipped;
+                keep = Keep::Agent(Agent::QwenRecord);
+            }
             if !keep.keeps(&key) {
                 access.next_value::<Checked>()?;
                 skipped = true;
@@ -197,22 +216,40 @@ impl<'de> Visitor<'de> for Top {
             }
             let value: Value = match (keep, key.as_ref(), map.field("type")) {
                 (Keep::Rollout, "payload", Some(Value::String(line))) => {
-                    access.next_value_seed(crate::codex::lean::payload(line))?
+                    access.next_value_seed(crate::formats::lean::lean_payload(line))?
                 }
-                (Keep::Gemini, k, _) if let Some(seed) = crate::gemini::lean::message_field(k) => {
+                (Keep::Agent(a), k, Some(Value::String(ty)))
+                    if let Some(seed) = crate::formats::lean::lean_field(a, ty, k) =>
+                {
+                    agent = Some(a);
+                    access.next_value_seed(seed)?
+                }
+                (Keep::All, k, Some(Value::String(ty)))
+                    if !map.has("kind")
+                        && let Some(seed) =
+                            crate::formats::lean::lean_field(Agent::OpenCode, ty, k) =>
+                {
+                    agent = Some(Agent::OpenCode);
+                    access.next_value_seed(seed)?
+                }
+                (Keep::Gemini, k, _)
+                    if let Some(seed) = crate::formats::lean::lean_gemini_field(k) =>
+                {
                     gemini = true;
                     access.next_value_seed(seed)?
                 }
                 (Keep::Message, "message", _) | (Keep::All, "message", None)
                     if !map.has("kind") =>
                 {
-                    let value = access.next_value_seed(crate::stream::lean::message())?;
+                    let value = access.next_value_seed(crate::formats::lean::lean_message())?;
                     message |= value.is_object();
                     value
                 }
                 (_, "$set", _) => {
                     gemini = true;
-                    access.next_value_seed(crate::gemini::lean::set(self.0.gemini_history_seen))?
+                    access.next_value_seed(crate::formats::lean::lean_gemini_set(
+                        self.0.gemini_history_seen,
+                    ))?
                 }
                 _ => access.next_value_seed(Whole)?,
             };
@@ -247,6 +284,11 @@ impl<'de> Visitor<'de> for Top {
         // Gemini's fields read lean: only right when the line is Gemini's (not Codex's first).
         whole |= gemini
             && (crate::codex::detect::is_codex(&map) || !crate::gemini::detect::is_gemini(&map));
+        // An agent's fields dropped or read lean: only right when the line is that agent's.
+        if let Keep::Agent(a) = keep {
+            agent = Some(a);
+        }
+        whole |= agent.is_some_and(|a| crate::formats::lean::owner(&map) != Some(a));
         // A task event of any type is a row made of its fields.
         whole |= skipped
             && matches!(

@@ -9,7 +9,9 @@
 //! - **Lean**: a line (here and in [`classify_line`](crate::classify_line)) is parsed by
 //!   `crate::lean`: the top-level fields no row or summary reads are checked by serde_json but
 //!   not built; nested ones by shape (`lean/shaped.rs`) for Claude Code messages
-//!   (`stream/lean.rs`), Codex payloads and Gemini recordings. What the lines before tell
+//!   (`stream/lean.rs`), Codex payloads, Gemini recordings, OpenCode parts, Qwen Code session
+//!   records and Copilot CLI events (each agent's `lean.rs`, one shape for all of them in
+//!   `formats/lean.rs`). What the lines before tell
 //!   comes as `lean::Hints` from the context; the maps it builds are made once at their size
 //!   (`lean/build.rs`).
 //! - **Typed, with no map at all**: a Gemini recording's message records, metadata and

@@ -197,3 +197,55 @@ fn lines_that_skip_fields_classify_as_the_whole_parse() {
     log.extend_from_slice(b"\xEF\xBB\xBF{\"type\":\"mode\",\"mode\":\"x\"}\r\n");
     check(&log, "all together");
 }
+
+/// Issue 47: OpenCode parts, Qwen Code session records and Copilot CLI events read lean (their
+/// agents' fields only, `src/{opencode,qwen,copilot}/lean.rs`), and lines that look like
+/// theirs but are another's (or nobody's), classify as the whole parse.
+#[test]
+fn issue_47_new_agents_lean_lines_classify_as_the_whole_parse() {
+    let lines = [
+        // OpenCode: a tool part with its metadata, times and ids; a step; oddities.
+        r#"{"type":"step_start","timestamp":1796633838937,"sessionID":"ses_a","part":{"id":"p","messageID":"m","sessionID":"ses_a","type":"step-start","snapshot":"s"}}"#,
+        r#"{"type":"tool_use","timestamp":1796633839104,"sessionID":"ses_a","part":{"type":"tool","tool":"bash","callID":"c1","state":{"status":"completed","input":{"command":"false"},"output":"x","metadata":{"output":"x","exit":3,"truncated":false},"title":"t","time":{"start":1,"end":2}},"id":"p2","sessionID":"ses_a","messageID":"m"}}"#,
+        r#"{"type":"tool_use","timestamp":1796633839200,"sessionID":"ses_a","part":{"type":"tool","tool":"edit","callID":"c2","state":{"status":"completed","input":{"filePath":"/w/a.rs","oldString":"a","newString":"b"},"output":"ok","metadata":{"diff":"--- a\n+++ b\n@@ -1 +1 @@\n-a\n+b\n","filediff":{"before":"a","after":"b"}}}}}"#,
+        r#"{"type":"tool_use","timestamp":1796633839300,"sessionID":"ses_a","part":{"type":"tool","tool":"read","callID":"c3","state":{"status":"error","input":{"filePath":"/w/x"},"error":"nope","metadata":5}}}"#,
+        r#"{"type":"step_finish","timestamp":1796633839400,"sessionID":"ses_a","part":{"id":"p3","reason":"stop","type":"step-finish","tokens":{"input":3,"output":1,"cache":{"read":2}},"cost":0.5,"time":{"x":1}}}"#,
+        r#"{"type":"text","timestamp":1796633839500,"sessionID":"ses_b","part":"not a map"}"#,
+        r#"{"type":"text","timestamp":"not a number","sessionID":"ses_b","part":{"type":"text","text":"hi","id":"dropped?"}}"#,
+        r#"{"type":"tool_use","timestamp":"2026-12-02T14:10:44Z","part":{"id":"x"},"tool_name":"glob","tool_id":"t8","parameters":{"pattern":"*"}}"#,
+        r#"{"part":{"id":"before the type"},"type":"text","timestamp":1,"sessionID":"s"}"#,
+        r#"{"type":"text","kind":"note","timestamp":1,"sessionID":"s","part":{"id":"x","text":"y"}}"#,
+        // Qwen Code: records with the fields no row reads.
+        r#"{"uuid":"u1","parentUuid":null,"sessionId":"s","timestamp":"2026-12-07T08:58:46.629Z","type":"user","provenance":"real_user","cwd":"/w","version":"0.24.4","message":{"role":"user","parts":[{"text":"go"}]}}"#,
+        r#"{"uuid":"u2","parentUuid":"u1","sessionId":"s","timestamp":"2026-12-07T08:58:47.222Z","type":"system","provenance":"system","cwd":"/w","subtype":"ui_telemetry","systemPayload":{"uiEvent":{"event.name":"qwen-code.api_response","response_id":"r","input_token_count":5,"output_token_count":2,"cached_content_token_count":1,"prompt_id":"s#managed-auto-memory-extractor-1#0","ttft_ms":4}}}"#,
+        r#"{"uuid":"u3","sessionId":"s","timestamp":"2026-12-07T08:58:47.3Z","type":"assistant","provenance":"assistant_output","cwd":"/w","model":"qwen3","message":{"role":"model","parts":[{"text":"hm","thought":true},{"functionCall":{"id":"c1","name":"run_shell_command","args":{"command":"false"}},"thoughtSignature":"x"}]},"usageMetadata":{"promptTokenCount":9,"candidatesTokenCount":3},"contextWindowSize":1000}"#,
+        r#"{"uuid":"u4","sessionId":"s","timestamp":"2026-12-07T08:58:47.5Z","type":"tool_result","provenance":"tool_result","cwd":"/w","message":{"role":"user","parts":[{"functionResponse":{"id":"c1","name":"run_shell_command","response":{"error":"exit 1"}}}]},"toolCallResult":{"callId":"c1","status":"error","resultDisplay":{"output":"big"}}}"#,
+        r#"{"uuid":"u5","sessionId":"s","timestamp":"2026-12-07T08:58:48Z","type":"system","provenance":"system","subtype":"ui_telemetry","systemPayload":{"uiEvent":{"event.name":"qwen-code.api_error","status_code":401,"error_message":"bad key","model":"qwen3","duration_ms":3}}}"#,
+        r#"{"uuid":"u6","sessionId":"s","timestamp":"2026-12-07T08:58:49Z","type":"system","provenance":"system","subtype":"attribution_snapshot","systemPayload":{"snapshot":{"fileStates":{}}}}"#,
+        r#"{"uuid":"u7","sessionId":"s","type":"assistant","provenance":5,"cwd":"/w","message":{"role":"model","parts":[{"text":"not a record"}]}}"#,
+        r#"{"uuid":"u8","type":"assistant","cwd":"/w","provenance":"x","sessionId":"s","message":{"content":"skipped before"}}"#,
+        r#"{"type":"system","provenance":"system","subtype":"ui_telemetry","systemPayload":{"uiEvent":{"event.name":"qwen-code.api_error"}}}"#,
+        r#"{"type":"tool_result","provenance":"tool_result","sessionId":"s","timestamp":"2026-12-02T14:10:44Z","toolCallResult":"plain","message":{"parts":"none"}}"#,
+        // Copilot CLI: events with the data no row reads, and odd ones.
+        r#"{"type":"session.start","data":{"sessionId":"s","copilotVersion":"1.0.102","selectedModel":"gpt","context":{"cwd":"/w","gitRoot":"/w"},"startTime":"x"},"id":"e1","timestamp":"2026-12-07T08:59:42.6Z","parentId":null}"#,
+        r#"{"type":"system.message","data":{"role":"system","content":"a long system prompt"},"id":"e2","timestamp":"2026-12-07T08:59:42.7Z","parentId":"e1"}"#,
+        r#"{"type":"user.message","data":{"content":"go","transformedContent":"<x>go"},"id":"e3","timestamp":"2026-12-07T08:59:42.7Z","parentId":"e2"}"#,
+        r#"{"type":"assistant.message","data":{"messageId":"m","model":"gpt","content":"ok","reasoningText":"think","toolRequests":[{"toolCallId":"c1","name":"edit","arguments":{"path":"/w/a","old_str":"a","new_str":"b"},"type":"function"}]},"id":"e4","timestamp":"2026-12-07T08:59:42.8Z","parentId":"e3"}"#,
+        r#"{"type":"tool.execution_complete","data":{"toolCallId":"c1","shellExecution":{"exitCode":2,"x":1},"success":true,"result":{"content":"out","detailedContent":"out"},"toolTelemetry":{"a":1}},"ephemeral":true,"id":"e5","timestamp":"2026-12-07T08:59:42.9Z","parentId":"e4"}"#,
+        r#"{"type":"tool.execution_complete","data":{"toolCallId":"c2","success":false,"error":{"message":"denied","code":"x"}},"id":"e6","timestamp":"2026-12-07T08:59:43Z"}"#,
+        r#"{"type":"session.usage_record","data":{"usage":{"model":"gpt","inputTokens":5,"outputTokens":2}},"id":"e7","timestamp":"2026-12-07T08:59:43Z"}"#,
+        r#"{"type":"session.shutdown","data":{"codeChanges":{"a":1},"modelMetrics":{}},"id":"e8","timestamp":"2026-12-07T08:59:44Z"}"#,
+        r#"{"type":"session.info","data":{"infoType":"file_created","message":"/w/a"},"ephemeral":true,"id":"e9","timestamp":"2026-12-07T08:59:44Z"}"#,
+        r#"{"type":"session.brand_new","data":{"x":1},"id":"e10","timestamp":"2026-12-07T08:59:44Z"}"#,
+        r#"{"type":"system.message","data":{"content":"no id: not Copilot's"},"timestamp":"2026-12-07T08:59:45Z","parentId":"e1"}"#,
+        r#"{"type":"user.message","data":"not a map","id":"e11","timestamp":"2026-12-07T08:59:45Z"}"#,
+        r#"{"type":"assistant.message","data":{"toolRequests":[5,{"name":"view","arguments":{"path":"/w","view_range":[2,4]}}]},"id":"e12","timestamp":"2026-12-07T08:59:46Z"}"#,
+    ];
+    let mut log = Vec::new();
+    for line in lines {
+        log.extend_from_slice(line.as_bytes());
+        log.push(b'\n');
+        check(line.as_bytes(), line);
+    }
+    check(&log, "all together");
+}

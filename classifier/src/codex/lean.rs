@@ -10,11 +10,12 @@
 //! equivalence test (`tests/lean.rs`) holds the rows and summary of every fixture to the
 //! whole parse's.
 
-use crate::lean::shaped::{Lean, Shape};
+use crate::lean::shaped::Shape;
 
-/// The `payload` of a rollout line of type `line`, without the fields nobody reads.
-pub(crate) fn payload(line: &str) -> Lean<Of<'_>> {
-    Lean(Of::Payload(line))
+/// The shape of the `payload` of a rollout line of type `line` (read lean through
+/// `crate::formats::Shaped`).
+pub(crate) fn payload(line: &str) -> Of<'_> {
+    Of::Payload(line)
 }
 
 /// What a map is, for [`keeps`].

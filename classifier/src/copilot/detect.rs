@@ -30,5 +30,33 @@ pub(crate) fn is_copilot(map: &Map<String, Value>) -> bool {
     map.field("data").is_some_and(Value::is_object)
         && map.field("id").is_some_and(Value::is_string)
         && map.has("timestamp")
-        && (ty == "abort" || PREFIXES.iter().any(|p| ty.starts_with(p)))
+        && is_event_type(ty)
+}
+
+/// Whether `ty` is a session event's type: `abort`, or one in a namespace of [`PREFIXES`].
+pub(crate) fn is_event_type(ty: &str) -> bool {
+    ty == "abort" || PREFIXES.iter().any(|p| ty.starts_with(p))
+}
+
+/// The types that give no row (`super`'s docs): rows read nothing of them.
+pub(crate) fn is_quiet(ty: &str) -> bool {
+    ty.ends_with("_delta")
+        || ty.starts_with("model.")
+        || matches!(
+            ty,
+            "assistant.message_start"
+                | "assistant.reasoning"
+                | "assistant.turn_start"
+                | "assistant.turn_end"
+                | "assistant.idle"
+                | "tool.shell_output"
+                | "tool.execution_partial_result"
+                | "session.skills_loaded"
+                | "session.mcp_servers_loaded"
+                | "session.tools_updated"
+                | "session.background_tasks_changed"
+                | "session.todos_changed"
+                | "session.usage_record"
+                | "system.message"
+        )
 }

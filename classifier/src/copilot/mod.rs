@@ -30,6 +30,7 @@
 //! debug `⚙ <type>` row.
 
 pub(crate) mod detect;
+pub(crate) mod lean;
 mod rows;
 pub(crate) mod summary;
 pub(crate) mod tools;

@@ -101,33 +101,10 @@ pub(crate) fn classify(value: &Value, ctx: &mut ClassifyCtx) -> Vec<TermMsg> {
             rows.push(TermMsg::new(Level::Warn, format!("⚠ {}", preview(text))));
         }
         "result" => run_end(value, ctx, &mut rows),
-        _ if is_quiet(ty) => {}
+        _ if super::detect::is_quiet(ty) => {}
         other => rows.push(TermMsg::new(Level::Debug, format!("⚙ {}", preview(other)))),
     }
     rows
-}
-
-/// The types that give no row (see the module's docs).
-fn is_quiet(ty: &str) -> bool {
-    ty.ends_with("_delta")
-        || ty.starts_with("model.")
-        || matches!(
-            ty,
-            "assistant.message_start"
-                | "assistant.reasoning"
-                | "assistant.turn_start"
-                | "assistant.turn_end"
-                | "assistant.idle"
-                | "tool.shell_output"
-                | "tool.execution_partial_result"
-                | "session.skills_loaded"
-                | "session.mcp_servers_loaded"
-                | "session.tools_updated"
-                | "session.background_tasks_changed"
-                | "session.todos_changed"
-                | "session.usage_record"
-                | "system.message"
-        )
 }
 
 /// The open turn ends, well (the run ended, the next prompt came).

@@ -12,7 +12,7 @@
 //! other messages keep only their `id` and `type`. The equivalence test (`tests/lean.rs`)
 //! holds the rows and summary of every fixture to the whole parse's.
 
-use crate::lean::shaped::{Lean, Shape};
+use crate::lean::shaped::Shape;
 
 /// What a value of a recording line is, for a lean parse.
 #[derive(Clone, Copy)]
@@ -48,14 +48,14 @@ const CALL_KEYS: &[&str] = &[
 ];
 
 /// A `$set` update's value, read lean; `seen`: a message of the recording was shown.
-pub(crate) fn set(seen: bool) -> Lean<Of> {
-    Lean(Of::Set(seen))
+pub(crate) fn set(seen: bool) -> Of {
+    Of::Set(seen)
 }
 
 /// Field `key` of a model message read lean (its `toolCalls`, `tokens`, `thoughts`), or `None`
 /// when it is read whole.
-pub(crate) fn message_field(key: &str) -> Option<Lean<Of>> {
-    Of::Message(false).field(Some("gemini"), key).map(Lean)
+pub(crate) fn message_field(key: &str) -> Option<Of> {
+    Of::Message(false).field(Some("gemini"), key)
 }
 
 impl Shape for Of {

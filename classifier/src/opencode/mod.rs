@@ -33,6 +33,7 @@ use crate::msg::TermMsg;
 
 pub(crate) mod detect;
 mod export;
+pub(crate) mod lean;
 mod part;
 pub(crate) mod state;
 pub(crate) mod summary;

@@ -20,6 +20,7 @@
 //! is a retry (`⚠ api retry`).
 
 pub(crate) mod detect;
+pub(crate) mod lean;
 pub(crate) mod record;
 pub(crate) mod tools;
 

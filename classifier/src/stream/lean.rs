@@ -8,7 +8,7 @@
 //! else is parsed again, whole ([`crate::lean`]). The equivalence test (`tests/lean.rs`) holds
 //! the rows and summary of every fixture to the whole parse's.
 
-use crate::lean::shaped::{Lean, Shape};
+use crate::lean::shaped::Shape;
 
 /// What a value of a line's `message` is, for a lean parse.
 #[derive(Clone, Copy)]
@@ -30,8 +30,8 @@ const USAGE_KEYS: &[&str] = &[
 ];
 
 /// A line's `message`, read lean.
-pub(crate) fn message() -> Lean<Of> {
-    Lean(Of::Message)
+pub(crate) fn message() -> Of {
+    Of::Message
 }
 
 impl Shape for Of {
