@@ -1,5 +1,6 @@
-//! The page's entry: mounts the page, the compare page at `/compare/{a}/{b}` or in a
-//! comparison's one file, or the usage page at `/usage`. (The worker has its own entry,
+//! The page's entry: mounts the page, the compare page at `/compare/{a}/{b}`, in a
+//! comparison's one file or under a comparison link (`/p/<token>/compare`), or the usage page
+//! at `/usage`. (The worker has its own entry,
 //! `src/bin/worker.rs`.)
 
 fn main() {
@@ -13,6 +14,13 @@ fn main() {
         return;
     }
     let path = app::browser::pathname().unwrap_or_default();
+    // A comparison link (`hiveterm share --compare A B`), read-only.
+    if let Some(base) = app::share::link::compare_share_base(&path) {
+        leptos::mount::mount_to_body(move || {
+            leptos::view! { <app::share::compare_link::SharedComparePage base /> }
+        });
+        return;
+    }
     match app::model::compare::route(&path) {
         Some((a, b)) => leptos::mount::mount_to_body(move || {
             leptos::view! { <app::view::compare_page::ComparePage a b /> }

@@ -133,12 +133,24 @@ pub struct Share {
     pub revoked_at: Option<f64>,
     /// Its readers may add notes (a comment link).
     pub comments: bool,
+    /// A comparison link's second session (issue 48): the link shows `session` and this one
+    /// side by side, and nothing else. Absent for a session's link.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compare_with: Option<String>,
+    /// A comparison snapshot's newest seq of `compare_with` (`snapshot_seq` is `session`'s).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compare_seq: Option<u64>,
 }
 
 impl Share {
     /// Whether it follows the session (no snapshot).
     pub fn live(&self) -> bool {
         self.snapshot_seq.is_none()
+    }
+
+    /// Whether it is a comparison link (`hiveterm share --compare A B`).
+    pub fn is_comparison(&self) -> bool {
+        self.compare_with.is_some()
     }
 }
 
@@ -181,6 +193,10 @@ pub struct Created {
 }
 
 /// What a link shows of itself: `GET /p/<token>/api/share`.
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "each is one of the documented answer's flags"
+)]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct ShareInfo {
@@ -198,4 +214,8 @@ pub struct ShareInfo {
     pub redact: bool,
     /// Whether its readers may add notes (a comment link).
     pub comments: bool,
+    /// Whether it is a comparison link (issue 48: its page is `/p/<token>/compare`, its one
+    /// read besides this `…/api/compare`). Absent for a session's link.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub compare: bool,
 }

@@ -139,6 +139,36 @@ fn a_hit_history_and_last_key() {
 }
 
 #[test]
+fn issue_48_a_comparison_link_listed_and_shown() {
+    let listed = share::Listed {
+        share: share::Share {
+            id: 4,
+            session: "a".into(),
+            created_at: 1.0,
+            snapshot_seq: Some(9),
+            compare_with: Some("b".into()),
+            compare_seq: Some(7),
+            ..share::Share::default()
+        },
+        live: false,
+        status: share::ShareStatus::Active,
+    };
+    pinned(
+        &listed,
+        r#"{"id":4,"session":"a","title":null,"created_at":1.0,"expires_at":null,"snapshot_seq":9,"redact":false,"revoked_at":null,"comments":false,"compare_with":"b","compare_seq":7,"live":false,"status":"active"}"#,
+    );
+    let info = share::ShareInfo {
+        title: Some("a ↔ b".into()),
+        compare: true,
+        ..share::ShareInfo::default()
+    };
+    pinned(
+        &info,
+        r#"{"title":"a ↔ b","created_at":null,"expires_at":null,"live":false,"snapshot_seq":null,"redact":false,"comments":false,"compare":true}"#,
+    );
+}
+
+#[test]
 fn a_share_made_listed_and_shown() {
     let listed = share::Listed {
         share: share::Share {

@@ -243,6 +243,7 @@ mod tests {
             redact: true,
             revoked_at: None,
             comments: false,
+            ..Share::default()
         }
     }
 

@@ -18,8 +18,17 @@ use hiveterm::share::{self, ShareOptions};
 )]
 pub struct Args {
     /// The session to share.
-    #[arg(required_unless_present_any = ["list", "revoke"])]
+    #[arg(required_unless_present_any = ["list", "revoke", "compare"])]
     session: Option<String>,
+    /// Share two sessions' comparison instead (issue 48): the link shows the compare page of
+    /// A and B (as `hiveterm diff --db` compares them) and nothing else.
+    #[arg(
+        long,
+        num_args = 2,
+        value_names = ["A", "B"],
+        conflicts_with_all = ["session", "list", "revoke", "export", "comments"]
+    )]
+    compare: Option<Vec<String>>,
     /// How long the link works: `7d` (the default), `24h`, `30m`, … or `never`.
     #[arg(long, default_value = "7d")]
     expires: String,
@@ -125,10 +134,6 @@ async fn command(store: &Store, args: &Args) -> Result<(), String> {
             Err(e) => Err(e.to_string()),
         };
     }
-    let session = args.session.as_deref().unwrap_or_default();
-    if let Some(output) = &args.export {
-        return export(store, session, output, args).await;
-    }
     let options = ShareOptions {
         expires_in: share::parse_expires(&args.expires)?,
         live: args.live,
@@ -136,6 +141,13 @@ async fn command(store: &Store, args: &Args) -> Result<(), String> {
         title: args.title.clone(),
         comments: args.comments,
     };
+    if let Some([a, b]) = args.compare.as_deref() {
+        return compare(store, (a, b), &options, args, now).await;
+    }
+    let session = args.session.as_deref().unwrap_or_default();
+    if let Some(output) = &args.export {
+        return export(store, session, output, args).await;
+    }
     let created = share::create(store, session, &options, now)
         .await
         .map_err(|e| e.to_string())?;
@@ -162,8 +174,15 @@ async fn command(store: &Store, args: &Args) -> Result<(), String> {
         let report = hiveterm::redacted::report_of(store, s)
             .await
             .map_err(|e| e.to_string())?;
-        print_report(&report);
+        print_report(&report, "event");
     }
+    print_link(args, &created);
+    Ok(())
+}
+
+/// The link on standard output: whole with `--base-url`, else its path (said on standard
+/// error).
+fn print_link(args: &Args, created: &share::Created) {
     match &args.base_url {
         Some(base) => println!("{base}{}", created.url()),
         None => {
@@ -173,6 +192,42 @@ async fn command(store: &Store, args: &Args) -> Result<(), String> {
             println!("{}", created.url());
         }
     }
+}
+
+/// `--compare A B`: a comparison link, told as a session's is (each session's redactions
+/// listed for review, `A event <seq>: …`).
+async fn compare(
+    store: &Store,
+    (a, b): (&str, &str),
+    options: &ShareOptions,
+    args: &Args,
+    now: f64,
+) -> Result<(), String> {
+    let created = share::compare::create(store, (a, b), options, now)
+        .await
+        .map_err(|e| e.to_string())?;
+    let s = &created.share;
+    let reach = match (s.snapshot_seq, s.compare_seq) {
+        (Some(upto_a), Some(upto_b)) => format!("snapshots up to events {upto_a} and {upto_b}"),
+        _ => "live".to_owned(),
+    };
+    let until = match s.expires_at {
+        Some(t) => format!("expires at {}", iso(t)),
+        None => "never expires".to_owned(),
+    };
+    let redacted = if s.redact { ", redacted" } else { "" };
+    eprintln!(
+        "share {} comparing sessions {a} and {b}: {reach}{redacted}, {until}",
+        s.id
+    );
+    if s.redact {
+        let [ra, rb] = share::compare::reports(store, s)
+            .await
+            .map_err(|e| e.to_string())?;
+        print_report(&ra, "A event");
+        print_report(&rb, "B event");
+    }
+    print_link(args, &created);
     Ok(())
 }
 
@@ -249,10 +304,10 @@ async fn export(
 
 /// The redactions of a redacted share on standard error, one a line, for review (as
 /// `hiveterm redact --report`).
-fn print_report(review: &contract::share::Review) {
+fn print_report(review: &contract::share::Review, event: &str) {
     let report = &review.report;
     for item in &report.items {
-        eprintln!("event {}: {} {}", item.seq, item.kind, item.preview);
+        eprintln!("{event} {}: {} {}", item.seq, item.kind, item.preview);
     }
     let count = report.count;
     let more = if report.truncated {

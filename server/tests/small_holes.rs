@@ -212,7 +212,7 @@ async fn a_database_from_before_body_hashes_is_migrated_and_keeps_its_keys() {
     db.state.store().close().await;
     // The database as the server before this column left it (PostgreSQL's schema version 4,
     // SQLite's 5): no notes either (issue 23's migration comes after), nor the sessions'
-    // index, nor the search index (issue 22's).
+    // index, nor the search index (issue 22's), nor comparison links (issue 48's).
     let index_columns = [
         "given_title",
         "agent",
@@ -238,6 +238,7 @@ async fn a_database_from_before_body_hashes_is_migrated_and_keeps_its_keys() {
     let mut before_notes = "DROP INDEX sessions_newest; DROP INDEX sessions_cost; \
          DROP INDEX sessions_errors; DROP INDEX sessions_agent; DROP INDEX sessions_project; \
          DROP TABLE notes; ALTER TABLE shares DROP COLUMN comments; \
+         ALTER TABLE shares DROP COLUMN compare_with; ALTER TABLE shares DROP COLUMN compare_seq; \
          ALTER TABLE events DROP COLUMN source;"
         .to_owned();
     for c in index_columns {

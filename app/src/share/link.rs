@@ -45,6 +45,24 @@ pub fn share_base(path: &str) -> Option<String> {
     ok.then(|| path[..at + 3 + token.len()].to_owned())
 }
 
+/// The comparison link a page path is (`/p/<token>/compare`, issue 48: where the server sends
+/// a comparison link's `/p/<token>`): the path up to and including the token, as
+/// [`share_base`]. `None` for any other path.
+pub fn compare_share_base(path: &str) -> Option<String> {
+    let rest = path.trim_end_matches('/').strip_suffix("/compare")?;
+    share_base(rest).filter(|base| base.len() == rest.len())
+}
+
+/// A comparison link's comparison (`GET /p/<token>/api/compare`).
+pub fn compare_url(base: &str) -> String {
+    format!("{base}/api/compare")
+}
+
+/// What a comparison link says of itself (`GET /p/<token>/api/share`).
+pub fn compare_share_url(base: &str) -> String {
+    format!("{base}/api/share")
+}
+
 impl Source {
     /// The source of a page at `path` with `?token=` `token`: a share link, a session, or
     /// none (the start page, an offline log).
@@ -218,6 +236,28 @@ mod tests {
         check("/s/run-1", None);
         check("/", None);
         check(&format!("/p/{TOKEN}/api/share"), None);
+    }
+
+    #[test]
+    fn issue_48_a_comparison_links_page_and_reads() {
+        let base = format!("/p/{TOKEN}");
+        let check = |p: &str, want: Option<&str>| {
+            assert_eq!(compare_share_base(p).as_deref(), want, "{p}");
+        };
+        check(&format!("{base}/compare"), Some(&base));
+        check(&format!("{base}/compare/"), Some(&base));
+        check(
+            &format!("/x/p/{TOKEN}/compare"),
+            Some(&format!("/x/p/{TOKEN}")),
+        );
+        check(&base, None);
+        check(&format!("{base}/api/compare"), None);
+        check("/compare/a/b", None);
+        check("/p/compare", None);
+        assert_eq!(compare_url(&base), format!("{base}/api/compare"));
+        assert_eq!(compare_share_url(&base), format!("{base}/api/share"));
+        // A comparison link is no session's link: its page reads none of a session's reads.
+        assert_eq!(Source::of_path(&format!("{base}/compare"), None), None);
     }
 
     #[test]

@@ -8,8 +8,10 @@
 //! - [`save_form`]: "save as one file"'s options, steps and file name (pure);
 //!   [`save_button`]: its button, dialog and download.
 //! - [`redaction_review`]: the redactions both show for review.
+//! - [`compare_link`]: a comparison link's page (`/p/<token>/compare`), read-only.
 
 pub mod button;
+pub mod compare_link;
 pub mod dead_link;
 pub mod form;
 pub mod link;

@@ -28,6 +28,18 @@ pub use contract::compare::make::Side;
 /// A stored session, read as its log (its subagents' files after it, as `share --export`
 /// reads it), its steps numbered by the session's seqs. `Err` says why (`no session …`).
 pub async fn read_session(store: &Store, id: &str) -> Result<Side, String> {
+    read_session_at(store, id, None, false).await
+}
+
+/// A stored session as [`read_session`] reads it, up to seq `upto` (all when `None`: a
+/// comparison link's snapshot), its events redacted first when `redact` (one redactor over
+/// them in order, as a redacted share reads them: `crate::redacted::write_log`).
+pub async fn read_session_at(
+    store: &Store,
+    id: &str,
+    upto: Option<u64>,
+    redact: bool,
+) -> Result<Side, String> {
     if store
         .session_info(id)
         .await
@@ -37,7 +49,7 @@ pub async fn read_session(store: &Store, id: &str) -> Result<Side, String> {
         return Err(format!("no session {id}"));
     }
     let mut main = Vec::new();
-    let other = crate::redacted::write_log(store, id, None, false, &mut main).await?;
+    let other = crate::redacted::write_log(store, id, upto, redact, &mut main).await?;
     let mut seqs = vec![0; other.lines.len()];
     for (i, &line) in other.lines.iter().enumerate() {
         if let Some(s) = seqs.get_mut((line as usize).wrapping_sub(1)) {

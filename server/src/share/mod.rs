@@ -16,12 +16,16 @@
 //! - `api`: the `/api` routes that manage shares (behind the server's token);
 //! - `view`: `/p/<token>` — the page and the read endpoints under a share;
 //! - `live`: a redacted share's live tail (its rows are folded from redacted raw events by
-//!   `crate::redacted`).
+//!   `crate::redacted`);
+//! - `compare`: a comparison link (issue 48, `hiveterm share --compare A B`): two sessions'
+//!   comparison and nothing else, at `/p/<token>/compare`.
 
 pub(crate) mod api;
+pub mod compare;
 mod live;
 pub(crate) mod view;
 
+use axum::response::Response;
 use sha2::{Digest, Sha256};
 
 use crate::error::AppError;
@@ -183,17 +187,7 @@ pub async fn create(
     if !crate::error::valid_session_id(session) {
         return Err(ShareError::NoSession(session.to_owned()));
     }
-    if let Some(title) = &options.title
-        && title.chars().count() > MAX_TITLE_CHARS
-    {
-        return Err(ShareError::Bad(format!(
-            "a share's title is at most {MAX_TITLE_CHARS} characters"
-        )));
-    }
-    if let Some(title) = &options.title {
-        crate::error::check_text("a share's title", title)
-            .map_err(|e| ShareError::Bad(e.to_string()))?;
-    }
+    check_title(options)?;
     let info = store
         .session_info(session)
         .await?
@@ -211,9 +205,24 @@ pub async fn create(
             snapshot_seq: (!options.live).then_some(info.last_seq),
             redact: options.redact,
             comments: options.comments,
+            compare_with: None,
+            compare_seq: None,
         })
         .await?;
     Ok(Created { share, token })
+}
+
+/// A share's title, if given, is at most [`MAX_TITLE_CHARS`] characters of text.
+fn check_title(options: &ShareOptions) -> Result<(), ShareError> {
+    let Some(title) = &options.title else {
+        return Ok(());
+    };
+    if title.chars().count() > MAX_TITLE_CHARS {
+        return Err(ShareError::Bad(format!(
+            "a share's title is at most {MAX_TITLE_CHARS} characters"
+        )));
+    }
+    crate::error::check_text("a share's title", title).map_err(|e| ShareError::Bad(e.to_string()))
 }
 
 /// The share a token opens at `now`: `404` for a token of the wrong shape or none stored,
@@ -239,6 +248,30 @@ pub(crate) fn check_active(share: &Share, now: f64) -> Result<(), AppError> {
         Status::Expired => Err(AppError::Gone("this share link has expired".into())),
         Status::Revoked => Err(AppError::Gone("this share link was revoked".into())),
     }
+}
+
+/// The dead page's look: readable in both themes, nothing loaded.
+const DEAD_STYLE: &str = "body{font:16px/1.5 system-ui,sans-serif;max-width:40em;margin:4em auto;\
+     padding:0 1em;color-scheme:light dark}h1{font-size:1.2em}.dead-link{color:#d33}";
+
+/// The short page of a link that does not open: `410` expired or revoked, `404` unknown.
+pub(crate) fn dead_page(e: AppError) -> Response {
+    let (code, text) = match e {
+        AppError::Gone(m) => (axum::http::StatusCode::GONE, m),
+        AppError::NotFound(m) => (axum::http::StatusCode::NOT_FOUND, m),
+        other => return axum::response::IntoResponse::into_response(other),
+    };
+    let text = crate::web::escape(&text);
+    let page = (
+        code,
+        axum::response::Html(format!(
+            "<!doctype html><meta charset=utf-8><meta name=viewport content=\"width=device-width\">\
+             <title>hiveterm · a dead link</title><style>{DEAD_STYLE}</style>\
+             <h1>This link shows nothing</h1><p class=dead-link>{text}. Ask whoever sent it \
+             for a new one.</p>"
+        )),
+    );
+    axum::response::IntoResponse::into_response(page)
 }
 
 /// A share as listed (`GET /api/shares`, `hiveterm share --list`): the contract's.

@@ -14,6 +14,9 @@
 //! | `GET /p/<token>/api/notes`              | the session's notes on the rows it shows (as of now), redacted when it is |
 //! | `POST /p/<token>/api/notes`             | a reader's note: a comment link only (`403` otherwise); see `crate::notes::api` |
 //!
+//! A comparison link's token opens none of these but `…/api/share` (`404`): its page and its
+//! comparison are `super::compare`'s.
+//!
 //! Every request resolves the token again (expiry and revocation are honoured each time; a
 //! stream ends when its share expires or is revoked). The security headers of every `/p/`
 //! answer are added by the perimeter (`crate::guard`).
@@ -23,7 +26,7 @@ use std::time::Duration;
 use axum::Json;
 use axum::Router;
 use axum::extract::{Path, Request, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::HeaderMap;
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use contract::share::ShareInfo;
@@ -49,6 +52,8 @@ pub(crate) fn router() -> Router<AppState> {
         .route("/p/{token}/api/events/history", get(history))
         .route("/p/{token}/api/events/stream", get(stream))
         .route("/p/{token}/api/notes", get(notes).post(add_note))
+        .route("/p/{token}/compare", get(super::compare::page))
+        .route("/p/{token}/api/compare", get(super::compare::read))
         .route(
             "/p/{token}/api/{*rest}",
             axum::routing::any(|| async { AppError::NotFound("no such API route".into()) }),
@@ -58,6 +63,16 @@ pub(crate) fn router() -> Router<AppState> {
 /// The share `token` opens and its [`Scope`].
 async fn scope(state: &AppState, token: &str) -> Result<(Share, Scope), AppError> {
     let share = resolve(state.store(), token, crate::clock::now()).await?;
+    scope_of(state, share).await
+}
+
+/// A session's link's [`Scope`]: a comparison link reaches no session's reads (`404`).
+async fn scope_of(state: &AppState, share: Share) -> Result<(Share, Scope), AppError> {
+    if share.is_comparison() {
+        return Err(AppError::NotFound(
+            "a comparison link has no such read: its one is api/compare".into(),
+        ));
+    }
     let hub = state
         .store()
         .hub(&share.session)
@@ -76,23 +91,14 @@ async fn scope(state: &AppState, token: &str) -> Result<(Share, Scope), AppError
 /// The page, or a short page saying why the link does not open. A path under `/p/` that
 /// names a built file (the page's assets, asked for relative to it) is that file.
 async fn page(State(state): State<AppState>, Path(token): Path<String>, req: Request) -> Response {
+    let path = req.uri().path().to_owned();
     if let Some(res) = crate::web::built_file(&state, req).await {
         return res;
     }
-    if let Err(e) = resolve(state.store(), &token, crate::clock::now()).await {
-        let (code, text) = match e {
-            AppError::Gone(m) => (StatusCode::GONE, m),
-            AppError::NotFound(m) => (StatusCode::NOT_FOUND, m),
-            other => return other.into_response(),
-        };
-        return (
-            code,
-            Html(format!(
-                "<!doctype html><meta charset=utf-8><title>hiveterm</title><p>{}.</p>",
-                crate::web::escape(&text)
-            )),
-        )
-            .into_response();
+    match resolve(state.store(), &token, crate::clock::now()).await {
+        Err(e) => return super::dead_page(e),
+        Ok(share) if share.is_comparison() => return super::compare::redirect(&path, &token),
+        Ok(_) => {}
     }
     match crate::web::built_index(&state).await {
         Some(html) => crate::web::serve_index(html),
@@ -108,7 +114,11 @@ async fn about(
     State(state): State<AppState>,
     Path(token): Path<String>,
 ) -> Result<Response, AppError> {
-    let (share, scope) = scope(&state, &token).await?;
+    let share = resolve(state.store(), &token, crate::clock::now()).await?;
+    if share.is_comparison() {
+        return Ok(Json(super::compare::info(&share)).into_response());
+    }
+    let (share, scope) = scope_of(&state, share).await?;
     let info = scope.info();
     Ok(Json(ShareInfo {
         title: Some(info.title.clone()),
@@ -118,6 +128,7 @@ async fn about(
         snapshot_seq: share.snapshot_seq,
         redact: share.redact,
         comments: share.comments,
+        compare: false,
     })
     .into_response())
 }

@@ -1,6 +1,7 @@
 //! Share links in the store, whichever backend: a share names one session, and is kept with
 //! the SHA-256 of its token (never the token), when it expires, whether it was revoked, and
-//! how far it reaches (a snapshot's newest seq, or none for a live share). What a token is
+//! how far it reaches (a snapshot's newest seq, or none for a live share); a comparison link
+//! (issue 48) names a second session too, and how far it reaches in that one. What a token is
 //! and how a share is read lives in `crate::share`; this is only what is stored.
 
 /// The SHA-256 of a share's token: all the database holds of it.
@@ -29,6 +30,10 @@ pub struct NewShare {
     pub redact: bool,
     /// Its readers may add notes.
     pub comments: bool,
+    /// A comparison link's second session (`session` is its first).
+    pub compare_with: Option<String>,
+    /// A comparison snapshot's newest seq of `compare_with`.
+    pub compare_seq: Option<u64>,
 }
 
 /// A share write, queued like any other write (SQLite's one writer thread).

@@ -203,4 +203,8 @@ ALTER TABLE sessions ADD COLUMN tokens_by_model TEXT;
 ALTER TABLE sessions ADD COLUMN unpriced_models TEXT;
 DELETE FROM meta WHERE key = 'derived';
 "#,
+    // A comparison link (issue 48), as SQLite's.
+    r#"
+ALTER TABLE shares ADD COLUMN compare_with TEXT, ADD COLUMN compare_seq BIGINT;
+"#,
 ];

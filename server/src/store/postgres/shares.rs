@@ -8,8 +8,7 @@ use crate::store::error::StoreError;
 use crate::store::share::{Share, ShareWrite, ShareWritten, TokenHash};
 
 /// The columns of a share row, in [`share_row`]'s order.
-const COLUMNS: &str =
-    "id, session, title, created, expires, snapshot_seq, redact, revoked, comments";
+const COLUMNS: &str = "id, session, title, created, expires, snapshot_seq, redact, revoked, comments, compare_with, compare_seq";
 
 fn share_row(r: &Row) -> Share {
     Share {
@@ -22,6 +21,8 @@ fn share_row(r: &Row) -> Share {
         redact: r.get(6),
         revoked_at: r.get(7),
         comments: r.get(8),
+        compare_with: r.get(9),
+        compare_seq: r.get::<_, Option<i64>>(10).map(|s| s as u64),
     }
 }
 
@@ -34,8 +35,9 @@ impl Postgres {
                     .query_one(
                         &format!(
                             "INSERT INTO shares(token_hash, session, title, created, expires,
-                                                snapshot_seq, redact, comments)
-                             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING {COLUMNS}"
+                                                snapshot_seq, redact, comments, compare_with,
+                                                compare_seq)
+                             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING {COLUMNS}"
                         ),
                         &[
                             &&new.token_hash[..],
@@ -46,6 +48,8 @@ impl Postgres {
                             &new.snapshot_seq.map(|s| s as i64),
                             &new.redact,
                             &new.comments,
+                            &new.compare_with,
+                            &new.compare_seq.map(|s| s as i64),
                         ],
                     )
                     .await
@@ -92,7 +96,7 @@ impl Postgres {
             )
             .await
             .map_err(pg)?;
-        Ok(row.map(|r| (share_row(&r), r.get(9))))
+        Ok(row.map(|r| (share_row(&r), r.get(11))))
     }
 
     pub(crate) async fn share(&self, id: u64) -> Result<Option<Share>, StoreError> {

@@ -208,4 +208,10 @@ ALTER TABLE sessions ADD COLUMN tokens_by_model TEXT;
 ALTER TABLE sessions ADD COLUMN unpriced_models TEXT;
 DELETE FROM meta WHERE key = 'derived';
 "#,
+    // A comparison link (issue 48, `hiveterm share --compare A B`): its second session and
+    // how far it reaches in it; a session's link has neither.
+    r#"
+ALTER TABLE shares ADD COLUMN compare_with TEXT;
+ALTER TABLE shares ADD COLUMN compare_seq INTEGER;
+"#,
 ];

@@ -31,8 +31,8 @@
 //!   over `summary` and `body` (`super::search`);
 //! - `meta(key, value)`: which classifier the derived tables were made with;
 //! - `shares(id, token_hash, session, title, created, expires, snapshot_seq, redact,
-//!   revoked, comments)`: share links (`crate::store::share`), the token only as its
-//!   SHA-256;
+//!   revoked, comments, compare_with, compare_seq)`: share links (`crate::store::share`), the
+//!   token only as its SHA-256; a comparison link's second session in `compare_with`;
 //! - `notes(id, session, from_seq, to_seq, text, author, created, updated, share)`: notes on
 //!   a session's rows (`crate::store::note`), `share` the comment link a reader used.
 

@@ -7,8 +7,7 @@ use crate::store::error::StoreError;
 use crate::store::share::{NewShare, Share, ShareWrite, ShareWritten, TokenHash};
 
 /// The columns of a share row, in [`share_row`]'s order.
-const COLUMNS: &str =
-    "id, session, title, created, expires, snapshot_seq, redact, revoked, comments";
+const COLUMNS: &str = "id, session, title, created, expires, snapshot_seq, redact, revoked, comments, compare_with, compare_seq";
 
 fn share_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Share> {
     Ok(Share {
@@ -21,6 +20,8 @@ fn share_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Share> {
         redact: r.get(6)?,
         revoked_at: r.get(7)?,
         comments: r.get(8)?,
+        compare_with: r.get(9)?,
+        compare_seq: r.get::<_, Option<i64>>(10)?.map(|s| s as u64),
     })
 }
 
@@ -41,8 +42,8 @@ pub(super) fn write(conn: &Connection, write: ShareWrite) -> Result<ShareWritten
 fn create(conn: &Connection, new: &NewShare) -> Result<Share, StoreError> {
     conn.prepare_cached(
         "INSERT INTO shares(token_hash, session, title, created, expires, snapshot_seq, redact,
-                            comments)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                            comments, compare_with, compare_seq)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
     )?
     .execute(params![
         &new.token_hash[..],
@@ -53,6 +54,8 @@ fn create(conn: &Connection, new: &NewShare) -> Result<Share, StoreError> {
         new.snapshot_seq.map(|s| s as i64),
         new.redact,
         new.comments,
+        new.compare_with,
+        new.compare_seq.map(|s| s as i64),
     ])?;
     let id = conn.last_insert_rowid() as u64;
     share(conn, id)?.ok_or_else(|| StoreError::Corrupt("a share just stored is missing".into()))
@@ -82,6 +85,6 @@ pub(super) fn by_hash(
         .prepare_cached(&format!(
             "SELECT {COLUMNS}, token_hash FROM shares WHERE token_hash = ?1"
         ))?
-        .query_row(params![&hash[..]], |r| Ok((share_row(r)?, r.get(9)?)))
+        .query_row(params![&hash[..]], |r| Ok((share_row(r)?, r.get(11)?)))
         .optional()?)
 }
