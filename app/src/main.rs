@@ -1,6 +1,7 @@
 //! The page's entry: mounts the page, the compare page at `/compare/{a}/{b}`, in a
 //! comparison's one file or under a comparison link (`/p/<token>/compare`), or the usage page
-//! at `/usage`. (The worker has its own entry,
+//! at `/usage`; the page gives way to two logs' comparison when they are picked on its start
+//! page (`view/offline_compare.rs`). (The worker has its own entry,
 //! `src/bin/worker.rs`.)
 
 fn main() {
@@ -28,6 +29,6 @@ fn main() {
         None if app::model::usage::route(&path) => {
             leptos::mount::mount_to_body(app::view::usage_page::UsagePage);
         }
-        None => leptos::mount::mount_to_body(app::view::page::Page),
+        None => leptos::mount::mount_to_body(app::view::offline_compare::page_or_comparison),
     }
 }

@@ -14,8 +14,10 @@
 //! - [`export`]: the facts of the page inside a one-file export (is it one, its workers'
 //!   URLs, its meta, its envelopes; pure parts tested natively); [`embedded`]: the loader
 //!   that shows its rows as an offline log.
+//! - [`compare`]: two logs compared in the browser: the page's side of the compare worker.
 
 pub mod bodies;
+pub mod compare;
 pub mod embedded;
 pub mod export;
 pub mod keep;

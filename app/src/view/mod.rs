@@ -1,7 +1,9 @@
 //! The page's components, one per file: they read signals and never compute rows.
 //!
 //! - [`page`]: the thin `Page` composing the parts below; [`compare_page`]: two sessions
-//!   side by side (`/compare/{a}/{b}`), a page of its own; [`usage_page`]: what the sessions
+//!   side by side (`/compare/{a}/{b}`), a page of its own, which two logs compared offline
+//!   show too ([`offline_compare`]: the page gives way to them; [`compare_logs`]: the start
+//!   page's "compare two logs"); [`usage_page`]: what the sessions
 //!   cost (`/usage`), its [`usage_table`].
 //! - [`banner`] (title, close, connection, badges, progress), [`toolbar`] (filters, search,
 //!   expand, open), [`summary_header`], [`start_page`] (with the fleet's [`fleet_search`], [`session_filters`] and
@@ -14,10 +16,12 @@
 
 pub mod activity;
 pub mod banner;
+pub mod compare_logs;
 pub mod compare_page;
 pub mod drop_zone;
 pub mod fleet_search;
 pub mod navigator;
+pub mod offline_compare;
 pub mod page;
 pub mod preview_row;
 pub mod row;

@@ -12,6 +12,8 @@ use crate::model::fleet::{
     Filters, IndexPage, IndexRow, TABLE_PAGE, index_url, index_url_of, joined,
 };
 use crate::model::fleet_live::{IndexMsg, Reads, upsert};
+use crate::offline::compare::Comparing;
+use crate::view::compare_logs::CompareLogs;
 use crate::view::fleet_search::FleetSearch;
 use crate::view::session_filters::SessionFilters;
 use crate::view::session_table::SessionTable;
@@ -212,6 +214,8 @@ pub fn StartPage(
     // typed, and its pending ask read a disposed signal (the page panicked).
     let shown = Memo::new(move |_| shown.get());
     let served = Memo::new(move |_| fleet.served.get());
+    // Two logs compared in the browser (the page gives way to them), where the page can.
+    let comparing = use_context::<Comparing>();
 
     move || {
         shown.get().then(|| {
@@ -223,6 +227,7 @@ pub fn StartPage(
                         <label class="linkish" for="file">"pick a file"</label>
                         ". It is read and classified right here in your browser; nothing is uploaded."
                     </p>
+                    {comparing.map(|comparing| view! { <CompareLogs comparing /> })}
                     <p class="hint">
                         "Claude Code stream-json and transcripts (~/.claude/projects/…), Codex exec --json and rollouts (~/.codex/sessions/…, .jsonl.zst too), Gemini CLI stream-json and chat recordings (~/.gemini/tmp/…/chats/), OpenCode run --format json and exports, Qwen Code stream-json and session files (~/.qwen/projects/…/chats/), Copilot CLI JSON output and events.jsonl (~/.copilot/session-state/…) and hyperhive event logs all work."
                     </p>

@@ -1,7 +1,8 @@
 //! The workers' side: a dropped file (or pasted text) classified off the main thread, and
 //! markdown bodies rendered there. Each worker is its own wasm: the classifier worker
 //! (`src/bin/worker.rs`, [`run::run`]) carries the classifier and the `onefile` crate, the
-//! markdown worker (`src/bin/mdworker.rs`, [`markdown::run`]) the renderer; neither carries
+//! compare worker (`src/bin/cmpworker.rs`, [`compare::run`]) the classifier and the alignment,
+//! the markdown worker (`src/bin/mdworker.rs`, [`markdown::run`]) the renderer; none carries
 //! Leptos, and the page's wasm carries neither.
 //!
 //! The page may import one module of this folder: [`protocol`], the messages both sides
@@ -12,6 +13,8 @@
 //!   again from the nearest one (pure).
 //! - [`trigrams`] / [`body_search`]: a search of the bodies that classifies again only the
 //!   spans whose bodies can hold the query (pure).
+//! - [`compare`]: the compare worker's loop (`src/bin/cmpworker.rs`): two dropped logs
+//!   classified and aligned, the compare page's answer made (issue 48).
 //! - [`export`]: "save as one file" made in a worker by the `onefile` crate.
 //! - [`unzip`]: a zstd-compressed log decompressed before it is read (wasm).
 //! - `job` (wasm): the log's stream read ahead into buffers that go round, each chunk
@@ -21,6 +24,7 @@
 
 pub mod body_search;
 pub mod classify;
+pub mod compare;
 pub mod export;
 #[cfg(target_arch = "wasm32")]
 pub mod job;

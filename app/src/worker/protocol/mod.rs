@@ -14,9 +14,12 @@
 //!   again, a search of the bodies, "save as one file".
 //! - [`ToMarkdown`] / [`FromMarkdown`]: the page and the markdown worker
 //!   (`src/bin/mdworker.rs`): a markdown body rendered to safe HTML.
+//! - [`compare::ToCompare`] / [`compare::FromCompare`]: the page and the compare worker
+//!   (`src/bin/cmpworker.rs`): two dropped logs aligned, the compare page's answer back.
 //! - [`row_batch`]: the rows of a chunk without their bodies ([`row_batch::strip`]), as one
 //!   flat buffer (pure, round-trip tested).
 
+pub mod compare;
 pub mod row_batch;
 
 pub mod port;
